@@ -1,0 +1,1 @@
+"""Adapters: one module (or package) per external system, each behind a port."""

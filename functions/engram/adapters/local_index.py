@@ -1,0 +1,332 @@
+"""The in-process search index: SQLite FTS5 for BM25, numpy for vectors.
+
+It lives in its own SQLite file (or the store's) and can be rebuilt from the store at
+any time. Vectors of one user are held in memory as one matrix, loaded on first use
+and dropped when that user's documents change: a per-user generation number in the
+database tells every process (server, CLI) when its copy is stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram.domain.errors import StoreUnavailable
+from engram.domain.models import Visibility
+from engram.domain.policies import VisibilityScope
+from engram.domain.serialization import ts, ts_opt
+from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+
+_SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS idx_docs (
+        rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+        tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL, kind TEXT NOT NULL,
+        meta TEXT NOT NULL, vector BLOB, model_id TEXT,
+        UNIQUE (tenant_id, user_id, id))""",
+    "CREATE VIRTUAL TABLE IF NOT EXISTS idx_fts USING fts5(owner, text, tokenize='porter unicode61')",
+    """CREATE TABLE IF NOT EXISTS idx_generations (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL,
+        gen INTEGER NOT NULL, PRIMARY KEY (tenant_id, user_id))""",
+]
+
+
+@dataclass(slots=True)
+class _Meta:
+    id: str
+    kind: str
+    visibility: str
+    agent: str
+    groups: tuple[str, ...]
+    category: str | None
+    thread: str | None
+    expires: str | None
+
+
+@dataclass(slots=True)
+class _UserVectors:
+    gen: int
+    metas: list[_Meta]
+    matrix: npt.NDArray[np.float32]
+
+
+def _owner(tenant_id: str, user_id: str) -> str:
+    # One FTS token per (tenant, user), so a MATCH never reads another owner's postings.
+    return "o" + hashlib.sha256(f"{tenant_id}\x1f{user_id}".encode()).hexdigest()[:30]
+
+
+class LocalIndex:
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._local = threading.local()
+        self._cache: dict[tuple[str, str], _UserVectors] = {}
+        self._lock = threading.Lock()
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = self._conn()
+        for sql in _SCHEMA:
+            conn.execute(sql)
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            try:
+                conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            except sqlite3.Error as exc:
+                raise StoreUnavailable("The local index cannot be opened.", path=self.path) from exc
+            conn.execute("PRAGMA busy_timeout = 10000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            self._local.conn = conn
+        return conn
+
+    # -- writes -----------------------------------------------------------------------
+    def upsert(self, docs: Sequence[IndexDocument]) -> None:
+        if not docs:
+            return
+        conn = self._conn()
+        touched: set[tuple[str, str]] = set()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for d in docs:
+                self._delete_one(conn, d.tenant_id, d.user_id, d.id)
+                vector = None if d.vector is None else np.asarray(d.vector, dtype=np.float32).tobytes()
+                cur = conn.execute(
+                    "INSERT INTO idx_docs (tenant_id, user_id, id, kind, meta, vector, model_id) "
+                    "VALUES (?,?,?,?,?,?,?)",
+                    (
+                        d.tenant_id,
+                        d.user_id,
+                        d.id,
+                        d.kind.value,
+                        json.dumps(_meta_of(d)),
+                        vector,
+                        d.model_id,
+                    ),
+                )
+                conn.execute(
+                    "INSERT INTO idx_fts (rowid, owner, text) VALUES (?,?,?)",
+                    (cur.lastrowid, _owner(d.tenant_id, d.user_id), d.text),
+                )
+                touched.add((d.tenant_id, d.user_id))
+            self._bump(conn, touched)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def delete(self, tenant_id: str, user_id: str, ids: Sequence[str]) -> None:
+        if not ids:
+            return
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for doc_id in ids:
+                self._delete_one(conn, tenant_id, user_id, doc_id)
+            self._bump(conn, {(tenant_id, user_id)})
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            rows = conn.execute(
+                "SELECT rowid FROM idx_docs WHERE tenant_id=? AND user_id=?", (tenant_id, user_id)
+            ).fetchall()
+            for (rowid,) in rows:
+                conn.execute("DELETE FROM idx_fts WHERE rowid=?", (rowid,))
+            conn.execute("DELETE FROM idx_docs WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
+            self._bump(conn, {(tenant_id, user_id)})
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        return {"indexDocuments": len(rows)}
+
+    def count(self, tenant_id: str, user_id: str) -> int:
+        row = (
+            self._conn()
+            .execute(
+                "SELECT COUNT(*) FROM idx_docs WHERE tenant_id=? AND user_id=?",
+                (tenant_id, user_id),
+            )
+            .fetchone()
+        )
+        return int(row[0])
+
+    def ids(self, tenant_id: str, user_id: str) -> set[str]:
+        rows = (
+            self._conn()
+            .execute("SELECT id FROM idx_docs WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
+            .fetchall()
+        )
+        return {r[0] for r in rows}
+
+    def _delete_one(self, conn: sqlite3.Connection, tenant_id: str, user_id: str, doc_id: str) -> None:
+        row = conn.execute(
+            "SELECT rowid FROM idx_docs WHERE tenant_id=? AND user_id=? AND id=?",
+            (tenant_id, user_id, doc_id),
+        ).fetchone()
+        if row is not None:
+            conn.execute("DELETE FROM idx_fts WHERE rowid=?", (row[0],))
+            conn.execute("DELETE FROM idx_docs WHERE rowid=?", (row[0],))
+
+    def _bump(self, conn: sqlite3.Connection, owners: set[tuple[str, str]]) -> None:
+        for tenant_id, user_id in owners:
+            conn.execute(
+                "INSERT INTO idx_generations (tenant_id, user_id, gen) VALUES (?,?,1) "
+                "ON CONFLICT (tenant_id, user_id) DO UPDATE SET gen = gen + 1",
+                (tenant_id, user_id),
+            )
+
+    # -- reads --------------------------------------------------------------------------
+    def search(self, query: SearchQuery) -> list[SearchHit]:
+        now = ts(query.now)
+        hits: dict[str, SearchHit] = {}
+        if query.text.strip():
+            for meta, score in self._keyword(query):
+                if _passes(meta, query, now):
+                    hits[meta.id] = SearchHit(meta.id, DocKind(meta.kind), keyword=score)
+                    if len(hits) >= query.k:
+                        break
+        if query.vector is not None:
+            for meta, sim in self._semantic(query, now):
+                prior = hits.get(meta.id)
+                kw = prior.keyword if prior else 0.0
+                hits[meta.id] = SearchHit(meta.id, DocKind(meta.kind), keyword=kw, semantic=sim)
+        return list(hits.values())
+
+    def _keyword(self, query: SearchQuery) -> list[tuple[_Meta, float]]:
+        tokens = list(dict.fromkeys(t for t in _TOKEN.findall(query.text.casefold())))[:32]
+        if not tokens:
+            return []
+        match = (
+            f'owner : "{_owner(query.tenant_id, query.user_id)}" AND text : ('
+            + " OR ".join('"' + t.replace('"', "") + '"' for t in tokens)
+            + ")"
+        )
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT d.meta, bm25(idx_fts, 0.0, 1.0) AS score "
+                "FROM idx_fts JOIN idx_docs d ON d.rowid = idx_fts.rowid "
+                "WHERE idx_fts MATCH ? AND d.tenant_id=? AND d.user_id=? ORDER BY score LIMIT ?",
+                (match, query.tenant_id, query.user_id, max(query.k * 8, 50)),
+            )
+            .fetchall()
+        )
+        # FTS5's bm25() is negative (lower is better); report the usual positive score.
+        return [(_meta_from(json.loads(r[0])), -float(r[1])) for r in rows]
+
+    def _semantic(self, query: SearchQuery, now: str) -> list[tuple[_Meta, float]]:
+        vectors = self._vectors(query.tenant_id, query.user_id)
+        if vectors is None or not vectors.metas:
+            return []
+        q = np.asarray(query.vector, dtype=np.float32)
+        if q.shape[0] != vectors.matrix.shape[1]:
+            return []
+        sims = vectors.matrix @ q
+        order = np.argsort(-sims)
+        out: list[tuple[_Meta, float]] = []
+        for i in order:
+            meta = vectors.metas[int(i)]
+            if _passes(meta, query, now):
+                out.append((meta, float(sims[int(i)])))
+                if len(out) >= query.k:
+                    break
+        return out
+
+    def _vectors(self, tenant_id: str, user_id: str) -> _UserVectors | None:
+        conn = self._conn()
+        row = conn.execute(
+            "SELECT gen FROM idx_generations WHERE tenant_id=? AND user_id=?", (tenant_id, user_id)
+        ).fetchone()
+        gen = 0 if row is None else int(row[0])
+        cached = self._cache.get((tenant_id, user_id))
+        if cached is not None and cached.gen == gen:
+            return cached
+        rows = conn.execute(
+            "SELECT meta, vector FROM idx_docs WHERE tenant_id=? AND user_id=? AND vector IS NOT NULL",
+            (tenant_id, user_id),
+        ).fetchall()
+        metas = [_meta_from(json.loads(r[0])) for r in rows]
+        dims = {len(r[1]) for r in rows}
+        if len(dims) > 1:
+            # Vectors from two models are in the index while a re-embed runs; use the
+            # most common size rather than mixing incomparable spaces.
+            common = max(dims, key=lambda n: sum(1 for r in rows if len(r[1]) == n))
+            keep = [i for i, r in enumerate(rows) if len(r[1]) == common]
+            rows = [rows[i] for i in keep]
+            metas = [metas[i] for i in keep]
+        matrix = (
+            np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+            if rows
+            else np.zeros((0, 0), dtype=np.float32)
+        )
+        fresh = _UserVectors(gen, metas, matrix)
+        with self._lock:
+            if len(self._cache) > 2048:
+                self._cache.clear()
+            self._cache[(tenant_id, user_id)] = fresh
+        return fresh
+
+
+def _meta_of(d: IndexDocument) -> dict[str, Any]:
+    return {
+        "id": d.id,
+        "kind": d.kind.value,
+        "visibility": d.visibility,
+        "agent": d.source_agent_id,
+        "groups": list(d.group_ids),
+        "category": d.category,
+        "thread": d.thread_id,
+        "expires": ts_opt(d.expires_at),
+    }
+
+
+def _meta_from(m: dict[str, Any]) -> _Meta:
+    return _Meta(
+        m["id"],
+        m["kind"],
+        m["visibility"],
+        m["agent"],
+        tuple(m.get("groups") or ()),
+        m.get("category"),
+        m.get("thread"),
+        m.get("expires"),
+    )
+
+
+def _passes(meta: _Meta, query: SearchQuery, now: str) -> bool:
+    if meta.kind not in query.kinds:
+        return False
+    if meta.expires is not None and meta.expires <= now:
+        return False
+    if query.categories is not None and meta.category not in query.categories:
+        return False
+    if query.thread_ids is not None and meta.thread not in query.thread_ids:
+        return False
+    if meta.thread is not None and meta.thread in query.exclude_thread_ids:
+        return False
+    return query.scope is None or _visible(meta, query.scope)
+
+
+def _visible(meta: _Meta, scope: VisibilityScope) -> bool:
+    if scope.everything or meta.visibility == Visibility.GLOBAL.value:
+        return True
+    if meta.agent == scope.agent_id:
+        return True
+    return meta.visibility == Visibility.GROUP.value and any(g in scope.group_ids for g in meta.groups)

@@ -1,0 +1,112 @@
+"""The API application: resolver, routers, error mapping and the OpenAPI document."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn
+
+from engram import __version__
+from engram.domain.errors import EngramError
+
+logger = Logger(service="engram", child=True)
+
+API_TITLE = "Engram"
+API_DESCRIPTION = (
+    "Persistent memory for AI agents: remember facts about users, recall what matters for "
+    "each turn, forget on request. Every route but /health and /docs needs an API key "
+    "sent as 'Authorization: Bearer <key>'."
+)
+
+
+def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps({"code": code, "message": message, "details": details or {}}, default=str),
+    )
+
+
+def error_event(status: int, code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The same error body as a raw API Gateway proxy response (outside the resolver)."""
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": content_types.APPLICATION_JSON},
+        "body": json.dumps({"code": code, "message": message, "details": details or {}}),
+        "isBase64Encoded": False,
+    }
+
+
+def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
+    # Never echo the rejected input back (or into logs): it may be a memory value.
+    out = []
+    for err in errors:
+        loc = [str(p) for p in err.get("loc", ()) if p != "body" or len(err.get("loc", ())) == 1]
+        out.append({"field": ".".join(loc), "type": err.get("type", ""), "message": err.get("msg", "")})
+    return out
+
+
+def create_app() -> APIGatewayRestResolver:
+    from engram.api import agents, health, memories, users
+
+    app = APIGatewayRestResolver(enable_validation=True)
+    app.include_router(health.router)
+    app.include_router(memories.router, prefix="/v1")
+    app.include_router(users.router, prefix="/v1")
+    app.include_router(agents.router, prefix="/v1")
+    app.enable_swagger(
+        path="/docs",
+        title=API_TITLE,
+        version=__version__,
+        description=API_DESCRIPTION,
+        security_schemes={"apiKey": APIKey(name="Authorization", in_=APIKeyIn.header)},
+        security=[{"apiKey": []}],
+    )
+
+    @app.exception_handler(EngramError)
+    def _domain_error(exc: EngramError) -> Response[str]:
+        return error_response(exc.status, exc.code, exc.message, exc.details)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(exc: RequestValidationError) -> Response[str]:
+        errors = _clean_validation_errors(exc.errors())
+        if any(e["type"] == "json_invalid" for e in errors):
+            return error_response(400, "malformed_json", "The request body is not valid JSON.")
+        first = errors[0] if errors else {"field": "", "message": "invalid input"}
+        return error_response(
+            422,
+            "validation_error",
+            f"Invalid input at '{first['field']}': {first['message']}.",
+            {"errors": errors},
+        )
+
+    @app.not_found
+    def _not_found(exc: NotFoundError) -> Response[str]:
+        return error_response(404, "route_not_found", "No such route; see /docs for the API.")
+
+    @app.exception_handler(Exception)
+    def _unexpected(exc: Exception) -> Response[str]:
+        logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
+        return error_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
+
+    return app
+
+
+def openapi_document() -> dict[str, Any]:
+    app = create_app()
+    return dict(
+        json.loads(
+            app.get_openapi_json_schema(
+                title=API_TITLE,
+                version=__version__,
+                description=API_DESCRIPTION,
+                security_schemes={"apiKey": APIKey(name="Authorization", in_=APIKeyIn.header)},
+                security=[{"apiKey": []}],
+            )
+        )
+    )

@@ -1,0 +1,45 @@
+"""Generate the OpenAPI document and check it against the checked-in copy.
+
+``python -m engram.api.openapi_check docs/openapi.json`` fails when the API changed
+without the document being regenerated (``--write`` regenerates it), so docs/ cannot
+drift from the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engram.api.app import openapi_document
+
+
+def render() -> str:
+    return json.dumps(openapi_document(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("path")
+    p.add_argument("--write", action="store_true")
+    args = p.parse_args(argv)
+    target = Path(args.path)
+    fresh = render()
+    if args.write:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(fresh, encoding="utf-8")
+        print(f"wrote {target}")
+        return 0
+    if not target.exists() or target.read_text(encoding="utf-8") != fresh:
+        print(
+            f"{target} is out of date with the API; run `make openapi` and commit it.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"{target} matches the API")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,241 @@
+"""Request and response bodies of the REST API (the OpenAPI document comes from these)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic.alias_generators import to_camel
+
+from engram.domain.models import HistoryRecord, MemoryEntry, UserProfile, UserSettings
+from engram.domain.serialization import (
+    entry_to_dict,
+    history_to_dict,
+    profile_to_dict,
+    settings_to_dict,
+)
+
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
+Identifier = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+Category = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_\-]{0,63}$")]
+
+
+class ApiModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class ErrorBody(ApiModel):
+    code: str = Field(description="Stable, machine-readable error code.")
+    message: str = Field(description="What went wrong and what to do about it.")
+    details: dict[str, Any] = Field(default_factory=dict)
+
+
+class UpsertRequest(ApiModel):
+    key: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+    value: Annotated[str, StringConstraints(min_length=1, max_length=100_000)]
+    category: Category = "fact"
+    visibility: Literal["self", "group", "global"] = "self"
+    statement: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    group_ids: list[Identifier] | None = Field(None, max_length=50)
+    importance: int | None = Field(None, ge=0, le=100)
+    confidence: float | None = Field(None, ge=0, le=1)
+    source_conversation_id: Identifier | None = None
+    source_message_id: Identifier | None = None
+    source_time: AwareDatetime | None = Field(
+        None,
+        description="When the fact was observed at its source; an older one never overrides a newer.",
+    )
+    valid_from: AwareDatetime | None = None
+    valid_to: AwareDatetime | None = None
+
+
+class BatchUpsertRequest(ApiModel):
+    entries: list[UpsertRequest] = Field(min_length=1, max_length=100)
+
+
+class Entry(ApiModel):
+    id: str
+    user_id: str
+    key: str
+    value: str
+    statement: str | None = None
+    category: str
+    visibility: Literal["self", "group", "global"]
+    source_agent_id: str
+    group_ids: list[str]
+    source_conversation_id: str | None = None
+    source_message_id: str | None = None
+    importance: int
+    confidence: float
+    status: Literal["active", "superseded", "deleted"]
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    conflicted: bool
+    access_count: int
+    last_accessed_at: datetime | None = None
+    last_reinforced_at: datetime | None = None
+    expires_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    source_time: datetime | None = None
+    created_at: datetime
+    updated_at: datetime
+    version: int
+
+    @classmethod
+    def of(cls, e: MemoryEntry) -> Entry:
+        d = entry_to_dict(e)
+        d.pop("tenantId")
+        d.pop("identityId")
+        return cls.model_validate(d)
+
+
+class WriteOutcome(ApiModel):
+    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored"]
+    entry: Entry
+    previous_id: str | None = None
+    evicted_ids: list[str] = Field(default_factory=list)
+
+
+class BatchWriteOutcome(ApiModel):
+    results: list[WriteOutcome]
+
+
+class EntryPage(ApiModel):
+    items: list[Entry]
+    next_cursor: str | None = None
+
+
+class ScoredEntry(ApiModel):
+    entry: Entry
+    score: float
+    keyword: float
+    semantic: float
+
+
+class SearchResponse(ApiModel):
+    query: str
+    items: list[ScoredEntry]
+
+
+class CountResponse(ApiModel):
+    count: int
+
+
+class DeletedResponse(ApiModel):
+    deleted: list[str]
+
+
+class Actor(ApiModel):
+    type: Literal["agent", "user", "system"]
+    id: str
+
+
+class Version(ApiModel):
+    version: int
+    change: str
+    actor: Actor
+    reason: str
+    at: datetime
+    entry: Entry
+
+    @classmethod
+    def of(cls, h: HistoryRecord) -> Version:
+        d = history_to_dict(h)
+        return cls(
+            version=d["version"],
+            change=d["change"],
+            actor=Actor.model_validate(d["actor"]),
+            reason=d["reason"],
+            at=h.at,
+            entry=Entry.of(h.entry),
+        )
+
+
+class HistoryPage(ApiModel):
+    items: list[Version]
+    next_cursor: str | None = None
+
+
+class RestoreRequest(ApiModel):
+    version: int = Field(ge=1)
+
+
+class Profile(ApiModel):
+    user_id: str
+    name: str | None = None
+    nickname: str | None = None
+    pronouns: str | None = None
+    agent_names: dict[str, str] = Field(default_factory=dict)
+    updated_at: datetime | None = None
+
+    @classmethod
+    def of(cls, p: UserProfile) -> Profile:
+        d = profile_to_dict(p)
+        d.pop("tenantId")
+        return cls.model_validate(d)
+
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+class ProfileUpdate(ApiModel):
+    name: Name | None = None
+    nickname: Name | None = None
+    pronouns: Annotated[str, StringConstraints(min_length=1, max_length=50)] | None = None
+
+
+class AgentNameUpdate(ApiModel):
+    name: Name
+
+
+class Settings(ApiModel):
+    user_id: str
+    memory_enabled: bool
+    allowed_categories: list[str] | None = None
+    retention_days: int | None = None
+    updated_at: datetime | None = None
+
+    @classmethod
+    def of(cls, s: UserSettings) -> Settings:
+        d = settings_to_dict(s)
+        d.pop("tenantId")
+        return cls.model_validate(d)
+
+
+class SettingsUpdate(ApiModel):
+    memory_enabled: bool | None = None
+    allowed_categories: list[Category] | None = Field(None, max_length=50)
+    retention_days: int | None = Field(None, ge=1, le=36500)
+
+
+class PropertiesMerge(ApiModel):
+    properties: dict[
+        Annotated[str, StringConstraints(min_length=1, max_length=1024)],
+        Annotated[str, StringConstraints(min_length=1, max_length=100_000)],
+    ] = Field(max_length=100)
+
+
+class Properties(ApiModel):
+    properties: dict[str, str]
+
+
+class ErasureReceipt(ApiModel):
+    tenant_id: str
+    user_id: str
+    erased_at: datetime
+    counts: dict[str, int]
+
+
+class Principal(ApiModel):
+    tenant_id: str
+    agent_id: str
+    roles: list[str]
+    group_ids: list[str]
+    key_id: str | None = None
+
+
+class Health(ApiModel):
+    status: Literal["ok"]
+    version: str

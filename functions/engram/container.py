@@ -1,0 +1,133 @@
+"""The composition root: builds adapters and services from settings, once per process.
+
+Nothing here runs at import time; handlers call ``get_engram()`` on first use, so a
+cold start pays only for what it touches and tests pass their own ``Engram`` instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from threading import Lock
+from typing import Any
+
+from engram.ports import Clock, Embedder, SearchIndex, Store
+from engram.service.agents import AgentConfigService
+from engram.service.indexing import Indexer, OutboxDrainer
+from engram.service.keys import KeyService
+from engram.service.memory import MemoryService
+from engram.service.privacy import PrivacyService
+from engram.service.users import UserService
+from engram.settings import Settings
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+@dataclass
+class Engram:
+    settings: Settings
+    store: Store
+    index: SearchIndex
+    embedder: Embedder
+    clock: Clock
+    agents: AgentConfigService
+    memory: MemoryService
+    users: UserService
+    keys: KeyService
+    privacy: PrivacyService
+    indexer: Indexer
+    drainer: OutboxDrainer | None = None
+
+    def sync_index(self) -> None:
+        """Locally, bring the index up to date with the store (the cloud uses the stream)."""
+        if self.drainer is not None:
+            self.drainer.drain()
+
+
+def build(
+    settings: Settings | None = None,
+    *,
+    store: Store | None = None,
+    index: SearchIndex | None = None,
+    embedder: Embedder | None = None,
+    clock: Clock | None = None,
+) -> Engram:
+    settings = settings or Settings()
+    clock = clock or SystemClock()
+    embedder = embedder or make_embedder(settings)
+    drainer_store: Any = None
+    if store is None:
+        store, drainer_store = _make_store(settings)
+    elif hasattr(store, "pending_changes"):
+        drainer_store = store
+    if index is None:
+        index = _make_index(settings)
+    agents = AgentConfigService(store)
+    memory = MemoryService(store, index, embedder, clock, agents)
+    indexer = Indexer(index, embedder)
+    drainer = None
+    if drainer_store is not None:
+        drainer = OutboxDrainer(drainer_store, indexer)
+        drainer_store.on_commit(drainer.drain)
+        drainer.drain()  # catch up on anything a crash left between commit and indexing
+    return Engram(
+        settings=settings,
+        store=store,
+        index=index,
+        embedder=embedder,
+        clock=clock,
+        agents=agents,
+        memory=memory,
+        users=UserService(store, memory, clock),
+        keys=KeyService(store, clock),
+        privacy=PrivacyService(store, index, clock),
+        indexer=indexer,
+        drainer=drainer,
+    )
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    if settings.embedder != "hash":
+        raise NotImplementedError(f"The '{settings.embedder}' embedder is not part of this build yet.")
+    from engram.adapters.hashing_embedder import HashingEmbedder
+
+    return HashingEmbedder()
+
+
+def _make_store(settings: Settings) -> tuple[Store, Any]:
+    if settings.backend == "aws":
+        raise NotImplementedError("The aws backend is not part of this build yet.")
+    from engram.adapters.sqlite import SqliteStore
+
+    sqlite = SqliteStore(settings.sqlite_path)
+    return sqlite, sqlite
+
+
+def _make_index(settings: Settings) -> SearchIndex:
+    if settings.opensearch_url:
+        raise NotImplementedError("The OpenSearch index is not part of this build yet.")
+    from engram.adapters.local_index import LocalIndex
+
+    return LocalIndex(settings.index_path)
+
+
+_engram: Engram | None = None
+_lock = Lock()
+
+
+def get_engram() -> Engram:
+    global _engram
+    if _engram is None:
+        with _lock:
+            if _engram is None:
+                _engram = build()
+    return _engram
+
+
+def set_engram(engram: Engram | None) -> None:
+    """Install a prebuilt container (tests, the local server) or reset it."""
+    global _engram
+    _engram = engram

@@ -1,0 +1,1 @@
+"""Pure domain: entities, policies and rules. No I/O, no clock, no environment."""

@@ -1,0 +1,64 @@
+"""Per-agent configuration: EDDI's ``userMemoryConfig`` with its documented defaults.
+
+Stored per (tenant, agent) and editable through ``/v1/agents/{agentId}/config``; an
+agent with no stored configuration gets exactly these defaults.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+
+
+class _CamelModel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
+
+
+class RecallOrder(StrEnum):
+    MOST_RECENT = "most_recent"
+    MOST_ACCESSED = "most_accessed"
+
+
+class OnCapReached(StrEnum):
+    REJECT = "reject"
+    EVICT_OLDEST = "evict_oldest"
+
+
+DEFAULT_CATEGORIES: tuple[str, ...] = ("preference", "fact", "context")
+
+
+class Guardrails(_CamelModel):
+    max_key_length: int = Field(100, ge=1, le=1024)
+    max_value_length: int = Field(1000, ge=1, le=100_000)
+    max_writes_per_turn: int = Field(10, ge=1, le=1000)
+    allowed_categories: tuple[str, ...] = DEFAULT_CATEGORIES
+
+
+class DreamConfig(_CamelModel):
+    enabled: bool = False
+    prune_stale_after_days: int = Field(90, ge=0)
+    detect_contradictions: bool = True
+    summarize_interactions: bool = False
+    max_cost_per_run: float = Field(0.50, ge=0)
+
+
+class UserMemoryConfig(_CamelModel):
+    max_entries_per_user: int = Field(500, ge=1, le=1_000_000)
+    max_recall_entries: int = Field(50, ge=1, le=10_000)
+    recall_order: RecallOrder = RecallOrder.MOST_RECENT
+    on_cap_reached: OnCapReached = OnCapReached.EVICT_OLDEST
+    guardrails: Guardrails = Guardrails()
+    dream_config: DreamConfig = DreamConfig()
+
+
+class AgentConfig(_CamelModel):
+    """An agent's memory settings (the EDDI agent configuration, memory part)."""
+
+    name: str | None = Field(None, max_length=200)
+    enable_memory_tools: bool = True
+    built_in_tools_whitelist: tuple[str, ...] = ("usermemory",)
+    user_memory_config: UserMemoryConfig = UserMemoryConfig()
+    # Categories whose writes become proposals for the user to approve; "*" for all.
+    require_approval: tuple[str, ...] = ()

@@ -1,0 +1,132 @@
+"""Pure policies: upsert identity, visibility, guardrails, value similarity, ordering."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engram.domain.agent_config import Guardrails, RecallOrder
+from engram.domain.errors import Forbidden, GuardrailViolation, ValidationFailed
+from engram.domain.models import MemoryEntry, Principal, Visibility
+
+_KEY_RE = re.compile(r"^[^\x00-\x1f\x7f]+$")
+
+
+def identity_id(tenant_id: str, user_id: str, key: str, visibility: Visibility, agent_id: str) -> str:
+    """Deterministic id of an upsert identity (behaviour item 2).
+
+    self and group entries are unique per source agent; global entries per key only.
+    """
+    owner = "*" if visibility is Visibility.GLOBAL else agent_id
+    scope = "global" if visibility is Visibility.GLOBAL else "agent"
+    raw = "\x1f".join((tenant_id, user_id, scope, owner, key))
+    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+@dataclass(frozen=True, slots=True)
+class VisibilityScope:
+    """What one agent may see of a user's memory (behaviour item 3).
+
+    ``everything`` is the admin's view; otherwise global entries, the agent's own self
+    entries, and group entries of the listed groups.
+    """
+
+    agent_id: str
+    group_ids: tuple[str, ...] = ()
+    everything: bool = False
+
+    def allows(self, entry: MemoryEntry) -> bool:
+        if self.everything or entry.visibility is Visibility.GLOBAL:
+            return True
+        if entry.visibility is Visibility.SELF:
+            return entry.source_agent_id == self.agent_id
+        if entry.source_agent_id == self.agent_id:
+            return True
+        return any(g in self.group_ids for g in entry.group_ids)
+
+
+def scope_for(principal: Principal, agent_id: str | None = None, group_id: str | None = None) -> VisibilityScope:
+    """The scope a request gets. Only an admin may look through another agent's eyes or
+    name a group the key is not a member of; everyone else sees what their key sees."""
+    if agent_id is not None and agent_id != principal.agent_id and not principal.is_admin:
+        raise Forbidden("Only an admin key may read another agent's view.", agentId=agent_id)
+    if group_id is not None and group_id not in principal.group_ids and not principal.is_admin:
+        raise Forbidden("This key is not a member of that group.", groupId=group_id)
+    if agent_id is None and group_id is None and principal.is_admin:
+        return VisibilityScope(principal.agent_id, principal.group_ids, everything=True)
+    groups = (group_id,) if group_id is not None else principal.group_ids
+    return VisibilityScope(agent_id or principal.agent_id, groups)
+
+
+def normalise_value(value: str) -> str:
+    """Case, accents, punctuation and spacing do not make a value different."""
+    folded = unicodedata.normalize("NFKC", value).casefold()
+    folded = re.sub(r"[^\w\s]", " ", folded)
+    return " ".join(folded.split())
+
+
+def same_value(a: str, b: str) -> bool:
+    return normalise_value(a) == normalise_value(b)
+
+
+def check_key(key: str, guardrails: Guardrails) -> None:
+    if not key.strip():
+        raise ValidationFailed("The key must not be empty.", field="key")
+    if len(key) > guardrails.max_key_length:
+        raise GuardrailViolation(
+            "key_too_long",
+            f"The key has {len(key)} characters; this agent allows at most {guardrails.max_key_length}.",
+            maxKeyLength=guardrails.max_key_length,
+            length=len(key),
+        )
+    if not _KEY_RE.match(key):
+        raise ValidationFailed("The key must not contain control characters.", field="key")
+
+
+def check_write(
+    key: str,
+    value: str,
+    category: str,
+    guardrails: Guardrails,
+    user_categories: Sequence[str] | None = None,
+) -> None:
+    """Guardrails on one write (behaviour item 4); the first breach raises."""
+    check_key(key, guardrails)
+    if not value.strip():
+        raise ValidationFailed("The value must not be empty.", field="value")
+    if len(value) > guardrails.max_value_length:
+        raise GuardrailViolation(
+            "value_too_long",
+            f"The value has {len(value)} characters; this agent allows at most {guardrails.max_value_length}.",
+            maxValueLength=guardrails.max_value_length,
+            length=len(value),
+        )
+    if category not in guardrails.allowed_categories:
+        raise GuardrailViolation(
+            "category_not_allowed",
+            f"Category '{category}' is not allowed for this agent; use one of "
+            f"{', '.join(guardrails.allowed_categories)}.",
+            category=category,
+            allowedCategories=list(guardrails.allowed_categories),
+        )
+    if user_categories is not None and category not in user_categories:
+        raise GuardrailViolation(
+            "category_disabled_by_user",
+            f"The user has not allowed memories of category '{category}'.",
+            category=category,
+            allowedCategories=list(user_categories),
+        )
+
+
+def recall_sorted(entries: Iterable[MemoryEntry], order: RecallOrder) -> list[MemoryEntry]:
+    if order is RecallOrder.MOST_ACCESSED:
+        return sorted(entries, key=lambda e: (e.access_count, e.updated_at, e.id), reverse=True)
+    return sorted(entries, key=lambda e: (e.updated_at, e.id), reverse=True)
+
+
+def eviction_order(entries: Iterable[MemoryEntry]) -> list[MemoryEntry]:
+    """Oldest first: the first to leave when a user is at capacity."""
+    return sorted(entries, key=lambda e: (e.updated_at, e.id))

@@ -1,0 +1,267 @@
+"""Planning a write (behaviour items 2, 6 and 10) as a pure function.
+
+Given the current state of an upsert identity and a requested write, decide what
+happens and build the entries and history records to store. The service applies the
+plan atomically under an optimistic lock on the identity's version.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from engram.domain.models import (
+    Actor,
+    ChangeKind,
+    HistoryRecord,
+    IdentityGuard,
+    MemoryEntry,
+    Status,
+    Visibility,
+)
+from engram.domain.policies import identity_id, same_value
+from engram.domain.ttl import DEFAULT_TTL, expiry_for
+
+REINFORCE_STEP = 0.1
+
+
+class Outcome(StrEnum):
+    CREATED = "created"
+    UPDATED = "updated"
+    REINFORCED = "reinforced"
+    SUPERSEDED = "superseded"
+    STALE = "stale"
+    RESTORED = "restored"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRequest:
+    """One memory write, already validated against guardrails and the sensitive filter."""
+
+    tenant_id: str
+    user_id: str
+    key: str
+    value: str
+    category: str
+    visibility: Visibility
+    agent_id: str
+    actor: Actor
+    statement: str | None = None
+    group_ids: tuple[str, ...] = ()
+    importance: int | None = None
+    confidence: float | None = None
+    source_conversation_id: str | None = None
+    source_message_id: str | None = None
+    source_time: datetime | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    reason: str = "explicit write"
+    # The user's retention setting: nothing outlives it, whatever its category's TTL.
+    retention: timedelta | None = None
+    ttl: Mapping[str, timedelta | None] = field(default_factory=lambda: DEFAULT_TTL)
+
+    @property
+    def identity(self) -> str:
+        return identity_id(self.tenant_id, self.user_id, self.key, self.visibility, self.agent_id)
+
+
+@dataclass(frozen=True, slots=True)
+class WritePlan:
+    outcome: Outcome
+    entry: MemoryEntry  # the entry the caller should see after the write
+    guard: IdentityGuard
+    entries: tuple[MemoryEntry, ...]
+    history: tuple[HistoryRecord, ...]
+    active_delta: int
+    previous: MemoryEntry | None = None
+
+
+def new_entry_id() -> str:
+    return "mem_" + secrets.token_hex(12)
+
+
+def plan_write(
+    req: WriteRequest,
+    current: MemoryEntry | None,
+    version: int | None,
+    now: datetime,
+    restoring: int | None = None,
+) -> WritePlan:
+    """Decide the effect of ``req`` on an identity whose live entry is ``current``.
+
+    ``version`` is the identity's stored version (None if it never existed);
+    ``restoring`` names the version being restored, which changes only the wording.
+    """
+    next_version = (version or 0) + 1
+    guard = IdentityGuard(req.identity, version, next_version, None)
+    live = current if current is not None and current.is_live(now) else None
+    reason = req.reason if restoring is None else f"restore of version {restoring}"
+
+    def record(entry: MemoryEntry, change: ChangeKind) -> HistoryRecord:
+        return HistoryRecord(
+            req.tenant_id,
+            req.user_id,
+            req.identity,
+            next_version,
+            entry,
+            change,
+            req.actor,
+            reason,
+            now,
+        )
+
+    if live is None:
+        entry = _fresh(req, now, next_version, supersedes=None)
+        change = ChangeKind.RESTORED if restoring is not None else ChangeKind.CREATED
+        outcome = Outcome.RESTORED if restoring is not None else Outcome.CREATED
+        return WritePlan(outcome, entry, _with_current(guard, entry.id), (entry,), (record(entry, change),), 1)
+
+    if same_value(live.value, req.value):
+        return _same_value(req, live, now, guard, record, restoring)
+
+    if req.source_time is not None and live.source_time is not None and req.source_time < live.source_time:
+        # An older observation arriving late never overrides a newer one; it is kept in
+        # history, marked stale, and the current value stays.
+        ghost = _fresh(req, now, next_version, supersedes=None).evolve(status=Status.SUPERSEDED, superseded_by=live.id)
+        return WritePlan(
+            Outcome.STALE,
+            live,
+            _with_current(guard, live.id),
+            (),
+            (record(ghost, ChangeKind.STALE),),
+            0,
+            live,
+        )
+
+    entry = _fresh(req, now, next_version, supersedes=live.id)
+    old = live.evolve(
+        status=Status.SUPERSEDED,
+        superseded_by=entry.id,
+        valid_to=now,
+        updated_at=now,
+        version=next_version,
+    )
+    change = ChangeKind.RESTORED if restoring is not None else ChangeKind.SUPERSEDED
+    outcome = Outcome.RESTORED if restoring is not None else Outcome.SUPERSEDED
+    return WritePlan(
+        outcome,
+        entry,
+        _with_current(guard, entry.id),
+        (old, entry),
+        (record(entry, change),),
+        0,
+        live,
+    )
+
+
+def _same_value(
+    req: WriteRequest,
+    live: MemoryEntry,
+    now: datetime,
+    guard: IdentityGuard,
+    record: Callable[[MemoryEntry, ChangeKind], HistoryRecord],
+    restoring: int | None,
+) -> WritePlan:
+    changes: dict[str, object] = {}
+    if req.category != live.category:
+        changes["category"] = req.category
+    if req.statement is not None and req.statement != live.statement:
+        changes["statement"] = req.statement
+    if req.importance is not None and req.importance != live.importance:
+        changes["importance"] = req.importance
+    if req.visibility is Visibility.GROUP and set(req.group_ids) != set(live.group_ids):
+        changes["group_ids"] = tuple(req.group_ids)
+    kind = ChangeKind.UPDATED if changes else ChangeKind.REINFORCED
+    if restoring is not None:
+        kind = ChangeKind.RESTORED
+    updated = live.evolve(
+        **changes,
+        confidence=round(min(1.0, live.confidence + REINFORCE_STEP), 4),
+        last_reinforced_at=now,
+        updated_at=now,
+        version=guard.new_version,
+        expires_at=_expiry(req, now),
+        source_time=_latest(live.source_time, req.source_time),
+    )
+    outcome = {
+        ChangeKind.UPDATED: Outcome.UPDATED,
+        ChangeKind.REINFORCED: Outcome.REINFORCED,
+        ChangeKind.RESTORED: Outcome.RESTORED,
+    }[kind]
+    return WritePlan(
+        outcome,
+        updated,
+        _with_current(guard, live.id),
+        (updated,),
+        (record(updated, kind),),
+        0,
+        live,
+    )
+
+
+def plan_removal(
+    entry: MemoryEntry,
+    version: int,
+    current_entry_id: str | None,
+    actor: Actor,
+    reason: str,
+    now: datetime,
+    change: ChangeKind = ChangeKind.DELETED,
+) -> tuple[IdentityGuard, MemoryEntry, HistoryRecord]:
+    """Soft-delete one entry: it leaves every read, and its history keeps the deletion."""
+    nv = version + 1
+    removed = entry.evolve(status=Status.DELETED, updated_at=now, valid_to=entry.valid_to or now, version=nv)
+    current = None if current_entry_id == entry.id else current_entry_id
+    guard = IdentityGuard(entry.identity_id, version, nv, current)
+    rec = HistoryRecord(entry.tenant_id, entry.user_id, entry.identity_id, nv, removed, change, actor, reason, now)
+    return guard, removed, rec
+
+
+def _fresh(req: WriteRequest, now: datetime, version: int, supersedes: str | None) -> MemoryEntry:
+    return MemoryEntry(
+        id=new_entry_id(),
+        tenant_id=req.tenant_id,
+        user_id=req.user_id,
+        identity_id=req.identity,
+        key=req.key,
+        value=req.value,
+        category=req.category,
+        visibility=req.visibility,
+        source_agent_id=req.agent_id,
+        created_at=now,
+        updated_at=now,
+        version=version,
+        statement=req.statement,
+        group_ids=tuple(req.group_ids) if req.visibility is Visibility.GROUP else (),
+        source_conversation_id=req.source_conversation_id,
+        source_message_id=req.source_message_id,
+        importance=50 if req.importance is None else req.importance,
+        confidence=1.0 if req.confidence is None else req.confidence,
+        supersedes=supersedes,
+        last_reinforced_at=now,
+        expires_at=_expiry(req, now),
+        valid_from=req.valid_from or req.source_time or now,
+        valid_to=req.valid_to,
+        source_time=req.source_time,
+    )
+
+
+def _expiry(req: WriteRequest, now: datetime) -> datetime | None:
+    by_category = expiry_for(req.category, now, req.ttl)
+    if req.retention is None:
+        return by_category
+    by_retention = now + req.retention
+    return by_retention if by_category is None else min(by_category, by_retention)
+
+
+def _with_current(guard: IdentityGuard, entry_id: str) -> IdentityGuard:
+    return IdentityGuard(guard.identity_id, guard.expected_version, guard.new_version, entry_id)
+
+
+def _latest(a: datetime | None, b: datetime | None) -> datetime | None:
+    if a is None or b is None:
+        return a or b
+    return max(a, b)

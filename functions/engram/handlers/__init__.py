@@ -1,0 +1,1 @@
+"""Lambda entry points: thin, decorated, one service call each."""

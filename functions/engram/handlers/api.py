@@ -1,0 +1,46 @@
+"""The ``api`` Lambda: API Gateway (REST) events in, the Powertools resolver does the rest."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.api.app import create_app, error_event
+from engram.container import get_engram
+
+logger = Logger(service="engram")
+tracer = Tracer(service="engram")
+metrics = Metrics(namespace="Engram", service="engram")
+
+_app: APIGatewayRestResolver | None = None
+
+
+def app() -> APIGatewayRestResolver:
+    global _app
+    if _app is None:
+        _app = create_app()
+    return _app
+
+
+def _too_large(event: dict[str, Any]) -> bool:
+    body = event.get("body")
+    return body is not None and len(body) > get_engram().settings.max_body_bytes
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False)
+@tracer.capture_lambda_handler(capture_response=False)
+@metrics.log_metrics
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    if _too_large(event):
+        limit = get_engram().settings.max_body_bytes
+        return error_event(
+            413,
+            "payload_too_large",
+            f"The request body exceeds {limit} bytes.",
+            {"maxBodyBytes": limit},
+        )
+    return app().resolve(event, context)

@@ -1,0 +1,1 @@
+"""Running Engram on a laptop: the local HTTP server and the ``engram`` CLI."""

@@ -1,0 +1,106 @@
+"""Keeping the search index in step with the store.
+
+The same function serves the cloud (the ``indexer`` Lambda, fed by the DynamoDB
+stream) and the laptop (drained from the SQLite outbox after each commit): an entry
+that is live is embedded and upserted; anything else is removed, so the index never
+keeps what the store lost.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from engram.domain.models import MemoryEntry, Status
+from engram.ports import DocKind, Embedder, IndexDocument, SearchIndex
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    """One entry as the store now holds it, or its id if the store no longer does."""
+
+    tenant_id: str
+    user_id: str
+    entry_id: str
+    entry: MemoryEntry | None
+
+
+def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id: str | None) -> IndexDocument:
+    return IndexDocument(
+        id=entry.id,
+        tenant_id=entry.tenant_id,
+        user_id=entry.user_id,
+        kind=DocKind.MEMORY,
+        text=entry.text(),
+        vector=vector,
+        model_id=model_id,
+        visibility=entry.visibility.value,
+        source_agent_id=entry.source_agent_id,
+        group_ids=entry.group_ids,
+        category=entry.category,
+        key=entry.key,
+        importance=entry.importance,
+        confidence=entry.confidence,
+        updated_at=entry.updated_at,
+        expires_at=entry.expires_at,
+    )
+
+
+class Indexer:
+    def __init__(self, index: SearchIndex, embedder: Embedder) -> None:
+        self._index = index
+        self._embedder = embedder
+
+    def apply(self, changes: Sequence[EntryChange], now: datetime | None = None) -> None:
+        live = [c.entry for c in changes if c.entry is not None and c.entry.status is Status.ACTIVE]
+        gone = [c for c in changes if c.entry is None or c.entry.status is not Status.ACTIVE]
+        if live:
+            vectors = self._embedder.embed([e.text() for e in live])
+            self._index.upsert(
+                [entry_document(e, v, self._embedder.model_id) for e, v in zip(live, vectors, strict=True)]
+            )
+        by_owner: dict[tuple[str, str], list[str]] = {}
+        for c in gone:
+            by_owner.setdefault((c.tenant_id, c.user_id), []).append(c.entry_id)
+        for (tenant_id, user_id), ids in by_owner.items():
+            self._index.delete(tenant_id, user_id, ids)
+
+
+class ChangeOutbox(Protocol):
+    """A store that records changed entry ids in the same transaction as the change."""
+
+    def pending_changes(self, limit: int = 500) -> list[tuple[int, str, str, str]]: ...
+
+    def ack_changes(self, up_to_seq: int) -> None: ...
+
+    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
+
+
+class OutboxDrainer:
+    """Drains the embedded store's outbox into the index (the local change feed)."""
+
+    def __init__(self, store: ChangeOutbox, indexer: Indexer) -> None:
+        self._store = store
+        self._indexer = indexer
+        self._lock = threading.Lock()
+
+    def drain(self) -> int:
+        done = 0
+        with self._lock:
+            while True:
+                pending = self._store.pending_changes(500)
+                if not pending:
+                    return done
+                changes: list[EntryChange] = []
+                by_owner: dict[tuple[str, str], list[str]] = {}
+                for _, t, u, eid in pending:
+                    by_owner.setdefault((t, u), []).append(eid)
+                for (t, u), ids in by_owner.items():
+                    found = {e.id: e for e in self._store.get_entries(t, u, ids)}
+                    changes.extend(EntryChange(t, u, i, found.get(i)) for i in dict.fromkeys(ids))
+                self._indexer.apply(changes)
+                self._store.ack_changes(pending[-1][0])
+                done += len(pending)

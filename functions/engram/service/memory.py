@@ -1,0 +1,482 @@
+"""Memory use cases: write, read, search, delete, history and restore.
+
+Every write goes through ``MemoryService.write``: guardrails and the sensitive filter,
+then a plan (pure, ``engram.domain.writes``) applied atomically under an optimistic
+lock on the identity's version, retried when another writer got there first.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from engram.domain.agent_config import AgentConfig, OnCapReached, RecallOrder
+from engram.domain.errors import (
+    CapacityReached,
+    Forbidden,
+    GuardrailViolation,
+    MemoryDisabled,
+    NotFound,
+    SensitiveDataRejected,
+    ValidationFailed,
+    VersionConflict,
+)
+from engram.domain.models import (
+    Actor,
+    ActorType,
+    ChangeKind,
+    Changeset,
+    HistoryRecord,
+    MemoryEntry,
+    Page,
+    Principal,
+    Role,
+    Status,
+    UserSettings,
+    Visibility,
+)
+from engram.domain.policies import VisibilityScope, check_write, eviction_order, scope_for
+from engram.domain.ranking import FusionWeights, fuse
+from engram.domain.sensitive import find_sensitive
+from engram.domain.ttl import DEFAULT_TTL
+from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
+from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchIndex, SearchQuery, Store
+from engram.service.agents import AgentConfigService
+
+MAX_ATTEMPTS = 200
+TURN_WINDOW = timedelta(hours=24)
+
+
+@dataclass(frozen=True, slots=True)
+class UpsertCommand:
+    key: str
+    value: str
+    category: str = "fact"
+    visibility: Visibility = Visibility.SELF
+    statement: str | None = None
+    group_ids: tuple[str, ...] | None = None
+    importance: int | None = None
+    confidence: float | None = None
+    source_conversation_id: str | None = None
+    source_message_id: str | None = None
+    source_time: datetime | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    outcome: Outcome
+    entry: MemoryEntry
+    previous: MemoryEntry | None = None
+    evicted: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    entry: MemoryEntry
+    score: float
+    keyword: float
+    semantic: float
+
+
+@dataclass
+class MemoryService:
+    store: Store
+    index: SearchIndex
+    embedder: Embedder
+    clock: Clock
+    agents: AgentConfigService
+    ttl: Mapping[str, timedelta | None] = field(default_factory=lambda: dict(DEFAULT_TTL))
+    fusion: FusionWeights = field(default_factory=FusionWeights)
+
+    # -- writes -------------------------------------------------------------------------
+    def upsert(
+        self,
+        principal: Principal,
+        user_id: str,
+        commands: Sequence[UpsertCommand],
+        turn_id: str | None = None,
+        extra_categories: tuple[str, ...] = (),
+    ) -> list[WriteResult]:
+        """Explicit writes by an agent: every command is checked before any is applied."""
+        _require(principal, Role.WRITER)
+        config = self.agents.get(principal.tenant_id, principal.agent_id)
+        if extra_categories:
+            g = config.user_memory_config.guardrails
+            g = g.model_copy(update={"allowed_categories": (*g.allowed_categories, *extra_categories)})
+            umc = config.user_memory_config.model_copy(update={"guardrails": g})
+            config = config.model_copy(update={"user_memory_config": umc})
+        settings = self._settings(principal.tenant_id, user_id)
+        requests = [self._request(principal, user_id, c, config, settings) for c in commands]
+        limit = config.user_memory_config.guardrails.max_writes_per_turn
+        if turn_id is None:
+            # Without a turn id the request is its own turn.
+            if len(requests) > limit:
+                raise GuardrailViolation(
+                    "too_many_writes",
+                    f"This request makes {len(requests)} memory writes; this agent allows at most {limit} per turn.",
+                    maxWritesPerTurn=limit,
+                )
+        else:
+            self.store.add_turn_writes(
+                principal.tenant_id,
+                principal.agent_id,
+                turn_id,
+                len(requests),
+                limit,
+                self.clock.now() + TURN_WINDOW,
+            )
+        return [self.write(r, config) for r in requests]
+
+    def _request(
+        self,
+        principal: Principal,
+        user_id: str,
+        c: UpsertCommand,
+        config: AgentConfig,
+        settings: UserSettings,
+    ) -> WriteRequest:
+        if not settings.memory_enabled:
+            raise MemoryDisabled("This user has turned memory off; nothing new is remembered.")
+        check_write(
+            c.key,
+            c.value,
+            c.category,
+            config.user_memory_config.guardrails,
+            settings.allowed_categories,
+        )
+        reject_sensitive(c.key, c.value, c.statement)
+        groups: tuple[str, ...] = ()
+        if c.visibility is Visibility.GROUP:
+            groups = tuple(c.group_ids) if c.group_ids else principal.group_ids
+            if not groups:
+                raise ValidationFailed(
+                    "A group memory needs groupIds, and this key belongs to no group.",
+                    field="groupIds",
+                )
+            outside = [g for g in groups if g not in principal.group_ids]
+            if outside and not principal.is_admin:
+                raise Forbidden("This key is not a member of every group named.", groupIds=outside)
+        elif c.group_ids:
+            raise ValidationFailed("groupIds apply only to visibility 'group'.", field="groupIds")
+        return WriteRequest(
+            tenant_id=principal.tenant_id,
+            user_id=user_id,
+            key=c.key,
+            value=c.value,
+            category=c.category,
+            visibility=c.visibility,
+            agent_id=principal.agent_id,
+            actor=Actor(ActorType.AGENT, principal.agent_id),
+            statement=c.statement,
+            group_ids=groups,
+            importance=c.importance,
+            confidence=c.confidence,
+            source_conversation_id=c.source_conversation_id,
+            source_message_id=c.source_message_id,
+            source_time=c.source_time,
+            valid_from=c.valid_from,
+            valid_to=c.valid_to,
+            ttl=self.ttl,
+            retention=_retention(settings),
+        )
+
+    def write(self, req: WriteRequest, config: AgentConfig, restoring: int | None = None) -> WriteResult:
+        """Apply one checked write, retrying on version conflicts (no lost updates)."""
+        for attempt in range(MAX_ATTEMPTS):
+            now = self.clock.now()
+            state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
+            current = None
+            if state is not None and state.current_entry_id is not None:
+                current = self.store.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
+            plan = plan_write(req, current, None if state is None else state.version, now, restoring)
+            try:
+                evicted = self._apply(plan, req, config, now)
+            except VersionConflict:
+                # Full jitter backoff: contending writers spread out instead of colliding again.
+                time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
+                continue
+            return WriteResult(plan.outcome, plan.entry, plan.previous, evicted)
+        raise VersionConflict("Too many concurrent writers for this memory; retry later.")
+
+    def _apply(self, plan: WritePlan, req: WriteRequest, config: AgentConfig, now: datetime) -> tuple[str, ...]:
+        umc = config.user_memory_config
+        guards, entries, history = [plan.guard], list(plan.entries), list(plan.history)
+        delta, cap = plan.active_delta, umc.max_entries_per_user
+        evicted: list[str] = []
+        if delta > 0:
+            live = self.store.count_live(req.tenant_id, req.user_id, now)
+            overflow = live + delta - cap
+            if overflow > 0 and umc.on_cap_reached is OnCapReached.REJECT:
+                raise CapacityReached(
+                    f"This user already has {live} memories, the most this agent allows ({cap}). "
+                    "Delete some, or configure onCapReached=evict_oldest.",
+                    maxEntriesPerUser=cap,
+                )
+            if overflow > 0:
+                for victim in self._oldest(req.tenant_id, req.user_id, now, overflow, exclude=req.identity):
+                    state = self.store.get_identity(req.tenant_id, req.user_id, victim.identity_id)
+                    if state is None:
+                        continue
+                    g, removed, rec = plan_removal(
+                        victim,
+                        state.version,
+                        state.current_entry_id,
+                        Actor(ActorType.SYSTEM, "capacity"),
+                        "evict_oldest: user at capacity",
+                        now,
+                        ChangeKind.EVICTED,
+                    )
+                    guards.append(g)
+                    entries.append(removed)
+                    history.append(rec)
+                    evicted.append(victim.id)
+                delta -= len(evicted)
+        self.store.apply(
+            Changeset(
+                req.tenant_id,
+                req.user_id,
+                tuple(guards),
+                tuple(entries),
+                tuple(history),
+                delta,
+                cap,
+            ),
+            now,
+        )
+        return tuple(evicted)
+
+    def _oldest(self, tenant_id: str, user_id: str, now: datetime, n: int, exclude: str) -> list[MemoryEntry]:
+        live: list[MemoryEntry] = []
+        cursor: str | None = None
+        while True:
+            page = self.store.list_entries(tenant_id, user_id, EntryQuery(now=now, limit=1000, cursor=cursor))
+            live.extend(e for e in page.items if e.identity_id != exclude)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        return eviction_order(live)[:n]
+
+    # -- reads --------------------------------------------------------------------------
+    def get(self, principal: Principal, user_id: str, entry_id: str) -> MemoryEntry:
+        entry = self.store.get_entry(principal.tenant_id, user_id, entry_id)
+        scope = scope_for(principal)
+        if entry is None or not scope.allows(entry):
+            raise NotFound("No memory with that id is visible to this key.", entryId=entry_id)
+        return entry
+
+    def list_memories(
+        self,
+        principal: Principal,
+        user_id: str,
+        scope: VisibilityScope,
+        *,
+        category: str | None = None,
+        key: str | None = None,
+        statuses: tuple[Status, ...] = (Status.ACTIVE,),
+        order: RecallOrder = RecallOrder.MOST_RECENT,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Page[MemoryEntry]:
+        query = EntryQuery(
+            now=self.clock.now(),
+            scope=scope,
+            statuses=statuses,
+            category=category,
+            key=key,
+            order=order,
+            limit=limit,
+            cursor=cursor,
+        )
+        return self.store.list_entries(principal.tenant_id, user_id, query)
+
+    def visible(
+        self,
+        principal: Principal,
+        user_id: str,
+        agent_id: str | None = None,
+        group_id: str | None = None,
+        order: RecallOrder | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[MemoryEntry]:
+        """What one agent sees (EDDI ``visible``), ordered and capped by its config."""
+        scope = scope_for(principal, agent_id or principal.agent_id, group_id)
+        umc = self.agents.get(principal.tenant_id, scope.agent_id).user_memory_config
+        cap = umc.max_recall_entries
+        return self.list_memories(
+            principal,
+            user_id,
+            scope,
+            order=order or umc.recall_order,
+            limit=min(limit or cap, cap),
+            cursor=cursor,
+        )
+
+    def count(self, principal: Principal, user_id: str) -> int:
+        scope = scope_for(principal)
+        if scope.everything:
+            return self.store.count_live(principal.tenant_id, user_id, self.clock.now())
+        total, cursor = 0, None
+        while True:
+            page = self.list_memories(principal, user_id, scope, limit=1000, cursor=cursor)
+            total += len(page.items)
+            cursor = page.next_cursor
+            if cursor is None:
+                return total
+
+    def search(
+        self,
+        principal: Principal,
+        user_id: str,
+        text: str,
+        *,
+        limit: int = 10,
+        category: str | None = None,
+        scope: VisibilityScope | None = None,
+    ) -> list[SearchResult]:
+        if not text.strip():
+            raise ValidationFailed("The search text must not be empty.", field="q")
+        now = self.clock.now()
+        scope = scope or scope_for(principal)
+        vector = self.embedder.embed([text])[0]
+        hits = self.index.search(
+            SearchQuery(
+                tenant_id=principal.tenant_id,
+                user_id=user_id,
+                now=now,
+                text=text,
+                vector=vector,
+                scope=scope,
+                kinds=(DocKind.MEMORY,),
+                categories=None if category is None else (category,),
+                k=max(limit * 2, 10),
+            )
+        )
+        if not hits:
+            return []
+        # The store is the truth: an index lagging behind a delete must not resurrect it.
+        entries = {e.id: e for e in self.store.get_entries(principal.tenant_id, user_id, [h.id for h in hits])}
+        kept = [h for h in hits if h.id in entries and entries[h.id].is_live(now) and scope.allows(entries[h.id])]
+        scores = fuse([h.keyword for h in kept], [h.semantic for h in kept], self.fusion)
+        ranked = sorted(zip(kept, scores, strict=True), key=lambda p: (-p[1], p[0].id))
+        return [SearchResult(entries[h.id], s, h.keyword, h.semantic) for h, s in ranked[:limit]]
+
+    # -- deletes, history, restore ----------------------------------------------------
+    def delete(
+        self, principal: Principal, user_id: str, entry_id: str, reason: str = "deleted on request"
+    ) -> MemoryEntry:
+        _require(principal, Role.WRITER)
+        actor = Actor(ActorType.AGENT, principal.agent_id)
+        for _ in range(MAX_ATTEMPTS):
+            entry = self.get(principal, user_id, entry_id)
+            if entry.status is Status.DELETED:
+                return entry
+            state = self.store.get_identity(principal.tenant_id, user_id, entry.identity_id)
+            version = state.version if state else entry.version
+            guard, removed, rec = plan_removal(
+                entry,
+                version,
+                state.current_entry_id if state else None,
+                actor,
+                reason,
+                self.clock.now(),
+            )
+            try:
+                self.store.apply(
+                    Changeset(principal.tenant_id, user_id, (guard,), (removed,), (rec,)),
+                    self.clock.now(),
+                )
+            except VersionConflict:
+                time.sleep(random.uniform(0, 0.005))
+                continue
+            return removed
+        raise VersionConflict("Too many concurrent writers for this memory; retry later.")
+
+    def delete_by_key(self, principal: Principal, user_id: str, key: str) -> list[MemoryEntry]:
+        """Forget a key: the caller's own entries under it and global ones."""
+        _require(principal, Role.WRITER)
+        page = self.list_memories(principal, user_id, scope_for(principal), key=key, limit=1000)
+        targets = [
+            e
+            for e in page.items
+            if e.source_agent_id == principal.agent_id or e.visibility is Visibility.GLOBAL or principal.is_admin
+        ]
+        return [self.delete(principal, user_id, e.id, f"forgot key {key}") for e in targets]
+
+    def history(
+        self,
+        principal: Principal,
+        user_id: str,
+        entry_id: str,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> Page[HistoryRecord]:
+        entry = self.get(principal, user_id, entry_id)
+        return self.store.history(principal.tenant_id, user_id, entry.identity_id, limit, cursor)
+
+    def restore(self, principal: Principal, user_id: str, entry_id: str, version: int) -> WriteResult:
+        _require(principal, Role.WRITER)
+        entry = self.get(principal, user_id, entry_id)
+        record = self._version(principal.tenant_id, user_id, entry.identity_id, version)
+        old = record.entry
+        reject_sensitive(old.key, old.value, old.statement)
+        settings = self._settings(principal.tenant_id, user_id)
+        if not settings.memory_enabled:
+            raise MemoryDisabled("This user has turned memory off; nothing can be restored.")
+        req = WriteRequest(
+            tenant_id=old.tenant_id,
+            user_id=old.user_id,
+            key=old.key,
+            value=old.value,
+            category=old.category,
+            visibility=old.visibility,
+            agent_id=old.source_agent_id,
+            actor=Actor(ActorType.AGENT, principal.agent_id),
+            statement=old.statement,
+            group_ids=old.group_ids,
+            importance=old.importance,
+            confidence=old.confidence,
+            source_conversation_id=old.source_conversation_id,
+            source_message_id=old.source_message_id,
+            ttl=self.ttl,
+            retention=_retention(settings),
+        )
+        return self.write(req, self.agents.get(principal.tenant_id, old.source_agent_id), restoring=version)
+
+    def _version(self, tenant_id: str, user_id: str, identity: str, version: int) -> HistoryRecord:
+        cursor: str | None = None
+        while True:
+            page = self.store.history(tenant_id, user_id, identity, 500, cursor)
+            for rec in page.items:
+                if rec.version == version:
+                    return rec
+            cursor = page.next_cursor
+            if cursor is None:
+                raise NotFound(f"This memory has no version {version}.", version=version)
+
+    def _settings(self, tenant_id: str, user_id: str) -> UserSettings:
+        return self.store.get_settings(tenant_id, user_id) or UserSettings(tenant_id, user_id)
+
+
+def reject_sensitive(key: str, value: str, statement: str | None = None) -> None:
+    for text in (value, statement or ""):
+        match = find_sensitive(text, key)
+        if match is not None:
+            raise SensitiveDataRejected(
+                f"Engram does not store {match.description}; this value was refused.",
+                rule=match.rule,
+            )
+
+
+def _require(principal: Principal, role: Role) -> None:
+    if not principal.has(role):
+        raise Forbidden(f"This key lacks the '{role.value}' role.", requiredRole=role.value)
+
+
+def _retention(settings: UserSettings) -> timedelta | None:
+    return None if settings.retention_days is None else timedelta(days=settings.retention_days)

@@ -1,0 +1,128 @@
+"""Export and erasure of everything Engram holds about a user (behaviour item 18)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engram.domain.errors import ConfirmationRequired
+from engram.domain.models import ErasureReceipt, Principal, Role, Status
+from engram.domain.serialization import (
+    entry_to_dict,
+    history_to_dict,
+    profile_to_dict,
+    settings_to_dict,
+    ts,
+)
+from engram.ports import Clock, EntryQuery, SearchIndex, Store, UserDataEraser
+from engram.service.memory import _require
+
+CONFIRMATION = "CONFIRM"
+
+Exporter = Callable[[str, str], dict[str, Any]]
+
+
+@dataclass
+class PrivacyService:
+    store: Store
+    index: SearchIndex
+    clock: Clock
+    # Later features (conversations, proposals, blocks...) register their own stores so
+    # that export and erasure always cover everything.
+    erasers: dict[str, UserDataEraser] = field(default_factory=dict)
+    exporters: dict[str, Exporter] = field(default_factory=dict)
+
+    def export(self, principal: Principal, user_id: str) -> dict[str, Any]:
+        _require(principal, Role.ADMIN)
+        t = principal.tenant_id
+        entries: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            page = self.store.list_entries(
+                t,
+                user_id,
+                EntryQuery(
+                    now=self.clock.now(),
+                    statuses=tuple(Status),
+                    include_expired=True,
+                    limit=1000,
+                    cursor=cursor,
+                ),
+            )
+            entries.extend(entry_to_dict(e) for e in page.items)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        profile = self.store.get_profile(t, user_id)
+        settings = self.store.get_settings(t, user_id)
+        out: dict[str, Any] = {
+            "tenantId": t,
+            "userId": user_id,
+            "exportedAt": ts(self.clock.now()),
+            "entries": entries,
+            "history": [history_to_dict(h) for h in self.store.history_of_user(t, user_id)],
+            "profile": None if profile is None else profile_to_dict(profile),
+            "settings": None if settings is None else settings_to_dict(settings),
+        }
+        for name, exporter in self.exporters.items():
+            out[name] = exporter(t, user_id)
+        return out
+
+    def erase(self, principal: Principal, user_id: str, confirmation: str | None) -> ErasureReceipt:
+        _require(principal, Role.ADMIN)
+        if confirmation != CONFIRMATION:
+            raise ConfirmationRequired(
+                "Erasing a user deletes everything about them for good; pass confirm=CONFIRM to proceed."
+            )
+        t = principal.tenant_id
+        counts: dict[str, int] = {}
+        for name, eraser in self.erasers.items():
+            counts.update({f"{name}.{k}" if k in counts else k: v for k, v in eraser.erase_user(t, user_id).items()})
+        counts.update(self.store.erase_user(t, user_id))
+        counts.update(self.index.erase_user(t, user_id))
+        return ErasureReceipt(t, user_id, self.clock.now(), counts)
+
+
+def import_user(store: Store, data: dict[str, Any], tenant_id: str | None = None) -> dict[str, int]:
+    """Load an export back (same or another tenant), identities and history intact.
+
+    Identities that already exist are left alone and counted as skipped: an import never
+    overwrites what is there.
+    """
+    from engram.domain.models import Changeset, IdentityGuard
+    from engram.domain.serialization import entry_from_dict, history_from_dict
+
+    t = tenant_id or str(data["tenantId"])
+    user_id = str(data["userId"])
+    entries = [entry_from_dict({**d, "tenantId": t}) for d in data.get("entries", [])]
+    history = [
+        history_from_dict({**d, "tenantId": t, "entry": {**d["entry"], "tenantId": t}}) for d in data.get("history", [])
+    ]
+    by_identity: dict[str, tuple[list[Any], list[Any]]] = {}
+    for e in entries:
+        by_identity.setdefault(e.identity_id, ([], []))[0].append(e)
+    for h in history:
+        by_identity.setdefault(h.identity_id, ([], []))[1].append(h)
+    counts = {"identities": 0, "entries": 0, "history": 0, "skipped": 0}
+    for identity, (ents, hist) in by_identity.items():
+        if store.get_identity(t, user_id, identity) is not None:
+            counts["skipped"] += 1
+            continue
+        version = max([h.version for h in hist] + [e.version for e in ents] + [1])
+        current = next((e.id for e in ents if e.status is Status.ACTIVE), None)
+        guard = IdentityGuard(identity, None, version, current)
+        now = max([e.updated_at for e in ents] + [h.at for h in hist])
+        store.apply(Changeset(t, user_id, (guard,), tuple(ents), tuple(hist)), now)
+        counts["identities"] += 1
+        counts["entries"] += len(ents)
+        counts["history"] += len(hist)
+    if data.get("profile"):
+        from engram.domain.serialization import profile_from_dict
+
+        store.put_profile(profile_from_dict({**data["profile"], "tenantId": t}))
+    if data.get("settings"):
+        from engram.domain.serialization import settings_from_dict
+
+        store.put_settings(settings_from_dict({**data["settings"], "tenantId": t}))
+    return counts

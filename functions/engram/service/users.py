@@ -1,0 +1,111 @@
+"""User identity, settings and the legacy flat properties (behaviour items 15 and 19)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engram.domain.agent_config import Guardrails
+from engram.domain.models import Principal, Role, UserProfile, UserSettings, Visibility
+from engram.domain.policies import check_key, scope_for
+from engram.ports import Clock, Store
+from engram.service.memory import MemoryService, UpsertCommand, WriteResult, _require
+
+LEGACY_CATEGORY = "legacy"
+
+
+@dataclass
+class UserService:
+    store: Store
+    memory: MemoryService
+    clock: Clock
+
+    def profile(self, principal: Principal, user_id: str) -> UserProfile:
+        _require(principal, Role.VIEWER)
+        return self.store.get_profile(principal.tenant_id, user_id) or UserProfile(principal.tenant_id, user_id)
+
+    def update_profile(
+        self,
+        principal: Principal,
+        user_id: str,
+        *,
+        name: str | None = None,
+        nickname: str | None = None,
+        pronouns: str | None = None,
+        clear: tuple[str, ...] = (),
+    ) -> UserProfile:
+        _require(principal, Role.WRITER)
+        current = self.profile(principal, user_id)
+        changes: dict[str, object] = {f: None for f in clear}
+        for field_name, value in (("name", name), ("nickname", nickname), ("pronouns", pronouns)):
+            if value is not None:
+                changes[field_name] = value
+        updated = replace(current, **changes, updated_at=self.clock.now())  # type: ignore[arg-type]
+        self.store.put_profile(updated)
+        return updated
+
+    def set_agent_name(self, principal: Principal, user_id: str, name: str) -> UserProfile:
+        """The name this user gave the calling agent ("I'll call you Jarvis")."""
+        _require(principal, Role.WRITER)
+        current = self.profile(principal, user_id)
+        names = dict(current.agent_names)
+        names[principal.agent_id] = name
+        updated = replace(current, agent_names=names, updated_at=self.clock.now())
+        self.store.put_profile(updated)
+        return updated
+
+    def settings(self, principal: Principal, user_id: str) -> UserSettings:
+        _require(principal, Role.VIEWER)
+        return self.store.get_settings(principal.tenant_id, user_id) or UserSettings(principal.tenant_id, user_id)
+
+    def update_settings(
+        self,
+        principal: Principal,
+        user_id: str,
+        *,
+        memory_enabled: bool | None = None,
+        allowed_categories: tuple[str, ...] | None = None,
+        retention_days: int | None = None,
+        clear: tuple[str, ...] = (),
+    ) -> UserSettings:
+        # Settings are the user's own controls: changed through an admin UI or an agent
+        # acting for the user, never silently by an ordinary writer.
+        _require(principal, Role.ADMIN)
+        current = self.settings(principal, user_id)
+        changes: dict[str, object] = {f: None for f in clear}
+        if memory_enabled is not None:
+            changes["memory_enabled"] = memory_enabled
+        if allowed_categories is not None:
+            changes["allowed_categories"] = allowed_categories
+        if retention_days is not None:
+            changes["retention_days"] = retention_days
+        updated = replace(current, **changes, updated_at=self.clock.now())  # type: ignore[arg-type]
+        self.store.put_settings(updated)
+        return updated
+
+    # -- legacy flat properties: a view over global entries ---------------------------
+    def properties(self, principal: Principal, user_id: str) -> dict[str, str]:
+        _require(principal, Role.VIEWER)
+        page = self.memory.list_memories(principal, user_id, scope_for(principal), limit=10_000)
+        globals_ = [e for e in page.items if e.visibility is Visibility.GLOBAL]
+        # Oldest first so that the newest value of a key wins.
+        return {e.key: e.value for e in sorted(globals_, key=lambda e: e.updated_at)}
+
+    def merge_properties(self, principal: Principal, user_id: str, values: dict[str, str]) -> list[WriteResult]:
+        _require(principal, Role.WRITER)
+        guard = Guardrails(allowed_categories=(LEGACY_CATEGORY,))
+        for key in values:
+            check_key(key, guard)
+        commands = [
+            UpsertCommand(key=k, value=v, category=LEGACY_CATEGORY, visibility=Visibility.GLOBAL)
+            for k, v in values.items()
+        ]
+        # "legacy" is the properties' own category, outside any agent's allowed list.
+        return self.memory.upsert(principal, user_id, commands, extra_categories=(LEGACY_CATEGORY,))
+
+    def delete_properties(self, principal: Principal, user_id: str, keys: tuple[str, ...] | None) -> int:
+        _require(principal, Role.WRITER)
+        page = self.memory.list_memories(principal, user_id, scope_for(principal), limit=10_000)
+        targets = [e for e in page.items if e.visibility is Visibility.GLOBAL and (keys is None or e.key in keys)]
+        for e in targets:
+            self.memory.delete(principal, user_id, e.id, "legacy property deleted")
+        return len(targets)

@@ -1,0 +1,43 @@
+"""Runtime configuration: one pydantic settings model, validated at cold start.
+
+Read from ``ENGRAM_*`` environment variables (and nothing else reads the environment).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="ENGRAM_", extra="ignore")
+
+    backend: Literal["sqlite", "aws"] = "sqlite"
+    data_dir: Path = Field(default_factory=lambda: Path.home() / ".engram")
+
+    # AWS backend
+    table_name: str = "engram"
+    dynamodb_endpoint: str | None = None
+    aws_region: str = "us-east-1"
+    opensearch_url: str | None = None
+    opensearch_index: str = "engram-memory"
+
+    # Embeddings: "hash" needs nothing; "minilm" needs engram[semantic]; "bedrock" needs AWS.
+    embedder: Literal["hash", "minilm", "bedrock"] = "hash"
+    bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
+    bedrock_embedding_dimension: Literal[256, 512, 1024] = 512
+
+    # Abuse controls (API Gateway enforces its own in the cloud).
+    max_body_bytes: int = Field(262_144, ge=1024)
+    requests_per_second_per_key: float = Field(200.0, gt=0)
+
+    @property
+    def sqlite_path(self) -> Path:
+        return self.data_dir / "engram.db"
+
+    @property
+    def index_path(self) -> Path:
+        return self.data_dir / "index.db"
