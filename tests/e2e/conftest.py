@@ -1,0 +1,103 @@
+"""``engram serve`` in a subprocess, driven over real HTTP.
+
+``SERVER_BACKENDS`` maps a backend name to a function that prepares it and returns the
+environment the server needs; the embedded store is always there, other backends
+register themselves (the DynamoDB one runs against moto server).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+ENGRAM = str(Path(sys.executable).with_name("engram"))
+BackendSetup = Callable[[Path], dict[str, str]]
+
+SERVER_BACKENDS: dict[str, BackendSetup] = {"sqlite": lambda data_dir: {}}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class EngramServer:
+    def __init__(self, data_dir: Path, env: dict[str, str], backend: str) -> None:
+        self.data_dir = data_dir
+        self.backend = backend
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "ENGRAM_DATA_DIR": str(data_dir), "ENGRAM_BACKEND": backend, **env}
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = data_dir / "server.log"
+
+    def start(self) -> None:
+        data = self.data_dir
+        data.mkdir(parents=True, exist_ok=True)
+        out = self.log.open("ab")
+        self.proc = subprocess.Popen(
+            [ENGRAM, "serve", "--port", str(self.port)], env=self.env, stdout=out, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"engram serve exited: {self.log.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError(f"engram serve did not come up: {self.log.read_text()[-2000:]}")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def cli(self, *args: str) -> str:
+        done = subprocess.run([ENGRAM, *args], env=self.env, capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise RuntimeError(f"engram {' '.join(args)} failed: {done.stderr}")
+        return done.stdout
+
+    def key(self, tenant: str, agent: str, *roles: str, groups: tuple[str, ...] = ()) -> str:
+        args = ["keys", "create", "--tenant", tenant, "--agent", agent, "--json"]
+        for r in roles or ("writer",):
+            args += ["--role", r]
+        for g in groups:
+            args += ["--group", g]
+        return str(json.loads(self.cli(*args))["key"])
+
+    def client(self, key: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=30)
+
+
+@pytest.fixture(scope="module", params=sorted(SERVER_BACKENDS))
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngramServer]:
+    data_dir = tmp_path_factory.mktemp(f"engram-{request.param}")
+    env = SERVER_BACKENDS[request.param](data_dir)
+    srv = EngramServer(data_dir, env, request.param)
+    srv.start()
+    yield srv
+    srv.stop()
