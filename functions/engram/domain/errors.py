@@ -44,9 +44,13 @@ class GuardrailViolation(EngramError):
 
     status = 422
 
+    # Write-rate breaches are "slow down", not "fix your input".
+    _STATUS_BY_CODE: ClassVar[dict[str, int]] = {"too_many_writes": 429}
+
     def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(message, **details)
         self.code = code  # type: ignore[misc]
+        self.status = self._STATUS_BY_CODE.get(code, 422)  # type: ignore[misc]
 
 
 class SensitiveDataRejected(EngramError):

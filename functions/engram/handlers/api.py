@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -15,6 +16,10 @@ from engram.container import get_engram
 logger = Logger(service="engram")
 tracer = Tracer(service="engram")
 metrics = Metrics(namespace="Engram", service="engram")
+
+# API Gateway already counts requests and latency; this function adds metrics only where
+# it knows something new, so an invocation without one is normal, not worth a warning.
+warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 _app: APIGatewayRestResolver | None = None
 

@@ -1,0 +1,56 @@
+"""The sensitive-data filter refuses secrets and lets look-alikes through."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_sensitive, iban_valid, luhn_valid
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "rule"),
+    [
+        ("4111 1111 1111 1111", "", "payment_card"),
+        ("card 5500-0000-0000-0004 exp 12/27", "", "payment_card"),
+        ("378282246310005", "", "payment_card"),
+        ("hunter2", "password", "secret"),
+        ("x", "wifi_pin", "secret"),
+        ("my password is hunter2", "", "secret"),
+        ("the api key: sk-abcdefghijklmnopqrstuvwxyz123456", "", "secret"),
+        ("ghp_abcdefghijklmnopqrstuvwxyz0123456789", "", "secret"),
+        ("-----BEGIN RSA PRIVATE KEY-----", "", "secret"),
+        ("SSN 123-45-6789", "", "government_id"),
+        ("NI number JG 10 37 59 A", "", "government_id"),
+        ("DE89 3704 0044 0532 0130 00", "", "bank_account"),
+        ("my account number is 12345678", "", "bank_account"),
+    ],
+)
+def test_sensitive_data_is_found(text: str, key: str, rule: str) -> None:
+    match = find_sensitive(text, key)
+    assert match is not None
+    assert match.rule == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "4111 1111 1111 1112",  # fails Luhn
+        "call me at +1 415 555 0134",
+        "order 1234567890123",  # 13 digits, fails Luhn
+        "0000 0000 0000 0000",  # one repeated digit
+        "I was born in 1990 and live at 221B Baker Street",
+        "my favourite colour is blue",
+        "the secret garden is my favourite book",  # "secret" without a value
+        "GB00 WEST 1234 5698 7654 32",  # IBAN checksum fails
+        "version 2.3.4-123-45",
+        "my pin collection has 300 pins",
+    ],
+)
+def test_look_alikes_pass(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+def test_checksums() -> None:
+    assert luhn_valid("4111111111111111")
+    assert not luhn_valid("4111111111111112")
+    assert iban_valid("GB82 WEST 1234 5698 7654 32")
+    assert not iban_valid("GB82 WEST 1234 5698 7654 33")
