@@ -19,9 +19,13 @@ def test_given_a_served_engram_when_a_user_story_runs_then_everything_behaves_an
     other_tenant = server.key("globex", "alpha", "admin")
     base = "/v1/users/alice/memories"
 
-    with server.client(alpha) as a, server.client(beta) as b, server.client(gamma) as c, server.client(
-        admin
-    ) as root, server.client(other_tenant) as intruder:
+    with (
+        server.client(alpha) as a,
+        server.client(beta) as b,
+        server.client(gamma) as c,
+        server.client(admin) as root,
+        server.client(other_tenant) as intruder,
+    ):
         # Given memories in every visibility
         color = a.put(base, json={"key": "favorite_color", "value": "blue", "category": "preference"})
         assert color.status_code == 200, color.text
