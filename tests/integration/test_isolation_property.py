@@ -1,0 +1,182 @@
+"""Tenant and agent isolation, as a property.
+
+Hypothesis runs random sequences of operations by several tenants and agents through
+the API (the same gateway and handler as ``engram serve``) and checks after every step
+that no response holds data outside the caller's tenant and visibility. Values carry
+their writer's tenant and agent, so a leak is visible in any field that echoes them.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engram.adapters.sqlite import SqliteStore
+from engram.container import set_engram
+from engram.domain.models import Role
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
+
+from tests.integration.conftest import Api
+from tests.support import engram_for
+
+TENANTS = ("t1", "t2")
+AGENTS = {"a": ("g1",), "b": ("g1",), "c": ("g2",)}
+USERS = ("u1", "u2")
+KEYS = ("color", "city", "food")
+
+# name -> factory(tmp dir) of a store; other backends register here (DynamoDB on moto).
+ISOLATION_STORES: dict[str, Callable[[Path], Any]] = {"sqlite": lambda tmp: SqliteStore(tmp / "iso.db")}
+
+
+class Isolation(RuleBasedStateMachine):
+    store_factory: Callable[[Path], Any] = ISOLATION_STORES["sqlite"]
+
+    entries = Bundle("entries")
+
+    def __init__(self) -> None:
+        super().__init__()
+        tmp = Path(tempfile.mkdtemp(prefix="engram-iso-"))
+        engram = engram_for(tmp, store=type(self).store_factory(tmp))
+        set_engram(engram)
+        self.api = Api(engram)
+        self.keys: dict[tuple[str, str, str], str] = {}
+        for t in TENANTS:
+            for agent, groups in AGENTS.items():
+                self.keys[(t, agent, "writer")] = self.api.key(t, agent, Role.WRITER, groups=groups)
+            self.keys[(t, "root", "admin")] = self.api.key(t, "root", Role.ADMIN)
+        # entry id -> (tenant, agent, visibility, groups)
+        self.owner: dict[str, tuple[str, str, str, tuple[str, ...]]] = {}
+
+    def _check(self, tenant: str, agent: str, reply_body: Any, admin: bool = False) -> None:
+        text = json.dumps(reply_body)
+        for other in TENANTS:
+            if other != tenant:
+                assert f"<{other}:" not in text, f"{tenant}/{agent} saw data of {other}: {text[:300]}"
+        for item in _entries_in(reply_body):
+            owner = self.owner.get(item["id"])
+            assert owner is not None, f"unknown entry in response: {item['id']}"
+            o_tenant, o_agent, vis, groups = owner
+            assert o_tenant == tenant
+            if admin:
+                continue
+            allowed = vis == "global" or o_agent == agent or (vis == "group" and set(groups) & set(AGENTS[agent]))
+            assert allowed, f"{agent} saw {o_agent}'s {vis} entry {item['id']}"
+
+    @rule(
+        target=entries,
+        tenant=st.sampled_from(TENANTS),
+        agent=st.sampled_from(sorted(AGENTS)),
+        user=st.sampled_from(USERS),
+        key=st.sampled_from(KEYS),
+        visibility=st.sampled_from(("self", "group", "global")),
+        n=st.integers(0, 3),
+    )
+    def write(self, tenant: str, agent: str, user: str, key: str, visibility: str, n: int) -> str:
+        body = {"key": key, "value": f"<{tenant}:{agent}> v{n}", "visibility": visibility}
+        reply = self.api.call("PUT", f"/v1/users/{user}/memories", self.keys[(tenant, agent, "writer")], json_body=body)
+        assert reply.status == 200, reply.body
+        data = reply.json()
+        groups = tuple(data["entry"]["groupIds"])
+        self.owner[data["entry"]["id"]] = (tenant, agent, visibility, groups)
+        if data.get("previousId"):
+            self.owner.setdefault(data["previousId"], (tenant, agent, visibility, groups))
+        self._check(tenant, agent, data)
+        return f"{user}/{data['entry']['id']}"
+
+    @rule(
+        ref=entries,
+        tenant=st.sampled_from(TENANTS),
+        agent=st.sampled_from(sorted(AGENTS)),
+        op=st.sampled_from(("get", "history", "delete", "restore")),
+    )
+    def touch(self, ref: str, tenant: str, agent: str, op: str) -> None:
+        user, entry_id = ref.split("/")
+        key = self.keys[(tenant, agent, "writer")]
+        base = f"/v1/users/{user}/memories/{entry_id}"
+        reply = {
+            "get": lambda: self.api.call("GET", base, key),
+            "history": lambda: self.api.call("GET", f"{base}/history", key),
+            "delete": lambda: self.api.call("DELETE", base, key),
+            "restore": lambda: self.api.call("POST", f"{base}/restore", key, json_body={"version": 1}),
+        }[op]()
+        assert reply.status < 500, reply.body
+        o_tenant, o_agent, vis, groups = self.owner[entry_id]
+        visible = o_tenant == tenant and (
+            vis == "global" or o_agent == agent or (vis == "group" and set(groups) & set(AGENTS[agent]))
+        )
+        if not visible:
+            assert reply.status == 404, (op, reply.status, reply.body)
+        if reply.status == 200:
+            data = reply.json()
+            if op == "restore":
+                self.owner[data["entry"]["id"]] = (o_tenant, o_agent, vis, groups)
+            self._check(tenant, agent, data)
+
+    @rule(
+        tenant=st.sampled_from(TENANTS),
+        agent=st.sampled_from([*sorted(AGENTS), "root"]),
+        user=st.sampled_from(USERS),
+        op=st.sampled_from(("visible", "all", "search", "count", "key", "export")),
+    )
+    def read(self, tenant: str, agent: str, user: str, op: str) -> None:
+        admin = agent == "root"
+        key = self.keys[(tenant, agent, "admin" if admin else "writer")]
+        base = f"/v1/users/{user}"
+        reply = {
+            "visible": lambda: self.api.call("GET", f"{base}/memories/visible", key),
+            "all": lambda: self.api.call("GET", f"{base}/memories", key, query="status=all"),
+            "search": lambda: self.api.call("GET", f"{base}/memories/search", key, query="q=color city food v1"),
+            "count": lambda: self.api.call("GET", f"{base}/memories/count", key),
+            "key": lambda: self.api.call("GET", f"{base}/memories/key/color", key),
+            "export": lambda: self.api.call("GET", f"{base}/export", key),
+        }[op]()
+        if op == "export" and not admin:
+            assert reply.status == 403
+            return
+        assert reply.status == 200, reply.body
+        self._check(tenant, agent, reply.json(), admin=admin)
+
+    @invariant()
+    def counts_never_cross_tenants(self) -> None:
+        for t in TENANTS:
+            for u in USERS:
+                count = self.api.call("GET", f"/v1/users/{u}/memories/count", self.keys[(t, "root", "admin")]).json()
+                live = self.api.engram.store.count_live(t, u, self.api.engram.clock.now())
+                assert count["count"] == live
+
+
+def _entries_in(body: Any) -> list[dict[str, Any]]:
+    """Every memory entry object anywhere in a response body."""
+    found: list[dict[str, Any]] = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "id" in node and "sourceAgentId" in node and "visibility" in node:
+                found.append(node)
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(body)
+    return found
+
+
+@pytest.mark.parametrize("backend", sorted(ISOLATION_STORES))
+def test_no_response_crosses_tenant_or_visibility(backend: str) -> None:
+    machine = type(f"Isolation_{backend}", (Isolation,), {"store_factory": staticmethod(ISOLATION_STORES[backend])})
+    runner = machine.TestCase
+    runner.settings = settings(
+        max_examples=25, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck)
+    )
+    try:
+        runner().runTest()
+    finally:
+        set_engram(None)
