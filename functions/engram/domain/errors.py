@@ -100,3 +100,10 @@ class StoreUnavailable(EngramError):
 class PayloadTooLarge(EngramError):
     code = "payload_too_large"
     status = 413
+
+
+class EmbedderUnavailable(EngramError):
+    """The configured embedding model cannot be loaded (missing extra, wrong file)."""
+
+    code = "embedder_unavailable"
+    status = 503

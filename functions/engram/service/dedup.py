@@ -1,0 +1,171 @@
+"""Semantic dedup and supersede for extracted facts (design, behaviour item 6; Oasis).
+
+Before the extraction pipeline writes a fact it asks ``SemanticDedup.match`` whether the
+user already has it in other words:
+
+- ``duplicate``: the whole fact ("subject: value") is more similar than the embedder's
+  ``dedup_threshold`` (0.85 for sentence embeddings) to a live entry. The caller
+  reinforces that entry by writing the entry's own key and value (the same-key,
+  same-value path: confidence +0.1, no new entry).
+- ``contradiction``: the subjects (the keys, as words) are at least as similar as the
+  supersede threshold (0.80 for sentence embeddings) and the values differ. The caller
+  writes the new value under the matched entry's key, so the ordinary same-key
+  supersede happens and the history links old and new.
+
+The index only proposes candidates (BM25 and vector, in the caller's scope); the
+similarities are computed here from fresh embeddings of the store's entries, so a
+candidate indexed by an older model (while a re-embed runs) is still judged fairly.
+Only entries the caller's write can actually reach are candidates: global ones and
+the calling agent's own. Another agent's group entry lives under another identity, and
+writing its key would create a second entry rather than reinforce or supersede it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from aws_lambda_powertools import Logger
+
+from engram.domain.models import MemoryEntry, Visibility
+from engram.domain.policies import VisibilityScope, same_value
+from engram.ports import Clock, DocKind, Embedder, MemoryRepository, SearchIndex, SearchQuery
+
+logger = Logger(service="engram", child=True)
+
+MatchKind = Literal["duplicate", "contradiction"]
+
+# Oasis' supersede threshold for sentence embeddings.
+SUPERSEDE_THRESHOLD = 0.80
+# Feature hashing scores paraphrased subjects low (see tests/unit/test_dedup.py): only
+# near-identical key words ("favorite_foods" / "favorite-food") may count as one subject.
+SUPERSEDE_THRESHOLDS: Mapping[str, float] = {
+    "engram-hash-v1-": 0.90,
+}
+CANDIDATES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class DedupMatch:
+    entry: MemoryEntry
+    similarity: float
+    kind: MatchKind
+
+
+@dataclass(frozen=True, slots=True)
+class DedupThresholds:
+    duplicate: float
+    contradiction: float
+
+
+def thresholds_for(embedder: Embedder) -> DedupThresholds:
+    """Duplicate from the embedder itself; supersede from the table, by model id prefix."""
+    contradiction = SUPERSEDE_THRESHOLD
+    for prefix, value in SUPERSEDE_THRESHOLDS.items():
+        if embedder.model_id.startswith(prefix):
+            contradiction = value
+    return DedupThresholds(duplicate=embedder.dedup_threshold, contradiction=contradiction)
+
+
+def subject_of(key: str) -> str:
+    """A key as words: what the fact is about ("favorite_food" -> "favorite food")."""
+    return " ".join(key.replace("_", " ").replace("-", " ").replace(":", " ").replace(".", " ").split())
+
+
+def fact_text(key: str, value: str) -> str:
+    return f"{subject_of(key)}: {value}"
+
+
+def _dot(a: list[float], b: list[float]) -> float:
+    return float(sum(x * y for x, y in zip(a, b, strict=True)))
+
+
+class SemanticDedup:
+    def __init__(
+        self,
+        store: MemoryRepository,
+        index: SearchIndex,
+        embedder: Embedder,
+        clock: Clock,
+        thresholds: DedupThresholds | None = None,
+    ) -> None:
+        self._store = store
+        self._index = index
+        self._embedder = embedder
+        self._clock = clock
+        self.thresholds = thresholds or thresholds_for(embedder)
+
+    def match(
+        self,
+        tenant_id: str,
+        user_id: str,
+        key: str,
+        value: str,
+        category: str,
+        scope: VisibilityScope,
+    ) -> DedupMatch | None:
+        """The live entry this fact duplicates or contradicts, or ``None`` for a new fact.
+
+        ``category`` does not narrow the search: "I love sushi" extracted as a fact
+        duplicates the same preference. It breaks ties between equally similar entries.
+        """
+        now = self._clock.now()
+        text, subject = fact_text(key, value), subject_of(key)
+        q_text, q_subject = self._embedder.embed([text, subject])
+        hits = self._index.search(
+            SearchQuery(
+                tenant_id=tenant_id,
+                user_id=user_id,
+                now=now,
+                text=text,
+                vector=q_text,
+                scope=scope,
+                kinds=(DocKind.MEMORY,),
+                k=CANDIDATES,
+            )
+        )
+        if not hits:
+            return None
+        entries = [
+            e
+            for e in self._store.get_entries(tenant_id, user_id, [h.id for h in hits])
+            if e.is_live(now) and scope.allows(e) and _writable(e, scope)
+        ]
+        if not entries:
+            return None
+        entries.sort(key=lambda e: e.id)
+        vectors = self._embedder.embed([t for e in entries for t in (fact_text(e.key, e.value), subject_of(e.key))])
+        best: tuple[int, float, int, str, DedupMatch] | None = None
+        for i, entry in enumerate(entries):
+            whole = _dot(q_text, vectors[2 * i])
+            about = _dot(q_subject, vectors[2 * i + 1])
+            found: DedupMatch | None = None
+            if whole > self.thresholds.duplicate:
+                found = DedupMatch(entry, whole, "duplicate")
+            elif about >= self.thresholds.contradiction and not same_value(value, entry.value):
+                found = DedupMatch(entry, about, "contradiction")
+            if found is None:
+                continue
+            # Duplicates beat contradictions, then similarity, then the same category.
+            rank = (
+                1 if found.kind == "duplicate" else 0,
+                found.similarity,
+                1 if entry.category == category else 0,
+                entry.id,
+                found,
+            )
+            if best is None or rank[:4] > best[:4]:
+                best = rank
+        if best is None:
+            return None
+        match = best[4]
+        logger.debug(
+            "semantic match",
+            extra={"kind": match.kind, "similarity": round(match.similarity, 4), "entry_id": match.entry.id},
+        )
+        return match
+
+
+def _writable(entry: MemoryEntry, scope: VisibilityScope) -> bool:
+    return scope.everything or entry.visibility is Visibility.GLOBAL or entry.source_agent_id == scope.agent_id

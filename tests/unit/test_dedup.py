@@ -1,0 +1,154 @@
+"""Semantic dedup and supersede for extracted facts, per embedder (behaviour item 6)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engram.adapters.hashing_embedder import HashingEmbedder
+from engram.container import Engram, build
+from engram.domain.models import Role, Visibility
+from engram.domain.policies import VisibilityScope
+from engram.ports import Embedder
+from engram.service.dedup import DedupThresholds, SemanticDedup, thresholds_for
+from engram.service.memory import UpsertCommand
+from engram.settings import Settings
+
+from tests.semantic import minilm
+from tests.support import ManualClock, principal
+
+SCOPE = VisibilityScope("agent-a")
+
+
+def _engram(tmp_path: Path, embedder: Embedder, clock: Any = None) -> Engram:
+    return build(Settings(data_dir=tmp_path), embedder=embedder, clock=clock or ManualClock())
+
+
+def _remember(engram: Engram, key: str, value: str, *, agent: str = "agent-a", **kw: Any) -> str:
+    p = principal("t1", agent, Role.WRITER)
+    result = engram.memory.upsert(p, "u1", [UpsertCommand(key=key, value=value, **kw)])[0]
+    engram.sync_index()
+    return result.entry.id
+
+
+def _dedup(engram: Engram, thresholds: DedupThresholds | None = None) -> SemanticDedup:
+    return SemanticDedup(engram.store, engram.index, engram.embedder, engram.clock, thresholds)
+
+
+def test_thresholds_are_set_per_embedder() -> None:
+    assert thresholds_for(minilm()) == DedupThresholds(duplicate=0.85, contradiction=0.80)
+    assert thresholds_for(HashingEmbedder()) == DedupThresholds(duplicate=0.92, contradiction=0.90)
+
+
+class TestMiniLM:
+    def test_given_the_same_fact_in_other_words_when_matched_then_it_is_a_duplicate(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, minilm())
+        pizza = _remember(engram, "favorite_food", "pizza", category="preference")
+        _remember(engram, "employer", "Acme Corp")
+        match = _dedup(engram).match("t1", "u1", "favourite_meal", "pizza", "preference", SCOPE)
+        assert match is not None
+        assert (match.entry.id, match.kind) == (pizza, "duplicate")
+        assert match.similarity > 0.85
+
+    def test_given_the_same_subject_with_another_value_when_matched_then_it_is_a_contradiction(
+        self, tmp_path: Path
+    ) -> None:
+        engram = _engram(tmp_path, minilm())
+        pizza = _remember(engram, "favorite_food", "pizza", category="preference")
+        match = _dedup(engram).match("t1", "u1", "favorite_meal", "sushi", "preference", SCOPE)
+        assert match is not None
+        assert (match.entry.id, match.kind) == (pizza, "contradiction")
+        assert match.similarity >= 0.80
+
+    def test_given_an_unrelated_fact_when_matched_then_there_is_no_match(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, minilm())
+        _remember(engram, "favorite_food", "pizza", category="preference")
+        _remember(engram, "favorite_color", "blue", category="preference")
+        assert _dedup(engram).match("t1", "u1", "employer", "Acme Corp", "fact", SCOPE) is None
+
+    def test_given_a_contradiction_when_the_caller_writes_under_the_matched_key_then_the_old_is_superseded(
+        self, tmp_path: Path
+    ) -> None:
+        engram = _engram(tmp_path, minilm())
+        pizza = _remember(engram, "favorite_food", "pizza", category="preference")
+        match = _dedup(engram).match("t1", "u1", "favorite_meal", "sushi", "preference", SCOPE)
+        assert match is not None and match.kind == "contradiction"
+        p = principal("t1", "agent-a", Role.WRITER)
+        cmd = UpsertCommand(key=match.entry.key, value="sushi", category="preference")
+        result = engram.memory.upsert(p, "u1", [cmd])[0]
+        assert result.outcome.value == "superseded"
+        assert result.entry.supersedes == pizza
+
+    def test_given_a_stricter_threshold_when_matched_then_the_paraphrase_is_no_longer_a_duplicate(
+        self, tmp_path: Path
+    ) -> None:
+        engram = _engram(tmp_path, minilm())
+        _remember(engram, "favorite_food", "pizza", category="preference")
+        strict = DedupThresholds(duplicate=0.99, contradiction=0.99)
+        assert _dedup(engram, strict).match("t1", "u1", "favourite_meal", "pizza", "preference", SCOPE) is None
+
+
+class TestHashing:
+    def test_given_near_identical_wording_when_matched_then_it_is_a_duplicate(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        pizza = _remember(engram, "favorite_food", "pizza", category="preference")
+        match = _dedup(engram).match("t1", "u1", "favorite-food", "Pizza", "preference", SCOPE)
+        assert match is not None
+        assert (match.entry.id, match.kind) == (pizza, "duplicate")
+
+    def test_given_the_same_subject_with_another_value_when_matched_then_it_is_a_contradiction(
+        self, tmp_path: Path
+    ) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        pizza = _remember(engram, "favorite_food", "pizza", category="preference")
+        match = _dedup(engram).match("t1", "u1", "favorite_foods", "sushi", "preference", SCOPE)
+        assert match is not None
+        assert (match.entry.id, match.kind) == (pizza, "contradiction")
+
+    def test_given_a_paraphrase_when_matched_then_hashing_does_not_claim_a_duplicate(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        _remember(engram, "favorite_food", "pizza", category="preference")
+        assert _dedup(engram).match("t1", "u1", "favourite_meal", "sushi", "preference", SCOPE) is None
+
+
+class TestWhatIsNeverMatched:
+    @pytest.mark.parametrize("visibility", [Visibility.SELF, Visibility.GROUP])
+    def test_given_another_agents_entry_when_matched_then_it_is_not_a_candidate(
+        self, tmp_path: Path, visibility: Visibility
+    ) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        p = principal("t1", "agent-b", Role.WRITER, groups=("team",))
+        engram.memory.upsert(p, "u1", [UpsertCommand(key="favorite_food", value="pizza", visibility=visibility)])
+        engram.sync_index()
+        scope = VisibilityScope("agent-a", ("team",))
+        assert _dedup(engram).match("t1", "u1", "favorite_food", "pizza", "preference", scope) is None
+
+    def test_given_a_global_entry_when_matched_then_it_is_a_candidate(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        pizza = _remember(engram, "favorite_food", "pizza", agent="agent-b", visibility=Visibility.GLOBAL)
+        match = _dedup(engram).match("t1", "u1", "favorite_food", "pizza", "preference", SCOPE)
+        assert match is not None and match.entry.id == pizza
+
+    def test_given_an_expired_entry_when_matched_then_it_is_ignored(self, tmp_path: Path) -> None:
+        clock = ManualClock()
+        engram = _engram(tmp_path, HashingEmbedder(), clock)
+        p = principal("t1", "agent-a", Role.WRITER)
+        engram.memory.upsert(p, "u1", [UpsertCommand(key="mood", value="tired", category="context")])
+        engram.sync_index()
+        clock.advance(timedelta(days=2))
+        assert _dedup(engram).match("t1", "u1", "mood", "tired", "context", SCOPE) is None
+
+    def test_given_a_superseded_entry_when_matched_then_only_the_current_value_counts(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        _remember(engram, "favorite_food", "pizza")
+        sushi = _remember(engram, "favorite_food", "sushi")
+        match = _dedup(engram).match("t1", "u1", "favorite_food", "pizza", "preference", SCOPE)
+        assert match is not None
+        assert (match.entry.id, match.kind) == (sushi, "contradiction")
+
+    def test_given_another_tenant_when_matched_then_its_entries_are_invisible(self, tmp_path: Path) -> None:
+        engram = _engram(tmp_path, HashingEmbedder())
+        _remember(engram, "favorite_food", "pizza")
+        assert _dedup(engram).match("t2", "u1", "favorite_food", "pizza", "preference", SCOPE) is None
