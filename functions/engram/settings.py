@@ -24,6 +24,9 @@ class Settings(BaseSettings):
     aws_region: str = "us-east-1"
     opensearch_url: str | None = None
     opensearch_index: str = "engram-memory"
+    # SQS fan-out (set by the CDK stack): message ingest -> extraction; dream planner -> workers.
+    extraction_queue_url: str | None = None
+    dream_queue_url: str | None = None
 
     # Embeddings: "hash" needs nothing; "minilm" needs engram[semantic]; "bedrock" needs AWS.
     embedder: Literal["hash", "minilm", "bedrock"] = "hash"
