@@ -52,13 +52,14 @@ def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
 
 
 def create_app() -> APIGatewayRestResolver:
-    from engram.api import agents, health, memories, users
+    from engram.api import agents, health, memories, tools, users
 
     app = APIGatewayRestResolver(enable_validation=True)
     app.include_router(health.router)
     app.include_router(memories.router, prefix="/v1")
     app.include_router(users.router, prefix="/v1")
     app.include_router(agents.router, prefix="/v1")
+    app.include_router(tools.router, prefix="/v1")
     app.enable_swagger(
         path="/docs",
         title=API_TITLE,
@@ -84,6 +85,11 @@ def create_app() -> APIGatewayRestResolver:
             f"Invalid input at '{first['field']}': {first['message']}.",
             {"errors": errors},
         )
+
+    @app.exception_handler(UnicodeDecodeError)
+    def _not_utf8(exc: UnicodeDecodeError) -> Response[str]:
+        # Raised while the validation middleware decodes the body, before any route runs.
+        return error_response(400, "invalid_encoding", "The request body must be UTF-8 encoded JSON.")
 
     @app.not_found
     def _not_found(exc: NotFoundError) -> Response[str]:

@@ -12,12 +12,10 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
-from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from engram.container import Engram
 from engram.local.gateway import LocalGateway
-
-METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]
 
 
 def create_asgi_app(engram: Engram) -> Starlette:
@@ -40,10 +38,19 @@ def create_asgi_app(engram: Engram) -> Starlette:
         )
         return Response(content=reply.body, status_code=reply.status, headers=reply.headers)
 
-    routes: list[Any] = [
-        Route("/{path:path}", proxy, methods=METHODS),
-    ]
-    return Starlette(routes=routes)
+    async def fallback(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return
+        response = await proxy(Request(scope, receive))
+        await response(scope, receive, send)
+
+    # Mounted apps (such as /mcp) go in routes; everything else reaches the gateway as the
+    # router's default, whatever characters its path holds (a catch-all Route would not
+    # match a path with a newline and would answer with Starlette's plain-text 404).
+    routes: list[Any] = []
+    app = Starlette(routes=routes)
+    app.router.default = fallback
+    return app
 
 
 async def _read_limited(request: Request, limit: int) -> bytes:
