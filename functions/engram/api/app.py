@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import traceback
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -97,7 +99,16 @@ def create_app() -> APIGatewayRestResolver:
 
     @app.exception_handler(Exception)
     def _unexpected(exc: Exception) -> Response[str]:
-        logger.exception("unhandled error", extra={"error_type": type(exc).__name__})
+        # Type and frames only: an exception's message can quote the input (a memory
+        # value, a key), and logs must never hold either.
+        frames = traceback.extract_tb(exc.__traceback__)[-8:]
+        logger.error(
+            "unhandled error",
+            extra={
+                "error_type": type(exc).__name__,
+                "frames": [f"{f.name}@{os.path.basename(f.filename)}:{f.lineno}" for f in frames],
+            },
+        )
         return error_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
 
     return app

@@ -37,8 +37,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     engram = _engram(args)
     if not engram.keys.list():
         _, key = engram.keys.create(args.tenant, "admin", frozenset({Role.ADMIN}), description="created at first start")
-        print(f"First start: created an admin key for tenant '{args.tenant}' (shown once, keep it):")
-        print(f"  {key}")
+        # Written to a private file, not printed: server output ends up in logs.
+        path = engram.settings.data_dir / "admin-key"
+        path.touch(mode=0o600)
+        path.write_text(key + "\n", encoding="utf-8")
+        print(f"First start: created an admin key for tenant '{args.tenant}' in {path} (readable by you only).")
     where = engram.settings.sqlite_path if engram.settings.backend == "sqlite" else engram.settings.table_name
     print(f"Engram on http://{args.host}:{args.port}  (docs: /docs, store: {where})", flush=True)
     serve(engram, args.host, args.port)
