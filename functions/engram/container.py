@@ -64,7 +64,7 @@ def build(
     elif hasattr(store, "pending_changes"):
         drainer_store = store
     if index is None:
-        index = _make_index(settings)
+        index = _make_index(settings, embedder.dimension)
     agents = AgentConfigService(store)
     memory = MemoryService(store, index, embedder, clock, agents)
     indexer = Indexer(index, embedder)
@@ -101,6 +101,10 @@ def make_embedder(settings: Settings) -> Embedder:
                 embedder="minilm",
             )
         return MiniLMEmbedder()
+    if settings.embedder == "bedrock":
+        from engram.adapters.bedrock import BedrockEmbedder
+
+        return BedrockEmbedder.from_settings(settings)
     if settings.embedder != "hash":
         raise NotImplementedError(f"The '{settings.embedder}' embedder is not part of this build yet.")
     from engram.adapters.hashing_embedder import HashingEmbedder
@@ -117,9 +121,12 @@ def _make_store(settings: Settings) -> tuple[Store, Any]:
     return sqlite, sqlite
 
 
-def _make_index(settings: Settings) -> SearchIndex:
+def _make_index(settings: Settings, dimension: int) -> SearchIndex:
     if settings.opensearch_url:
-        raise NotImplementedError("The OpenSearch index is not part of this build yet.")
+        from engram.adapters.opensearch import OpenSearchIndex
+
+        # The k-NN field's size is fixed when the index is created: it follows the embedder.
+        return OpenSearchIndex.from_settings(settings, dimension)
     from engram.adapters.local_index import LocalIndex
 
     return LocalIndex(settings.index_path)

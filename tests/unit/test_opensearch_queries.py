@@ -1,0 +1,386 @@
+"""The OpenSearch request builders, against the documented request shapes.
+
+Shapes: efficient k-NN filtering (filter inside the knn clause),
+https://docs.opensearch.org/latest/vector-search/filter-search-knn/efficient-knn-filtering/ ;
+knn_vector method and spaces, https://docs.opensearch.org/latest/mappings/supported-field-types/knn-spaces/ .
+The filter is also evaluated, with the query DSL's documented meaning, against the local
+index's own rule on random documents and queries: both adapters must agree.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from engram.adapters import local_index
+from engram.adapters.opensearch import queries as q
+from engram.domain.policies import VisibilityScope
+from engram.domain.serialization import ts
+from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.support import T0
+
+DIM = 4
+
+
+def _doc(**overrides: Any) -> IndexDocument:
+    base: dict[str, Any] = {
+        "id": "e1",
+        "tenant_id": "t1",
+        "user_id": "u1",
+        "kind": DocKind.MEMORY,
+        "text": "favourite colour is blue",
+        "vector": [0.5, 0.5, 0.5, 0.5],
+        "model_id": "m",
+        "visibility": "self",
+        "source_agent_id": "agent-a",
+    }
+    base.update(overrides)
+    return IndexDocument(**base)
+
+
+def _query(**overrides: Any) -> SearchQuery:
+    base: dict[str, Any] = {"tenant_id": "t1", "user_id": "u1", "now": T0, "text": "colour", "k": 5}
+    base.update(overrides)
+    return SearchQuery(**base)
+
+
+class TestIndexBody:
+    def test_given_a_dimension_when_the_mapping_is_built_then_the_vector_field_is_an_hnsw_cosine_lucene_knn_vector(
+        self,
+    ) -> None:
+        body = q.index_body(512)
+        assert body["settings"]["index"]["knn"] is True
+        vector = body["mappings"]["properties"]["vector"]
+        assert vector["type"] == "knn_vector"
+        assert vector["dimension"] == 512
+        assert vector["method"]["name"] == "hnsw"
+        assert vector["method"]["space_type"] == "cosinesimil"
+        assert vector["method"]["engine"] == "lucene"
+
+    def test_given_the_mapping_then_text_is_bm25_text_and_every_filter_field_is_a_keyword(self) -> None:
+        props = q.index_body(8)["mappings"]["properties"]
+        assert props["text"]["type"] == "text"
+        assert props["text"]["analyzer"] in q.index_body(8)["settings"]["analysis"]["analyzer"]
+        for name in (
+            "doc_id",
+            "tenant_id",
+            "user_id",
+            "kind",
+            "visibility",
+            "source_agent_id",
+            "group_ids",
+            "category",
+            "key",
+            "thread_id",
+        ):
+            assert props[name] == {"type": "keyword"}, name
+        assert props["expires_at"]["type"] in {"date", "date_nanos"}
+        assert props["updated_at"]["type"] == "date"
+        assert props["importance"]["type"] == "integer"
+        assert props["confidence"]["type"] == "float"
+
+    def test_given_the_mapping_then_it_is_strict_routed_and_keeps_vectors_out_of_source(self) -> None:
+        mappings = q.index_body(8)["mappings"]
+        assert mappings["dynamic"] == "strict"
+        assert mappings["_routing"] == {"required": True}
+        assert mappings["_source"] == {"excludes": ["vector"]}
+
+    def test_given_every_document_field_when_mapped_then_each_has_a_mapping(self) -> None:
+        # dynamic: strict would refuse a document carrying a field the mapping lacks.
+        props = q.index_body(DIM)["mappings"]["properties"]
+        source = q.document_source(_doc(thread_id="th", category="fact", key="k", updated_at=T0, expires_at=T0), DIM)
+        assert set(source) <= set(props)
+
+    def test_given_a_nonpositive_dimension_then_it_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="dimension"):
+            q.index_body(0)
+
+
+class TestBulkActions:
+    def test_given_docs_when_upserted_then_each_is_an_index_action_with_its_owner_id_and_routing(self) -> None:
+        docs = [_doc(), _doc(id="e2", tenant_id="t2")]
+        actions = q.upsert_actions("idx", docs, DIM)
+        assert len(actions) == 4
+        meta, source = actions[0]["index"], actions[1]
+        assert meta == {"_index": "idx", "_id": q.document_id("t1", "u1", "e1"), "routing": q.routing("t1", "u1")}
+        assert source["doc_id"] == "e1" and source["tenant_id"] == "t1" and source["vector"] == [0.5] * 4
+        assert actions[2]["index"]["_id"] == q.document_id("t2", "u1", "e2")
+        assert actions[2]["index"]["routing"] == q.routing("t2", "u1")
+
+    def test_given_the_same_entry_id_under_two_owners_then_the_document_ids_and_routings_differ(self) -> None:
+        assert q.document_id("t1", "u1", "e1") != q.document_id("t2", "u1", "e1")
+        assert q.document_id("t1", "u1", "e1") != q.document_id("t1", "u2", "e1")
+        # A separator in the ids cannot make two owners collide.
+        assert q.document_id("a\x1fb", "c", "e") != q.document_id("a", "b\x1fc", "e")
+        assert q.routing("t1", "u1") != q.routing("t2", "u1")
+
+    def test_given_a_doc_with_times_when_serialised_then_times_are_iso_utc(self) -> None:
+        source = q.document_source(_doc(updated_at=T0, expires_at=T0 + timedelta(hours=1)), DIM)
+        assert source["updated_at"] == "2026-01-15T10:30:00.000000Z"
+        assert source["expires_at"] == "2026-01-15T11:30:00.000000Z"
+
+    @pytest.mark.parametrize(
+        "vector",
+        [None, [0.1, 0.2], [0.0, 0.0, 0.0, 0.0], [float("nan"), 0.1, 0.1, 0.1]],
+        ids=["none", "other-size", "zero", "nan"],
+    )
+    def test_given_a_vector_opensearch_cannot_take_when_serialised_then_the_field_is_left_out(
+        self, vector: list[float] | None
+    ) -> None:
+        assert "vector" not in q.document_source(_doc(vector=vector), DIM)
+
+    def test_given_ids_when_deleted_then_one_delete_action_each_with_the_upserts_id_and_routing(self) -> None:
+        actions = q.delete_actions("idx", "t1", "u1", ["e1", "e2", "e1"])
+        assert actions == [
+            {"delete": {"_index": "idx", "_id": q.document_id("t1", "u1", "e1"), "routing": q.routing("t1", "u1")}},
+            {"delete": {"_index": "idx", "_id": q.document_id("t1", "u1", "e2"), "routing": q.routing("t1", "u1")}},
+        ]
+        assert actions[0]["delete"]["_id"] == q.upsert_actions("idx", [_doc()], DIM)[0]["index"]["_id"]
+
+    def test_given_many_actions_when_chunked_then_no_document_is_split_from_its_source(self) -> None:
+        actions = q.upsert_actions("idx", [_doc(id=f"e{i}") for i in range(5)], DIM)
+        parts = list(q.chunks(actions, per_doc=2, size=2))
+        assert [len(p) for p in parts] == [4, 4, 2]
+        assert [line for p in parts for line in p] == actions
+
+    def test_given_a_user_when_erased_then_delete_by_query_matches_exactly_that_tenant_and_user(self) -> None:
+        assert q.erase_user_body("t1", "u1") == {
+            "query": {"bool": {"filter": [{"term": {"tenant_id": "t1"}}, {"term": {"user_id": "u1"}}]}}
+        }
+
+
+class TestSearchBodies:
+    def test_given_a_vector_when_the_knn_query_is_built_then_the_filter_sits_inside_the_knn_clause(self) -> None:
+        query = _query(vector=[1.0, 0.0, 0.0, 0.0], k=7)
+        body = q.knn_body(query, DIM)
+        assert body is not None
+        assert body["size"] == 7
+        clause = body["query"]["knn"]["vector"]
+        assert clause["vector"] == [1.0, 0.0, 0.0, 0.0]
+        assert clause["k"] == 7
+        assert clause["filter"] == q.search_filter(query)
+        assert set(body["query"]) == {"knn"}  # no post-filter beside the knn clause
+        assert body["_source"] == ["doc_id", "kind"]
+
+    @pytest.mark.parametrize("vector", [None, [1.0, 0.0], [0.0] * DIM], ids=["none", "other-size", "zero"])
+    def test_given_no_usable_vector_then_there_is_no_knn_query(self, vector: list[float] | None) -> None:
+        assert q.knn_body(_query(vector=vector), DIM) is None
+
+    def test_given_text_when_the_bm25_query_is_built_then_it_matches_text_under_the_same_filter(self) -> None:
+        query = _query(text="favourite colour", k=3)
+        body = q.bm25_body(query)
+        assert body is not None
+        assert body["size"] == 3
+        assert body["query"]["bool"]["must"] == [{"match": {"text": {"query": "favourite colour"}}}]
+        assert body["query"]["bool"]["filter"] == [q.search_filter(query)]
+
+    def test_given_blank_text_then_there_is_no_bm25_query(self) -> None:
+        assert q.bm25_body(_query(text="  ")) is None
+
+    def test_given_any_query_then_the_filter_always_pins_tenant_user_kinds_and_expiry(self) -> None:
+        clauses = q.search_filter(_query(kinds=(DocKind.MEMORY, DocKind.ARCHIVAL)))["bool"]["filter"]
+        assert {"term": {"tenant_id": "t1"}} in clauses
+        assert {"term": {"user_id": "u1"}} in clauses
+        assert {"terms": {"kind": ["memory", "archival"]}} in clauses
+        expiry = {
+            "bool": {
+                "should": [
+                    {"bool": {"must_not": {"exists": {"field": "expires_at"}}}},
+                    {"range": {"expires_at": {"gt": ts(T0)}}},
+                ],
+                "minimum_should_match": 1,
+            }
+        }
+        assert expiry in clauses
+
+    def test_given_an_agent_scope_then_visibility_is_global_or_own_or_a_shared_group(self) -> None:
+        clause = q.visibility_filter(VisibilityScope("agent-a", ("g1", "g2")))
+        assert clause == {
+            "bool": {
+                "should": [
+                    {"term": {"visibility": "global"}},
+                    {"term": {"source_agent_id": "agent-a"}},
+                    {"bool": {"filter": [{"term": {"visibility": "group"}}, {"terms": {"group_ids": ["g1", "g2"]}}]}},
+                ],
+                "minimum_should_match": 1,
+            }
+        }
+
+    def test_given_no_scope_or_the_admin_view_then_there_is_no_visibility_clause(self) -> None:
+        assert q.visibility_filter(None) is None
+        assert q.visibility_filter(VisibilityScope("admin", everything=True)) is None
+
+    def test_given_threads_to_keep_and_to_skip_then_both_are_in_the_filter(self) -> None:
+        body = q.search_filter(_query(thread_ids=("a", "b"), exclude_thread_ids=("c",), categories=("fact",)))["bool"]
+        assert {"terms": {"thread_id": ["a", "b"]}} in body["filter"]
+        assert {"terms": {"category": ["fact"]}} in body["filter"]
+        assert body["must_not"] == [{"terms": {"thread_id": ["c"]}}]
+
+    def test_given_text_and_vector_when_planned_then_one_msearch_pair_each_routed_to_the_owner(self) -> None:
+        query = _query(vector=[0.0, 1.0, 0.0, 0.0])
+        plan = q.search_plan("idx", query, DIM)
+        assert plan.parts == ("keyword", "semantic")
+        header = {"index": "idx", "routing": q.routing("t1", "u1")}
+        assert plan.lines == (header, q.bm25_body(query), header, q.knn_body(query, DIM))
+
+    @pytest.mark.parametrize(
+        "overrides",
+        [{"categories": ()}, {"thread_ids": ()}, {"kinds": ()}, {"k": 0}, {"text": "", "vector": None}],
+        ids=["no-categories", "no-threads", "no-kinds", "k0", "nothing-to-search"],
+    )
+    def test_given_a_query_nothing_can_match_then_no_request_is_planned(self, overrides: dict[str, Any]) -> None:
+        plan = q.search_plan("idx", _query(**{"vector": [1.0, 0.0, 0.0, 0.0], **overrides}), DIM)
+        assert plan.parts == () and plan.lines == ()
+
+
+class TestAnswers:
+    @pytest.mark.parametrize(("score", "cosine"), [(1.0, 1.0), (0.75, 0.5), (0.5, 0.0), (0.0, -1.0), (1.0000001, 1.0)])
+    def test_given_a_cosinesimil_score_then_the_cosine_is_recovered(self, score: float, cosine: float) -> None:
+        assert q.cosine_from_score(score) == pytest.approx(cosine)
+
+    def test_given_keyword_and_semantic_hits_when_merged_then_each_id_once_with_both_scores(self) -> None:
+        keyword = [q.RawHit("a", DocKind.MEMORY, 3.2), q.RawHit("b", DocKind.MEMORY, 1.1)]
+        semantic = [q.RawHit("b", DocKind.MEMORY, 0.9), q.RawHit("c", DocKind.MEMORY, 0.6)]
+        merged = {h.id: h for h in q.merge_hits(keyword, semantic)}
+        assert merged == {
+            "a": SearchHit("a", DocKind.MEMORY, keyword=3.2, semantic=0.0),
+            "b": SearchHit("b", DocKind.MEMORY, keyword=1.1, semantic=pytest.approx(0.8)),
+            "c": SearchHit("c", DocKind.MEMORY, keyword=0.0, semantic=pytest.approx(0.2)),
+        }
+
+    def test_given_a_search_answer_then_hits_carry_id_kind_and_score(self) -> None:
+        answer = {"hits": {"hits": [{"_id": "x", "_score": 2.5, "_source": {"doc_id": "e1", "kind": "message"}}]}}
+        assert q.hits_of(answer) == [q.RawHit("e1", DocKind.MESSAGE, 2.5)]
+
+    def test_given_a_bulk_answer_then_only_real_failures_are_reported(self) -> None:
+        assert q.bulk_failures({"errors": False, "items": [{"index": {"status": 201}}]}) == []
+        answer = {
+            "errors": True,
+            "items": [
+                {"index": {"status": 201}},
+                {"delete": {"status": 404, "result": "not_found"}},
+                {"index": {"status": 429, "error": {"type": "es_rejected_execution_exception", "reason": "x"}}},
+                {"index": {"status": 400, "error": {"type": "mapper_parsing_exception"}}},
+            ],
+        }
+        assert q.bulk_failures(answer) == [
+            q.Failure(429, "es_rejected_execution_exception"),
+            q.Failure(400, "mapper_parsing_exception"),
+        ]
+
+    def test_given_an_msearch_part_with_an_error_then_it_is_a_failure(self) -> None:
+        assert q.response_failure({"hits": {"hits": []}, "status": 200}) is None
+        assert q.response_failure({"error": {"type": "index_not_found_exception"}, "status": 404}) == q.Failure(
+            404, "index_not_found_exception"
+        )
+
+    def test_given_a_mapping_answer_then_the_vector_dimension_is_read(self) -> None:
+        answer = {"idx": {"mappings": {"properties": {"vector": {"type": "knn_vector", "dimension": 256}}}}}
+        assert q.mapped_dimension(answer) == 256
+        assert q.mapped_dimension({"idx": {"mappings": {"properties": {"text": {"type": "text"}}}}}) is None
+
+
+class TestConnectionPlan:
+    @pytest.mark.parametrize(
+        ("url", "region"),
+        [
+            ("https://search-mem-abc123.eu-west-1.es.amazonaws.com", "eu-west-1"),
+            ("https://vpc-mem-abc123.us-west-2.es.amazonaws.com:443", "us-west-2"),
+            ("https://search-mem-abc.cn-north-1.es.amazonaws.com.cn", "cn-north-1"),
+        ],
+    )
+    def test_given_an_amazon_opensearch_domain_then_requests_are_signed_in_its_region(
+        self, url: str, region: str
+    ) -> None:
+        assert q.connection_plan(url, "us-east-1") == q.ConnectionPlan(url, region)
+
+    def test_given_a_local_cluster_then_requests_are_not_signed(self) -> None:
+        assert q.connection_plan("http://localhost:9200", "us-east-1").aws_region is None
+
+    def test_given_a_url_without_scheme_then_it_is_refused(self) -> None:
+        with pytest.raises(ValueError, match="https://host"):
+            q.connection_plan("localhost:9200", "us-east-1")
+
+
+# -- the filter, evaluated with the DSL's documented meaning ------------------------------
+def _holds(clause: dict[str, Any], doc: dict[str, Any]) -> bool:
+    """term/terms/exists/range(gt)/bool, as OpenSearch evaluates them on keyword fields."""
+    (kind, body), *_ = clause.items()
+    if kind == "term":
+        (field, value), *_ = body.items()
+        return value in _values(doc, field)
+    if kind == "terms":
+        (field, wanted), *_ = body.items()
+        return any(v in wanted for v in _values(doc, field))
+    if kind == "exists":
+        return bool(_values(doc, body["field"]))
+    if kind == "range":
+        (field, bounds), *_ = body.items()
+        return any(v > bounds["gt"] for v in _values(doc, field))  # fixed-width ISO strings
+    if kind == "bool":
+        must = [*_as_list(body.get("filter")), *_as_list(body.get("must"))]
+        if not all(_holds(c, doc) for c in must):
+            return False
+        if any(_holds(c, doc) for c in _as_list(body.get("must_not"))):
+            return False
+        should = _as_list(body.get("should"))
+        return not should or sum(_holds(c, doc) for c in should) >= body.get("minimum_should_match", 1)
+    raise AssertionError(f"unexpected clause {kind}")
+
+
+def _as_list(value: Any) -> list[dict[str, Any]]:
+    return [] if value is None else value if isinstance(value, list) else [value]
+
+
+def _values(doc: dict[str, Any], field: str) -> list[Any]:
+    value = doc.get(field)
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+_names = st.sampled_from(["a", "b", "c"])
+_docs = st.builds(
+    _doc,
+    id=st.just("e1"),
+    tenant_id=st.sampled_from(["t1", "t2"]),
+    user_id=st.sampled_from(["u1", "u2"]),
+    kind=st.sampled_from(list(DocKind)),
+    visibility=st.sampled_from(["self", "group", "global"]),
+    source_agent_id=_names,
+    group_ids=st.lists(_names, max_size=2, unique=True).map(tuple),
+    category=st.none() | st.sampled_from(["fact", "event"]),
+    thread_id=st.none() | _names,
+    expires_at=st.none() | st.integers(-3, 3).map(lambda s: T0 + timedelta(microseconds=s)),
+)
+_scopes = st.none() | st.builds(
+    VisibilityScope,
+    agent_id=_names,
+    group_ids=st.lists(_names, max_size=2, unique=True).map(tuple),
+    everything=st.booleans(),
+)
+_queries = st.builds(
+    _query,
+    scope=_scopes,
+    kinds=st.lists(st.sampled_from(list(DocKind)), min_size=1, unique=True).map(tuple),
+    categories=st.none() | st.lists(st.sampled_from(["fact", "event"]), min_size=1, unique=True).map(tuple),
+    thread_ids=st.none() | st.lists(_names, min_size=1, unique=True).map(tuple),
+    exclude_thread_ids=st.lists(_names, max_size=2, unique=True).map(tuple),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(doc=_docs, query=_queries)
+def test_given_any_doc_and_query_then_the_opensearch_filter_agrees_with_the_local_index(
+    doc: IndexDocument, query: SearchQuery
+) -> None:
+    source = q.document_source(doc, DIM)
+    meta = local_index._meta_from(local_index._meta_of(doc))
+    local = (doc.tenant_id, doc.user_id) == (query.tenant_id, query.user_id) and local_index._passes(
+        meta, query, ts(query.now)
+    )
+    assert _holds(q.search_filter(query), source) == local
