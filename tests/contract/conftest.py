@@ -28,6 +28,7 @@ try:  # registered by the AWS data plane work; absent until it lands
     from tests.contract import aws_backends  # noqa: F401
 except ImportError:
     pass
+from tests.contract import opensearch_backend  # noqa: E402, F401  (skips unless OPENSEARCH_URL is set)
 
 
 @pytest.fixture(params=sorted(STORE_FACTORIES))
