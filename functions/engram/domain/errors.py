@@ -80,6 +80,13 @@ class MemoryDisabled(EngramError):
     status = 403
 
 
+class ToolNotAllowed(EngramError):
+    """The agent's configuration does not give it this memory tool."""
+
+    code = "tool_not_allowed"
+    status = 403
+
+
 class RateLimited(EngramError):
     code = "rate_limited"
     status = 429

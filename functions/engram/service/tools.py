@@ -1,0 +1,277 @@
+"""Running a model's memory tool call for an agent (the executor behind ``/tools/execute``).
+
+The agent's configuration decides which tools it has (``enableMemoryTools``,
+``builtInToolsWhitelist``); every writing tool counts against ``maxWritesPerTurn`` for
+the turn id the caller sends. Errors the model caused (bad arguments, a guardrail, a
+sensitive value, nothing to find) come back as a tool result flagged as an error, so
+the model reads them and can correct itself; errors of the caller's set-up (the key's
+role, a tool the agent does not have, an outage) raise and become HTTP errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engram.domain import tools as T
+from engram.domain.agent_config import AgentConfig
+from engram.domain.errors import (
+    EngramError,
+    Forbidden,
+    PayloadTooLarge,
+    RateLimited,
+    StoreUnavailable,
+    Throttled,
+    ToolNotAllowed,
+    Unauthenticated,
+)
+from engram.domain.models import MemoryEntry, Principal, Role, Visibility
+from engram.domain.serialization import entry_to_dict
+from engram.ports import Clock, TurnCounter
+from engram.service.agents import AgentConfigService
+from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand, _require
+from engram.service.users import UserService
+
+# Mordecai's retrieval defaults: top-k and the minimum relevance of a hit.
+SEARCH_TOP_K = 10
+MIN_RELEVANCE = 0.2
+MEMORY_TYPE_CATEGORY = {"facts": "fact", "preferences": "preference"}
+
+# Failures the caller (not the model) must deal with: they leave as exceptions.
+_CALLER_ERRORS: tuple[type[EngramError], ...] = (
+    Unauthenticated,
+    Forbidden,
+    ToolNotAllowed,
+    RateLimited,
+    Throttled,
+    StoreUnavailable,
+    PayloadTooLarge,
+)
+
+
+class ProposalSink(Protocol):
+    """What ``propose_memory_edit`` needs from the proposals feature."""
+
+    def propose(
+        self,
+        principal: Principal,
+        user_id: str,
+        key: str,
+        value: str,
+        category: str,
+        visibility: Visibility,
+        reason: str,
+    ) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ToolOutcome:
+    call: T.ToolCall
+    text: str
+    is_error: bool = False
+    error_code: str | None = None
+    error_message: str | None = None
+    error_details: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return T.tool_result(self.call, self.text, self.is_error)
+
+
+@dataclass(frozen=True, slots=True)
+class _Invocation:
+    principal: Principal
+    user_id: str
+    call: T.ToolCall
+    turn_id: str | None
+    conversation_id: str | None
+
+
+_RUNNERS = {
+    "rememberFact": "_remember",
+    "recallMemories": "_recall",
+    "searchMemory": "_keyword_search",
+    "forgetFact": "_forget",
+    "search_memory": "_typed_search",
+    "set_agent_name": "_set_agent_name",
+    "propose_memory_edit": "_propose",
+}
+
+
+@dataclass
+class ToolService:
+    memory: MemoryService
+    users: UserService
+    agents: AgentConfigService
+    turns: TurnCounter
+    clock: Clock
+    proposals: ProposalSink | None = None
+
+    def available(self) -> tuple[str, ...]:
+        """Tools this deployment can run (proposals need the proposals feature)."""
+        return tuple(n for n in T.TOOL_NAMES if n != "propose_memory_edit" or self.proposals is not None)
+
+    def config(self, principal: Principal) -> AgentConfig:
+        return self.agents.get(principal.tenant_id, principal.agent_id)
+
+    def allowed(self, principal: Principal) -> tuple[str, ...]:
+        """The tools this agent may use, in definition order."""
+        available = self.available()
+        return tuple(n for n in T.allowed_tools(self.config(principal)) if n in available)
+
+    def schemas(self, principal: Principal, fmt: T.ToolFormat) -> list[Any]:
+        config = self.config(principal)
+        categories = config.user_memory_config.guardrails.allowed_categories
+        return T.tool_schemas(fmt, self.allowed(principal), categories)
+
+    def execute(
+        self,
+        principal: Principal,
+        user_id: str,
+        call: T.ToolCall,
+        turn_id: str | None = None,
+        conversation_id: str | None = None,
+    ) -> ToolOutcome:
+        _require(principal, Role.VIEWER)
+        config = self.config(principal)
+        if not config.enable_memory_tools:
+            raise ToolNotAllowed(
+                "Memory tools are turned off for this agent (enableMemoryTools is false).", tool=call.name
+            )
+        tool = T.TOOLS_BY_NAME.get(call.name)
+        if tool is None or tool.name not in self.available():
+            return _failure(
+                call,
+                "unknown_tool",
+                f"There is no memory tool called '{call.name}'.",
+                {"tools": list(self.allowed(principal))},
+            )
+        if tool.name not in self.allowed(principal):
+            raise ToolNotAllowed(
+                f"The tool '{tool.name}' is not in this agent's builtInToolsWhitelist.",
+                tool=tool.name,
+                builtInToolsWhitelist=list(config.built_in_tools_whitelist),
+            )
+        try:
+            args = T.validate_arguments(tool, call.arguments)
+            if tool.writes and tool.name != "rememberFact":
+                # rememberFact is counted by the write pipeline itself, with the entry.
+                self._count_write(principal, config, turn_id)
+            runner = getattr(self, _RUNNERS[tool.name])
+            outcome: ToolOutcome = runner(_Invocation(principal, user_id, call, turn_id, conversation_id), args)
+            return outcome
+        except _CALLER_ERRORS:
+            raise
+        except EngramError as exc:
+            return _failure(call, exc.code, exc.message, exc.details)
+
+    def _count_write(self, principal: Principal, config: AgentConfig, turn_id: str | None) -> None:
+        if turn_id is None:
+            return  # without a turn id each call is its own turn of one write
+        self.turns.add_turn_writes(
+            principal.tenant_id,
+            principal.agent_id,
+            turn_id,
+            1,
+            config.user_memory_config.guardrails.max_writes_per_turn,
+            self.clock.now() + TURN_WINDOW,
+        )
+
+    # -- the tools ------------------------------------------------------------------------
+    def _remember(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        a: T.RememberFactArgs = args
+        command = UpsertCommand(
+            key=a.key,
+            value=a.value,
+            category=a.category,
+            visibility=Visibility(a.visibility),
+            source_conversation_id=inv.conversation_id,
+        )
+        result = self.memory.upsert(inv.principal, inv.user_id, [command], inv.turn_id)[0]
+        e = result.entry
+        return ToolOutcome(
+            inv.call,
+            T.remembered_text(e.key, e.value, e.category, e.visibility.value),
+            data={"outcome": result.outcome.value, "entry": _entry(e)},
+        )
+
+    def _recall(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        entries = self.memory.visible(inv.principal, inv.user_id).items
+        return ToolOutcome(
+            inv.call,
+            T.bullets_text([_bullet(e) for e in entries], "No memories stored for this user yet."),
+            data={"entries": [_entry(e) for e in entries]},
+        )
+
+    def _keyword_search(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        a: T.SearchMemoryArgs = args
+        # EDDI's searchMemory is a keyword search: only hits that share a word with the query.
+        hits = [r for r in self.memory.search(inv.principal, inv.user_id, a.query, limit=SEARCH_TOP_K) if r.keyword > 0]
+        return ToolOutcome(
+            inv.call,
+            T.bullets_text([_bullet(r.entry) for r in hits], f"No memories match '{a.query}'."),
+            data={"entries": [_entry(r.entry) for r in hits]},
+        )
+
+    def _forget(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        a: T.ForgetFactArgs = args
+        deleted = self.memory.delete_by_key(inv.principal, inv.user_id, a.key)
+        if not deleted:
+            return ToolOutcome(inv.call, T.nothing_to_forget_text(a.key), data={"deleted": []})
+        return ToolOutcome(inv.call, T.forgotten_text(a.key), data={"deleted": [e.id for e in deleted]})
+
+    def _typed_search(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        a: T.TypedSearchArgs = args
+        category = MEMORY_TYPE_CATEGORY.get(a.memory_type)
+        results = self.memory.search(inv.principal, inv.user_id, a.query, limit=SEARCH_TOP_K, category=category)
+        hits = [r for r in results if r.score >= MIN_RELEVANCE]
+        lines = [_bullet(r.entry) for r in hits]
+        return ToolOutcome(
+            inv.call,
+            "Based on my memory:\n" + "\n".join(lines) if lines else "No relevant memories found.",
+            data={"entries": [{**_entry(r.entry), "score": r.score} for r in hits]},
+        )
+
+    def _set_agent_name(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        a: T.SetAgentNameArgs = args
+        profile = self.users.set_agent_name(inv.principal, inv.user_id, a.name)
+        return ToolOutcome(
+            inv.call,
+            T.agent_name_text(a.name),
+            data={"agentId": inv.principal.agent_id, "agentNames": profile.agent_names},
+        )
+
+    def _propose(self, inv: _Invocation, args: Any) -> ToolOutcome:
+        a: T.ProposeMemoryEditArgs = args
+        if self.proposals is None:  # excluded by available(); kept for type narrowing
+            return _failure(inv.call, "unknown_tool", "Proposals are not available in this deployment.", {})
+        proposal = self.proposals.propose(
+            inv.principal, inv.user_id, a.key, a.value, a.category, Visibility(a.visibility), a.reason
+        )
+        return ToolOutcome(
+            inv.call, T.proposed_text(a.key, a.value, a.category, a.visibility), data={"proposal": dict(proposal)}
+        )
+
+
+def _entry(e: MemoryEntry) -> dict[str, Any]:
+    d = entry_to_dict(e)
+    d.pop("tenantId")
+    d.pop("identityId")
+    return d
+
+
+def _bullet(e: MemoryEntry) -> str:
+    return T.bullet(e.key, e.value, e.category, e.visibility.value)
+
+
+def _failure(call: T.ToolCall, code: str, message: str, details: Mapping[str, Any]) -> ToolOutcome:
+    return ToolOutcome(
+        call,
+        T.error_text(message),
+        is_error=True,
+        error_code=code,
+        error_message=message,
+        error_details=dict(details),
+    )
