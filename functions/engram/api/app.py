@@ -88,6 +88,11 @@ def create_app() -> APIGatewayRestResolver:
             {"errors": errors},
         )
 
+    @app.exception_handler(RecursionError)
+    def _too_deep(exc: RecursionError) -> Response[str]:
+        # Backstop for the depth check in the handler (e.g. a base64-encoded body).
+        return error_response(400, "too_deeply_nested", "The JSON body nests too deeply.")
+
     @app.exception_handler(UnicodeDecodeError)
     def _not_utf8(exc: UnicodeDecodeError) -> Response[str]:
         # Raised while the validation middleware decodes the body, before any route runs.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Literal
+from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Query
 
@@ -34,7 +35,9 @@ router = new_router()
 TAG = ["memories"]
 
 EntryId = Annotated[str, Path(pattern=r"^mem_[0-9a-f]{24}$", description="A memory entry id.")]
-Key = Annotated[str, Path(min_length=1, max_length=1024)]
+# API Gateway (REST) hands over the path still percent-encoded and Powertools matches
+# on it as is; keys are free text, so the key routes decode their parameter themselves.
+Key = Annotated[str, Path(min_length=1, max_length=3072)]
 Order = Annotated[RecallOrder | None, Query(description="most_recent or most_accessed")]
 StatusFilter = Annotated[Literal["active", "superseded", "deleted", "all"], Query()]
 TurnId = Annotated[
@@ -186,7 +189,7 @@ def memories_by_category(
 )
 def memories_by_key(userId: UserId, key: Key) -> EntryPage:
     engram, principal = context(router)
-    page = engram.memory.list_memories(principal, userId, scope_for(principal), key=key, limit=1000)
+    page = engram.memory.list_memories(principal, userId, scope_for(principal), key=unquote(key), limit=1000)
     return EntryPage(items=[Entry.of(e) for e in page.items])
 
 
@@ -198,7 +201,7 @@ def memories_by_key(userId: UserId, key: Key) -> EntryPage:
 )
 def forget_key(userId: UserId, key: Key) -> DeletedResponse:
     engram, principal = context(router)
-    return DeletedResponse(deleted=[e.id for e in engram.memory.delete_by_key(principal, userId, key)])
+    return DeletedResponse(deleted=[e.id for e in engram.memory.delete_by_key(principal, userId, unquote(key))])
 
 
 @router.put(

@@ -12,8 +12,6 @@ from engram.domain.agent_config import Guardrails, RecallOrder
 from engram.domain.errors import Forbidden, GuardrailViolation, ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Visibility
 
-_KEY_RE = re.compile(r"^[^\x00-\x1f\x7f]+$")
-
 
 def identity_id(tenant_id: str, user_id: str, key: str, visibility: Visibility, agent_id: str) -> str:
     """Deterministic id of an upsert identity (behaviour item 2).
@@ -72,6 +70,28 @@ def same_value(a: str, b: str) -> bool:
     return normalise_value(a) == normalise_value(b)
 
 
+# Control, format (bidi overrides, zero-width), surrogate, private-use and unassigned
+# characters make keys that look alike but differ, or that hide text when displayed.
+_FORBIDDEN_KEY_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+
+def normalise_key(key: str) -> str:
+    """The canonical form of a key: NFKC, trimmed, and free of invisible characters.
+
+    Applied on every write and every lookup, so "ｃｏｌｏｒ " and "color" are one key.
+    "/" is refused because keys travel in URL paths (``/memories/key/{key}``).
+    """
+    canonical = unicodedata.normalize("NFKC", key).strip()
+    bad = sorted({f"U+{ord(ch):04X}" for ch in canonical if unicodedata.category(ch) in _FORBIDDEN_KEY_CATEGORIES})
+    if bad:
+        raise ValidationFailed(
+            "The key contains invisible or control characters; use printable text.", field="key", characters=bad
+        )
+    if "/" in canonical:
+        raise ValidationFailed("The key must not contain '/'; keys are used in URL paths.", field="key")
+    return canonical
+
+
 def check_key(key: str, guardrails: Guardrails) -> None:
     if not key.strip():
         raise ValidationFailed("The key must not be empty.", field="key")
@@ -82,8 +102,6 @@ def check_key(key: str, guardrails: Guardrails) -> None:
             maxKeyLength=guardrails.max_key_length,
             length=len(key),
         )
-    if not _KEY_RE.match(key):
-        raise ValidationFailed("The key must not contain control characters.", field="key")
 
 
 def check_write(

@@ -11,6 +11,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.api.app import create_app, error_event
+from engram.api.limits import MAX_JSON_DEPTH, json_depth_exceeds
 from engram.container import get_engram
 
 logger = Logger(service="engram")
@@ -47,5 +48,13 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             "payload_too_large",
             f"The request body exceeds {limit} bytes.",
             {"maxBodyBytes": limit},
+        )
+    body = event.get("body")
+    if body and not event.get("isBase64Encoded") and json_depth_exceeds(body):
+        return error_event(
+            400,
+            "too_deeply_nested",
+            f"The JSON body nests deeper than {MAX_JSON_DEPTH} levels.",
+            {"maxDepth": MAX_JSON_DEPTH},
         )
     return app().resolve(event, context)

@@ -31,7 +31,8 @@ def create_asgi_app(engram: Engram) -> Starlette:
         reply = await run_in_threadpool(
             gateway.handle,
             request.method,
-            request.url.path,
+            # The raw, still percent-encoded path, as API Gateway (REST) delivers it.
+            request.scope.get("raw_path", b"").decode("latin-1") or request.url.path,
             query=request.url.query,
             headers=dict(request.headers),
             body=body or None,

@@ -38,7 +38,7 @@ from engram.domain.models import (
     UserSettings,
     Visibility,
 )
-from engram.domain.policies import VisibilityScope, check_write, eviction_order, scope_for
+from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, scope_for
 from engram.domain.ranking import FusionWeights, fuse
 from engram.domain.sensitive import find_sensitive
 from engram.domain.ttl import DEFAULT_TTL
@@ -142,14 +142,15 @@ class MemoryService:
     ) -> WriteRequest:
         if not settings.memory_enabled:
             raise MemoryDisabled("This user has turned memory off; nothing new is remembered.")
+        key = normalise_key(c.key)
         check_write(
-            c.key,
+            key,
             c.value,
             c.category,
             config.user_memory_config.guardrails,
             settings.allowed_categories,
         )
-        reject_sensitive(c.key, c.value, c.statement)
+        reject_sensitive(key, c.value, c.statement)
         groups: tuple[str, ...] = ()
         if c.visibility is Visibility.GROUP:
             groups = tuple(c.group_ids) if c.group_ids else principal.group_ids
@@ -166,7 +167,7 @@ class MemoryService:
         return WriteRequest(
             tenant_id=principal.tenant_id,
             user_id=user_id,
-            key=c.key,
+            key=key,
             value=c.value,
             category=c.category,
             visibility=c.visibility,
@@ -282,6 +283,8 @@ class MemoryService:
         limit: int = 50,
         cursor: str | None = None,
     ) -> Page[MemoryEntry]:
+        if key is not None:
+            key = normalise_key(key)
         query = EntryQuery(
             now=self.clock.now(),
             scope=scope,
