@@ -105,6 +105,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(args.url, _settings(args), args.tenant)
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    import anyio
+
+    from engram.api.mcp_server import run_stdio
+
+    engram = _engram(args)
+    key = args.key if args.key else Path(args.key_file).read_text(encoding="utf-8").strip()
+    anyio.run(run_stdio, engram, engram.keys.authenticate(key))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="engram", description="Persistent memory for AI agents.")
     p.add_argument("--data-dir", help="Where the embedded store lives (default ~/.engram).")
@@ -148,6 +159,12 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--url", default="http://127.0.0.1:8700")
     d.add_argument("--tenant", default="demo")
     d.set_defaults(func=cmd_demo)
+
+    m = sub.add_parser("mcp", help="Serve the MCP memory tools on stdin/stdout, as the given key.")
+    mk = m.add_mutually_exclusive_group(required=True)
+    mk.add_argument("--key", help="The API key whose tenant, agent and role the tools act with.")
+    mk.add_argument("--key-file", help="A file holding the API key (keeps it out of the process list).")
+    m.set_defaults(func=cmd_mcp)
     return p
 
 

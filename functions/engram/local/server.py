@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from engram.container import Engram
@@ -48,8 +49,11 @@ def create_asgi_app(engram: Engram) -> Starlette:
     # Mounted apps (such as /mcp) go in routes; everything else reaches the gateway as the
     # router's default, whatever characters its path holds (a catch-all Route would not
     # match a path with a newline and would answer with Starlette's plain-text 404).
-    routes: list[Any] = []
-    app = Starlette(routes=routes)
+    from engram.api.mcp_server import bearer_authenticator, mcp_endpoint
+
+    mcp = mcp_endpoint(lambda: engram, bearer_authenticator(engram))
+    routes: list[Any] = [Route("/mcp", mcp.app)]
+    app = Starlette(routes=routes, lifespan=mcp.lifespan)
     app.router.default = fallback
     return app
 
