@@ -226,14 +226,26 @@ class TestSearch:
     def test_given_text_and_vector_then_one_msearch_merges_bm25_and_cosine(self) -> None:
         answer = (200, {"responses": [_hits(("e1", 2.0), ("e2", 1.0)), _hits(("e2", 0.9), ("e3", 0.5))]})
         script = Script().on("POST", "/_msearch", answer)
+        script.on("POST", "/mem/_search", (200, _hits(("e1", 1.6))))
         hits = {h.id: h for h in _index(script).search(self._query())}
         assert set(hits) == {"e1", "e2", "e3"}
-        assert (hits["e1"].keyword, hits["e1"].semantic) == (2.0, 0.0)
+        assert (hits["e1"].keyword, hits["e1"].semantic) == (2.0, pytest.approx(0.6))
         assert (hits["e2"].keyword, hits["e2"].semantic) == (1.0, pytest.approx(0.8))
         assert (hits["e3"].keyword, hits["e3"].semantic) == (0.0, pytest.approx(0.0))
         sent = _ndjson(script.requests[0]["body"])
         plan = q.search_plan("mem", self._query(), DIM)
         assert sent == list(plan.lines)
+        # The keyword hit the k-NN answer left out gets its exact cosine, routed to the owner.
+        follow_up = script.requests[1]
+        assert follow_up["params"] == {"routing": q.routing("t1", "u1")}
+        assert json.loads(follow_up["body"]) == q.cosine_body(self._query(), ["e1"], DIM)
+
+    def test_given_keyword_hits_all_among_the_nearest_then_no_follow_up_request(self) -> None:
+        answer = (200, {"responses": [_hits(("e1", 2.0)), _hits(("e1", 0.9))]})
+        script = Script().on("POST", "/_msearch", answer)
+        hits = _index(script).search(self._query())
+        assert [(h.id, h.semantic) for h in hits] == [("e1", pytest.approx(0.8))]
+        assert script.paths() == [("POST", "/_msearch")]
 
     def test_given_nothing_indexed_yet_then_search_finds_nothing(self) -> None:
         missing = {"error": {"type": "index_not_found_exception"}, "status": 404}

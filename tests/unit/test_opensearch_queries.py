@@ -166,6 +166,38 @@ class TestSearchBodies:
         assert set(body["query"]) == {"knn"}  # no post-filter beside the knn clause
         assert body["_source"] == ["doc_id", "kind"]
 
+    @pytest.mark.skipif("model_id" not in SearchQuery.__dataclass_fields__, reason="SearchQuery has no model_id yet")
+    def test_given_the_query_vectors_model_then_only_that_models_vectors_are_compared(self) -> None:
+        query = _query(vector=[1.0, 0.0, 0.0, 0.0], model_id="bedrock:titan:512")
+        body = q.knn_body(query, DIM)
+        assert body is not None
+        clauses = body["query"]["knn"]["vector"]["filter"]["bool"]["filter"]
+        assert {"term": {"model_id": "bedrock:titan:512"}} in clauses
+        assert {"term": {"model_id": "bedrock:titan:512"}} not in q.search_filter(query)["bool"]["filter"]
+
+    def test_given_no_model_named_then_every_vector_of_the_index_takes_part(self) -> None:
+        body = q.knn_body(_query(vector=[1.0, 0.0, 0.0, 0.0]), DIM)
+        assert body is not None
+        assert body["query"]["knn"]["vector"]["filter"] == q.search_filter(_query())
+
+    def test_given_keyword_hits_outside_the_nearest_then_an_exact_cosine_script_scores_just_those(self) -> None:
+        query = _query(vector=[0.0, 1.0, 0.0, 0.0])
+        keyword = [q.RawHit("a", DocKind.MEMORY, 2.0), q.RawHit("b", DocKind.MEMORY, 1.0)]
+        missing = q.missing_cosines(keyword, [q.RawHit("b", DocKind.MEMORY, 0.9)])
+        assert missing == ["a"]
+        body = q.cosine_body(query, missing, DIM)
+        assert body is not None
+        assert body["size"] == 1
+        script_score = body["query"]["script_score"]
+        assert script_score["query"]["bool"]["filter"] == [q.vector_filter(query), {"terms": {"doc_id": ["a"]}}]
+        assert "cosineSimilarity(params.query_value, doc[params.field])" in script_score["script"]["source"]
+        assert "doc[params.field].size() == 0" in script_score["script"]["source"]
+        assert script_score["script"]["params"] == {"field": "vector", "query_value": [0.0, 1.0, 0.0, 0.0]}
+
+    def test_given_no_ids_or_no_vector_then_there_is_no_cosine_request(self) -> None:
+        assert q.cosine_body(_query(vector=[0.0, 1.0, 0.0, 0.0]), [], DIM) is None
+        assert q.cosine_body(_query(), ["a"], DIM) is None
+
     @pytest.mark.parametrize("vector", [None, [1.0, 0.0], [0.0] * DIM], ids=["none", "other-size", "zero"])
     def test_given_no_usable_vector_then_there_is_no_knn_query(self, vector: list[float] | None) -> None:
         assert q.knn_body(_query(vector=vector), DIM) is None
@@ -251,6 +283,22 @@ class TestAnswers:
             "b": SearchHit("b", DocKind.MEMORY, keyword=1.1, semantic=pytest.approx(0.8)),
             "c": SearchHit("c", DocKind.MEMORY, keyword=0.0, semantic=pytest.approx(0.2)),
         }
+
+    def test_given_a_cosine_answer_then_one_plus_cosine_is_undone_and_vectorless_docs_left_out(self) -> None:
+        answer = {
+            "hits": {
+                "hits": [
+                    {"_score": 1.6, "_source": {"doc_id": "a", "kind": "memory"}},
+                    {"_score": 0.25, "_source": {"doc_id": "b", "kind": "memory"}},
+                    {"_score": 0.0, "_source": {"doc_id": "no-vector", "kind": "memory"}},
+                ]
+            }
+        }
+        assert q.cosines_of(answer) == {"a": pytest.approx(0.6), "b": pytest.approx(-0.75)}
+
+    def test_given_cosines_for_keyword_hits_when_merged_then_those_hits_carry_them(self) -> None:
+        merged = q.merge_hits([q.RawHit("a", DocKind.MEMORY, 3.0)], [], {"a": 0.4})
+        assert merged == [SearchHit("a", DocKind.MEMORY, keyword=3.0, semantic=0.4)]
 
     def test_given_a_search_answer_then_hits_carry_id_kind_and_score(self) -> None:
         answer = {"hits": {"hits": [{"_id": "x", "_score": 2.5, "_source": {"doc_id": "e1", "kind": "message"}}]}}

@@ -114,7 +114,15 @@ class OpenSearchIndex:
                     return []  # nothing was ever indexed
                 self._fail("search", failure.status, failure.error_type)
             found[part] = queries.hits_of(response)
-        return queries.merge_hits(found["keyword"], found["semantic"])
+        cosines: dict[str, float] = {}
+        body = queries.cosine_body(query, queries.missing_cosines(found["keyword"], found["semantic"]), self.dimension)
+        if body is not None:
+            with self._translate("search"):
+                answer = client.search(
+                    index=self.index_name, body=body, routing=queries.routing(query.tenant_id, query.user_id)
+                )
+            cosines = queries.cosines_of(answer)
+        return queries.merge_hits(found["keyword"], found["semantic"], cosines)
 
     # -- plumbing -----------------------------------------------------------------------
     def ensure_index(self) -> None:

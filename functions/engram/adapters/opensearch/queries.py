@@ -285,11 +285,65 @@ def knn_body(query: SearchQuery, dimension: int) -> dict[str, Any] | None:
                 VECTOR_FIELD: {
                     "vector": vector,
                     "k": query.k,
-                    "filter": search_filter(query),
+                    "filter": vector_filter(query),
                 }
             }
         },
     }
+
+
+def vector_filter(query: SearchQuery) -> dict[str, Any]:
+    """The search filter, and only vectors of the query vector's model.
+
+    Two models' vectors are meaningless to each other even at the same size (a re-embed
+    in progress). Without a model named, every vector in the index takes part: the
+    index's fixed dimension already keeps out vectors it could not compare.
+    """
+    body = search_filter(query)
+    model = _model_of(query)
+    if model is not None:
+        body["bool"]["filter"].append({"term": {"model_id": model}})
+    return body
+
+
+def _model_of(query: SearchQuery) -> str | None:
+    # ``SearchQuery.model_id`` arrives with the recall work; a query without it names no model.
+    model = getattr(query, "model_id", None)
+    return None if model is None else str(model)
+
+
+# Painless' cosineSimilarity is the plain cosine; +1 keeps the score non-negative as
+# script_score requires, and 0 marks a document without a vector.
+# https://docs.opensearch.org/latest/vector-search/vector-search-techniques/painless-functions/
+COSINE_SCRIPT = "doc[params.field].size() == 0 ? 0 : 1.0 + cosineSimilarity(params.query_value, doc[params.field])"
+
+
+def cosine_body(query: SearchQuery, ids: Sequence[str], dimension: int) -> dict[str, Any] | None:
+    """The exact cosine of named documents (keyword hits the k-NN top k left out).
+
+    Fusion must not read "not among the k nearest" as "no similarity", so every hit
+    carries its cosine whenever its document has a comparable vector.
+    """
+    vector = usable_vector(query.vector, dimension)
+    if vector is None or not ids:
+        return None
+    wanted = list(dict.fromkeys(ids))
+    return {
+        "size": len(wanted),
+        "track_total_hits": False,
+        "_source": HIT_SOURCE,
+        "query": {
+            "script_score": {
+                "query": {"bool": {"filter": [vector_filter(query), {"terms": {"doc_id": wanted}}]}},
+                "script": {"source": COSINE_SCRIPT, "params": {"field": VECTOR_FIELD, "query_value": vector}},
+            }
+        },
+    }
+
+
+def cosines_of(response: Mapping[str, Any]) -> dict[str, float]:
+    """Cosines from a ``cosine_body`` answer; documents without a vector are left out."""
+    return {h.id: max(-1.0, min(1.0, h.score - 1.0)) for h in hits_of(response) if h.score > 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,6 +363,12 @@ def search_plan(index: str, query: SearchQuery, dimension: int) -> SearchPlan:
             parts.append(part)
             lines.extend((dict(header), body))
     return SearchPlan(tuple(parts), tuple(lines))
+
+
+def missing_cosines(keyword: Sequence[RawHit], semantic: Sequence[RawHit]) -> list[str]:
+    """Keyword hits whose cosine the k-NN answer did not bring."""
+    near = {h.id for h in semantic}
+    return [h.id for h in keyword if h.id not in near]
 
 
 def erase_user_body(tenant_id: str, user_id: str) -> dict[str, Any]:
@@ -347,11 +407,17 @@ def hits_of(response: Mapping[str, Any]) -> list[RawHit]:
     return out
 
 
-def merge_hits(keyword: Sequence[RawHit], semantic: Sequence[RawHit]) -> list[SearchHit]:
-    """Merge by id, as ``LocalIndex.search`` does: BM25 score and cosine side by side."""
+def merge_hits(
+    keyword: Sequence[RawHit], semantic: Sequence[RawHit], cosines: Mapping[str, float] | None = None
+) -> list[SearchHit]:
+    """Merge by id, as ``LocalIndex.search`` does: BM25 score and cosine side by side.
+
+    ``cosines`` holds the similarity of keyword hits outside the k-NN answer.
+    """
+    cosines = cosines or {}
     hits: dict[str, SearchHit] = {}
     for h in keyword:
-        hits.setdefault(h.id, SearchHit(h.id, h.kind, keyword=h.score))
+        hits.setdefault(h.id, SearchHit(h.id, h.kind, keyword=h.score, semantic=cosines.get(h.id, 0.0)))
     for h in semantic:
         prior = hits.get(h.id)
         hits[h.id] = SearchHit(
