@@ -43,6 +43,8 @@ def test_sensitive_data_is_found(text: str, key: str, rule: str) -> None:
         "GB00 WEST 1234 5698 7654 32",  # IBAN checksum fails
         "version 2.3.4-123-45",
         "my pin collection has 300 pins",
+        "reference FR89 4573 1668 4585 6097 1382 343",  # invalid IBAN whose digits pass Luhn in part
+        "ticket 1234 5678 9012 3456 7890 1234",  # a longer run of groups, not a card
     ],
 )
 def test_look_alikes_pass(text: str) -> None:

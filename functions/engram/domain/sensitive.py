@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass
 
 _SEP = r"[ \-]?"
-_CARD_RE = re.compile(r"(?<!\d)(?:\d" + _SEP + r"){12,18}\d(?!\d)")
+# A whole run of digit groups, not a slice of a longer one (IBANs and other long
+# references contain 13-19 digit stretches that pass Luhn one time in ten).
+_CARD_RE = re.compile(r"(?<!\w)(?<!\d[ \-])(?:\d" + _SEP + r"){12,18}\d(?![ \-]?\d)")
 _SSN_RE = re.compile(r"(?<!\d)(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?!\d)")
 _UK_NINO_RE = re.compile(r"\b(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
 _IBAN_RE = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
