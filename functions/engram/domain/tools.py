@@ -275,6 +275,23 @@ def parse_tool_call(raw: Mapping[str, Any], fmt: ToolFormat | None = None) -> To
     )
 
 
+def tool_calls_in(response: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The tool calls of a whole model response: an OpenAI chat completion (or its message),
+    an Anthropic message, or a Bedrock Converse response (or its message)."""
+    if "choices" in response:  # OpenAI chat completion
+        return tool_calls_in(response["choices"][0]["message"]) if response["choices"] else []
+    if "output" in response and isinstance(response["output"], Mapping):  # Bedrock Converse
+        return tool_calls_in(response["output"].get("message") or {})
+    if isinstance(response.get("output"), list):  # OpenAI Responses API
+        return [i for i in response["output"] if isinstance(i, Mapping) and i.get("type") == "function_call"]
+    if "tool_calls" in response:  # an OpenAI assistant message
+        return list(response.get("tool_calls") or [])
+    content = response.get("content")
+    if isinstance(content, list):  # an Anthropic message or a Bedrock message
+        return [b for b in content if isinstance(b, Mapping) and (b.get("type") == "tool_use" or "toolUse" in b)]
+    return []
+
+
 def _name(value: Any) -> str:
     if not isinstance(value, str) or not value:
         raise ValidationFailed("The tool call has no tool name.", field="toolCall.name")

@@ -1,0 +1,202 @@
+"""The tool executor: EDDI and Mordecai semantics, response texts, whitelist and writes per turn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from engram.container import Engram
+from engram.domain import tools as T
+from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
+from engram.domain.errors import Forbidden, ToolNotAllowed
+from engram.domain.models import Principal, Role
+from engram.service.tools import ToolOutcome, ToolService
+
+from tests.recorded_tool_calls import RECORDED, REMEMBERED, call, expected_result
+from tests.support import engram_for, principal
+
+USER = "alice"
+
+
+@pytest.fixture
+def engram(tmp_path: Path) -> Engram:
+    return engram_for(tmp_path)
+
+
+def tools_of(engram: Engram) -> ToolService:
+    return ToolService(engram.memory, engram.users, engram.agents, engram.store, engram.clock)
+
+
+def run(
+    engram: Engram,
+    name: str,
+    args: dict,
+    who: Principal | None = None,
+    fmt: str = "anthropic",
+    turn: str | None = None,
+) -> ToolOutcome:
+    parsed = T.parse_tool_call(call(fmt, name, args))
+    return tools_of(engram).execute(who or principal("t1", "agent-a"), USER, parsed, turn)
+
+
+def remember(engram: Engram, key: str, value: str, category: str = "fact", **kw: object) -> ToolOutcome:
+    return run(engram, "rememberFact", {"key": key, "value": value, "category": category, **kw})
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic", "bedrock"])
+def test_given_a_recorded_call_in_each_format_when_executed_then_it_remembers_and_answers_in_that_format(
+    engram: Engram, fmt: str
+) -> None:
+    parsed = T.parse_tool_call(T.tool_calls_in(RECORDED[fmt])[0])
+    outcome = tools_of(engram).execute(principal("t1", "agent-a"), USER, parsed)
+    assert not outcome.is_error
+    assert outcome.text == REMEMBERED
+    assert outcome.result == expected_result(fmt, REMEMBERED)
+    [entry] = engram.memory.visible(principal("t1", "agent-a"), USER).items
+    assert (entry.key, entry.value, entry.category, entry.visibility.value) == (
+        "favorite_color",
+        "blue",
+        "preference",
+        "self",
+    )
+
+
+def test_given_memories_when_recalled_then_the_agent_reads_eddi_bullets_of_what_it_may_see(engram: Engram) -> None:
+    remember(engram, "name", "Alice")
+    remember(engram, "favorite_color", "blue", "preference")
+    remember(engram, "language", "English", "preference", visibility="global")
+    run(engram, "rememberFact", {"key": "secret_plan", "value": "x", "category": "fact"}, principal("t1", "agent-b"))
+    text = run(engram, "recallMemories", {}).text
+    assert sorted(text.splitlines()) == [
+        "• favorite_color = blue [preference, self]",
+        "• language = English [preference, global]",
+        "• name = Alice [fact, self]",
+    ]
+
+
+def test_given_no_memories_when_recalled_or_searched_then_the_agent_is_told_so(engram: Engram) -> None:
+    assert run(engram, "recallMemories", {}).text == "No memories stored for this user yet."
+    assert run(engram, "searchMemory", {"query": "color"}).text == "No memories match 'color'."
+    assert run(engram, "search_memory", {"query": "color"}).text == "No relevant memories found."
+
+
+def test_given_memories_when_searched_by_keyword_then_only_matching_keys_or_values_come_back(engram: Engram) -> None:
+    remember(engram, "favorite_color", "blue", "preference")
+    remember(engram, "employer", "Acme Corp")
+    assert run(engram, "searchMemory", {"query": "color"}).text == "• favorite_color = blue [preference, self]"
+    assert run(engram, "searchMemory", {"query": "Acme"}).text == "• employer = Acme Corp [fact, self]"
+    assert run(engram, "searchMemory", {"query": "pizza"}).is_error is False
+
+
+def test_given_facts_and_preferences_when_search_memory_filters_by_type_then_only_that_type_returns(
+    engram: Engram,
+) -> None:
+    remember(engram, "coffee", "likes strong coffee", "preference")
+    remember(engram, "coffee_shop", "works at a coffee shop")
+    both = run(engram, "search_memory", {"query": "coffee"})
+    assert both.text.startswith("Based on my memory:\n")
+    assert {e["key"] for e in both.data["entries"]} == {"coffee", "coffee_shop"}
+    prefs = run(engram, "search_memory", {"query": "coffee", "memory_type": "preferences"})
+    assert [e["key"] for e in prefs.data["entries"]] == ["coffee"]
+    facts = run(engram, "search_memory", {"query": "coffee", "memory_type": "facts"})
+    assert [e["key"] for e in facts.data["entries"]] == ["coffee_shop"]
+    assert all(e["score"] >= 0.2 for e in both.data["entries"])
+
+
+def test_given_a_memory_when_forgotten_then_eddi_confirms_and_it_is_gone(engram: Engram) -> None:
+    remember(engram, "favorite_color", "blue", "preference")
+    outcome = run(engram, "forgetFact", {"key": "favorite_color"})
+    assert outcome.text == "✅ Forgotten: favorite_color"
+    assert len(outcome.data["deleted"]) == 1
+    assert engram.memory.visible(principal("t1", "agent-a"), USER).items == []
+    again = run(engram, "forgetFact", {"key": "favorite_color"})
+    assert again.text.startswith("Nothing to forget") and not again.is_error
+
+
+def test_given_a_name_when_set_agent_name_runs_then_the_profile_keeps_it_for_this_agent(engram: Engram) -> None:
+    outcome = run(engram, "set_agent_name", {"name": "Jarvis"})
+    assert "Jarvis" in outcome.text and not outcome.is_error
+    assert engram.users.profile(principal("t1", "agent-a"), USER).agent_names == {"agent-a": "Jarvis"}
+
+
+def test_given_max_writes_per_turn_when_a_turn_writes_more_then_the_extra_write_is_refused_to_the_model(
+    engram: Engram,
+) -> None:
+    engram.agents.put(
+        "t1",
+        "agent-a",
+        AgentConfig(user_memory_config=UserMemoryConfig(guardrails=Guardrails(max_writes_per_turn=2))),
+    )
+    assert not run(engram, "rememberFact", {"key": "a", "value": "1", "category": "fact"}, turn="turn-1").is_error
+    assert not run(engram, "forgetFact", {"key": "a"}, turn="turn-1").is_error
+    third = run(engram, "set_agent_name", {"name": "Jarvis"}, turn="turn-1")
+    assert third.is_error and third.error_code == "too_many_writes"
+    assert third.result["is_error"] is True
+    blocked = run(engram, "rememberFact", {"key": "b", "value": "2", "category": "fact"}, turn="turn-1")
+    assert blocked.error_code == "too_many_writes"
+    # Reads are not writes, and the next turn has its own budget.
+    assert not run(engram, "recallMemories", {}, turn="turn-1").is_error
+    assert not run(engram, "rememberFact", {"key": "b", "value": "2", "category": "fact"}, turn="turn-2").is_error
+    assert [e.key for e in engram.memory.visible(principal("t1", "agent-a"), USER).items] == ["b"]
+
+
+def test_given_memory_tools_switched_off_when_a_tool_is_called_then_the_caller_gets_tool_not_allowed(
+    engram: Engram,
+) -> None:
+    engram.agents.put("t1", "agent-a", AgentConfig(enable_memory_tools=False))
+    with pytest.raises(ToolNotAllowed):
+        run(engram, "recallMemories", {})
+    assert tools_of(engram).allowed(principal("t1", "agent-a")) == ()
+
+
+def test_given_a_narrow_whitelist_when_another_tool_is_called_then_it_is_not_allowed(engram: Engram) -> None:
+    engram.agents.put("t1", "agent-a", AgentConfig(built_in_tools_whitelist=("recallMemories",)))
+    assert not run(engram, "recallMemories", {}).is_error
+    with pytest.raises(ToolNotAllowed) as err:
+        remember(engram, "k", "v")
+    assert err.value.code == "tool_not_allowed"
+    schemas = tools_of(engram).schemas(principal("t1", "agent-a"), T.ToolFormat.OPENAI)
+    assert [s["function"]["name"] for s in schemas] == ["recallMemories"]
+
+
+def test_given_a_viewer_key_when_it_calls_a_writing_tool_then_the_caller_is_forbidden(engram: Engram) -> None:
+    viewer = principal("t1", "agent-a", Role.VIEWER)
+    with pytest.raises(Forbidden):
+        run(engram, "rememberFact", {"key": "k", "value": "v", "category": "fact"}, viewer)
+    assert not run(engram, "recallMemories", {}, viewer).is_error
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "code"),
+    [
+        ("teleport", {}, "unknown_tool"),
+        ("rememberFact", {"key": "k", "category": "fact"}, "validation_error"),
+        ("rememberFact", {"key": "k", "value": "v", "category": "gossip"}, "category_not_allowed"),
+        ("rememberFact", {"key": "card", "value": "4111 1111 1111 1111", "category": "fact"}, "sensitive_data"),
+        ("rememberFact", {"key": "k" * 101, "value": "v", "category": "fact"}, "key_too_long"),
+        ("rememberFact", {"key": "k", "value": "v", "category": "fact", "visibility": "group"}, "validation_error"),
+        ("searchMemory", {"query": ""}, "validation_error"),
+    ],
+)
+def test_given_a_mistaken_call_when_executed_then_the_model_reads_an_error_with_a_stable_code(
+    engram: Engram, name: str, args: dict, code: str
+) -> None:
+    outcome = run(engram, name, args, fmt="bedrock")
+    assert outcome.is_error
+    assert outcome.error_code == code
+    assert outcome.text.startswith("❌ ")
+    assert outcome.result["toolResult"]["status"] == "error"
+    assert engram.memory.visible(principal("t1", "agent-a"), USER).items == []
+
+
+def test_given_no_proposals_feature_when_listing_tools_then_propose_memory_edit_is_not_offered(engram: Engram) -> None:
+    assert "propose_memory_edit" not in tools_of(engram).allowed(principal("t1", "agent-a"))
+    assert run(engram, "propose_memory_edit", {"key": "k", "value": "v", "category": "fact"}).error_code == (
+        "unknown_tool"
+    )
+
+
+def test_given_two_tenants_when_a_tool_recalls_then_it_never_sees_the_other_tenant(engram: Engram) -> None:
+    run(engram, "rememberFact", {"key": "k", "value": "v", "category": "fact", "visibility": "global"})
+    other = principal("t2", "agent-a")
+    assert run(engram, "recallMemories", {}, other).text == "No memories stored for this user yet."
