@@ -50,7 +50,9 @@ OUTCOME = {"outcome": "created", "entry": ENTRY, "previousId": None, "evictedIds
 
 
 def error(status: int, code: str, headers: dict[str, str] | None = None) -> httpx.Response:
-    return httpx.Response(status, json={"code": code, "message": f"{code} happened", "details": {"x": 1}}, headers=headers)
+    return httpx.Response(
+        status, json={"code": code, "message": f"{code} happened", "details": {"x": 1}}, headers=headers
+    )
 
 
 class Script:
@@ -146,6 +148,13 @@ def test_given_a_persistent_outage_when_retries_run_out_then_the_last_error_is_r
     with pytest.raises(ServiceUnavailable) as err:
         client(script, sleeps, retries=2).count("alice")
     assert err.value.code == "throttled" and len(script.requests) == 3 and len(sleeps) == 2
+
+
+def test_given_rate_limiting_that_persists_when_retries_run_out_then_rate_limit_error() -> None:
+    script = Script(*[error(429, "rate_limited")] * 2)
+    with pytest.raises(RateLimitError):
+        client(script, retries=1).count("alice")
+    assert len(script.requests) == 2
 
 
 def test_given_no_server_when_retries_run_out_then_connection_failed() -> None:
