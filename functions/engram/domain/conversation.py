@@ -1,0 +1,291 @@
+"""Conversation memory (behaviour item 13; Oasis, Mona and Mordecai): pure parts.
+
+Threads of messages per user, the window an agent reads back (last N and/or a token
+budget, oldest trimmed first), the rolling extractive summary, and the redaction that
+keeps sensitive data out of stored messages. No I/O and no clock here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from engram.domain.sensitive import find_sensitive
+
+LIMIT_NOTICE = "Your conversation has been summarized and important information saved."
+REDACTED = "[redacted]"
+
+
+class MessageRole(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionRecord:
+    """What processing one message did: how many facts were written and what was dropped."""
+
+    status: str  # "extracted" | "skipped"
+    at: datetime
+    extractor: str
+    reason: str | None = None  # why skipped: trivial, memory_off, not_user_message
+    outcomes: dict[str, int] = field(default_factory=dict)  # created/reinforced/superseded/...
+    dropped: dict[str, int] = field(default_factory=dict)  # sensitive/uncertain/question/...
+    identity: tuple[str, ...] = ()  # profile fields set: name, nickname, agentName
+    usage: dict[str, float] = field(default_factory=dict)  # model calls: tokens in/out, cost in USD
+
+
+@dataclass(frozen=True, slots=True)
+class NewMessage:
+    """A message as an agent sends it, before the store numbers it."""
+
+    id: str
+    role: MessageRole
+    content: str
+    timestamp: datetime
+    metadata: dict[str, Any] = field(default_factory=dict)
+    redactions: tuple[str, ...] = ()  # sensitive-data rules whose matches were removed
+
+    def stored(self, tenant_id: str, user_id: str, thread_id: str, agent_id: str, seq: int, now: datetime) -> Message:
+        """The message as a store keeps it: numbered, stamped and costed in tokens."""
+        return Message(
+            tenant_id=tenant_id,
+            user_id=user_id,
+            thread_id=thread_id,
+            id=self.id,
+            seq=seq,
+            role=self.role,
+            content=self.content,
+            timestamp=self.timestamp,
+            agent_id=agent_id,
+            created_at=now,
+            tokens=estimate_tokens(self.content),
+            metadata=self.metadata,
+            redactions=self.redactions,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    tenant_id: str
+    user_id: str
+    thread_id: str
+    id: str
+    seq: int  # append order within the thread, from 1
+    role: MessageRole
+    content: str
+    # When the message was said (the client's clock, with its UTC offset kept so that
+    # "yesterday" means the user's yesterday); relative times resolve against it.
+    timestamp: datetime
+    agent_id: str  # the agent the thread belongs to
+    created_at: datetime  # when Engram stored it
+    tokens: int
+    metadata: dict[str, Any] = field(default_factory=dict)
+    redactions: tuple[str, ...] = ()  # sensitive-data rules whose matches were removed
+    extraction: ExtractionRecord | None = None
+
+    def evolve(self, **changes: Any) -> Message:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True, slots=True)
+class Thread:
+    tenant_id: str
+    user_id: str
+    thread_id: str
+    agent_id: str  # the only agent that may append; admins may read
+    created_at: datetime
+    updated_at: datetime
+    last_seq: int = 0
+    # Messages with seq >= window_start are in the live window; clearing at the message
+    # limit moves it past the last message. Older messages stay stored (search, export).
+    window_start: int = 1
+    clears: int = 0
+
+    @property
+    def window_size(self) -> int:
+        return max(0, self.last_seq - self.window_start + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadSummary:
+    """The rolling summary of one thread (Mordecai's /summaries/{actor}/{session})."""
+
+    tenant_id: str
+    user_id: str
+    thread_id: str
+    agent_id: str
+    text: str
+    covered_up_to: int  # the last seq folded into the text
+    messages_covered: int
+    updated_at: datetime
+    version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractionJob:
+    """One message to index and extract facts from; the queue carries only these ids."""
+
+    tenant_id: str
+    user_id: str
+    thread_id: str
+    message_id: str
+    agent_id: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "tenantId": self.tenant_id,
+            "userId": self.user_id,
+            "threadId": self.thread_id,
+            "messageId": self.message_id,
+            "agentId": self.agent_id,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> ExtractionJob:
+        return cls(
+            str(d["tenantId"]),
+            str(d["userId"]),
+            str(d["threadId"]),
+            str(d["messageId"]),
+            str(d["agentId"]),
+        )
+
+
+def message_doc_id(thread_id: str, message_id: str) -> str:
+    """The search-index id of a message ("|" never occurs in API ids, so it is unambiguous)."""
+    return f"msg|{thread_id}|{message_id}"
+
+
+def summary_doc_id(thread_id: str) -> str:
+    return f"sum|{thread_id}"
+
+
+# -- tokens and the window -----------------------------------------------------------------
+PER_MESSAGE_OVERHEAD = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-free token estimate: about four characters per token for English text,
+    plus the few tokens each chat message costs for its role markers."""
+    return PER_MESSAGE_OVERHEAD + math.ceil(len(text) / 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    messages: list[Message]  # oldest first
+    tokens: int
+    truncated: bool  # older window messages were left out by either limit
+
+
+def fit_window(newest_first: Sequence[Message], last: int | None, token_budget: int | None) -> Window:
+    """The last ``last`` messages, then trimmed oldest-first to fit ``token_budget``.
+
+    Both limits compose (whichever bites first wins); ``newest_first`` is the window as
+    far back as the caller read it.
+    """
+    kept: list[Message] = []
+    total = 0
+    for i, m in enumerate(newest_first):
+        if last is not None and i >= last:
+            break
+        if token_budget is not None and total + m.tokens > token_budget:
+            break
+        kept.append(m)
+        total += m.tokens
+    kept.reverse()
+    return Window(kept, total, len(kept) < len(newest_first))
+
+
+# -- redaction --------------------------------------------------------------------------------
+_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*\n?|\n")
+_CLAUSE = re.compile(r"[^,]+,?")
+_NUMBERISH = re.compile(r"[\d][\d \-]{5,}[\d]")
+
+
+def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
+    """Remove what the sensitive filter refuses to store, as narrowly as it can.
+
+    A number that trips a rule on its own (a card, an account) is replaced alone; a
+    clause that still trips one (a password statement, a token) is replaced whole.
+    Returns the text and the rules that fired, one per replacement.
+    """
+    if find_sensitive(text) is None:
+        return text, ()
+    rules: list[str] = []
+    out: list[str] = []
+    for sentence in _SENTENCE.findall(text):
+        if find_sensitive(sentence) is None:
+            out.append(sentence)
+            continue
+        parts: list[str] = []
+        for clause in _CLAUSE.findall(sentence):
+            clause = _redact_numbers(clause, rules)
+            match = find_sensitive(clause)
+            if match is not None:
+                rules.append(match.rule)
+                tail = clause[len(clause.rstrip(" ,.!?;\n")) :]
+                lead = clause[: len(clause) - len(clause.lstrip())]
+                clause = f"{lead}{REDACTED}{tail}"
+            parts.append(clause)
+        out.append("".join(parts))
+    return "".join(out), tuple(rules)
+
+
+def _redact_numbers(clause: str, rules: list[str]) -> str:
+    def swap(m: re.Match[str]) -> str:
+        match = find_sensitive(m.group())
+        if match is None:
+            return m.group()
+        rules.append(match.rule)
+        return REDACTED
+
+    return _NUMBERISH.sub(swap, clause)
+
+
+# -- the rolling summary ------------------------------------------------------------------
+SUMMARY_MAX_CHARS = 2000
+_LINE_MAX = 200
+_TRIVIAL_LINE = re.compile(
+    r"^\W*(?:ok(?:ay)?|thanks?|thank you|thx|ty|lol|haha\w*|wkwk\w*|yes|yeah|yep|no|nope|sure|"
+    r"cool|nice|great|hi|hello|hey|bye|hmm+)\W*$",
+    re.IGNORECASE,
+)
+
+
+def roll_summary(previous: str | None, messages: Sequence[Message], max_chars: int = SUMMARY_MAX_CHARS) -> str:
+    """Fold new messages into the summary: an extractive digest, one line per turn.
+
+    Deterministic and model-free, so it can run on every Mth turn on the request path.
+    Trivial turns and anything redacted are left out; when the digest grows past
+    ``max_chars`` the oldest lines go first, so it always describes the recent past.
+    """
+    lines = [ln for ln in (previous or "").splitlines() if ln.strip()]
+    for m in messages:
+        if m.role not in (MessageRole.USER, MessageRole.ASSISTANT):
+            continue
+        line = _summary_line(m)
+        if line is not None:
+            lines.append(line)
+    while lines and sum(len(ln) + 1 for ln in lines) > max_chars:
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+def _summary_line(m: Message) -> str | None:
+    sentences = [s.strip() for s in _SENTENCE.findall(m.content) if s.strip()]
+    keep = [s for s in sentences if REDACTED not in s and not _TRIVIAL_LINE.match(s) and find_sensitive(s) is None]
+    if not keep:
+        return None
+    # The user's own words carry the facts; an assistant turn is remembered by its opening.
+    text = " ".join(keep if m.role is MessageRole.USER else keep[:1])
+    if len(text) > _LINE_MAX:
+        text = text[: _LINE_MAX - 1].rstrip() + "…"
+    return f"- {m.role.value} ({m.timestamp.date().isoformat()}): {text}"

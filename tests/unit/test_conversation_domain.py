@@ -1,0 +1,153 @@
+"""Pure conversation rules: token window, redaction, rolling summary, relative times."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+from engram.domain.conversation import (
+    REDACTED,
+    Message,
+    MessageRole,
+    estimate_tokens,
+    fit_window,
+    redact_sensitive,
+    roll_summary,
+)
+from engram.domain.conversation_codec import message_from_dict, message_to_dict
+from engram.domain.relative_time import find_relative_times, resolve_in_text
+from engram.domain.sensitive import find_sensitive
+from hypothesis import given
+from hypothesis import strategies as st
+
+T0 = datetime(2026, 1, 15, 10, 0, tzinfo=UTC)
+
+
+def msg(
+    seq: int, content: str = "hello there", role: MessageRole = MessageRole.USER, tokens: int | None = None
+) -> Message:
+    return Message(
+        "t1",
+        "u1",
+        "th",
+        f"m{seq}",
+        seq,
+        role,
+        content,
+        T0 + timedelta(minutes=seq),
+        "agent-a",
+        T0,
+        estimate_tokens(content) if tokens is None else tokens,
+    )
+
+
+class TestWindow:
+    def test_last_n_takes_the_newest_and_returns_them_oldest_first(self) -> None:
+        newest_first = [msg(i) for i in range(10, 0, -1)]
+        w = fit_window(newest_first, last=3, token_budget=None)
+        assert [m.seq for m in w.messages] == [8, 9, 10]
+        assert w.truncated
+
+    def test_a_token_budget_trims_the_oldest_first(self) -> None:
+        newest_first = [msg(i, tokens=10) for i in range(5, 0, -1)]
+        w = fit_window(newest_first, last=None, token_budget=25)
+        assert [m.seq for m in w.messages] == [4, 5]
+        assert w.tokens == 20
+
+    @given(
+        tokens=st.lists(st.integers(min_value=1, max_value=50), min_size=0, max_size=40),
+        last=st.none() | st.integers(min_value=1, max_value=50),
+        budget=st.none() | st.integers(min_value=1, max_value=500),
+    )
+    def test_both_limits_compose_whichever_bites_first(
+        self, tokens: list[int], last: int | None, budget: int | None
+    ) -> None:
+        newest_first = [msg(len(tokens) - i, tokens=t) for i, t in enumerate(tokens)]
+        w = fit_window(newest_first, last, budget)
+        kept = [m.seq for m in w.messages]
+        # A suffix of the conversation, in order, within both limits, and maximal.
+        assert kept == sorted(kept)
+        assert kept == [m.seq for m in reversed(newest_first[: len(kept)])]
+        assert last is None or len(kept) <= last
+        assert budget is None or w.tokens <= budget
+        if len(kept) < len(newest_first):
+            nxt = newest_first[len(kept)]
+            assert (last is not None and len(kept) == last) or (budget is not None and w.tokens + nxt.tokens > budget)
+
+    def test_token_estimate_grows_with_the_text(self) -> None:
+        assert estimate_tokens("") == 4
+        assert estimate_tokens("a" * 400) == 104
+
+
+class TestRedaction:
+    def test_a_card_number_alone_is_replaced(self) -> None:
+        text, rules = redact_sensitive("my card is 4111 1111 1111 1111, expiring soon")
+        assert text == f"my card is {REDACTED}, expiring soon"
+        assert rules == ("payment_card",)
+
+    def test_a_secret_statement_loses_its_clause_only(self) -> None:
+        text, rules = redact_sensitive("I like tea. My password is hunter2. Bye")
+        assert "hunter2" not in text and "I like tea." in text and "Bye" in text
+        assert rules == ("secret",)
+
+    def test_clean_text_is_untouched(self) -> None:
+        assert redact_sensitive("call me at 555-1234 tomorrow") == ("call me at 555-1234 tomorrow", ())
+
+    @given(st.text(alphabet=st.sampled_from("0123456789 -abcdeis:."), max_size=80))
+    def test_what_redaction_leaves_never_trips_the_filter(self, text: str) -> None:
+        cleaned, _ = redact_sensitive(text)
+        assert find_sensitive(cleaned) is None
+
+
+class TestSummary:
+    def test_turns_fold_in_and_trivia_and_redactions_stay_out(self) -> None:
+        text = roll_summary(
+            None,
+            [msg(1, "my favorite food is pizza"), msg(2, "ok"), msg(3, f"my card is {REDACTED}")],
+        )
+        assert "pizza" in text and REDACTED not in text and "- user" in text
+        assert len(text.splitlines()) == 1
+
+    def test_the_oldest_lines_go_first_when_over_budget(self) -> None:
+        text = roll_summary(None, [msg(i, f"I like food number {i}") for i in range(1, 50)], max_chars=300)
+        assert len(text) <= 300
+        assert "number 49" in text and "number 1 " not in text + " "
+
+    def test_it_is_a_pure_function(self) -> None:
+        turns = [msg(1, "I live in Oslo"), msg(2, "Nice! Oslo is lovely.", MessageRole.ASSISTANT)]
+        assert roll_summary("- earlier", turns) == roll_summary("- earlier", turns)
+
+
+class TestRelativeTime:
+    @pytest.mark.parametrize(
+        ("phrase", "expected"),
+        [
+            ("yesterday", date(2026, 1, 14)),
+            ("tomorrow", date(2026, 1, 16)),
+            ("today", date(2026, 1, 15)),
+            ("the day before yesterday", date(2026, 1, 13)),
+            ("3 days ago", date(2026, 1, 12)),
+            ("in two weeks", date(2026, 1, 29)),
+            ("next week", date(2026, 1, 19)),
+            ("last week", date(2026, 1, 5)),
+            ("next month", date(2026, 2, 1)),
+            ("next friday", date(2026, 1, 23)),
+            ("last monday", date(2026, 1, 12)),
+        ],
+    )
+    def test_phrases_resolve_against_the_anchor(self, phrase: str, expected: date) -> None:
+        (found,) = find_relative_times(f"it happens {phrase}", T0)  # T0 is a Thursday
+        assert found.start == expected
+
+    def test_text_is_rewritten_with_dates(self) -> None:
+        assert resolve_in_text("went to Paris yesterday", T0)[0] == "went to Paris on 2026-01-14"
+
+
+def test_a_message_survives_its_dict_form_with_its_utc_offset() -> None:
+    from datetime import timezone
+
+    m = msg(1).evolve(
+        timestamp=datetime(2026, 1, 10, 0, 30, tzinfo=timezone(timedelta(hours=1))), metadata={"steps": [1]}
+    )
+    back = message_from_dict(message_to_dict(m))
+    assert back == m and back.timestamp.utcoffset() == timedelta(hours=1)
