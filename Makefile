@@ -25,22 +25,22 @@ run: install
 
 ## Install everything and run every check and test.
 test: install-dev
-	$(BIN)/ruff check functions tests bench infra
-	$(BIN)/ruff format --check functions tests bench infra
+	$(BIN)/ruff check functions tests bench infra examples
+	$(BIN)/ruff format --check functions tests bench infra examples
 	$(BIN)/mypy
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json
 	$(BIN)/pytest -n 2 --timeout 600
 
 lint: install-dev
-	$(BIN)/ruff check functions tests bench infra
-	$(BIN)/ruff format --check functions tests bench infra
+	$(BIN)/ruff check functions tests bench infra examples
+	$(BIN)/ruff format --check functions tests bench infra examples
 
 typecheck: install-dev
 	$(BIN)/mypy
 
 format: install-dev
-	$(BIN)/ruff check --fix functions tests bench infra
-	$(BIN)/ruff format functions tests bench infra
+	$(BIN)/ruff check --fix functions tests bench infra examples
+	$(BIN)/ruff format functions tests bench infra examples
 
 ## Regenerate the checked-in OpenAPI document.
 openapi: install-dev

@@ -1,0 +1,161 @@
+"""The Python client, sync and async, against ``engram serve`` over real HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from engram.client import (
+    AsyncEngramClient,
+    AuthenticationError,
+    EngramClient,
+    GuardrailError,
+    InvalidRequest,
+    NotFoundError,
+    PermissionDenied,
+    SensitiveDataError,
+)
+from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
+from engram.domain.tools import tool_calls_in
+
+from tests.e2e.conftest import EngramServer
+from tests.e2e.keys import make_keys
+from tests.recorded_tool_calls import RECORDED, REMEMBERED, expected_result
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(scope="module")
+def keys(server: EngramServer) -> dict[str, str]:
+    admin, alpha, beta, viewer = make_keys(
+        server,
+        ("acme", "ops", ("admin",)),
+        ("acme", "alpha", ("writer",)),
+        ("acme", "beta", ("writer",)),
+        ("acme", "reader", ("viewer",)),
+    )
+    return {"admin": admin, "alpha": alpha, "beta": beta, "viewer": viewer}
+
+
+def test_given_a_served_engram_when_the_sync_client_remembers_recalls_and_forgets_then_each_step_holds(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    with EngramClient(server.url, keys["alpha"]) as alpha, EngramClient(server.url, keys["beta"]) as beta:
+        assert alpha.health().status == "ok"
+        assert alpha.whoami().agent_id == "alpha"
+        created = alpha.remember("sync-user", "favorite_color", "blue", category="preference")
+        assert created.outcome == "created"
+        assert alpha.remember("sync-user", "favorite_color", "Blue", category="preference").outcome == "reinforced"
+        changed = alpha.remember("sync-user", "favorite_color", "green", category="preference")
+        assert (changed.outcome, changed.previous_id) == ("superseded", created.entry.id)
+        beta.remember("sync-user", "language", "German", visibility="global")
+
+        assert {(e.key, e.value) for e in alpha.iter_visible("sync-user")} == {
+            ("favorite_color", "green"),
+            ("language", "German"),
+        }
+        assert {e.key for e in beta.iter_visible("sync-user")} == {"language"}
+        hits = alpha.search("sync-user", "favorite color").items
+        assert hits[0].entry.value == "green"
+        assert [e.value for e in alpha.by_key("sync-user", "favorite_color")] == ["green"]
+
+        versions = [v.version for v in alpha.iter_history("sync-user", changed.entry.id, page_size=1)]
+        assert versions == [1, 2, 3]
+        restored = alpha.restore("sync-user", changed.entry.id, 1)
+        assert restored.entry.value == "blue"
+
+        assert alpha.count("sync-user") == 2
+        assert alpha.forget("sync-user", "favorite_color")
+        assert alpha.count("sync-user") == 1
+        assert alpha.set_agent_name("sync-user", "Jarvis").agent_names == {"alpha": "Jarvis"}
+
+
+def test_given_more_entries_than_a_page_when_iterating_then_every_entry_comes_once(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    with EngramClient(server.url, keys["alpha"]) as alpha:
+        written = alpha.remember_many(
+            "paged-user", [{"key": f"fact_{i}", "value": f"value {i}"} for i in range(7)], turn_id="bulk-1"
+        )
+        assert len(written.results) == 7
+        seen = [e.key for e in alpha.iter_memories("paged-user", page_size=3)]
+        assert sorted(seen) == sorted(f"fact_{i}" for i in range(7))
+        first = alpha.list_memories("paged-user", limit=3)
+        assert len(first.items) == 3 and first.next_cursor
+
+
+def test_given_bad_requests_when_sent_then_the_client_raises_the_error_family_with_the_api_code(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    bogus = "egm_0123456789abcdef_" + "x" * 43
+    with EngramClient(server.url, bogus) as stranger, pytest.raises(AuthenticationError) as auth:
+        stranger.count("err-user")
+    assert auth.value.code == "unauthenticated"
+    with EngramClient(server.url, keys["viewer"]) as viewer, pytest.raises(PermissionDenied) as denied:
+        viewer.remember("err-user", "k", "v")
+    assert denied.value.code == "forbidden"
+    with EngramClient(server.url, keys["alpha"]) as alpha:
+        with pytest.raises(NotFoundError):
+            alpha.get("err-user", "mem_0123456789abcdef01234567")
+        with pytest.raises(SensitiveDataError) as sensitive:
+            alpha.remember("err-user", "card", "4111 1111 1111 1111")
+        assert sensitive.value.details["rule"]
+        with pytest.raises(GuardrailError) as guard:
+            alpha.remember("err-user", "k" * 101, "v")
+        assert guard.value.code == "key_too_long"
+    with EngramClient(server.url, keys["admin"]) as admin, pytest.raises(InvalidRequest) as confirm:
+        admin.delete_all("err-user")
+    assert confirm.value.code == "confirmation_required"
+
+
+def test_given_a_turn_budget_when_a_turn_writes_too_much_then_the_429_is_raised_without_retrying(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    with EngramClient(server.url, keys["admin"]) as admin:
+        config = AgentConfig(user_memory_config=UserMemoryConfig(guardrails=Guardrails(max_writes_per_turn=2)))
+        admin.put_agent_config("beta", config)
+    with EngramClient(server.url, keys["beta"]) as beta:
+        beta.remember("turn-user", "a", "1", turn_id="turn-9")
+        beta.remember("turn-user", "b", "2", turn_id="turn-9")
+        with pytest.raises(GuardrailError) as err:
+            beta.remember("turn-user", "c", "3", turn_id="turn-9")
+        assert (err.value.status, err.value.code) == (429, "too_many_writes")
+        assert beta.count("turn-user") == 2
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic", "bedrock"])
+def test_given_a_recorded_model_response_when_its_calls_run_through_the_client_then_results_come_back(
+    server: EngramServer, keys: dict[str, str], fmt: str
+) -> None:
+    user = f"tools-{fmt}"
+    with EngramClient(server.url, keys["alpha"]) as alpha:
+        assert "rememberFact" in alpha.tools(fmt).names
+        turn = alpha.turn(user)
+        [execution] = [turn.execute(c) for c in tool_calls_in(RECORDED[fmt])]
+        assert (execution.format, execution.is_error, execution.text) == (fmt, False, REMEMBERED)
+        assert execution.result == expected_result(fmt, REMEMBERED)
+        assert [(e.key, e.value) for e in alpha.iter_visible(user)] == [("favorite_color", "blue")]
+
+
+def test_given_the_async_client_when_it_runs_the_same_calls_then_it_matches_the_sync_client(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    async def main() -> None:
+        async with AsyncEngramClient(server.url, keys["alpha"]) as alpha:
+            outcome = await alpha.remember("async-user", "city", "Lisbon")
+            assert outcome.outcome == "created"
+            await alpha.remember_many("async-user", [{"key": f"k{i}", "value": str(i)} for i in range(4)])
+            keys_seen = [e.key async for e in alpha.iter_memories("async-user", page_size=2)]
+            assert sorted(keys_seen) == ["city", "k0", "k1", "k2", "k3"]
+            turn = alpha.turn("async-user")
+            results = await turn.results(tool_calls_in(RECORDED["anthropic"]))
+            assert results == [expected_result("anthropic", REMEMBERED)]
+            with pytest.raises(NotFoundError):
+                await alpha.delete("async-user", "mem_0123456789abcdef01234567")
+
+        async with AsyncEngramClient(server.url, keys["admin"]) as admin:
+            receipt = await admin.delete_all("async-user", confirm="CONFIRM")
+            assert receipt.user_id == "async-user"
+            assert await admin.count("async-user") == 0
+
+    asyncio.run(main())
