@@ -191,6 +191,14 @@ class ToolService:
         )
         result = self.memory.upsert(inv.principal, inv.user_id, [command], inv.turn_id)[0]
         e = result.entry
+        if str(result.outcome) == "proposed":
+            # The agent's requireApproval turned the write into a proposal for the user.
+            proposal = getattr(result, "proposal", None)
+            return ToolOutcome(
+                inv.call,
+                T.proposed_text(e.key, e.value, e.category, e.visibility.value),
+                data={"outcome": "proposed", "proposalId": getattr(proposal, "id", None)},
+            )
         return ToolOutcome(
             inv.call,
             T.remembered_text(e.key, e.value, e.category, e.visibility.value),
