@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from threading import Lock
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.ports import Clock, Embedder, SearchIndex, Store
 from engram.service.agents import AgentConfigService
@@ -19,6 +19,9 @@ from engram.service.memory import MemoryService
 from engram.service.privacy import PrivacyService
 from engram.service.users import UserService
 from engram.settings import Settings
+
+if TYPE_CHECKING:
+    from engram.service.dream import DreamService
 
 
 class SystemClock:
@@ -40,6 +43,7 @@ class Engram:
     privacy: PrivacyService
     indexer: Indexer
     drainer: OutboxDrainer | None = None
+    dream: DreamService | None = None
 
     def sync_index(self) -> None:
         """Locally, bring the index up to date with the store (the cloud uses the stream)."""
@@ -73,7 +77,7 @@ def build(
         drainer = OutboxDrainer(drainer_store, indexer)
         drainer_store.on_commit(drainer.drain)
         drainer.drain()  # catch up on anything a crash left between commit and indexing
-    return Engram(
+    engram = Engram(
         settings=settings,
         store=store,
         index=index,
@@ -87,6 +91,56 @@ def build(
         indexer=indexer,
         drainer=drainer,
     )
+    engram.dream = _make_dream(engram)
+    return engram
+
+
+def _make_dream(engram: Engram) -> DreamService | None:
+    """Dream on the backend's own state store, fanned out through SQS in the cloud and a
+    background thread on a laptop."""
+    from engram.adapters.sqlite import SqliteStore
+    from engram.ports import DreamQueue, DreamStateRepository, Summarizer
+    from engram.service.dream import DreamService
+
+    settings, store = engram.settings, engram.store
+    state: DreamStateRepository
+    if isinstance(store, SqliteStore):
+        from engram.adapters.sqlite.dream_state import SqliteDreamState
+
+        state = SqliteDreamState(store)
+    else:
+        return None
+    queue: DreamQueue
+    local = None
+    if settings.dream_queue_url:
+        import boto3
+
+        from engram.adapters.dream_queue import SqsDreamQueue
+
+        queue = SqsDreamQueue(boto3.client("sqs", region_name=settings.aws_region), settings.dream_queue_url)
+    else:
+        from engram.adapters.dream_queue import ThreadedDreamQueue
+
+        queue = local = ThreadedDreamQueue()
+    summarizer: Summarizer | None = None
+    if settings.dream_summarizer == "bedrock":
+        from engram.adapters.bedrock_summarizer import BedrockSummarizer
+
+        summarizer = BedrockSummarizer.from_settings(settings)
+    service = DreamService(
+        store,
+        state,
+        queue,
+        engram.embedder,
+        engram.clock,
+        engram.agents,
+        summarizer,
+        batch_users=settings.dream_batch_users,
+    )
+    if local is not None:
+        local.bind(lambda message: service.handle(message).retry)
+    engram.privacy.erasers["dream"] = state
+    return service
 
 
 def make_embedder(settings: Settings) -> Embedder:

@@ -27,6 +27,13 @@ class Settings(BaseSettings):
     # SQS fan-out (set by the CDK stack): message ingest -> extraction; dream planner -> workers.
     extraction_queue_url: str | None = None
     dream_queue_url: str | None = None
+    # Dream: users per queue message, and the optional LLM summariser (Bedrock Converse)
+    # with its prices, which the per-run cost cap is enforced with.
+    dream_batch_users: int = Field(100, ge=1, le=1000)
+    dream_summarizer: Literal["none", "bedrock"] = "none"
+    bedrock_summary_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
+    summary_usd_per_million_input_tokens: float = Field(0.25, ge=0)
+    summary_usd_per_million_output_tokens: float = Field(1.25, ge=0)
 
     # Embeddings: "hash" needs nothing; "minilm" needs engram[semantic]; "bedrock" needs AWS.
     embedder: Literal["hash", "minilm", "bedrock"] = "hash"

@@ -47,6 +47,11 @@ MATRIX: dict[tuple[str, str], str] = {
     ("DELETE", "/v1/users/{userId}/properties"): "writer",
     ("GET", "/v1/users/{userId}/export"): "admin",
     ("DELETE", "/v1/users/{userId}"): "admin",
+    ("GET", "/v1/tools"): "viewer",
+    ("POST", "/v1/users/{userId}/tools/execute"): "viewer",
+    ("GET", "/v1/dream/runs"): "admin",
+    ("POST", "/v1/dream/runs"): "admin",
+    ("GET", "/v1/dream/runs/{runId}"): "admin",
 }
 
 BODIES: dict[tuple[str, str], object] = {
@@ -94,6 +99,7 @@ def test_route_allows_exactly_the_roles_it_should(api: Api, method: str, path: s
         .replace("{entryId}", entry["id"])
         .replace("{category}", "fact")
         .replace("{key}", "k")
+        .replace("{runId}", "dream_none")
     )
     body = BODIES.get((method, path))
     reply = api.call(method, concrete, key, json_body=body, query=QUERIES.get((method, path), ""))

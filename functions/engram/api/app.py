@@ -54,13 +54,14 @@ def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
 
 
 def create_app() -> APIGatewayRestResolver:
-    from engram.api import agents, health, memories, tools, users
+    from engram.api import agents, dream, health, memories, tools, users
 
     app = APIGatewayRestResolver(enable_validation=True)
     app.include_router(health.router)
     app.include_router(memories.router, prefix="/v1")
     app.include_router(users.router, prefix="/v1")
     app.include_router(agents.router, prefix="/v1")
+    app.include_router(dream.router, prefix="/v1")
     app.include_router(tools.router, prefix="/v1")
     app.enable_swagger(
         path="/docs",

@@ -15,6 +15,7 @@ _DESCRIPTIONS = {
     413: "The request body is too large.",
     422: "The input breaks a validation rule, a guardrail or the sensitive-data filter.",
     429: "Too many requests or too many writes in this turn.",
+    503: "A backing service is unavailable or busy; retry shortly.",
 }
 
 

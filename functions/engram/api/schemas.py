@@ -75,6 +75,7 @@ class Entry(ApiModel):
     access_count: int
     last_accessed_at: datetime | None = None
     last_reinforced_at: datetime | None = None
+    last_decayed_at: datetime | None = None
     expires_at: datetime | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None

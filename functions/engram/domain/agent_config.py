@@ -37,11 +37,29 @@ class Guardrails(_CamelModel):
 
 
 class DreamConfig(_CamelModel):
+    """EDDI's dreamConfig plus the confidence lifecycle (Oasis) and merging knobs.
+
+    ``enabled`` switches on EDDI's consolidation (stale pruning, contradictions, merging,
+    summarisation). TTL expiry and the confidence lifecycle (decay, low-confidence
+    pruning; design items 7 and 8) are the memory model itself and run for every agent
+    unless ``decayConfidence`` is off.
+    """
+
     enabled: bool = False
-    prune_stale_after_days: int = Field(90, ge=0)
+    prune_stale_after_days: int = Field(90, ge=0, le=36500, description="0 disables stale pruning.")
     detect_contradictions: bool = True
     summarize_interactions: bool = False
-    max_cost_per_run: float = Field(0.50, ge=0)
+    max_cost_per_run: float = Field(0.50, ge=0, le=10_000, description="US dollars per agent per dream run.")
+    merge_duplicates: bool = True
+    decay_confidence: bool = True
+    decay_after_days: int = Field(7, ge=1, le=3650)
+    decay_factor: float = Field(0.95, gt=0, lt=1)
+    prune_below_confidence: float = Field(0.3, ge=0, le=1)
+    prune_low_confidence_after_days: int = Field(30, ge=0, le=36500)
+    # Summarisation compresses a partition (same agent, visibility, groups, category)
+    # once it holds this many entries; the sources are superseded by the summary.
+    summarize_categories: tuple[str, ...] = ("fact", "context")
+    summarize_min_entries: int = Field(20, ge=2, le=10_000)
 
 
 class UserMemoryConfig(_CamelModel):

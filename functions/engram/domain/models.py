@@ -42,6 +42,13 @@ class ChangeKind(StrEnum):
     RESTORED = "restored"
     STALE = "stale"
     EVICTED = "evicted"
+    # Dream's maintenance changes (actor system/dream; the reason names the rule).
+    EXPIRED = "expired"
+    PRUNED = "pruned"
+    DECAYED = "decayed"
+    FLAGGED = "flagged"
+    MERGED = "merged"
+    SUMMARIZED = "summarized"
 
 
 class Role(StrEnum):
@@ -86,6 +93,9 @@ class MemoryEntry:
     access_count: int = 0
     last_accessed_at: datetime | None = None
     last_reinforced_at: datetime | None = None
+    # Where dream's weekly confidence decay last counted from, so a decay step is taken
+    # once per period however often dream runs (and never twice on a retried run).
+    last_decayed_at: datetime | None = None
     expires_at: datetime | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None

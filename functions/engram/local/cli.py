@@ -165,6 +165,10 @@ def parser() -> argparse.ArgumentParser:
     mk.add_argument("--key", help="The API key whose tenant, agent and role the tools act with.")
     mk.add_argument("--key-file", help="A file holding the API key (keeps it out of the process list).")
     m.set_defaults(func=cmd_mcp)
+
+    from engram.local.dream_cli import add_dream_command
+
+    add_dream_command(sub, _settings)
     return p
 
 

@@ -50,6 +50,37 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, entry_id TEXT NOT NULL)""",
         ],
     ),
+    (
+        "dream_v1",
+        [
+            # The sparse "maintenance due" index: one row per user that ever changed;
+            # only rows with a due time are in dream_due_by_time, which is all the
+            # planner reads. ``activity`` counts non-dream changesets (see apply).
+            """CREATE TABLE dream_due (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, due_at TEXT,
+            activity INTEGER NOT NULL DEFAULT 0, last_pass_at TEXT,
+            PRIMARY KEY (tenant_id, user_id))""",
+            "CREATE INDEX dream_due_by_time ON dream_due (due_at, tenant_id, user_id) WHERE due_at IS NOT NULL",
+            # Users with memories from before this migration get one pass, which then
+            # records their real next due time.
+            """INSERT INTO dream_due (tenant_id, user_id, due_at, activity)
+            SELECT DISTINCT tenant_id, user_id, strftime('%Y-%m-%dT%H:%M:%fZ'), 1
+            FROM entries WHERE status = 'active'""",
+            """CREATE TABLE dream_runs (
+            run_id TEXT PRIMARY KEY, tenant_id TEXT, trigger TEXT NOT NULL, as_of TEXT NOT NULL,
+            started_at TEXT NOT NULL, status TEXT NOT NULL, plan_cursor TEXT,
+            users_planned INTEGER NOT NULL DEFAULT 0, batches_sent INTEGER NOT NULL DEFAULT 0,
+            users_done INTEGER NOT NULL DEFAULT 0, finished_at TEXT)""",
+            "CREATE INDEX dream_runs_by_start ON dream_runs (started_at, run_id)",
+            """CREATE TABLE dream_run_users (run_id TEXT NOT NULL, tenant_id TEXT NOT NULL,
+            user_id TEXT NOT NULL, PRIMARY KEY (run_id, tenant_id, user_id))""",
+            """CREATE TABLE dream_run_counters (run_id TEXT NOT NULL, tenant_id TEXT NOT NULL,
+            name TEXT NOT NULL, value INTEGER NOT NULL, PRIMARY KEY (run_id, tenant_id, name))""",
+            """CREATE TABLE dream_costs (run_id TEXT NOT NULL, tenant_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, committed INTEGER NOT NULL DEFAULT 0, spent INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (run_id, tenant_id, agent_id))""",
+        ],
+    ),
 ]
 
 

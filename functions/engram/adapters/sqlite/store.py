@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from engram.adapters.sqlite.dream_state import mark_due
 from engram.adapters.sqlite.migrations import migrate
 from engram.domain.agent_config import AgentConfig, RecallOrder
 from engram.domain.errors import (
@@ -246,6 +247,7 @@ class SqliteStore:
                     "INSERT INTO history (tenant_id, user_id, identity_id, version, body) VALUES (?,?,?,?,?)",
                     (t, u, h.identity_id, h.version, _dumps(history_to_dict(h))),
                 )
+            mark_due(conn, changeset, now)  # the user is due for dream, in the same transaction
         self._notify()
 
     def history(

@@ -1,0 +1,566 @@
+"""Dream: the scheduled consolidation's rules as pure functions (behaviour items 6, 7, 8, 17).
+
+Given one user's entries, the per-agent dream policy and the run's time, decide every
+maintenance change. Each change is one rule applied to one entry (or, for a merge or a
+summary, one group): the service turns each into its own atomic, versioned changeset
+with actor ``system/dream`` and the rule as its reason.
+
+Every rule is a function of the stored state and the run's time, never of how often
+dream ran: decay counts whole periods from a stored anchor, flags compare with the
+flag already set, removals look at the status. So re-running a user (a retried
+message, a crash half way through a user) applies only what is still missing.
+
+Boundaries (each tested in tests/unit/test_dream_rules.py):
+- TTL: expired when ``expires_at <= now`` (the same test every read uses).
+- Retention: removed when ``created_at + retentionDays <= now``.
+- Stale: removed when the last touch (access, reinforcement or creation) is at least
+  ``pruneStaleAfterDays`` ago: exactly N days counts ("not accessed in N days").
+- Decay: one step (x ``decayFactor``) per whole ``decayAfterDays`` since the later of
+  the last reinforcement and the last decay step: exactly 7 days is one step (Oasis:
+  "not reinforced in 7+ days").
+- Low confidence: removed when confidence is strictly below 0.3 and the entry is
+  strictly older than 30 days (Oasis: ``confidence < 0.3 AND age > 30 days``):
+  exactly 0.3, or exactly 30 days old, stays.
+- Duplicates: cosine strictly above the embedder's ``dedup_threshold`` (Oasis: "> 0.85").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from engram.domain.agent_config import DreamConfig
+from engram.domain.models import Actor, ActorType, ChangeKind, MemoryEntry, Status, Visibility
+from engram.domain.policies import normalise_value
+
+DREAM_ACTOR = Actor(ActorType.SYSTEM, "dream")
+REINFORCE_STEP = 0.1
+SUMMARY_KEY_PREFIX = "summary."
+# The smallest step of the stored timestamps: "strictly older than 30 days" first holds
+# one tick after the 30 days are up.
+TICK = timedelta(microseconds=1)
+
+
+class Rule(StrEnum):
+    EXPIRE = "expire"
+    RETENTION = "retention"
+    PRUNE_STALE = "prune_stale"
+    DECAY = "decay"
+    PRUNE_LOW_CONFIDENCE = "prune_low_confidence"
+    FLAG_CONTRADICTION = "flag_contradiction"
+    CLEAR_CONTRADICTION = "clear_contradiction"
+    MERGE_DUPLICATES = "merge_duplicates"
+    SUMMARIZE = "summarize"
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """An agent's ``dreamConfig`` in the units the rules use."""
+
+    enabled: bool = False
+    stale_after: timedelta | None = timedelta(days=90)
+    detect_contradictions: bool = True
+    merge_duplicates: bool = True
+    summarize: bool = False
+    summarize_categories: tuple[str, ...] = ("fact", "context")
+    summarize_min_entries: int = 20
+    decay: bool = True
+    decay_after: timedelta = timedelta(days=7)
+    decay_factor: float = 0.95
+    prune_below: float = 0.3
+    prune_after: timedelta = timedelta(days=30)
+    max_cost_per_run: float = 0.5
+
+    @classmethod
+    def of(cls, c: DreamConfig) -> Policy:
+        return cls(
+            enabled=c.enabled,
+            stale_after=timedelta(days=c.prune_stale_after_days) if c.prune_stale_after_days > 0 else None,
+            detect_contradictions=c.detect_contradictions,
+            merge_duplicates=c.merge_duplicates,
+            summarize=c.summarize_interactions,
+            summarize_categories=tuple(c.summarize_categories),
+            summarize_min_entries=c.summarize_min_entries,
+            decay=c.decay_confidence,
+            decay_after=timedelta(days=c.decay_after_days),
+            decay_factor=c.decay_factor,
+            prune_below=c.prune_below_confidence,
+            prune_after=timedelta(days=c.prune_low_confidence_after_days),
+            max_cost_per_run=c.max_cost_per_run,
+        )
+
+    @property
+    def detects(self) -> bool:
+        return self.enabled and self.detect_contradictions
+
+    @property
+    def merges(self) -> bool:
+        return self.enabled and self.merge_duplicates
+
+    @property
+    def summarizes(self) -> bool:
+        return self.enabled and self.summarize
+
+
+PolicyOf = Callable[[str], Policy]
+"""The policy of the agent that wrote an entry (by source agent id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One rule applied to one entry, or to one group for merges and summaries.
+
+    ``after[i]`` is the new state of ``before[i]``; the service stamps versions.
+    """
+
+    rule: Rule
+    kind: ChangeKind
+    reason: str
+    before: tuple[MemoryEntry, ...]
+    after: tuple[MemoryEntry, ...]
+
+
+@dataclass(slots=True)
+class Stats:
+    """What a run did, summed per user, per tenant and per run (stored as counters)."""
+
+    users_processed: int = 0
+    users_failed: int = 0
+    entries_read: int = 0
+    expired: int = 0
+    retention_pruned: int = 0
+    stale_pruned: int = 0
+    low_confidence_pruned: int = 0
+    decayed: int = 0
+    contradictions_found: int = 0
+    flags_set: int = 0
+    flags_cleared: int = 0
+    duplicates_merged: int = 0
+    summaries_written: int = 0
+    entries_summarized: int = 0
+    summaries_skipped_for_cost: int = 0
+    version_conflicts: int = 0
+    cost_micros: int = 0
+
+    @property
+    def entries_pruned(self) -> int:
+        return self.expired + self.retention_pruned + self.stale_pruned + self.low_confidence_pruned
+
+    def add(self, other: Stats) -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+    def counters(self) -> dict[str, int]:
+        return {f.name: int(getattr(self, f.name)) for f in fields(self)}
+
+    @classmethod
+    def from_counters(cls, counters: Mapping[str, float]) -> Stats:
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: int(v) for k, v in counters.items() if k in known})
+
+    def count(self, change: Change) -> None:
+        n = len(change.before)
+        if change.rule is Rule.EXPIRE:
+            self.expired += n
+        elif change.rule is Rule.RETENTION:
+            self.retention_pruned += n
+        elif change.rule is Rule.PRUNE_STALE:
+            self.stale_pruned += n
+        elif change.rule is Rule.PRUNE_LOW_CONFIDENCE:
+            self.low_confidence_pruned += n
+        elif change.rule is Rule.DECAY:
+            self.decayed += n
+        elif change.rule is Rule.FLAG_CONTRADICTION:
+            self.flags_set += n
+        elif change.rule is Rule.CLEAR_CONTRADICTION:
+            self.flags_cleared += n
+        elif change.rule is Rule.MERGE_DUPLICATES:
+            self.duplicates_merged += n - 1
+
+
+class RunStatus(StrEnum):
+    PLANNING = "planning"
+    RUNNING = "running"
+    COMPLETED = "completed"
+
+
+class Trigger(StrEnum):
+    SCHEDULE = "schedule"
+    MANUAL = "manual"
+    CLI = "cli"
+
+
+@dataclass(frozen=True, slots=True)
+class DreamRun:
+    """One dream run: which users it covers (due at ``as_of``), and how far it got.
+
+    ``tenant_id`` None: every tenant (the schedule); otherwise one tenant's run.
+    """
+
+    run_id: str
+    as_of: datetime
+    started_at: datetime
+    trigger: Trigger
+    tenant_id: str | None = None
+    status: RunStatus = RunStatus.PLANNING
+    plan_cursor: str | None = None
+    users_planned: int = 0
+    batches_sent: int = 0
+    users_done: int = 0
+    finished_at: datetime | None = None
+
+    @property
+    def complete(self) -> bool:
+        return self.status is RunStatus.RUNNING and self.users_done >= self.users_planned
+
+
+@dataclass(frozen=True, slots=True)
+class UserOutcome:
+    """What finishing one user in one run records, atomically with the done marker."""
+
+    tenant_id: str
+    user_id: str
+    stats: Stats
+    # The due record's activity counter read before the user's entries were: the new
+    # due time applies only if no write came in since (otherwise the user stays due).
+    seen_activity: int
+    next_due: datetime | None
+    # The time the pass evaluated the rules at; None keeps the previous one (a failed pass).
+    passed_at: datetime | None
+
+
+class MessageKind(StrEnum):
+    USERS = "dream.users"
+    PLAN = "dream.plan"
+
+
+@dataclass(frozen=True, slots=True)
+class DreamMessage:
+    """One queue message of a run: a batch of users to process, or "continue planning"."""
+
+    kind: MessageKind
+    run_id: str
+    users: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def batch(cls, run_id: str, users: Iterable[tuple[str, str]]) -> DreamMessage:
+        return cls(MessageKind.USERS, run_id, tuple(users))
+
+    @classmethod
+    def plan(cls, run_id: str) -> DreamMessage:
+        return cls(MessageKind.PLAN, run_id)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind.value, "runId": self.run_id, "users": [list(u) for u in self.users]}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, object]) -> DreamMessage:
+        users = d.get("users") or []
+        if not isinstance(users, list) or not all(
+            isinstance(u, list) and len(u) == 2 and all(isinstance(x, str) for x in u) for u in users
+        ):
+            raise ValueError("users must be a list of [tenantId, userId] pairs")
+        return cls(MessageKind(str(d["kind"])), str(d["runId"]), tuple((u[0], u[1]) for u in users))
+
+
+@dataclass(slots=True)
+class UserPlan:
+    changes: list[Change] = field(default_factory=list)
+    # Entries still active after every change, in their new state (for merges,
+    # summaries and the next due time).
+    survivors: list[MemoryEntry] = field(default_factory=list)
+    contradictions: int = 0
+
+
+# -- single-entry rules -------------------------------------------------------------------
+
+
+def last_touch(e: MemoryEntry) -> datetime:
+    """When the entry was last used or restated; stale pruning counts from here."""
+    return max(t for t in (e.created_at, e.last_accessed_at, e.last_reinforced_at) if t is not None)
+
+
+def decay_anchor(e: MemoryEntry) -> datetime:
+    reinforced = e.last_reinforced_at or e.created_at
+    return reinforced if e.last_decayed_at is None else max(reinforced, e.last_decayed_at)
+
+
+def decay_steps(e: MemoryEntry, p: Policy, now: datetime) -> tuple[int, datetime]:
+    """Whole decay periods due at ``now`` and the anchor after taking them."""
+    anchor = decay_anchor(e)
+    if not p.decay or now < anchor:
+        return 0, anchor
+    steps = (now - anchor) // p.decay_after
+    return steps, anchor + steps * p.decay_after
+
+
+def decayed(confidence: float, p: Policy, steps: int) -> float:
+    return round(confidence * p.decay_factor**steps, 4) if steps else confidence
+
+
+def is_low_confidence(confidence: float, e: MemoryEntry, p: Policy, now: datetime) -> bool:
+    return p.decay and confidence < p.prune_below and now - e.created_at > p.prune_after
+
+
+def _removal(e: MemoryEntry, at: datetime) -> MemoryEntry:
+    return e.evolve(status=Status.DELETED, updated_at=at, valid_to=e.valid_to or at)
+
+
+def _days(delta: timedelta) -> str:
+    return f"{delta.total_seconds() / 86400:g}"
+
+
+def entry_change(
+    e: MemoryEntry,
+    p: Policy,
+    now: datetime,
+    at: datetime,
+    retention: timedelta | None,
+) -> Change | None:
+    """The one change the single-entry rules make to a live-or-expired active entry."""
+    if e.is_expired(now):
+        return Change(Rule.EXPIRE, ChangeKind.EXPIRED, "dream: expired (TTL)", (e,), (_removal(e, at),))
+    if retention is not None and e.created_at + retention <= now:
+        reason = f"dream: older than the user's retention of {_days(retention)} days"
+        return Change(Rule.RETENTION, ChangeKind.PRUNED, reason, (e,), (_removal(e, at),))
+    if p.enabled and p.stale_after is not None and last_touch(e) + p.stale_after <= now:
+        reason = f"dream: stale, not accessed in {_days(p.stale_after)} days"
+        return Change(Rule.PRUNE_STALE, ChangeKind.PRUNED, reason, (e,), (_removal(e, at),))
+    steps, anchor = decay_steps(e, p, now)
+    confidence = decayed(e.confidence, p, steps)
+    if is_low_confidence(confidence, e, p, now):
+        reason = f"dream: confidence {confidence:g} below {p.prune_below:g} and older than {_days(p.prune_after)} days"
+        gone = _removal(e, at).evolve(confidence=confidence, last_decayed_at=anchor if steps else e.last_decayed_at)
+        return Change(Rule.PRUNE_LOW_CONFIDENCE, ChangeKind.PRUNED, reason, (e,), (gone,))
+    if steps:
+        reason = f"dream: not reinforced for {_days(p.decay_after)} days, confidence x{p.decay_factor:g}^{steps}"
+        # updated_at stays: recall's most_recent order must not float a fading fact up.
+        return Change(
+            Rule.DECAY,
+            ChangeKind.DECAYED,
+            reason,
+            (e,),
+            (e.evolve(confidence=confidence, last_decayed_at=anchor),),
+        )
+    return None
+
+
+# -- contradictions -----------------------------------------------------------------------
+
+
+def contradiction_changes(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -> tuple[list[Change], int]:
+    """Flag (and unflag) entries whose key holds different values across agents or
+    visibilities; no winner is chosen. Returns the changes and how many keys newly
+    became contradictions."""
+    by_key: dict[str, list[MemoryEntry]] = {}
+    for e in entries:
+        by_key.setdefault(e.key, []).append(e)
+    changes: list[Change] = []
+    found = 0
+    for key in sorted(by_key):
+        group = by_key[key]
+        values = {normalise_value(e.value) for e in group}
+        conflicted = len(values) > 1
+        newly = False
+        for e in sorted(group, key=lambda x: x.id):
+            if not policy_of(e.source_agent_id).detects or e.conflicted == conflicted:
+                continue
+            if conflicted:
+                newly = True
+                others = sorted({x.source_agent_id for x in group if x.id != e.id})
+                reason = f"dream: contradiction, key also holds other values (agents {', '.join(others)})"
+                changes.append(
+                    Change(Rule.FLAG_CONTRADICTION, ChangeKind.FLAGGED, reason, (e,), (e.evolve(conflicted=True),))
+                )
+            else:
+                reason = "dream: contradiction resolved, the key holds one value"
+                changes.append(
+                    Change(Rule.CLEAR_CONTRADICTION, ChangeKind.UPDATED, reason, (e,), (e.evolve(conflicted=False),))
+                )
+        found += int(newly)
+    return changes, found
+
+
+# -- duplicates ---------------------------------------------------------------------------
+
+PartitionKey = tuple[str, str, tuple[str, ...], str]
+
+
+def partition_of(e: MemoryEntry) -> PartitionKey:
+    """Entries that may be merged or summarised together: whoever can see one can see
+    the other (same visibility, owner and groups) and they are the same kind of memory."""
+    owner = "*" if e.visibility is Visibility.GLOBAL else e.source_agent_id
+    return (e.visibility.value, owner, tuple(sorted(e.group_ids)), e.category)
+
+
+def merge_partitions(
+    entries: Sequence[MemoryEntry],
+    policy_of: PolicyOf,
+    fresh_since: datetime | None,
+) -> list[list[MemoryEntry]]:
+    """Groups whose members need comparing: two or more mergeable entries, at least one
+    changed since the user's last pass (older pairs were compared then)."""
+    parts: dict[PartitionKey, list[MemoryEntry]] = {}
+    for e in entries:
+        if policy_of(e.source_agent_id).merges:
+            parts.setdefault(partition_of(e), []).append(e)
+    out = []
+    for key in sorted(parts):
+        group = parts[key]
+        if len(group) > 1 and (fresh_since is None or any(e.updated_at > fresh_since for e in group)):
+            out.append(sorted(group, key=_survivor_order))
+    return out
+
+
+def _survivor_order(e: MemoryEntry) -> tuple[float, int, int, datetime, str]:
+    # The most trusted, most important, most used entry survives; on a tie the oldest.
+    return (-e.confidence, -e.importance, -e.access_count, e.created_at, e.id)
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = math.fsum(x * y for x, y in zip(a, b, strict=True))
+    na = math.sqrt(math.fsum(x * x for x in a))
+    nb = math.sqrt(math.fsum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def duplicate_clusters(
+    group: Sequence[MemoryEntry],
+    similarity: Callable[[int, int], float],
+    threshold: float,
+    fresh_since: datetime | None = None,
+) -> list[list[int]]:
+    """Clusters (indices into ``group``, survivor first) of entries more similar than
+    ``threshold`` to their survivor. ``group`` is in survivor order, so each cluster's
+    first member is the one that stays. Two entries both older than ``fresh_since``
+    were compared by an earlier pass and are not compared again."""
+    fresh = [fresh_since is None or e.updated_at > fresh_since for e in group]
+    taken = [False] * len(group)
+    clusters: list[list[int]] = []
+    for i in range(len(group)):
+        if taken[i]:
+            continue
+        members = [i]
+        for j in range(i + 1, len(group)):
+            if not taken[j] and (fresh[i] or fresh[j]) and similarity(i, j) > threshold:
+                members.append(j)
+                taken[j] = True
+        taken[i] = True
+        if len(members) > 1:
+            clusters.append(members)
+    return clusters
+
+
+def merge_change(cluster: Sequence[MemoryEntry], at: datetime) -> Change:
+    """The survivor (first) absorbs the rest: reinforced like a restatement (+0.1), the
+    others superseded by it, so their history and the link remain."""
+    survivor, dups = cluster[0], list(cluster[1:])
+    merged = survivor.evolve(
+        confidence=round(min(1.0, survivor.confidence + REINFORCE_STEP), 4),
+        importance=max(e.importance for e in cluster),
+        access_count=sum(e.access_count for e in cluster),
+        last_accessed_at=max((e.last_accessed_at for e in cluster if e.last_accessed_at), default=None),
+        last_reinforced_at=at,
+        updated_at=at,
+    )
+    gone = [e.evolve(status=Status.SUPERSEDED, superseded_by=survivor.id, valid_to=at, updated_at=at) for e in dups]
+    reason = f"dream: merged {len(dups)} semantic duplicate(s) into {survivor.id}"
+    return Change(Rule.MERGE_DUPLICATES, ChangeKind.MERGED, reason, (survivor, *dups), (merged, *gone))
+
+
+# -- summaries ----------------------------------------------------------------------------
+
+
+def summary_groups(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -> list[list[MemoryEntry]]:
+    """Partitions big enough to compress (previous summaries are inputs too, so a new
+    summary supersedes the old one instead of piling up)."""
+    parts: dict[PartitionKey, list[MemoryEntry]] = {}
+    for e in entries:
+        p = policy_of(e.source_agent_id)
+        if p.summarizes and e.category in p.summarize_categories:
+            parts.setdefault(partition_of(e), []).append(e)
+    out = []
+    for key in sorted(parts):
+        group = parts[key]
+        originals = [e for e in group if not e.key.startswith(SUMMARY_KEY_PREFIX)]
+        min_entries = policy_of(group[0].source_agent_id).summarize_min_entries
+        if len(originals) >= min_entries:
+            out.append(sorted(group, key=lambda e: (e.created_at, e.id)))
+    return out
+
+
+def summary_key(category: str) -> str:
+    return SUMMARY_KEY_PREFIX + category
+
+
+def fact_line(e: MemoryEntry) -> str:
+    return f"{e.key.replace('_', ' ')}: {e.value}" + (f" ({e.statement})" if e.statement else "")
+
+
+# -- the whole user -------------------------------------------------------------------------
+
+
+def plan_user(
+    entries: Iterable[MemoryEntry],
+    policy_of: PolicyOf,
+    now: datetime,
+    at: datetime,
+    retention: timedelta | None = None,
+) -> UserPlan:
+    """Single-entry rules, then contradictions among what survives them."""
+    plan = UserPlan()
+    current: list[MemoryEntry] = []
+    for e in entries:
+        if e.status is not Status.ACTIVE:
+            continue
+        change = entry_change(e, policy_of(e.source_agent_id), now, at, retention)
+        if change is None:
+            current.append(e)
+            continue
+        plan.changes.append(change)
+        if change.after[0].status is Status.ACTIVE:
+            current.append(change.after[0])
+    # ``current`` holds decayed entries in their new state, so a flag on one builds on
+    # its decay (the service applies the changes in order).
+    flags, plan.contradictions = contradiction_changes(current, policy_of)
+    if flags:
+        plan.changes.extend(flags)
+        flagged = {c.after[0].id: c.after[0] for c in flags}
+        current = [flagged.get(e.id, e) for e in current]
+    plan.survivors = current
+    return plan
+
+
+def next_due(
+    entries: Iterable[MemoryEntry],
+    policy_of: PolicyOf,
+    now: datetime,
+    retention: timedelta | None = None,
+) -> datetime | None:
+    """The earliest time after ``now`` at which a time-based rule could change one of
+    these (active) entries; None if none ever will. Writes mark the user due on their
+    own, so contradictions, merges and summaries need no time here."""
+    best: datetime | None = None
+
+    def consider(t: datetime | None) -> None:
+        nonlocal best
+        if t is not None and t > now and (best is None or t < best):
+            best = t
+
+    for e in entries:
+        if e.status is not Status.ACTIVE:
+            continue
+        p = policy_of(e.source_agent_id)
+        consider(e.expires_at)
+        if retention is not None:
+            consider(e.created_at + retention)
+        if p.enabled and p.stale_after is not None:
+            consider(last_touch(e) + p.stale_after)
+        if p.decay:
+            consider(decay_anchor(e) + p.decay_after)
+            if e.confidence < p.prune_below:
+                consider(e.created_at + p.prune_after + TICK)
+    return best
