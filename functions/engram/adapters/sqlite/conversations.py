@@ -1,0 +1,312 @@
+"""SQLite implementation of ``ConversationRepository`` (the embedded store).
+
+Shares the ``SqliteStore`` connection factory and write lock, so an append, its
+thread counter and the window checks commit together under ``BEGIN IMMEDIATE``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.adapters.sqlite.store import SqliteStore
+from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
+from engram.domain.conversation_codec import (
+    message_from_dict,
+    message_to_dict,
+    record_to_dict,
+    summary_from_dict,
+    summary_to_dict,
+)
+from engram.domain.errors import Forbidden
+from engram.domain.serialization import parse_ts, ts
+from engram.ports import AppendOutcome
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_THREAD_COLS = "tenant_id, user_id, thread_id, agent_id, last_seq, window_start, clears, created_at, updated_at"
+
+
+class SqliteConversations:
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    # -- threads and appends ---------------------------------------------------------------
+    def append(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        agent_id: str,
+        messages: Sequence[NewMessage],
+        now: datetime,
+    ) -> AppendOutcome:
+        with self._store._tx() as conn:
+            row = conn.execute(
+                f"SELECT {_THREAD_COLS} FROM conv_threads WHERE tenant_id=? AND user_id=? AND thread_id=?",
+                (tenant_id, user_id, thread_id),
+            ).fetchone()
+            thread = _thread(row) if row else Thread(tenant_id, user_id, thread_id, agent_id, now, now)
+            if thread.agent_id != agent_id:
+                raise Forbidden("This thread belongs to another agent.", threadId=thread_id)
+            stored: list[Message] = []
+            created: list[str] = []
+            last = thread.last_seq
+            for new in messages:
+                existing = conn.execute(
+                    "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
+                    (tenant_id, user_id, thread_id, new.id),
+                ).fetchone()
+                if existing is not None:
+                    stored.append(message_from_dict(json.loads(existing[0])))
+                    continue
+                last += 1
+                msg = new.stored(tenant_id, user_id, thread_id, thread.agent_id, last, now)
+                conn.execute(
+                    "INSERT INTO conv_messages (tenant_id, user_id, thread_id, message_id, seq, pending, body) "
+                    "VALUES (?,?,?,?,?,1,?)",
+                    (tenant_id, user_id, thread_id, msg.id, msg.seq, _dumps(message_to_dict(msg))),
+                )
+                stored.append(msg)
+                created.append(msg.id)
+            if created or row is None:
+                thread = Thread(
+                    tenant_id,
+                    user_id,
+                    thread_id,
+                    thread.agent_id,
+                    thread.created_at,
+                    now if created else thread.updated_at,
+                    last,
+                    thread.window_start,
+                    thread.clears,
+                )
+                conn.execute(
+                    f"INSERT OR REPLACE INTO conv_threads ({_THREAD_COLS}) VALUES (?,?,?,?,?,?,?,?,?)",
+                    _thread_row(thread),
+                )
+        return AppendOutcome(thread, stored, tuple(created))
+
+    def get_thread(self, tenant_id: str, user_id: str, thread_id: str) -> Thread | None:
+        row = (
+            self._store._conn()
+            .execute(
+                f"SELECT {_THREAD_COLS} FROM conv_threads WHERE tenant_id=? AND user_id=? AND thread_id=?",
+                (tenant_id, user_id, thread_id),
+            )
+            .fetchone()
+        )
+        return None if row is None else _thread(row)
+
+    def list_threads(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[Thread]:
+        sql = f"SELECT {_THREAD_COLS} FROM conv_threads WHERE tenant_id=? AND user_id=?"
+        args: list[Any] = [tenant_id, user_id]
+        if agent_id is not None:
+            sql += " AND agent_id=?"
+            args.append(agent_id)
+        rows = self._store._conn().execute(sql + " ORDER BY updated_at DESC, thread_id", args).fetchall()
+        return [_thread(r) for r in rows]
+
+    def clear_window(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        expected_window_start: int,
+        new_window_start: int,
+        now: datetime,
+    ) -> bool:
+        with self._store._tx() as conn:
+            cur = conn.execute(
+                "UPDATE conv_threads SET window_start=?, clears=clears+1, updated_at=? "
+                "WHERE tenant_id=? AND user_id=? AND thread_id=? AND window_start=?",
+                (new_window_start, ts(now), tenant_id, user_id, thread_id, expected_window_start),
+            )
+            return cur.rowcount == 1
+
+    # -- messages ------------------------------------------------------------------------------
+    def get_message(self, tenant_id: str, user_id: str, thread_id: str, message_id: str) -> Message | None:
+        row = (
+            self._store._conn()
+            .execute(
+                "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
+                (tenant_id, user_id, thread_id, message_id),
+            )
+            .fetchone()
+        )
+        return None if row is None else message_from_dict(json.loads(row[0]))
+
+    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
+        out: list[Message] = []
+        wanted = list(dict.fromkeys(keys))
+        for i in range(0, len(wanted), 200):
+            chunk = wanted[i : i + 200]
+            pairs = " OR ".join("(thread_id=? AND message_id=?)" for _ in chunk)
+            rows = (
+                self._store._conn()
+                .execute(
+                    f"SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND ({pairs})",
+                    (tenant_id, user_id, *(v for pair in chunk for v in pair)),
+                )
+                .fetchall()
+            )
+            out.extend(message_from_dict(json.loads(r[0])) for r in rows)
+        return out
+
+    def recent(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        from_seq: int,
+        limit: int,
+        before_seq: int | None = None,
+    ) -> list[Message]:
+        rows = (
+            self._store._conn()
+            .execute(
+                "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? "
+                "AND seq >= ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+                (tenant_id, user_id, thread_id, from_seq, before_seq or 2**62, limit),
+            )
+            .fetchall()
+        )
+        return [message_from_dict(json.loads(r[0])) for r in rows]
+
+    def list_messages(
+        self, tenant_id: str, user_id: str, thread_id: str, after_seq: int = 0, limit: int = 500
+    ) -> list[Message]:
+        rows = (
+            self._store._conn()
+            .execute(
+                "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND seq > ? "
+                "ORDER BY seq LIMIT ?",
+                (tenant_id, user_id, thread_id, after_seq, limit),
+            )
+            .fetchall()
+        )
+        return [message_from_dict(json.loads(r[0])) for r in rows]
+
+    def mark_extracted(
+        self, tenant_id: str, user_id: str, thread_id: str, message_id: str, record: ExtractionRecord
+    ) -> None:
+        with self._store._tx() as conn:
+            row = conn.execute(
+                "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
+                (tenant_id, user_id, thread_id, message_id),
+            ).fetchone()
+            if row is None:
+                return  # erased while it was being processed: nothing to mark
+            body = json.loads(row[0])
+            body["extraction"] = record_to_dict(record)
+            conn.execute(
+                "UPDATE conv_messages SET pending=0, body=? "
+                "WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
+                (_dumps(body), tenant_id, user_id, thread_id, message_id),
+            )
+
+    def pending_jobs(self, limit: int = 1000) -> list[ExtractionJob]:
+        """Messages stored but never processed (the local worker's crash recovery)."""
+        rows = (
+            self._store._conn()
+            .execute(
+                "SELECT tenant_id, user_id, thread_id, message_id, body FROM conv_messages "
+                "WHERE pending = 1 ORDER BY tenant_id, user_id, thread_id, seq LIMIT ?",
+                (limit,),
+            )
+            .fetchall()
+        )
+        return [ExtractionJob(r[0], r[1], r[2], r[3], json.loads(r[4])["agentId"]) for r in rows]
+
+    # -- summaries ------------------------------------------------------------------------------
+    def get_summary(self, tenant_id: str, user_id: str, thread_id: str) -> ThreadSummary | None:
+        row = (
+            self._store._conn()
+            .execute(
+                "SELECT body FROM conv_summaries WHERE tenant_id=? AND user_id=? AND thread_id=?",
+                (tenant_id, user_id, thread_id),
+            )
+            .fetchone()
+        )
+        return None if row is None else summary_from_dict(json.loads(row[0]))
+
+    def put_summary(self, summary: ThreadSummary, expected_version: int | None) -> bool:
+        with self._store._tx() as conn:
+            row = conn.execute(
+                "SELECT version FROM conv_summaries WHERE tenant_id=? AND user_id=? AND thread_id=?",
+                (summary.tenant_id, summary.user_id, summary.thread_id),
+            ).fetchone()
+            if (None if row is None else int(row[0])) != expected_version:
+                return False
+            conn.execute(
+                "INSERT OR REPLACE INTO conv_summaries (tenant_id, user_id, thread_id, agent_id, version, body) "
+                "VALUES (?,?,?,?,?,?)",
+                (
+                    summary.tenant_id,
+                    summary.user_id,
+                    summary.thread_id,
+                    summary.agent_id,
+                    summary.version,
+                    _dumps(summary_to_dict(summary)),
+                ),
+            )
+            return True
+
+    def list_summaries(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[ThreadSummary]:
+        sql = "SELECT body FROM conv_summaries WHERE tenant_id=? AND user_id=?"
+        args: list[Any] = [tenant_id, user_id]
+        if agent_id is not None:
+            sql += " AND agent_id=?"
+            args.append(agent_id)
+        rows = self._store._conn().execute(sql + " ORDER BY thread_id", args).fetchall()
+        return [summary_from_dict(json.loads(r[0])) for r in rows]
+
+    # -- deletion ----------------------------------------------------------------------------------
+    def delete_thread(self, tenant_id: str, user_id: str, thread_id: str) -> dict[str, int]:
+        return self._delete(tenant_id, user_id, " AND thread_id=?", (thread_id,))
+
+    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
+        return self._delete(tenant_id, user_id, "", ())
+
+    def _delete(self, tenant_id: str, user_id: str, extra: str, args: tuple[str, ...]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        with self._store._tx() as conn:
+            for name, table in (
+                ("messages", "conv_messages"),
+                ("summaries", "conv_summaries"),
+                ("threads", "conv_threads"),
+            ):
+                cur = conn.execute(
+                    f"DELETE FROM {table} WHERE tenant_id=? AND user_id=?{extra}", (tenant_id, user_id, *args)
+                )
+                counts[name] = cur.rowcount
+        return counts
+
+
+def _thread(row: Sequence[Any]) -> Thread:
+    return Thread(
+        tenant_id=row[0],
+        user_id=row[1],
+        thread_id=row[2],
+        agent_id=row[3],
+        last_seq=int(row[4]),
+        window_start=int(row[5]),
+        clears=int(row[6]),
+        created_at=parse_ts(row[7]),
+        updated_at=parse_ts(row[8]),
+    )
+
+
+def _thread_row(t: Thread) -> tuple[Any, ...]:
+    return (
+        t.tenant_id,
+        t.user_id,
+        t.thread_id,
+        t.agent_id,
+        t.last_seq,
+        t.window_start,
+        t.clears,
+        ts(t.created_at),
+        ts(t.updated_at),
+    )

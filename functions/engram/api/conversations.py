@@ -1,0 +1,160 @@
+"""Conversations: threads of messages, their window, summary and cross-thread search."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.openapi.params import Path, Query
+
+from engram.api.conversation_schemas import (
+    AppendMessagesRequest,
+    AppendMessagesResponse,
+    MessageHitOut,
+    MessageOut,
+    MessageSearchResponse,
+    MessageWindow,
+    SummaryOut,
+    ThreadDeleted,
+    ThreadList,
+    ThreadOut,
+)
+from engram.api.deps import UserId, context, new_router
+from engram.api.responses import errors
+from engram.api.schemas import ID_PATTERN
+from engram.conversation_wiring import feature_of
+from engram.domain.conversation import MessageRole, NewMessage
+
+router = new_router()
+TAG = ["conversations"]
+
+ThreadId = Annotated[str, Path(pattern=ID_PATTERN, description="The client's id for the thread (one session).")]
+MessageId = Annotated[str, Path(pattern=ID_PATTERN)]
+
+
+@router.post(
+    "/users/<userId>/threads/<threadId>/messages",
+    summary="Append messages to a thread; each is then indexed and its facts extracted",
+    description=(
+        "Idempotent on message id: sending the same messages again changes nothing. Sensitive data "
+        "(card numbers, secrets, government ids) is redacted before anything is stored. When the thread "
+        "reaches its message limit the window is summarised and cleared, and `notice` says so."
+    ),
+    tags=TAG,
+    responses=errors(404),
+)
+def append_messages(userId: UserId, threadId: ThreadId, body: AppendMessagesRequest) -> AppendMessagesResponse:
+    engram, principal = context(router)
+    now = engram.clock.now()
+    messages = [
+        NewMessage(m.id, MessageRole(m.role), m.content, m.timestamp or now, dict(m.metadata)) for m in body.messages
+    ]
+    r = feature_of(engram).conversations.append(principal, userId, threadId, messages)
+    return AppendMessagesResponse(
+        thread=ThreadOut.of(r.thread),
+        messages=[MessageOut.of(m) for m in r.messages],
+        created=list(r.created),
+        duplicates=[m.id for m in r.messages if m.id not in set(r.created)],
+        queued=r.queued,
+        limit_reached=r.limit_reached,
+        window_cleared=r.notice is not None,
+        notice=r.notice,
+        summary=None if r.summary is None else SummaryOut.of(r.summary),
+    )
+
+
+@router.get(
+    "/users/<userId>/threads/<threadId>/messages",
+    summary="The thread's window: the last N messages and/or those fitting a token budget",
+    description="Oldest first. With neither limit, the last 20. With both, whichever bites first wins; "
+    "the budget trims the oldest messages first.",
+    tags=TAG,
+    responses=errors(404),
+)
+def read_window(
+    userId: UserId,
+    threadId: ThreadId,
+    last: Annotated[int | None, Query(ge=1, le=1000, description="At most this many messages.")] = None,
+    tokenBudget: Annotated[int | None, Query(ge=1, le=1_000_000, description="At most this many tokens.")] = None,
+) -> MessageWindow:
+    engram, principal = context(router)
+    view = feature_of(engram).conversations.window(principal, userId, threadId, last, tokenBudget)
+    return MessageWindow(
+        thread=ThreadOut.of(view.thread),
+        messages=[MessageOut.of(m) for m in view.window.messages],
+        tokens=view.window.tokens,
+        truncated=view.window.truncated,
+        summary=None if view.summary is None else SummaryOut.of(view.summary),
+    )
+
+
+@router.get(
+    "/users/<userId>/threads/<threadId>/messages/<messageId>",
+    summary="One message, with what its extraction did",
+    tags=TAG,
+    responses=errors(404),
+)
+def get_message(userId: UserId, threadId: ThreadId, messageId: MessageId) -> MessageOut:
+    engram, principal = context(router)
+    return MessageOut.of(feature_of(engram).conversations.message(principal, userId, threadId, messageId))
+
+
+@router.get(
+    "/users/<userId>/threads/<threadId>/summary",
+    summary="The thread's rolling summary",
+    tags=TAG,
+    responses=errors(404),
+)
+def get_summary(userId: UserId, threadId: ThreadId) -> SummaryOut:
+    engram, principal = context(router)
+    return SummaryOut.of(feature_of(engram).conversations.summary(principal, userId, threadId))
+
+
+@router.get(
+    "/users/<userId>/threads",
+    summary="The user's threads with the calling agent (an admin key sees all)",
+    tags=TAG,
+    responses=errors(),
+)
+def list_threads(userId: UserId) -> ThreadList:
+    engram, principal = context(router)
+    return ThreadList(items=[ThreadOut.of(t) for t in feature_of(engram).conversations.threads(principal, userId)])
+
+
+@router.delete(
+    "/users/<userId>/threads/<threadId>",
+    summary="Forget a conversation: its messages and summary (facts taken from it stay)",
+    tags=TAG,
+    responses=errors(404),
+)
+def delete_thread(userId: UserId, threadId: ThreadId) -> ThreadDeleted:
+    engram, principal = context(router)
+    counts = feature_of(engram).conversations.delete_thread(principal, userId, threadId)
+    return ThreadDeleted(thread_id=threadId, counts=counts)
+
+
+@router.get(
+    "/users/<userId>/messages/search",
+    summary="Search the user's messages across threads by meaning",
+    description="Messages scoring below minScore (cosine similarity, 0.60 by default) are dropped.",
+    tags=TAG,
+    responses=errors(),
+)
+def search_messages(
+    userId: UserId,
+    q: Annotated[str, Query(min_length=1, max_length=2000, description="Search text.")],
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+    minScore: Annotated[float | None, Query(ge=0, le=1, description="Similarity floor.")] = None,
+    excludeThreadId: Annotated[
+        str | None, Query(pattern=ID_PATTERN, description="Leave out this thread (usually the current one).")
+    ] = None,
+) -> MessageSearchResponse:
+    engram, principal = context(router)
+    feature = feature_of(engram)
+    hits = feature.conversations.search(
+        principal, userId, q, limit=limit, min_score=minScore, exclude_thread_id=excludeThreadId
+    )
+    return MessageSearchResponse(
+        query=q,
+        min_score=feature.conversations.config.min_score if minScore is None else minScore,
+        items=[MessageHitOut(message=MessageOut.of(h.message), score=h.score) for h in hits],
+    )

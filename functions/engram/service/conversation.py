@@ -1,0 +1,382 @@
+"""Conversation memory use cases (behaviour item 13; Oasis, Mona, Mordecai).
+
+Append messages to a thread (idempotent on message id, sensitive data redacted before
+anything is stored), queue each for indexing and extraction, keep a rolling summary
+every M turns, and at the message limit summarise and clear the window. Reading back
+gives the last N messages and/or a token budget; search finds messages across threads
+above a minimum similarity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from aws_lambda_powertools import Logger
+
+from engram.domain.conversation import (
+    LIMIT_NOTICE,
+    ExtractionJob,
+    Message,
+    NewMessage,
+    Thread,
+    ThreadSummary,
+    Window,
+    fit_window,
+    message_doc_id,
+    redact_sensitive,
+    roll_summary,
+    summary_doc_id,
+)
+from engram.domain.conversation_codec import message_to_dict, summary_to_dict, thread_to_dict
+from engram.domain.errors import NotFound, ValidationFailed
+from engram.domain.models import Principal, Role
+from engram.domain.policies import scope_for
+from engram.ports import (
+    Clock,
+    ConversationRepository,
+    DocKind,
+    Embedder,
+    IndexDocument,
+    Queue,
+    SearchIndex,
+    SearchQuery,
+)
+from engram.service.memory import _require
+
+logger = Logger(service="engram", child=True)
+
+PAGE = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationConfig:
+    window: int = 20  # messages read back when the caller names no limit (Mona, Mordecai)
+    message_limit: int = 30  # window size at which it is summarised and cleared (Mordecai)
+    summary_every: int = 10  # the rolling summary folds in new messages every M of them
+    min_score: float = 0.60  # cross-thread search similarity floor (Oasis)
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    thread: Thread
+    messages: list[Message]
+    created: tuple[str, ...]
+    queued: int
+    summary: ThreadSummary | None
+    limit_reached: bool
+    notice: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class WindowView:
+    thread: Thread
+    window: Window
+    summary: ThreadSummary | None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageHit:
+    message: Message
+    score: float
+
+
+class Forgetter(Protocol):
+    """Removes the idempotency records of messages, so an erased user starts clean."""
+
+    def forget(self, jobs: Sequence[ExtractionJob]) -> int: ...
+
+
+@dataclass
+class ConversationService:
+    repo: ConversationRepository
+    queue: Queue
+    index: SearchIndex
+    embedder: Embedder
+    clock: Clock
+    config: ConversationConfig
+    forgetter: Forgetter
+
+    # -- writes ----------------------------------------------------------------------------
+    def append(
+        self, principal: Principal, user_id: str, thread_id: str, messages: Sequence[NewMessage]
+    ) -> AppendResult:
+        _require(principal, Role.WRITER)
+        if not messages:
+            raise ValidationFailed("Send at least one message.", field="messages")
+        clean: list[NewMessage] = []
+        for m in messages:
+            content, rules = redact_sensitive(m.content)
+            clean.append(
+                NewMessage(m.id, m.role, content, m.timestamp, m.metadata, rules) if rules else m,
+            )
+        t = principal.tenant_id
+        outcome = self.repo.append(t, user_id, thread_id, principal.agent_id, clean, self.clock.now())
+        # Jobs go out for every message not yet processed, replays included: a replay
+        # after a failed send is how a message still gets extracted, and the worker's
+        # idempotency makes the repeat of a job already queued harmless.
+        jobs = [_job(m) for m in outcome.messages if m.extraction is None]
+        self.queue.send(jobs)
+        thread = outcome.thread
+        summary = self.repo.get_summary(t, user_id, thread_id)
+        limit_reached, notice = False, None
+        if outcome.created and thread.window_size >= self.config.message_limit:
+            limit_reached = True
+            summary, notice = self._close_window(thread, summary, {j.message_id for j in jobs})
+            thread = self.repo.get_thread(t, user_id, thread_id) or thread
+        elif (
+            outcome.created and thread.last_seq - (summary.covered_up_to if summary else 0) >= self.config.summary_every
+        ):
+            summary = self._summarise(thread, summary)
+        logger.info(
+            "messages appended",
+            extra={
+                "thread_messages": thread.last_seq,
+                "messages_created": len(outcome.created),
+                "jobs_queued": len(jobs),
+            },
+        )
+        return AppendResult(thread, outcome.messages, outcome.created, len(jobs), summary, limit_reached, notice)
+
+    def _close_window(
+        self, thread: Thread, summary: ThreadSummary | None, queued: set[str]
+    ) -> tuple[ThreadSummary | None, str | None]:
+        """Mordecai's limit: extract, summarise, clear the window, tell the user."""
+        t, u = thread.tenant_id, thread.user_id
+        # Extract: every window message is queued at its own append; re-send any whose
+        # extraction has not finished, so nothing in the window is left behind.
+        window = self.repo.recent(t, u, thread.thread_id, thread.window_start, thread.window_size)
+        late = [_job(m) for m in window if m.extraction is None and m.id not in queued]
+        if late:
+            self.queue.send(late)
+        summary = self._summarise(thread, summary)
+        cleared = self.repo.clear_window(
+            t, u, thread.thread_id, thread.window_start, thread.last_seq + 1, self.clock.now()
+        )
+        # A concurrent append that cleared it first has told its caller already.
+        return summary, LIMIT_NOTICE if cleared else None
+
+    def _summarise(self, thread: Thread, summary: ThreadSummary | None) -> ThreadSummary | None:
+        t, u, tid = thread.tenant_id, thread.user_id, thread.thread_id
+        for _ in range(5):
+            covered = summary.covered_up_to if summary else 0
+            fresh: list[Message] = []
+            while covered + len(fresh) < thread.last_seq:
+                page = self.repo.list_messages(t, u, tid, covered + len(fresh), PAGE)
+                if not page:
+                    break
+                fresh.extend(m for m in page if m.seq <= thread.last_seq)
+            if not fresh:
+                return summary
+            text = roll_summary(summary.text if summary else None, fresh)
+            updated = ThreadSummary(
+                t,
+                u,
+                tid,
+                thread.agent_id,
+                text,
+                fresh[-1].seq,
+                (summary.messages_covered if summary else 0) + len(fresh),
+                self.clock.now(),
+                (summary.version if summary else 0) + 1,
+            )
+            if self.repo.put_summary(updated, summary.version if summary else None):
+                self._index_summary(updated)
+                return updated
+            # Another append folded messages in first; start again from its summary.
+            summary = self.repo.get_summary(t, u, tid)
+            if summary is not None and summary.covered_up_to >= thread.last_seq:
+                return summary
+        return summary
+
+    def _index_summary(self, s: ThreadSummary) -> None:
+        if not s.text.strip():
+            self.index.delete(s.tenant_id, s.user_id, [summary_doc_id(s.thread_id)])
+            return
+        vector = self.embedder.embed([s.text])[0]
+        self.index.upsert(
+            [
+                IndexDocument(
+                    id=summary_doc_id(s.thread_id),
+                    tenant_id=s.tenant_id,
+                    user_id=s.user_id,
+                    kind=DocKind.SUMMARY,
+                    text=s.text,
+                    vector=vector,
+                    model_id=self.embedder.model_id,
+                    visibility="self",
+                    source_agent_id=s.agent_id,
+                    thread_id=s.thread_id,
+                    updated_at=s.updated_at,
+                )
+            ]
+        )
+
+    def delete_thread(self, principal: Principal, user_id: str, thread_id: str) -> dict[str, int]:
+        """Forget one conversation: its messages, summary and their index documents.
+
+        Facts already extracted from it stay: they are memories, forgotten on their own.
+        """
+        _require(principal, Role.WRITER)
+        thread = self._thread(principal, user_id, thread_id)
+        messages = self._all_messages(thread)
+        self.forgetter.forget([_job(m) for m in messages])
+        doc_ids = [message_doc_id(thread_id, m.id) for m in messages] + [summary_doc_id(thread_id)]
+        counts = self.repo.delete_thread(principal.tenant_id, user_id, thread_id)
+        self.index.delete(principal.tenant_id, user_id, doc_ids)
+        return counts
+
+    # -- reads -------------------------------------------------------------------------------
+    def window(
+        self,
+        principal: Principal,
+        user_id: str,
+        thread_id: str,
+        last: int | None = None,
+        token_budget: int | None = None,
+    ) -> WindowView:
+        _require(principal, Role.VIEWER)
+        thread = self._thread(principal, user_id, thread_id)
+        if last is None and token_budget is None:
+            last = self.config.window
+        t = principal.tenant_id
+        newest: list[Message] = []
+        want = thread.window_size if last is None else min(last, thread.window_size)
+        before: int | None = None
+        tokens = 0
+        while len(newest) < want:
+            page = self.repo.recent(t, user_id, thread_id, thread.window_start, min(PAGE, want - len(newest)), before)
+            if not page:
+                break
+            newest.extend(page)
+            tokens += sum(m.tokens for m in page)
+            before = page[-1].seq
+            if token_budget is not None and tokens > token_budget:
+                break  # enough read to know where the budget cuts
+        summary = self.repo.get_summary(t, user_id, thread_id)
+        fitted = fit_window(newest, last, token_budget)
+        # Truncated against the whole live window, not just the part read.
+        return WindowView(thread, replace(fitted, truncated=len(fitted.messages) < thread.window_size), summary)
+
+    def message(self, principal: Principal, user_id: str, thread_id: str, message_id: str) -> Message:
+        _require(principal, Role.VIEWER)
+        self._thread(principal, user_id, thread_id)
+        msg = self.repo.get_message(principal.tenant_id, user_id, thread_id, message_id)
+        if msg is None:
+            raise NotFound("This thread has no message with that id.", messageId=message_id)
+        return msg
+
+    def summary(self, principal: Principal, user_id: str, thread_id: str) -> ThreadSummary:
+        _require(principal, Role.VIEWER)
+        self._thread(principal, user_id, thread_id)
+        s = self.repo.get_summary(principal.tenant_id, user_id, thread_id)
+        if s is None:
+            raise NotFound(
+                f"This thread has no summary yet; one is made every {self.config.summary_every} messages.",
+                threadId=thread_id,
+            )
+        return s
+
+    def threads(self, principal: Principal, user_id: str) -> list[Thread]:
+        _require(principal, Role.VIEWER)
+        agent = None if principal.is_admin else principal.agent_id
+        return self.repo.list_threads(principal.tenant_id, user_id, agent)
+
+    def summaries(self, principal: Principal, user_id: str, thread_id: str | None = None) -> list[ThreadSummary]:
+        _require(principal, Role.VIEWER)
+        if thread_id is not None:
+            s = self.repo.get_summary(principal.tenant_id, user_id, thread_id)
+            return [s] if s is not None and _may_read(principal, s.agent_id) else []
+        agent = None if principal.is_admin else principal.agent_id
+        return self.repo.list_summaries(principal.tenant_id, user_id, agent)
+
+    def search(
+        self,
+        principal: Principal,
+        user_id: str,
+        text: str,
+        *,
+        limit: int = 10,
+        min_score: float | None = None,
+        exclude_thread_id: str | None = None,
+    ) -> list[MessageHit]:
+        """Messages from any of the caller's threads whose meaning is close to ``text``.
+
+        Scored by cosine similarity of embeddings; anything under ``min_score`` (0.60 by
+        default) is dropped, as in Oasis' cross-thread recall.
+        """
+        _require(principal, Role.VIEWER)
+        if not text.strip():
+            raise ValidationFailed("The search text must not be empty.", field="q")
+        floor = self.config.min_score if min_score is None else min_score
+        now = self.clock.now()
+        hits = self.index.search(
+            SearchQuery(
+                tenant_id=principal.tenant_id,
+                user_id=user_id,
+                now=now,
+                text=text,
+                vector=self.embedder.embed([text])[0],
+                scope=scope_for(principal),
+                kinds=(DocKind.MESSAGE,),
+                exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id else (),
+                k=max(limit * 3, 20),
+            )
+        )
+        scored = {h.id: h.semantic for h in hits if h.semantic >= floor}
+        keys = [_split_doc_id(doc_id) for doc_id in scored]
+        found = self.repo.get_messages(principal.tenant_id, user_id, [k for k in keys if k is not None])
+        # The repository is the truth: a message deleted after indexing is not returned.
+        out = [
+            MessageHit(m, scored[message_doc_id(m.thread_id, m.id)])
+            for m in found
+            if _may_read(principal, m.agent_id) and m.thread_id != exclude_thread_id
+        ]
+        out.sort(key=lambda h: (-h.score, h.message.thread_id, h.message.seq))
+        return out[:limit]
+
+    # -- privacy ------------------------------------------------------------------------------
+    def export_user(self, tenant_id: str, user_id: str) -> dict[str, Any]:
+        threads = self.repo.list_threads(tenant_id, user_id)
+        return {
+            "threads": [thread_to_dict(th) for th in threads],
+            "messages": [message_to_dict(m) for th in threads for m in self._all_messages(th)],
+            "summaries": [summary_to_dict(s) for s in self.repo.list_summaries(tenant_id, user_id)],
+        }
+
+    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
+        jobs = [_job(m) for th in self.repo.list_threads(tenant_id, user_id) for m in self._all_messages(th)]
+        forgotten = self.forgetter.forget(jobs)
+        counts = self.repo.erase_user(tenant_id, user_id)
+        return {**counts, "idempotencyRecords": forgotten}
+
+    # -- helpers ------------------------------------------------------------------------------
+    def _thread(self, principal: Principal, user_id: str, thread_id: str) -> Thread:
+        thread = self.repo.get_thread(principal.tenant_id, user_id, thread_id)
+        if thread is None or not _may_read(principal, thread.agent_id):
+            raise NotFound("No thread with that id is visible to this key.", threadId=thread_id)
+        return thread
+
+    def _all_messages(self, thread: Thread) -> list[Message]:
+        out: list[Message] = []
+        while True:
+            page = self.repo.list_messages(
+                thread.tenant_id, thread.user_id, thread.thread_id, out[-1].seq if out else 0, PAGE
+            )
+            out.extend(page)
+            if len(page) < PAGE:
+                return out
+
+
+def _job(m: Message) -> ExtractionJob:
+    return ExtractionJob(m.tenant_id, m.user_id, m.thread_id, m.id, m.agent_id)
+
+
+def _may_read(principal: Principal, agent_id: str) -> bool:
+    return principal.is_admin or agent_id == principal.agent_id
+
+
+def _split_doc_id(doc_id: str) -> tuple[str, str] | None:
+    parts = doc_id.split("|")
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "msg" else None

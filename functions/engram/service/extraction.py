@@ -1,0 +1,300 @@
+"""Processing an ingested message: index it, extract facts, write them (item 14).
+
+Runs after each turn, off the request path: the ``extraction`` Lambda (SQS) in the
+cloud, an in-process worker locally. Every fact goes through the same write pipeline
+as an explicit write (``MemoryService.write``, actor system/extraction), after the
+user's settings and the semantic dedup. ``IdempotentProcessor`` makes a job idempotent
+on (tenant, user, thread, message id) with Powertools, so redelivery adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Protocol, cast
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig, idempotent_function
+from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyItemNotFoundError
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from engram.domain.agent_config import Guardrails
+from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, MessageRole, message_doc_id
+from engram.domain.conversation_codec import record_to_dict
+from engram.domain.errors import CapacityReached, GuardrailViolation, ValidationFailed
+from engram.domain.extraction import ExtractedFact, Extraction, IdentityUpdate
+from engram.domain.models import Actor, ActorType, MemoryEntry, Principal, Role, UserSettings, Visibility
+from engram.domain.policies import VisibilityScope, check_key
+from engram.domain.sensitive import find_sensitive
+from engram.domain.writes import WriteRequest
+from engram.ports import (
+    Clock,
+    ConversationRepository,
+    DocKind,
+    Embedder,
+    FactExtractor,
+    IndexDocument,
+    SearchIndex,
+    Store,
+)
+from engram.service.agents import AgentConfigService
+from engram.service.memory import MemoryService
+from engram.service.users import UserService
+
+logger = Logger(service="engram", child=True)
+
+EXTRACTION_ACTOR = Actor(ActorType.SYSTEM, "extraction")
+
+
+class DedupMatchLike(Protocol):
+    @property
+    def entry(self) -> MemoryEntry: ...
+
+    @property
+    def similarity(self) -> float: ...
+
+    @property
+    def kind(self) -> str: ...
+
+
+class Dedup(Protocol):
+    """``engram.service.dedup.SemanticDedup``: the live entry a fact repeats or contradicts."""
+
+    def match(
+        self, tenant_id: str, user_id: str, key: str, value: str, category: str, scope: VisibilityScope
+    ) -> DedupMatchLike | None: ...
+
+
+@dataclass
+class ExtractionService:
+    repo: ConversationRepository
+    store: Store
+    index: SearchIndex
+    embedder: Embedder
+    clock: Clock
+    memory: MemoryService
+    users: UserService
+    agents: AgentConfigService
+    extractor: FactExtractor
+    dedup: Dedup | None = None
+
+    def process(self, job: ExtractionJob) -> dict[str, Any]:
+        msg = self.repo.get_message(job.tenant_id, job.user_id, job.thread_id, job.message_id)
+        if msg is None:
+            return {"status": "gone"}  # erased (or its thread deleted) before it was processed
+        if msg.extraction is not None:
+            return record_to_dict(msg.extraction)  # processed already, by an earlier delivery
+        self._index(msg)
+        record = self._extract(msg)
+        self.repo.mark_extracted(msg.tenant_id, msg.user_id, msg.thread_id, msg.id, record)
+        logger.info(
+            "message processed",
+            extra={
+                "extractor": record.extractor,
+                "status": record.status,
+                "reason": record.reason,
+                "outcomes": record.outcomes,
+                "dropped": record.dropped,
+            },
+        )
+        return record_to_dict(record)
+
+    def _index(self, msg: Message) -> None:
+        if not msg.content.strip():
+            return
+        self.index.upsert(
+            [
+                IndexDocument(
+                    id=message_doc_id(msg.thread_id, msg.id),
+                    tenant_id=msg.tenant_id,
+                    user_id=msg.user_id,
+                    kind=DocKind.MESSAGE,
+                    text=msg.content,
+                    vector=self.embedder.embed([msg.content])[0],
+                    model_id=self.embedder.model_id,
+                    # A thread is between the user and one agent: its messages are that
+                    # agent's own, as self memories are.
+                    visibility=Visibility.SELF.value,
+                    source_agent_id=msg.agent_id,
+                    thread_id=msg.thread_id,
+                    category=msg.role.value,
+                    updated_at=msg.created_at,
+                )
+            ]
+        )
+
+    def _extract(self, msg: Message) -> ExtractionRecord:
+        now = self.clock.now()
+        name = self.extractor.name
+
+        def skipped(reason: str, **extra: Any) -> ExtractionRecord:
+            return ExtractionRecord("skipped", now, name, reason, **extra)
+
+        if msg.role is not MessageRole.USER:
+            return skipped("not_user_message")
+        settings = self.store.get_settings(msg.tenant_id, msg.user_id) or UserSettings(msg.tenant_id, msg.user_id)
+        if not settings.memory_enabled:
+            return skipped("memory_off")
+        extraction = self.extractor.extract(msg.content, msg.timestamp)
+        usage = _usage(extraction)
+        if extraction.skipped:
+            return skipped(extraction.skipped, usage=usage)
+        dropped: Counter[str] = Counter(extraction.dropped)
+        if msg.redactions:
+            # What redaction removed at append never reached the extractor as such; it
+            # counts as dropped however the extractor read the "[redacted]" left behind.
+            dropped["sensitive"] = max(dropped["sensitive"], len(msg.redactions))
+        outcomes: Counter[str] = Counter()
+        principal = Principal(msg.tenant_id, msg.agent_id, frozenset({Role.WRITER}))
+        identity = self._identity(principal, msg.user_id, extraction.identity)
+        config = self.agents.get(msg.tenant_id, msg.agent_id)
+        for fact in extraction.facts:
+            reason = self._refusal(fact, settings, config.user_memory_config.guardrails)
+            if reason is not None:
+                dropped[reason] += 1
+                continue
+            try:
+                result = self.memory.write(self._request(msg, fact, settings, principal), config)
+            except CapacityReached:
+                dropped["capacity"] += 1
+                continue
+            outcomes[result.outcome.value] += 1
+        return ExtractionRecord("extracted", now, name, None, dict(outcomes), dict(dropped), identity.fields(), usage)
+
+    def _refusal(self, fact: ExtractedFact, settings: UserSettings, guardrails: Guardrails) -> str | None:
+        if settings.allowed_categories is not None and fact.category not in settings.allowed_categories:
+            return "category_disabled"
+        if find_sensitive(fact.value, fact.key) is not None or find_sensitive(fact.statement) is not None:
+            return "sensitive"
+        # The agent's length limits hold for what is written on its behalf; its category
+        # list does not: extraction's categories (feeling, event...) are the system's own
+        # vocabulary, each with its TTL, as "legacy" is for properties.
+        try:
+            check_key(fact.key, guardrails)
+        except (GuardrailViolation, ValidationFailed):
+            return "guardrail"
+        if len(fact.value) > guardrails.max_value_length:
+            return "guardrail"
+        return None
+
+    def _request(self, msg: Message, fact: ExtractedFact, settings: UserSettings, principal: Principal) -> WriteRequest:
+        key, value, category = fact.key, fact.value, fact.category
+        visibility, agent_id = Visibility.SELF, msg.agent_id
+        groups: tuple[str, ...] = ()
+        match = None
+        if self.dedup is not None:
+            scope = VisibilityScope(principal.agent_id, principal.group_ids)
+            match = self.dedup.match(msg.tenant_id, msg.user_id, key, value, category, scope)
+        if match is not None:
+            # Write to the matched entry's own identity so the pipeline reinforces it
+            # (duplicate: its key and value) or supersedes it (contradiction: its key).
+            e = match.entry
+            key, visibility, agent_id, groups = e.key, e.visibility, e.source_agent_id, e.group_ids
+            if match.kind == "duplicate":
+                value, category = e.value, e.category
+        return WriteRequest(
+            tenant_id=msg.tenant_id,
+            user_id=msg.user_id,
+            key=key,
+            value=value,
+            category=category,
+            visibility=visibility,
+            agent_id=agent_id,
+            actor=EXTRACTION_ACTOR,
+            statement=fact.statement[:4000],
+            group_ids=tuple(groups),
+            importance=fact.importance,
+            confidence=fact.confidence,
+            source_conversation_id=msg.thread_id,
+            source_message_id=msg.id,
+            source_time=msg.timestamp,
+            valid_from=fact.valid_from,
+            reason=f"extracted by {self.extractor.name} ({fact.rule})",
+            retention=None if settings.retention_days is None else timedelta(days=settings.retention_days),
+            ttl=self.memory.ttl,
+        )
+
+    def _identity(self, principal: Principal, user_id: str, ident: IdentityUpdate) -> IdentityUpdate:
+        if ident.name or ident.nickname:
+            self.users.update_profile(principal, user_id, name=ident.name, nickname=ident.nickname)
+        if ident.agent_name:
+            self.users.set_agent_name(principal, user_id, ident.agent_name)
+        return ident
+
+
+def _usage(extraction: Extraction) -> dict[str, float]:
+    u = extraction.usage
+    if u is None:
+        return {}
+    return {"inputTokens": u.input_tokens, "outputTokens": u.output_tokens, "costUsd": u.cost_usd}
+
+
+# -- idempotency ---------------------------------------------------------------------------------
+KEY_PREFIX = "engram.extraction"
+# (tenant, user, thread, message id): a thread id is only unique within its user.
+IDEMPOTENCY_KEY = "[tenantId, userId, threadId, messageId]"
+# SQS keeps a message at most 14 days; a record must outlive every redelivery of it.
+DEFAULT_RECORD_SECONDS = 15 * 24 * 3600
+
+
+class Invocation(Protocol):
+    """What Powertools reads from a Lambda context: the time left (a local stand-in works)."""
+
+    def get_remaining_time_in_millis(self) -> int: ...
+
+
+class IdempotentProcessor:
+    """``ExtractionService.process`` behind Powertools' ``idempotent_function``."""
+
+    def __init__(
+        self,
+        process: Callable[[ExtractionJob], dict[str, Any]],
+        persistence: BasePersistenceLayer,
+        expires_after_seconds: int = DEFAULT_RECORD_SECONDS,
+    ) -> None:
+        self.config = IdempotencyConfig(
+            event_key_jmespath=IDEMPOTENCY_KEY,
+            raise_on_no_idempotency_key=True,
+            expires_after_seconds=expires_after_seconds,
+        )
+        self._persistence = persistence
+        # Configured up front (Powertools does it on first use) so that ``forget`` hashes
+        # keys exactly as processing does, even in a process that has processed nothing.
+        persistence.configure(self.config, key_prefix=KEY_PREFIX)
+
+        @idempotent_function(  # type: ignore[untyped-decorator]
+            data_keyword_argument="job",
+            persistence_store=persistence,
+            config=self.config,
+            key_prefix=KEY_PREFIX,
+        )
+        def run(job: dict[str, Any]) -> dict[str, Any]:
+            return process(ExtractionJob.from_dict(job))
+
+        self._run = run
+
+    def __call__(self, job: ExtractionJob, context: Invocation | None = None) -> dict[str, Any]:
+        if context is not None:
+            # Lets an in-progress record expire with the invocation, so a job whose
+            # Lambda timed out can be retried instead of waiting out the whole window.
+            self.config.register_lambda_context(cast(LambdaContext, context))
+        result: dict[str, Any] = self._run(job=job.as_dict())
+        return result
+
+    def forget(self, jobs: Sequence[ExtractionJob]) -> int:
+        """Delete the records of these jobs (erasure); return how many existed."""
+        done = 0
+        for job in jobs:
+            try:
+                self._persistence.get_record(data=job.as_dict())
+            except IdempotencyItemNotFoundError:
+                continue
+            self._persistence.delete_record(data=job.as_dict(), exception=_Erased())
+            done += 1
+        return done
+
+
+class _Erased(Exception):
+    """Stands in for the exception Powertools logs when a record is deleted."""
