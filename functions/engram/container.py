@@ -21,12 +21,24 @@ from engram.service.users import UserService
 from engram.settings import Settings
 
 if TYPE_CHECKING:
+    from engram.conversation_wiring import ConversationFeature
     from engram.service.dream import DreamService
 
 
 class SystemClock:
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+
+class StartedClock:
+    """Real time, shifted to begin at ``start`` (settings.clock_start): end-to-end tests of
+    TTLs start a server "later" without a clock endpoint anyone could call."""
+
+    def __init__(self, start: datetime) -> None:
+        self._offset = start - datetime.now(UTC)
+
+    def now(self) -> datetime:
+        return datetime.now(UTC) + self._offset
 
 
 @dataclass
@@ -43,6 +55,7 @@ class Engram:
     privacy: PrivacyService
     indexer: Indexer
     drainer: OutboxDrainer | None = None
+    conversation: ConversationFeature | None = None
     dream: DreamService | None = None
 
     def sync_index(self) -> None:
@@ -60,7 +73,7 @@ def build(
     clock: Clock | None = None,
 ) -> Engram:
     settings = settings or Settings()
-    clock = clock or SystemClock()
+    clock = clock or (StartedClock(settings.clock_start) if settings.clock_start else SystemClock())
     embedder = embedder or make_embedder(settings)
     drainer_store: Any = None
     if store is None:
@@ -92,6 +105,9 @@ def build(
         drainer=drainer,
     )
     engram.dream = _make_dream(engram)
+    from engram.conversation_wiring import attach
+
+    engram.conversation = attach(engram)
     return engram
 
 

@@ -14,6 +14,8 @@ from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from engram.domain.agent_config import AgentConfig, RecallOrder
+from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
+from engram.domain.extraction import Extraction
 from engram.domain.dream import DreamMessage, DreamRun, Stats, UserOutcome
 from engram.domain.models import (
     ApiKeyRecord,
@@ -169,6 +171,7 @@ class DocKind(StrEnum):
     MEMORY = "memory"
     MESSAGE = "message"
     ARCHIVAL = "archival"
+    SUMMARY = "summary"  # a thread's rolling summary (Mordecai's session summaries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,3 +374,112 @@ class Summarizer(Protocol):
         ...
 
     def summarize(self, request: SummaryRequest) -> SummaryResult: ...
+
+
+# -- conversations and extraction (behaviour items 13 and 14) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AppendOutcome:
+    thread: Thread  # as it stands after the append
+    messages: list[Message]  # the stored message for each one sent, in the order sent
+    created: tuple[str, ...]  # ids stored now; the others were already there (a replay)
+
+
+class ConversationRepository(Protocol):
+    """Threads of messages per user and their rolling summaries."""
+
+    def append(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        agent_id: str,
+        messages: Sequence[NewMessage],
+        now: datetime,
+    ) -> AppendOutcome:
+        """Store the messages in order, atomically, numbering them after the thread's last.
+
+        A message id the thread already holds is left exactly as stored (appending is
+        idempotent on (tenant, user, thread, message id)). The thread is created for
+        ``agent_id``; raises ``Forbidden`` if it belongs to another agent.
+        """
+        ...
+
+    def get_thread(self, tenant_id: str, user_id: str, thread_id: str) -> Thread | None: ...
+
+    def list_threads(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[Thread]:
+        """The user's threads (of one agent, or all), most recently updated first."""
+        ...
+
+    def get_message(self, tenant_id: str, user_id: str, thread_id: str, message_id: str) -> Message | None: ...
+
+    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
+        """The messages that exist among ``(thread id, message id)`` pairs, in no order."""
+        ...
+
+    def recent(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        from_seq: int,
+        limit: int,
+        before_seq: int | None = None,
+    ) -> list[Message]:
+        """Up to ``limit`` messages with ``from_seq <= seq < before_seq``, newest first."""
+        ...
+
+    def list_messages(
+        self, tenant_id: str, user_id: str, thread_id: str, after_seq: int = 0, limit: int = 500
+    ) -> list[Message]:
+        """Up to ``limit`` messages with ``seq > after_seq``, oldest first."""
+        ...
+
+    def mark_extracted(
+        self, tenant_id: str, user_id: str, thread_id: str, message_id: str, record: ExtractionRecord
+    ) -> None: ...
+
+    def clear_window(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        expected_window_start: int,
+        new_window_start: int,
+        now: datetime,
+    ) -> bool:
+        """Move the window start if it is still ``expected_window_start``; False otherwise."""
+        ...
+
+    def get_summary(self, tenant_id: str, user_id: str, thread_id: str) -> ThreadSummary | None: ...
+
+    def put_summary(self, summary: ThreadSummary, expected_version: int | None) -> bool:
+        """Store ``summary`` if the stored one is still at ``expected_version`` (None: no
+        summary yet); False when another writer got there first."""
+        ...
+
+    def list_summaries(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[ThreadSummary]: ...
+
+    def delete_thread(self, tenant_id: str, user_id: str, thread_id: str) -> dict[str, int]: ...
+
+    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
+
+
+class Queue(Protocol):
+    """Where ingested messages wait for indexing and extraction (SQS in the cloud)."""
+
+    def send(self, jobs: Sequence[ExtractionJob]) -> None:
+        """Accept every job durably or raise; a job may be delivered more than once."""
+        ...
+
+
+class FactExtractor(Protocol):
+    """Turns one user message into facts, identity and counts of what it dropped."""
+
+    @property
+    def name(self) -> str: ...
+
+    def extract(self, text: str, timestamp: datetime) -> Extraction:
+        """``timestamp`` is when the message was said: relative times resolve against it."""
+        ...

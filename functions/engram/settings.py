@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AwareDatetime, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -43,6 +43,25 @@ class Settings(BaseSettings):
     # Abuse controls (API Gateway enforces its own in the cloud).
     max_body_bytes: int = Field(262_144, ge=1024)
     requests_per_second_per_key: float = Field(200.0, gt=0)
+
+    # Conversations (behaviour item 13) and extraction (item 14).
+    conversation_window: int = Field(20, ge=1, le=1000)
+    conversation_message_limit: int = Field(30, ge=2, le=10_000)
+    conversation_summary_every: int = Field(10, ge=1, le=1000)
+    message_search_min_score: float = Field(0.60, ge=0, le=1)
+    extractor: Literal["rules", "bedrock"] = "rules"
+    bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
+    extraction_usd_per_1k_input_tokens: float = Field(0.00025, ge=0)
+    extraction_usd_per_1k_output_tokens: float = Field(0.00125, ge=0)
+    # Locally: "background" runs extraction on a worker thread after each turn, as the
+    # cloud does through SQS; "inline" finishes it before the append returns.
+    extraction_worker: Literal["background", "inline"] = "background"
+    # Powertools idempotency records of the extraction Lambda (DynamoDB, key "id").
+    idempotency_table: str = "engram-idempotency"
+    idempotency_record_seconds: int = Field(15 * 24 * 3600, ge=60)
+    # Start the clock at this instant and let it run at real speed (demos, end-to-end
+    # tests of TTLs); unset, the clock is the system's.
+    clock_start: AwareDatetime | None = None
 
     @property
     def sqlite_path(self) -> Path:

@@ -46,6 +46,15 @@ MATRIX: dict[tuple[str, str], str] = {
     ("PATCH", "/v1/users/{userId}/properties"): "writer",
     ("DELETE", "/v1/users/{userId}/properties"): "writer",
     ("GET", "/v1/users/{userId}/export"): "admin",
+    ("POST", "/v1/users/{userId}/threads/{threadId}/messages"): "writer",
+    ("GET", "/v1/users/{userId}/threads/{threadId}/messages"): "viewer",
+    ("GET", "/v1/users/{userId}/threads/{threadId}/messages/{messageId}"): "viewer",
+    ("GET", "/v1/users/{userId}/threads/{threadId}/summary"): "viewer",
+    ("GET", "/v1/users/{userId}/threads"): "viewer",
+    ("DELETE", "/v1/users/{userId}/threads/{threadId}"): "writer",
+    ("GET", "/v1/users/{userId}/messages/search"): "viewer",
+    ("GET", "/v1/users/{userId}/long-term-memory"): "viewer",
+    ("GET", "/v1/users/{userId}/long-term-memory/search"): "viewer",
     ("DELETE", "/v1/users/{userId}"): "admin",
     ("GET", "/v1/tools"): "viewer",
     ("POST", "/v1/users/{userId}/tools/execute"): "viewer",
@@ -63,9 +72,12 @@ BODIES: dict[tuple[str, str], object] = {
     ("PUT", "/v1/users/{userId}/profile/agent-name"): {"name": "Jarvis"},
     ("PATCH", "/v1/users/{userId}/settings"): {"memoryEnabled": True},
     ("PATCH", "/v1/users/{userId}/properties"): {"properties": {"lang": "de"}},
+    ("POST", "/v1/users/{userId}/threads/{threadId}/messages"): {"messages": [{"id": "m1", "content": "I like tea"}]},
 }
 QUERIES = {
     ("GET", "/v1/users/{userId}/memories/search"): "q=k",
+    ("GET", "/v1/users/{userId}/messages/search"): "q=k",
+    ("GET", "/v1/users/{userId}/long-term-memory/search"): "q=k",
     ("DELETE", "/v1/users/{userId}/memories"): "confirm=CONFIRM",
     ("DELETE", "/v1/users/{userId}"): "confirm=CONFIRM",
 }
@@ -99,6 +111,8 @@ def test_route_allows_exactly_the_roles_it_should(api: Api, method: str, path: s
         .replace("{entryId}", entry["id"])
         .replace("{category}", "fact")
         .replace("{key}", "k")
+        .replace("{threadId}", "t1")
+        .replace("{messageId}", "m1")
         .replace("{runId}", "dream_none")
     )
     body = BODIES.get((method, path))

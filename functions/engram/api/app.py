@@ -63,6 +63,10 @@ def create_app() -> APIGatewayRestResolver:
     app.include_router(agents.router, prefix="/v1")
     app.include_router(dream.router, prefix="/v1")
     app.include_router(tools.router, prefix="/v1")
+    from engram.api import conversations, long_term  # conversations and Mordecai's namespaces
+
+    app.include_router(conversations.router, prefix="/v1")
+    app.include_router(long_term.router, prefix="/v1")
     app.enable_swagger(
         path="/docs",
         title=API_TITLE,

@@ -81,6 +81,39 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             PRIMARY KEY (run_id, tenant_id, agent_id))""",
         ],
     ),
+    (
+        "conversations_v1",
+        [
+            """CREATE TABLE conv_threads (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, last_seq INTEGER NOT NULL, window_start INTEGER NOT NULL,
+            clears INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, user_id, thread_id))""",
+            "CREATE INDEX conv_threads_by_update ON conv_threads (tenant_id, user_id, updated_at)",
+            # ``pending`` is 1 until the message has been indexed and extracted: the local
+            # worker re-queues pending messages at start, so a crash loses no extraction.
+            """CREATE TABLE conv_messages (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+            message_id TEXT NOT NULL, seq INTEGER NOT NULL, pending INTEGER NOT NULL DEFAULT 1,
+            body TEXT NOT NULL, PRIMARY KEY (tenant_id, user_id, thread_id, message_id))""",
+            "CREATE UNIQUE INDEX conv_messages_by_seq ON conv_messages (tenant_id, user_id, thread_id, seq)",
+            "CREATE INDEX conv_messages_pending ON conv_messages (pending) WHERE pending = 1",
+            """CREATE TABLE conv_summaries (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, user_id, thread_id))""",
+        ],
+    ),
+    (
+        "extraction_idempotency_v1",
+        [
+            # Powertools idempotency records for the local extraction worker (the cloud
+            # keeps them in DynamoDB); columns mirror Powertools' DynamoDB layout.
+            """CREATE TABLE idempotency_records (
+            id TEXT PRIMARY KEY, status TEXT NOT NULL, expiration INTEGER,
+            in_progress_expiration INTEGER, data TEXT, validation TEXT)""",
+        ],
+    ),
 ]
 
 
