@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -39,6 +39,12 @@ class Settings(BaseSettings):
     embedder: Literal["hash", "minilm", "bedrock"] = "hash"
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
     bedrock_embedding_dimension: Literal[256, 512, 1024] = 512
+
+    @field_validator("bedrock_embedding_dimension", mode="before")
+    @classmethod
+    def _dimension_from_env(cls, value: object) -> object:
+        # Environment variables are strings, and a Literal of ints does not coerce "512".
+        return int(value) if isinstance(value, str) and value.strip().isdigit() else value
 
     # Abuse controls (API Gateway enforces its own in the cloud).
     max_body_bytes: int = Field(262_144, ge=1024)
