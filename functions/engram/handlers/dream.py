@@ -27,7 +27,8 @@ from engram.service.dream import BatchResult, DreamService, time_left_of
 logger = Logger(service="engram")
 tracer = Tracer(service="engram")
 metrics = Metrics(namespace="Engram", service="engram")
-processor = BatchProcessor(event_type=EventType.SQS)
+# Report every failure per message (even all of them) so SQS redelivers exactly those.
+processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
 class UsersDeferred(Exception):

@@ -88,8 +88,8 @@ def cmd_dream(args: argparse.Namespace, settings: Any) -> int:
         )
         return 0
     table = Table(title=f"dream run {result.run.run_id} ({result.run.status.value})")
-    table.add_column("")
-    table.add_column("", justify="right")
+    table.add_column("what")
+    table.add_column("how many", justify="right")
     for name, value in rows(s):
         table.add_row(name, value)
     table.add_row("time", f"{result.seconds:.2f} s ({rate_users:,.0f} users/s, {rate_entries:,.0f} entries/s)")
