@@ -1,0 +1,415 @@
+"""Conversations in DynamoDB (``ConversationRepository``), on the single table.
+
+Keys (listed in docs/dynamodb.md):
+
+- thread: PK ``T#<tenant>#U#<user>``, SK ``TH#<thread>`` (beside the user's entries);
+- thread summary: same PK, SK ``THS#<thread>``;
+- message: its own partition per thread, PK ``T#<tenant>#U#<user>#TH#<thread>``,
+  SK ``MSG#<message id>`` (lookups and the idempotent append by id), LSI1SK
+  ``MSQ#<seq, 12 digits>`` (the window and paging, in append order).
+
+A thread grows without bound, so its messages get a partition of their own instead of
+crowding the user's. An append is one ``TransactWriteItems``: the thread's counter
+moves only if it still holds the number read (so concurrent appends never share a
+seq), and each message is put only if its id is new. None of these items sets the
+entry indexes' sort keys in the user partition, so entry listings never see them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from engram.adapters.dynamodb import keys as k
+from engram.adapters.dynamodb.base import (
+    ConditionFailed,
+    DynamoBase,
+    Item,
+    TransactionCancelled,
+    attr,
+    from_item,
+    key_of,
+    to_item,
+)
+from engram.domain.conversation import ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
+from engram.domain.conversation_codec import (
+    message_from_dict,
+    message_to_dict,
+    record_to_dict,
+    summary_from_dict,
+    summary_to_dict,
+    thread_from_dict,
+    thread_to_dict,
+)
+from engram.domain.errors import Forbidden, ValidationFailed, VersionConflict
+from engram.domain.serialization import ts
+from engram.ports import AppendOutcome
+
+THREAD = "TH"
+SUMMARY = "THS"
+MESSAGE = "MSG"
+MESSAGE_BY_SEQ = "MSQ"
+SEQ_DIGITS = 12
+ITEM_THREAD = "thread"
+ITEM_SUMMARY = "threadSummary"
+ITEM_MESSAGE = "message"
+# One action for the thread, the rest for messages, within DynamoDB's 100 per transaction.
+MAX_MESSAGES_PER_APPEND = 99
+ATTEMPTS = 8
+
+
+def thread_sk(thread_id: str) -> str:
+    return k.join(THREAD, k.escape(thread_id))
+
+
+def summary_sk(thread_id: str) -> str:
+    return k.join(SUMMARY, k.escape(thread_id))
+
+
+def thread_pk(tenant_id: str, user_id: str, thread_id: str) -> str:
+    return k.join(k.user_pk(tenant_id, user_id), THREAD, k.escape(thread_id))
+
+
+def message_sk(message_id: str) -> str:
+    return k.join(MESSAGE, k.escape(message_id))
+
+
+def seq_sk(seq: int) -> str:
+    return k.join(MESSAGE_BY_SEQ, k.padded(seq, SEQ_DIGITS))
+
+
+class DynamoConversations(DynamoBase):
+    # -- threads and appends ---------------------------------------------------------------
+    def append(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        agent_id: str,
+        messages: Sequence[NewMessage],
+        now: datetime,
+    ) -> AppendOutcome:
+        if len(messages) > MAX_MESSAGES_PER_APPEND:
+            raise ValidationFailed(f"Send at most {MAX_MESSAGES_PER_APPEND} messages at once.", field="messages")
+        tpk = thread_pk(tenant_id, user_id, thread_id)
+        for _ in range(ATTEMPTS):
+            thread = self.get_thread(tenant_id, user_id, thread_id)
+            if thread is not None and thread.agent_id != agent_id:
+                raise Forbidden("This thread belongs to another agent.", threadId=thread_id)
+            ids = list(dict.fromkeys(m.id for m in messages))
+            found = {m.id: m for m in self._by_ids(tpk, ids)}
+            stored: list[Message] = []
+            fresh: list[Message] = []
+            last = 0 if thread is None else thread.last_seq
+            for new in messages:
+                if new.id in found:
+                    stored.append(found[new.id])
+                    continue
+                last += 1
+                msg = new.stored(tenant_id, user_id, thread_id, agent_id, last, now)
+                found[msg.id] = msg
+                fresh.append(msg)
+                stored.append(msg)
+            if not fresh:
+                assert thread is not None  # every message existed, so the thread does
+                return AppendOutcome(thread, stored, ())
+            after = Thread(
+                tenant_id,
+                user_id,
+                thread_id,
+                agent_id,
+                now if thread is None else thread.created_at,
+                now,
+                last,
+                1 if thread is None else thread.window_start,
+                0 if thread is None else thread.clears,
+            )
+            actions = [self._thread_action(thread, after)]
+            actions += [
+                {
+                    "Put": {
+                        "TableName": self.table_name,
+                        "Item": _message_item(m),
+                        "ConditionExpression": "attribute_not_exists(#pk)",
+                        "ExpressionAttributeNames": {"#pk": k.PK},
+                    }
+                }
+                for m in fresh
+            ]
+            try:
+                self.call("TransactWriteItems", TransactItems=actions)
+            except TransactionCancelled:
+                continue  # another append (or a clear) got there first: read again
+            # The window start and clear count may have moved meanwhile; report the truth.
+            current = self.get_thread(tenant_id, user_id, thread_id) or after
+            return AppendOutcome(current, stored, tuple(m.id for m in fresh))
+        raise VersionConflict("This thread is being appended to by many writers; retry.", threadId=thread_id)
+
+    def _thread_action(self, before: Thread | None, after: Thread) -> dict[str, Any]:
+        if before is None:
+            return {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": _thread_item(after),
+                    "ConditionExpression": "attribute_not_exists(#pk)",
+                    "ExpressionAttributeNames": {"#pk": k.PK},
+                }
+            }
+        # An update, not a put: a concurrent clear_window changes other attributes.
+        return {
+            "Update": {
+                "TableName": self.table_name,
+                "Key": key_of(k.user_pk(after.tenant_id, after.user_id), thread_sk(after.thread_id)),
+                "UpdateExpression": "SET #last = :last, #upd = :upd",
+                "ConditionExpression": "#last = :expected AND #agent = :agent",
+                "ExpressionAttributeNames": {"#last": "lastSeq", "#upd": "updatedAt", "#agent": "agentId"},
+                "ExpressionAttributeValues": {
+                    ":last": attr(after.last_seq),
+                    ":upd": attr(ts(after.updated_at)),
+                    ":expected": attr(before.last_seq),
+                    ":agent": attr(after.agent_id),
+                },
+            }
+        }
+
+    def get_thread(self, tenant_id: str, user_id: str, thread_id: str) -> Thread | None:
+        item = self.get(k.user_pk(tenant_id, user_id), thread_sk(thread_id))
+        return None if item is None else _thread(item)
+
+    def list_threads(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[Thread]:
+        threads = [
+            _thread(it)
+            for it in self._user_items(tenant_id, user_id, THREAD)
+            if agent_id is None or it.get("agentId", {}).get("S") == agent_id
+        ]
+        return sorted(threads, key=lambda t: (-t.updated_at.timestamp(), t.thread_id))
+
+    def clear_window(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        expected_window_start: int,
+        new_window_start: int,
+        now: datetime,
+    ) -> bool:
+        try:
+            self.call(
+                "UpdateItem",
+                TableName=self.table_name,
+                Key=key_of(k.user_pk(tenant_id, user_id), thread_sk(thread_id)),
+                UpdateExpression="SET #ws = :new, #upd = :upd ADD #clears :one",
+                ConditionExpression="#ws = :expected",
+                ExpressionAttributeNames={"#ws": "windowStart", "#upd": "updatedAt", "#clears": "clears"},
+                ExpressionAttributeValues={
+                    ":new": attr(new_window_start),
+                    ":upd": attr(ts(now)),
+                    ":one": attr(1),
+                    ":expected": attr(expected_window_start),
+                },
+            )
+        except ConditionFailed:
+            return False
+        return True
+
+    # -- messages ------------------------------------------------------------------------------
+    def get_message(self, tenant_id: str, user_id: str, thread_id: str, message_id: str) -> Message | None:
+        item = self.get(thread_pk(tenant_id, user_id, thread_id), message_sk(message_id))
+        return None if item is None else _message(item)
+
+    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
+        wanted = [
+            key_of(thread_pk(tenant_id, user_id, thread_id), message_sk(message_id))
+            for thread_id, message_id in dict.fromkeys(keys)
+        ]
+        return [_message(it) for it in self.batch_get(wanted)]
+
+    def _by_ids(self, tpk: str, ids: Sequence[str]) -> list[Message]:
+        return [_message(it) for it in self.batch_get([key_of(tpk, message_sk(i)) for i in ids])]
+
+    def recent(
+        self,
+        tenant_id: str,
+        user_id: str,
+        thread_id: str,
+        from_seq: int,
+        limit: int,
+        before_seq: int | None = None,
+    ) -> list[Message]:
+        upper = (before_seq - 1) if before_seq is not None else 10**SEQ_DIGITS - 1
+        if upper < max(from_seq, 1) or limit <= 0:
+            return []
+        return self._range(tenant_id, user_id, thread_id, max(from_seq, 1), upper, limit, forward=False)
+
+    def list_messages(
+        self, tenant_id: str, user_id: str, thread_id: str, after_seq: int = 0, limit: int = 500
+    ) -> list[Message]:
+        return self._range(tenant_id, user_id, thread_id, after_seq + 1, 10**SEQ_DIGITS - 1, limit, forward=True)
+
+    def _range(
+        self, tenant_id: str, user_id: str, thread_id: str, low: int, high: int, limit: int, forward: bool
+    ) -> list[Message]:
+        out: list[Message] = []
+        for page in self.query_pages(
+            IndexName=k.LSI1,
+            KeyConditionExpression="#pk = :pk AND #sk BETWEEN :lo AND :hi",
+            ExpressionAttributeNames={"#pk": k.PK, "#sk": k.LSI1SK},
+            ExpressionAttributeValues={
+                ":pk": attr(thread_pk(tenant_id, user_id, thread_id)),
+                ":lo": attr(seq_sk(low)),
+                ":hi": attr(seq_sk(high)),
+            },
+            ScanIndexForward=forward,
+            ConsistentRead=True,
+            Limit=min(limit, 1000),
+        ):
+            out.extend(_message(it) for it in page.get("Items", []))
+            if len(out) >= limit:
+                break
+        return out[:limit]
+
+    def mark_extracted(
+        self, tenant_id: str, user_id: str, thread_id: str, message_id: str, record: ExtractionRecord
+    ) -> None:
+        try:
+            self.call(
+                "UpdateItem",
+                TableName=self.table_name,
+                Key=key_of(thread_pk(tenant_id, user_id, thread_id), message_sk(message_id)),
+                UpdateExpression="SET #x = :x",
+                ConditionExpression="attribute_exists(#pk)",
+                ExpressionAttributeNames={"#x": "extraction", "#pk": k.PK},
+                ExpressionAttributeValues={":x": attr(_dumps(record_to_dict(record)))},
+            )
+        except ConditionFailed:
+            return  # erased while it was being processed: nothing to mark
+
+    # -- summaries ------------------------------------------------------------------------------
+    def get_summary(self, tenant_id: str, user_id: str, thread_id: str) -> ThreadSummary | None:
+        item = self.get(k.user_pk(tenant_id, user_id), summary_sk(thread_id))
+        return None if item is None else summary_from_dict(json.loads(item["body"]["S"]))
+
+    def put_summary(self, summary: ThreadSummary, expected_version: int | None) -> bool:
+        item = {
+            k.PK: {"S": k.user_pk(summary.tenant_id, summary.user_id)},
+            k.SK: {"S": summary_sk(summary.thread_id)},
+            k.ITEM_TYPE: {"S": ITEM_SUMMARY},
+            "agentId": {"S": summary.agent_id},
+            "version": {"N": str(summary.version)},
+            "body": {"S": _dumps(summary_to_dict(summary))},
+        }
+        condition: dict[str, Any] = (
+            {"ConditionExpression": "attribute_not_exists(#pk)", "ExpressionAttributeNames": {"#pk": k.PK}}
+            if expected_version is None
+            else {
+                "ConditionExpression": "#v = :v",
+                "ExpressionAttributeNames": {"#v": "version"},
+                "ExpressionAttributeValues": {":v": attr(expected_version)},
+            }
+        )
+        try:
+            self.put(item, **condition)
+        except ConditionFailed:
+            return False
+        return True
+
+    def list_summaries(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[ThreadSummary]:
+        out = [
+            summary_from_dict(json.loads(it["body"]["S"]))
+            for it in self._user_items(tenant_id, user_id, SUMMARY)
+            if agent_id is None or it.get("agentId", {}).get("S") == agent_id
+        ]
+        return sorted(out, key=lambda s: s.thread_id)
+
+    # -- deletion ----------------------------------------------------------------------------------
+    def delete_thread(self, tenant_id: str, user_id: str, thread_id: str) -> dict[str, int]:
+        tpk = thread_pk(tenant_id, user_id, thread_id)
+        messages = 0
+        while True:
+            # Deleting while paging would skip items: take a batch, delete it, ask again.
+            batch: list[Item] = []
+            for it in self.query_items(
+                KeyConditionExpression="#pk = :pk",
+                ExpressionAttributeNames={"#pk": k.PK, "#sk": k.SK},
+                ExpressionAttributeValues={":pk": attr(tpk)},
+                ProjectionExpression="#pk, #sk",
+                ConsistentRead=True,
+                Limit=1000,
+            ):
+                batch.append({k.PK: it[k.PK], k.SK: it[k.SK]})
+                if len(batch) >= 1000:
+                    break
+            if not batch:
+                break
+            messages += self.batch_delete(batch)
+        upk = k.user_pk(tenant_id, user_id)
+        singles = self.batch_get([key_of(upk, summary_sk(thread_id)), key_of(upk, thread_sk(thread_id))])
+        kinds = [it.get(k.ITEM_TYPE, {}).get("S") for it in singles]
+        self.batch_delete([{k.PK: it[k.PK], k.SK: it[k.SK]} for it in singles])
+        return {
+            "messages": messages,
+            "summaries": kinds.count(ITEM_SUMMARY),
+            "threads": kinds.count(ITEM_THREAD),
+        }
+
+    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
+        counts = {"messages": 0, "summaries": 0, "threads": 0}
+        threads = {t.thread_id for t in self.list_threads(tenant_id, user_id)}
+        threads |= {s.thread_id for s in self.list_summaries(tenant_id, user_id)}
+        for thread_id in sorted(threads):
+            for name, n in self.delete_thread(tenant_id, user_id, thread_id).items():
+                counts[name] += n
+        return counts
+
+    def _user_items(self, tenant_id: str, user_id: str, prefix: str) -> list[Item]:
+        return list(
+            self.query_items(
+                KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+                ExpressionAttributeNames={"#pk": k.PK, "#sk": k.SK},
+                ExpressionAttributeValues={
+                    ":pk": attr(k.user_pk(tenant_id, user_id)),
+                    ":prefix": attr(k.join(prefix, "")),
+                },
+                ConsistentRead=True,
+            )
+        )
+
+
+def _dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _thread_item(t: Thread) -> Item:
+    return {
+        **to_item(thread_to_dict(t)),
+        k.PK: {"S": k.user_pk(t.tenant_id, t.user_id)},
+        k.SK: {"S": thread_sk(t.thread_id)},
+        k.ITEM_TYPE: {"S": ITEM_THREAD},
+    }
+
+
+def _thread(item: Item) -> Thread:
+    return thread_from_dict(from_item(item))
+
+
+def _message_item(m: Message) -> Item:
+    body = message_to_dict(m)
+    body.pop("extraction")
+    # JSON in one attribute: metadata is the agent's free-form data (execution traces),
+    # and a DynamoDB map would drop its nulls and turn its floats into decimals.
+    return {
+        k.PK: {"S": thread_pk(m.tenant_id, m.user_id, m.thread_id)},
+        k.SK: {"S": message_sk(m.id)},
+        k.LSI1SK: {"S": seq_sk(m.seq)},
+        k.ITEM_TYPE: {"S": ITEM_MESSAGE},
+        "body": {"S": _dumps(body)},
+    }
+
+
+def _message(item: Item) -> Message:
+    body = json.loads(item["body"]["S"])
+    extraction = item.get("extraction", {}).get("S")
+    body["extraction"] = None if extraction is None else json.loads(extraction)
+    return message_from_dict(body)

@@ -1,0 +1,149 @@
+"""The single-table key scheme (``docs/dynamodb.md`` is the reference).
+
+Every partition key a request can reach begins with its tenant, so no key a request
+builds can name another tenant's items. Components are escaped before they are joined
+with ``#``: ids are validated at the API, but the store must not rely on that, since
+``T#a#U#b`` must never be reachable as tenant ``a#U`` and user ``b``, nor the reverse.
+
+Adding a feature: pick a new sort-key prefix in the user partition for small per-user
+items (e.g. ``B#<block>`` for memory blocks), or a new partition below the user for
+collections that grow without bound (e.g. ``T#<t>#U#<u>#TH#<thread>`` for messages), and
+list it in the key table of ``docs/dynamodb.md``.
+"""
+
+from __future__ import annotations
+
+from engram.domain.errors import ValidationFailed
+
+SEP = "#"
+
+# Attribute names of the table and its indexes.
+PK = "PK"
+SK = "SK"
+LSI1SK = "LSI1SK"  # entries by status, then recency
+LSI2SK = "LSI2SK"  # entries by status, then access count
+LSI3SK = "LSI3SK"  # active entries only, by expiry (sparse)
+GSI1PK = "GSI1PK"
+GSI1SK = "GSI1SK"
+TTL = "ttl"  # epoch seconds; DynamoDB deletes the item some time after it
+ITEM_TYPE = "itemType"
+
+LSI1 = "LSI1"
+LSI2 = "LSI2"
+LSI3 = "LSI3"
+GSI1 = "GSI1"
+
+# Sort keys and prefixes inside a user partition.
+ENTRY = "E"
+HISTORY = "H"
+IDENTITY = "I"
+PROFILE_SK = "PROFILE"
+SETTINGS_SK = "SETTINGS"
+LIVE_COUNT_SK = "LIVECOUNT"
+
+# Fixed sort keys of singleton items in their own partitions.
+API_KEY_SK = "KEY"
+TURN_SK = "TURN"
+API_KEYS_GSI_PK = "APIKEYS"
+
+# Zero padding for numbers inside sort keys, so string order is numeric order.
+VERSION_DIGITS = 10
+COUNT_DIGITS = 12
+# Sorts after every timestamp: the expiry slot of entries that never expire.
+NEVER = "~"
+
+
+def escape(component: str) -> str:
+    """Make ``component`` safe to join with ``#`` (injective, and keeps ordinary ids readable)."""
+    return component.replace("%", "%25").replace(SEP, "%23")
+
+
+def unescape(component: str) -> str:
+    return component.replace("%23", SEP).replace("%25", "%")
+
+
+def join(*components: str) -> str:
+    return SEP.join(components)
+
+
+def tenant_pk(tenant_id: str) -> str:
+    return join("T", escape(tenant_id))
+
+
+def user_pk(tenant_id: str, user_id: str) -> str:
+    return join("T", escape(tenant_id), "U", escape(user_id))
+
+
+def parse_user_pk(pk: str) -> tuple[str, str]:
+    """``(tenant_id, user_id)`` of a user partition key; ``ValueError`` if it is not one."""
+    parts = pk.split(SEP)
+    if len(parts) != 4 or parts[0] != "T" or parts[2] != "U":
+        raise ValueError("not a user partition key")
+    return unescape(parts[1]), unescape(parts[3])
+
+
+def entry_sk(entry_id: str) -> str:
+    return join(ENTRY, escape(entry_id))
+
+
+def entry_id_of(sk: str) -> str | None:
+    """The entry id of an entry sort key, or None for any other item."""
+    prefix = ENTRY + SEP
+    return unescape(sk[len(prefix) :]) if sk.startswith(prefix) else None
+
+
+def identity_sk(identity_id: str) -> str:
+    return join(IDENTITY, escape(identity_id))
+
+
+def history_prefix(identity_id: str | None = None) -> str:
+    return join(HISTORY, "") if identity_id is None else join(HISTORY, escape(identity_id), "")
+
+
+def history_sk(identity_id: str, version: int) -> str:
+    return history_prefix(identity_id) + padded(version, VERSION_DIGITS)
+
+
+def padded(number: int, digits: int) -> str:
+    if number < 0 or number >= 10**digits:
+        raise ValidationFailed(f"{number} does not fit in a key of {digits} digits.")
+    return str(number).zfill(digits)
+
+
+def agent_config_sk(agent_id: str) -> str:
+    return join("A", escape(agent_id), "CONFIG")
+
+
+def api_key_pk(key_id: str) -> str:
+    # The tenant is unknown until the key is resolved, so keys live outside any tenant.
+    return join("K", escape(key_id))
+
+
+def api_key_listing_sk(tenant_id: str, key_id: str) -> str:
+    return join(escape(tenant_id), escape(key_id))
+
+
+def turn_pk(tenant_id: str, agent_id: str, turn_id: str) -> str:
+    # One partition per turn: turns are written concurrently and never listed.
+    return join("T", escape(tenant_id), "A", escape(agent_id), "TURN", escape(turn_id))
+
+
+def recency_sk(status: str, updated_at: str, entry_id: str) -> str:
+    return join(status, updated_at, entry_id)
+
+
+def access_sk(status: str, access_count: int, updated_at: str, entry_id: str) -> str:
+    return join(status, padded(access_count, COUNT_DIGITS), updated_at, entry_id)
+
+
+def expiry_sk(expires_at: str | None, entry_id: str) -> str:
+    return join(expires_at or NEVER, entry_id)
+
+
+def live_after(now_ts: str) -> str:
+    """Lower bound (exclusive) of ``LSI3SK`` for entries still live at ``now_ts``.
+
+    ``$`` sorts right after ``#``: an entry expiring exactly at ``now`` (expired, as
+    ``MemoryEntry.is_expired`` says) falls below it, one expiring later above it.
+    """
+    return now_ts + "$"
