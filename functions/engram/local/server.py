@@ -19,7 +19,7 @@ from engram.container import Engram
 from engram.local.gateway import LocalGateway
 
 
-def create_asgi_app(engram: Engram) -> Starlette:
+def create_asgi_app(engram: Engram, host: str = "127.0.0.1") -> Starlette:
     gateway = LocalGateway(engram)
 
     async def proxy(request: Request) -> Response:
@@ -51,7 +51,10 @@ def create_asgi_app(engram: Engram) -> Starlette:
     # match a path with a newline and would answer with Starlette's plain-text 404).
     from engram.api.mcp_server import bearer_authenticator, mcp_endpoint
 
-    mcp = mcp_endpoint(lambda: engram, bearer_authenticator(engram))
+    # On loopback the MCP SDK also checks Host and Origin (DNS rebinding); on another
+    # interface the host names are the operator's, so only the API key guards /mcp.
+    loopback = host in ("127.0.0.1", "localhost", "::1")
+    mcp = mcp_endpoint(lambda: engram, bearer_authenticator(engram), loopback=loopback)
     routes: list[Any] = [Route("/mcp", mcp.app)]
     app = Starlette(routes=routes, lifespan=mcp.lifespan)
     app.router.default = fallback
@@ -72,4 +75,4 @@ async def _read_limited(request: Request, limit: int) -> bytes:
 def serve(engram: Engram, host: str = "127.0.0.1", port: int = 8700, log_level: str = "warning") -> None:
     import uvicorn
 
-    uvicorn.run(create_asgi_app(engram), host=host, port=port, log_level=log_level, access_log=False)
+    uvicorn.run(create_asgi_app(engram, host), host=host, port=port, log_level=log_level, access_log=False)
