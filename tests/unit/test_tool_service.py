@@ -200,3 +200,38 @@ def test_given_two_tenants_when_a_tool_recalls_then_it_never_sees_the_other_tena
     run(engram, "rememberFact", {"key": "k", "value": "v", "category": "fact", "visibility": "global"})
     other = principal("t2", "agent-a")
     assert run(engram, "recallMemories", {}, other).text == "No memories stored for this user yet."
+
+
+def test_given_conversation_memory_when_search_memory_runs_then_session_summaries_come_back_too(
+    tmp_path: Path,
+) -> None:
+    from engram.domain.conversation import MessageRole, NewMessage
+
+    engram = engram_for(tmp_path, conversation_summary_every=2)
+    assert engram.conversation is not None
+    who = principal("t1", "agent-a")
+    engram.conversation.conversations.append(
+        who,
+        USER,
+        "thread-1",
+        [
+            NewMessage("m1", MessageRole.USER, "We planned a hiking trip to Norway in June.", engram.clock.now()),
+            NewMessage("m2", MessageRole.ASSISTANT, "Norway in June is great for hiking.", engram.clock.now()),
+        ],
+    )
+    remember(engram, "coffee", "likes strong coffee", "preference")
+    remember(engram, "coffee_team", "coffee with the team on Fridays", "context")
+    tools = ToolService(
+        engram.memory, engram.users, engram.agents, engram.store, engram.clock, long_term=engram.conversation.long_term
+    )
+
+    def search(query: str, memory_type: str) -> ToolOutcome:
+        parsed = T.parse_tool_call(call("openai", "search_memory", {"query": query, "memory_type": memory_type}))
+        return tools.execute(who, USER, parsed)
+
+    trip = search("hiking trip Norway", "all")
+    assert any(e.get("threadId") == "thread-1" for e in trip.data["entries"]), trip.text
+    assert "summary of conversation thread-1" in trip.text
+    # Mordecai's namespaces: /preferences is the preference category, /facts everything else.
+    assert [e["key"] for e in search("coffee", "preferences").data["entries"]] == ["coffee"]
+    assert [e["key"] for e in search("coffee", "facts").data["entries"]] == ["coffee_team"]

@@ -29,12 +29,14 @@ TurnId = Annotated[
 
 def tool_service(engram: Engram) -> ToolService:
     # Built per request from the container's parts: it holds no state of its own.
+    conversation = engram.conversation
     return ToolService(
         memory=engram.memory,
         users=engram.users,
         agents=engram.agents,
         turns=engram.store,
         clock=engram.clock,
+        long_term=None if conversation is None else conversation.long_term,
         proposals=None,
     )
 

@@ -30,13 +30,13 @@ from engram.domain.models import MemoryEntry, Principal, Role, Visibility
 from engram.domain.serialization import entry_to_dict
 from engram.ports import Clock, TurnCounter
 from engram.service.agents import AgentConfigService
+from engram.service.long_term import LongTermItem, MemoryType
 from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand, _require
 from engram.service.users import UserService
 
 # Mordecai's retrieval defaults: top-k and the minimum relevance of a hit.
 SEARCH_TOP_K = 10
 MIN_RELEVANCE = 0.2
-MEMORY_TYPE_CATEGORY = {"facts": "fact", "preferences": "preference"}
 
 # Failures the caller (not the model) must deal with: they leave as exceptions.
 _CALLER_ERRORS: tuple[type[EngramError], ...] = (
@@ -63,6 +63,20 @@ class ProposalSink(Protocol):
         visibility: Visibility,
         reason: str,
     ) -> Mapping[str, Any]: ...
+
+
+class LongTermSearch(Protocol):
+    """Mordecai's long-term namespaces (``service.long_term.LongTermMemory``)."""
+
+    def search(
+        self,
+        principal: Principal,
+        user_id: str,
+        text: str,
+        memory_type: MemoryType = MemoryType.ALL,
+        limit: int = 10,
+        min_score: float = MIN_RELEVANCE,
+    ) -> list[LongTermItem]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +122,9 @@ class ToolService:
     turns: TurnCounter
     clock: Clock
     proposals: ProposalSink | None = None
+    # With conversation memory, search_memory also finds session summaries (Mordecai's
+    # /summaries namespace); without it, facts and preferences only.
+    long_term: LongTermSearch | None = None
 
     def available(self) -> tuple[str, ...]:
         """Tools this deployment can run (proposals need the proposals feature)."""
@@ -232,14 +249,25 @@ class ToolService:
 
     def _typed_search(self, inv: _Invocation, args: Any) -> ToolOutcome:
         a: T.TypedSearchArgs = args
-        category = MEMORY_TYPE_CATEGORY.get(a.memory_type)
-        results = self.memory.search(inv.principal, inv.user_id, a.query, limit=SEARCH_TOP_K, category=category)
-        hits = [r for r in results if r.score >= MIN_RELEVANCE]
-        lines = [_bullet(r.entry) for r in hits]
+        if self.long_term is not None:
+            items = self.long_term.search(
+                inv.principal, inv.user_id, a.query, MemoryType(a.memory_type), SEARCH_TOP_K, MIN_RELEVANCE
+            )
+            lines = [_long_term_bullet(i) for i in items]
+            data = [_long_term_item(i) for i in items]
+        else:
+            # Mordecai's namespaces: /preferences holds preferences, /facts everything else.
+            results = self.memory.search(inv.principal, inv.user_id, a.query, limit=SEARCH_TOP_K * 3)
+            kind = {"all": None, "facts": False, "preferences": True}[a.memory_type]
+            hits = [
+                r for r in results if r.score >= MIN_RELEVANCE and kind in (None, r.entry.category == "preference")
+            ][:SEARCH_TOP_K]
+            lines = [_bullet(r.entry) for r in hits]
+            data = [{**_entry(r.entry), "score": r.score} for r in hits]
         return ToolOutcome(
             inv.call,
             "Based on my memory:\n" + "\n".join(lines) if lines else "No relevant memories found.",
-            data={"entries": [{**_entry(r.entry), "score": r.score} for r in hits]},
+            data={"entries": data},
         )
 
     def _set_agent_name(self, inv: _Invocation, args: Any) -> ToolOutcome:
@@ -272,6 +300,22 @@ def _entry(e: MemoryEntry) -> dict[str, Any]:
 
 def _bullet(e: MemoryEntry) -> str:
     return T.bullet(e.key, e.value, e.category, e.visibility.value)
+
+
+def _long_term_bullet(item: LongTermItem) -> str:
+    if item.entry is not None:
+        return _bullet(item.entry)
+    summary = item.summary
+    return f"• summary of conversation {summary.thread_id}: {summary.text}" if summary else f"• {item.namespace}"
+
+
+def _long_term_item(item: LongTermItem) -> dict[str, Any]:
+    out: dict[str, Any] = {"namespace": item.namespace, "memoryType": item.memory_type.value, "score": item.score}
+    if item.entry is not None:
+        out.update(_entry(item.entry))
+    elif item.summary is not None:
+        out.update({"threadId": item.summary.thread_id, "summary": item.summary.text})
+    return out
 
 
 def _failure(call: T.ToolCall, code: str, message: str, details: Mapping[str, Any]) -> ToolOutcome:
