@@ -129,6 +129,18 @@ def _storage(engram: Engram) -> tuple[ConversationRepository, BasePersistenceLay
         from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
 
         return SqliteConversations(store), SqliteIdempotencyLayer(store)
+    from engram.adapters.dynamodb import DynamoStore
+
+    if isinstance(store, DynamoStore):
+        from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+        from engram.adapters.dynamodb.conversations import DynamoConversations
+
+        repo = DynamoConversations(store.client, store.table_name, store.metrics)
+        # Idempotency records live in their own table (key "id", TTL on "expiration"),
+        # as Powertools lays them out; the stack creates it beside the main table.
+        persistence = DynamoDBPersistenceLayer(table_name=engram.settings.idempotency_table, boto3_client=store.client)
+        return repo, persistence
     return None
 
 

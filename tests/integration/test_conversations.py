@@ -316,3 +316,114 @@ def test_the_feeling_is_gone_six_hours_later(api: Api, alpha: str, clock: Manual
     assert [m["key"] for m in memories(api, alpha)] == ["feeling"]
     clock.advance(timedelta(hours=6, minutes=1))
     assert memories(api, alpha) == []
+
+
+STORY = [
+    "my name is Alice",
+    "my favorite food is pizza",
+    "I like pizza",
+    "I like pizza",
+    "actually my favorite food is ramen",
+    "I'm feeling tired",
+    "maybe I like sushi?",
+    "my card is 4111 1111 1111 1111",
+]
+
+
+def test_the_story_in_process_replayed_and_six_hours_on(api: Api, alpha: str, clock: ManualClock) -> None:
+    """The end-to-end story (tests/e2e/test_conversation_story.py), with a hand-moved clock."""
+    for i, text in enumerate(STORY):
+        say(api, alpha, "chat", text, start=i)
+    items = memories(api, alpha)
+    assert api.call("GET", f"{USER}/profile", alpha).json()["name"] == "Alice"
+    assert [(e["value"], e["confidence"]) for e in items if e["key"] == "likes:pizza"] == [("pizza", 0.8)]
+    food = {e["value"]: e for e in items if e["key"] == "favorite_food"}
+    assert food["pizza"]["supersededBy"] == food["ramen"]["id"] and food["ramen"]["status"] == "active"
+    assert not any("sushi" in e["value"] or "4111" in e["value"] for e in items)
+    for i, text in enumerate(STORY):
+        say(api, alpha, "chat", text, start=i)
+    assert memories(api, alpha) == items
+    clock.advance(timedelta(hours=6, minutes=1))
+    assert [e["key"] for e in memories(api, alpha) if e["key"] == "feeling"] == []
+
+
+class TestSemanticDedup:
+    def test_a_fact_in_other_words_reinforces_the_entry_it_repeats(self, api: Api, alpha: str) -> None:
+        say(api, alpha, "t1", "I like pizza", "I really like pizzas")
+        (entry,) = memories(api, alpha)
+        assert (entry["key"], entry["value"], entry["confidence"]) == ("likes:pizza", "pizza", 0.8)
+        msg = api.call("GET", f"{USER}/threads/t1/messages/m1", alpha).json()
+        assert msg["extraction"]["outcomes"] == {"reinforced": 1}
+
+    def test_a_contradicting_fact_under_a_similar_key_supersedes_it(self, api: Api, alpha: str) -> None:
+        say(api, alpha, "t1", "my favorite foods are pizza", "my favorite food is ramen")
+        items = {e["value"]: e for e in memories(api, alpha)}
+        assert set(items) == {"pizza", "ramen"}
+        assert items["ramen"]["key"] == "favorite_foods" and items["ramen"]["status"] == "active"
+        assert items["pizza"]["status"] == "superseded" and items["pizza"]["supersededBy"] == items["ramen"]["id"]
+
+
+def test_an_llm_extractor_writes_through_the_same_pipeline_and_records_its_cost(api: Api, alpha: str) -> None:
+    import boto3
+    from botocore.stub import Stubber
+    from engram.adapters.bedrock_extractor import TOOL_NAME, BedrockExtractor
+
+    client = boto3.client("bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    feature = api.engram.conversation
+    assert feature is not None
+    feature.extraction.extractor = BedrockExtractor(client)
+    tool = {
+        "toolUse": {
+            "toolUseId": "t",
+            "name": TOOL_NAME,
+            "input": {
+                "facts": [
+                    {"key": "favorite_food", "value": "ramen", "category": "preference", "confidence": 0.9},
+                ],
+                "agentName": "Jarvis",
+            },
+        }
+    }
+    reply = {
+        "output": {"message": {"role": "assistant", "content": [tool]}},
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 1000, "outputTokens": 100, "totalTokens": 1100},
+        "metrics": {"latencyMs": 300},
+    }
+    with Stubber(client) as stub:
+        stub.add_response("converse", reply)
+        say(api, alpha, "t1", "Ramen is my favourite now. I'll call you Jarvis")
+        stub.assert_no_pending_responses()
+    (entry,) = memories(api, alpha)
+    assert (entry["key"], entry["value"], entry["confidence"]) == ("favorite_food", "ramen", 0.85)
+    record = api.call("GET", f"{USER}/threads/t1/messages/m0", alpha).json()["extraction"]
+    assert record["extractor"].startswith("bedrock:")
+    assert record["usage"] == {"inputTokens": 1000, "outputTokens": 100, "costUsd": 0.000375}
+    assert api.call("GET", f"{USER}/profile", alpha).json()["agentNames"] == {"alpha": "Jarvis"}
+
+
+def test_messages_a_stopped_process_never_extracted_are_recovered_at_start(tmp_path: Path) -> None:
+    from datetime import UTC, datetime
+
+    from engram.domain.conversation import MessageRole, NewMessage
+
+    first = engram_for(tmp_path, clock=ManualClock())
+    assert first.conversation is not None
+    # Stored, then the process stopped before its worker ran the jobs.
+    first.conversation.repo.append(
+        "acme",
+        "alice",
+        "t1",
+        "alpha",
+        [NewMessage("m0", MessageRole.USER, "I live in Oslo", datetime.now(UTC))],
+        first.clock.now(),
+    )
+    again = engram_for(tmp_path, clock=ManualClock())
+    feature = again.conversation
+    assert feature is not None and feature.worker is not None
+    assert feature.recover() == 1
+    assert feature.worker.wait_idle(10)
+    msg = feature.repo.get_message("acme", "alice", "t1", "m0")
+    assert msg is not None and msg.extraction is not None and msg.extraction.outcomes == {"created": 1}
+    assert feature.recover() == 0
+    feature.worker.close()

@@ -40,7 +40,7 @@ MessageId = Annotated[str, Path(pattern=ID_PATTERN)]
         "reaches its message limit the window is summarised and cleared, and `notice` says so."
     ),
     tags=TAG,
-    responses=errors(404),
+    responses=errors(503),
 )
 def append_messages(userId: UserId, threadId: ThreadId, body: AppendMessagesRequest) -> AppendMessagesResponse:
     engram, principal = context(router)

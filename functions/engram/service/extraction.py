@@ -181,6 +181,8 @@ class ExtractionService:
 
     def _request(self, msg: Message, fact: ExtractedFact, settings: UserSettings, principal: Principal) -> WriteRequest:
         key, value, category = fact.key, fact.value, fact.category
+        statement: str | None = fact.statement[:4000]
+        importance: int | None = fact.importance
         visibility, agent_id = Visibility.SELF, msg.agent_id
         groups: tuple[str, ...] = ()
         match = None
@@ -193,7 +195,8 @@ class ExtractionService:
             e = match.entry
             key, visibility, agent_id, groups = e.key, e.visibility, e.source_agent_id, e.group_ids
             if match.kind == "duplicate":
-                value, category = e.value, e.category
+                # Only a reinforcement: the entry keeps its own wording and importance.
+                value, category, statement, importance = e.value, e.category, None, None
         return WriteRequest(
             tenant_id=msg.tenant_id,
             user_id=msg.user_id,
@@ -203,9 +206,9 @@ class ExtractionService:
             visibility=visibility,
             agent_id=agent_id,
             actor=EXTRACTION_ACTOR,
-            statement=fact.statement[:4000],
+            statement=statement,
             group_ids=tuple(groups),
-            importance=fact.importance,
+            importance=importance,
             confidence=fact.confidence,
             source_conversation_id=msg.thread_id,
             source_message_id=msg.id,

@@ -1,0 +1,201 @@
+"""The ``ConversationRepository`` contract: every adapter must pass these, unchanged.
+
+Its own factories: the embedded store always; DynamoDB against moto server (real HTTP
+through botocore) when its adapter is importable.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engram.adapters.sqlite import SqliteStore
+from engram.adapters.sqlite.conversations import SqliteConversations
+from engram.domain.conversation import ExtractionRecord, MessageRole, NewMessage, ThreadSummary
+from engram.domain.errors import Forbidden
+
+Factory = Callable[[pytest.FixtureRequest, Path], Any]
+
+CONVERSATION_FACTORIES: dict[str, Factory] = {
+    "sqlite": lambda request, tmp: SqliteConversations(SqliteStore(tmp / "conversations.db")),
+}
+
+try:
+    from engram.adapters.dynamodb import create_table
+    from engram.adapters.dynamodb.conversations import DynamoConversations
+
+    from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+
+    def _dynamodb(request: pytest.FixtureRequest, tmp: Path) -> DynamoConversations:
+        endpoint = moto_endpoint()
+        request.session.config.add_cleanup(stop_moto)
+        client = dynamodb_client(endpoint)
+        name = fresh_table_name()
+        create_table(client, name)
+        request.addfinalizer(lambda: client.delete_table(TableName=name))
+        return DynamoConversations(client, name)
+
+    CONVERSATION_FACTORIES["dynamodb"] = _dynamodb
+except ImportError:  # the DynamoDB adapter is not in this checkout
+    pass
+
+T0 = datetime(2026, 1, 15, 10, 0, tzinfo=UTC)
+
+
+@pytest.fixture(params=sorted(CONVERSATION_FACTORIES))
+def repo(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    yield CONVERSATION_FACTORIES[request.param](request, tmp_path)
+
+
+def new(i: int | str, content: str = "hello", **extra: Any) -> NewMessage:
+    return NewMessage(str(i), extra.pop("role", MessageRole.USER), content, extra.pop("at", T0), **extra)
+
+
+def append(
+    repo: Any, *messages: NewMessage, thread: str = "th1", user: str = "u1", tenant: str = "t1", agent: str = "a1"
+) -> Any:
+    return repo.append(tenant, user, thread, agent, list(messages), T0)
+
+
+class TestAppend:
+    def test_messages_are_numbered_in_order_and_read_back_whole(self, repo: Any) -> None:
+        berlin = datetime(2026, 1, 10, 0, 30, tzinfo=timezone(timedelta(hours=1)))
+        meta = {"steps": [{"tool": "search", "ms": 12.5, "ok": True, "note": None}]}
+        out = append(repo, new("a", "hi", at=berlin), new("b", "there", role=MessageRole.ASSISTANT, metadata=meta))
+        assert [m.seq for m in out.messages] == [1, 2] and out.created == ("a", "b")
+        assert (out.thread.last_seq, out.thread.window_start, out.thread.agent_id) == (2, 1, "a1")
+        got = repo.get_message("t1", "u1", "th1", "b")
+        assert got == out.messages[1] and got.metadata == meta
+        first = repo.get_message("t1", "u1", "th1", "a")
+        assert first.timestamp == berlin and first.timestamp.utcoffset() == timedelta(hours=1)
+        assert first.extraction is None and first.tokens > 0
+
+    def test_appending_is_idempotent_on_message_id(self, repo: Any) -> None:
+        append(repo, new("a"), new("b"))
+        again = append(repo, new("b", "changed"), new("c"), new("c"))
+        assert again.created == ("c",)
+        assert [(m.id, m.seq, m.content) for m in again.messages] == [
+            ("b", 2, "hello"),
+            ("c", 3, "hello"),
+            ("c", 3, "hello"),
+        ]
+        replay = append(repo, new("a"), new("b"), new("c"))
+        assert replay.created == () and replay.thread.last_seq == 3
+
+    def test_a_thread_belongs_to_the_agent_that_started_it(self, repo: Any) -> None:
+        append(repo, new("a"))
+        with pytest.raises(Forbidden):
+            append(repo, new("x"), agent="a2")
+        assert repo.get_message("t1", "u1", "th1", "x") is None
+        assert repo.get_thread("t1", "u1", "th1").last_seq == 1
+
+    def test_concurrent_appends_never_share_a_seq(self, repo: Any) -> None:
+        errors: list[BaseException] = []
+
+        def writer(w: int) -> None:
+            try:
+                for i in range(5):
+                    append(repo, new(f"w{w}-{i}"))
+            except BaseException as exc:
+                errors.append(exc)
+
+        threads = [threading.Thread(target=writer, args=(w,)) for w in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not errors
+        seqs = [m.seq for m in repo.list_messages("t1", "u1", "th1", 0, 100)]
+        assert seqs == list(range(1, 21))
+        assert repo.get_thread("t1", "u1", "th1").last_seq == 20
+
+
+class TestReading:
+    def test_recent_and_list_page_in_append_order_within_bounds(self, repo: Any) -> None:
+        append(repo, *[new(i) for i in range(1, 11)])
+        assert [m.seq for m in repo.recent("t1", "u1", "th1", 1, 3)] == [10, 9, 8]
+        assert [m.seq for m in repo.recent("t1", "u1", "th1", 4, 100, before_seq=7)] == [6, 5, 4]
+        assert repo.recent("t1", "u1", "th1", 11, 5) == []
+        assert [m.seq for m in repo.list_messages("t1", "u1", "th1", 7, 10)] == [8, 9, 10]
+        assert [m.seq for m in repo.list_messages("t1", "u1", "th1", 0, 2)] == [1, 2]
+
+    def test_messages_are_fetched_across_threads_by_key(self, repo: Any) -> None:
+        append(repo, new("a"))
+        append(repo, new("a"), thread="th2")
+        got = repo.get_messages("t1", "u1", [("th1", "a"), ("th2", "a"), ("th3", "a"), ("th1", "a")])
+        assert sorted(m.thread_id for m in got) == ["th1", "th2"]
+
+    def test_tenants_users_and_threads_never_mix(self, repo: Any) -> None:
+        append(repo, new("a", "mine"))
+        append(repo, new("a", "other user"), user="u2")
+        append(repo, new("a", "other tenant"), tenant="t2")
+        assert repo.get_message("t1", "u1", "th1", "a").content == "mine"
+        assert repo.get_messages("t1", "u2", [("th1", "a")])[0].content == "other user"
+        assert [t.thread_id for t in repo.list_threads("t1", "u1")] == ["th1"]
+        assert repo.get_thread("t3", "u1", "th1") is None
+
+    def test_threads_are_listed_newest_first_and_by_agent(self, repo: Any) -> None:
+        repo.append("t1", "u1", "old", "a1", [new("a")], T0)
+        repo.append("t1", "u1", "new", "a2", [new("a")], T0 + timedelta(minutes=1))
+        assert [t.thread_id for t in repo.list_threads("t1", "u1")] == ["new", "old"]
+        assert [t.thread_id for t in repo.list_threads("t1", "u1", "a1")] == ["old"]
+
+
+class TestProcessingState:
+    def test_an_extraction_record_is_kept_with_its_message(self, repo: Any) -> None:
+        append(repo, new("a"))
+        record = ExtractionRecord(
+            "extracted", T0, "rules-v1", None, {"created": 2}, {"sensitive": 1}, ("name",), {"costUsd": 0.001}
+        )
+        repo.mark_extracted("t1", "u1", "th1", "a", record)
+        assert repo.get_message("t1", "u1", "th1", "a").extraction == record
+        repo.mark_extracted("t1", "u1", "th1", "missing", record)  # erased meanwhile: no error, nothing made
+        assert repo.get_message("t1", "u1", "th1", "missing") is None
+
+    def test_the_window_moves_only_from_the_expected_start(self, repo: Any) -> None:
+        append(repo, *[new(i) for i in range(3)])
+        assert repo.clear_window("t1", "u1", "th1", 1, 4, T0)
+        assert not repo.clear_window("t1", "u1", "th1", 1, 4, T0)
+        thread = repo.get_thread("t1", "u1", "th1")
+        assert (thread.window_start, thread.clears, thread.window_size) == (4, 1, 0)
+        after = append(repo, new("x"))
+        assert (after.thread.window_start, after.thread.last_seq, after.thread.window_size) == (4, 4, 1)
+
+    def test_summaries_are_written_under_an_optimistic_version(self, repo: Any) -> None:
+        append(repo, new("a"))
+        s1 = ThreadSummary("t1", "u1", "th1", "a1", "- user: hello", 1, 1, T0, 1)
+        assert repo.put_summary(s1, None)
+        assert not repo.put_summary(s1, None)
+        s2 = ThreadSummary("t1", "u1", "th1", "a1", "- user: hello\n- user: again", 2, 2, T0, 2)
+        assert not repo.put_summary(s2, 5)
+        assert repo.put_summary(s2, 1)
+        assert repo.get_summary("t1", "u1", "th1") == s2
+        repo.append("t1", "u1", "th2", "a2", [new("b")], T0)
+        repo.put_summary(ThreadSummary("t1", "u1", "th2", "a2", "other", 1, 1, T0, 1), None)
+        assert [s.thread_id for s in repo.list_summaries("t1", "u1")] == ["th1", "th2"]
+        assert [s.thread_id for s in repo.list_summaries("t1", "u1", "a2")] == ["th2"]
+
+
+class TestDeletion:
+    def test_deleting_a_thread_takes_its_messages_and_summary_only(self, repo: Any) -> None:
+        append(repo, *[new(i) for i in range(3)])
+        append(repo, new("keep"), thread="th2")
+        repo.put_summary(ThreadSummary("t1", "u1", "th1", "a1", "s", 3, 3, T0, 1), None)
+        assert repo.delete_thread("t1", "u1", "th1") == {"messages": 3, "summaries": 1, "threads": 1}
+        assert repo.get_thread("t1", "u1", "th1") is None and repo.get_summary("t1", "u1", "th1") is None
+        assert repo.get_message("t1", "u1", "th2", "keep") is not None
+
+    def test_erasing_a_user_leaves_everyone_else(self, repo: Any) -> None:
+        append(repo, new("a"), new("b"))
+        append(repo, new("c"), thread="th2")
+        repo.put_summary(ThreadSummary("t1", "u1", "th1", "a1", "s", 2, 2, T0, 1), None)
+        append(repo, new("a"), user="u2")
+        append(repo, new("a"), tenant="t2")
+        assert repo.erase_user("t1", "u1") == {"messages": 3, "summaries": 1, "threads": 2}
+        assert repo.list_threads("t1", "u1") == [] and repo.list_summaries("t1", "u1") == []
+        assert repo.get_message("t1", "u2", "th1", "a") is not None
+        assert repo.get_message("t2", "u1", "th1", "a") is not None
