@@ -49,5 +49,22 @@ openapi: install-dev
 bench: install-dev
 	$(BIN)/python -m bench.run_all
 
+## Build the Lambda dependency layers without Docker (layers/build/{core,mcp}/python).
+LAYER_STAMP := layers/build/.built
+$(LAYER_STAMP): pyproject.toml layers/build.py | $(STAMP)
+	$(BIN)/python layers/build.py
+	touch $(LAYER_STAMP)
+
+layer: $(LAYER_STAMP)
+
+## Synthesise the CloudFormation template into cdk.out/ offline (no AWS account); cdk-nag and cfn-lint gate it.
+synth: layer
+	JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION=20 $(BIN)/python infra/app.py
+	$(BIN)/cfn-lint --ignore-checks W3005 -- cdk.out/*.template.json
+
+## Print layer and code asset sizes, unzipped and zipped; writes bench/results/sizes.json.
+sizes: layer
+	$(BIN)/python -m bench.sizes
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache cdk.out layers/build

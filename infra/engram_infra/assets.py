@@ -1,0 +1,51 @@
+"""Where the Lambda code and the dependency layer come from.
+
+No CDK import here: ``bench/sizes.py`` measures exactly what the stack ships with the
+same rules, and the infra tests check the staged asset against ``shipped_files``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Every function ships this one directory; the handler string picks the entry point.
+CODE_DIR = REPO_ROOT / "functions"
+
+# Built by `make layer` (layers/build.py): <dir>/<layer>/python/<packages>, the layout Lambda expects.
+LAYER_DIR = REPO_ROOT / "layers" / "build"
+# "core" is every runtime dependency every function needs; "mcp" adds what only the MCP
+# function imports (the MCP SDK and its ASGI adapter pull in ~20 MiB the others never load).
+CORE_LAYER = "core"
+MCP_LAYER = "mcp"
+MCP_ONLY_DISTRIBUTIONS = ("mcp", "mangum")
+
+# Never shipped: caches, packaging metadata and anything test-shaped.
+EXCLUDED_DIRS = ("__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "tests", "*.egg-info")
+EXCLUDED_FILES = ("*.pyc", "*.pyo", "test_*.py", "conftest.py", ".DS_Store")
+
+# The same rules as CDK asset globs.
+CODE_EXCLUDES = tuple(f"**/{d}" for d in EXCLUDED_DIRS) + tuple(f"**/{f}" for f in EXCLUDED_FILES)
+
+# Lambda allows 250 MB unzipped for a function and its layers; the core layer stays far
+# under that so cold starts stay short (opensearch-py<3 keeps grpcio and protobuf out).
+LAYER_BUDGET_BYTES = 40 * 1024 * 1024
+LAMBDA_UNZIPPED_LIMIT_BYTES = 250 * 1024 * 1024
+
+
+def _excluded(name: str, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def shipped_files(root: Path = CODE_DIR) -> Iterator[Path]:
+    """Files of the code asset, relative to ``root``, in a stable order."""
+    for path in sorted(root.iterdir()):
+        if path.is_dir():
+            if not _excluded(path.name, EXCLUDED_DIRS):
+                for child in shipped_files(path):
+                    yield path.relative_to(root) / child
+        elif not _excluded(path.name, EXCLUDED_FILES):
+            yield path.relative_to(root)
