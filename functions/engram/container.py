@@ -11,12 +11,15 @@ from datetime import UTC, datetime
 from threading import Lock
 from typing import TYPE_CHECKING, Any
 
-from engram.ports import Clock, Embedder, SearchIndex, Store
+from engram.ports import BlockRepository, Clock, Embedder, ProposalRepository, SearchIndex, Store
 from engram.service.agents import AgentConfigService
+from engram.service.archival import ArchivalService
+from engram.service.blocks import BlockService
 from engram.service.indexing import Indexer, OutboxDrainer
 from engram.service.keys import KeyService
 from engram.service.memory import MemoryService
 from engram.service.privacy import PrivacyService
+from engram.service.proposals import ProposalService
 from engram.service.users import UserService
 from engram.settings import Settings
 
@@ -54,6 +57,10 @@ class Engram:
     keys: KeyService
     privacy: PrivacyService
     indexer: Indexer
+    # User control: proposals, memory blocks, archival memory (see _user_control).
+    proposals: ProposalService
+    blocks: BlockService
+    archival: ArchivalService
     drainer: OutboxDrainer | None = None
     conversation: ConversationFeature | None = None
     dream: DreamService | None = None
@@ -90,6 +97,7 @@ def build(
         drainer = OutboxDrainer(drainer_store, indexer)
         drainer_store.on_commit(drainer.drain)
         drainer.drain()  # catch up on anything a crash left between commit and indexing
+    proposals, blocks, archival = _user_control(store, index, embedder, clock, agents, memory)
     engram = Engram(
         settings=settings,
         store=store,
@@ -103,11 +111,15 @@ def build(
         privacy=PrivacyService(store, index, clock),
         indexer=indexer,
         drainer=drainer,
+        proposals=proposals,
+        blocks=blocks,
+        archival=archival,
     )
     engram.dream = _make_dream(engram)
     from engram.conversation_wiring import attach
 
     engram.conversation = attach(engram)
+    _register_user_control(engram)
     return engram
 
 
@@ -219,3 +231,58 @@ def set_engram(engram: Engram | None) -> None:
     """Install a prebuilt container (tests, the local server) or reset it."""
     global _engram
     _engram = engram
+
+
+# -- user control: proposals, memory blocks, archival memory ---------------------------------
+
+
+def _user_control(
+    store: Store,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    agents: AgentConfigService,
+    memory: MemoryService,
+) -> tuple[ProposalService, BlockService, ArchivalService]:
+    proposal_repo, block_repo = _user_control_stores(store)
+    archival = ArchivalService(block_repo, index, embedder, clock)
+    blocks = BlockService(block_repo, memory, agents, archival, clock)
+    proposals = ProposalService(proposal_repo, store, memory, blocks, agents, clock)
+    # Agents configured with requireApproval write through proposals.
+    memory.proposer = proposals
+    blocks.proposer = proposals
+    return proposals, blocks, archival
+
+
+def _user_control_stores(store: Store) -> tuple[ProposalRepository, BlockRepository]:
+    """The feature stores beside ``store``, on the same backend and connection."""
+    from engram.adapters.sqlite import SqliteStore
+
+    if isinstance(store, SqliteStore):
+        from engram.adapters.sqlite.blocks import SqliteBlockStore
+        from engram.adapters.sqlite.proposals import SqliteProposalStore
+
+        return SqliteProposalStore(store), SqliteBlockStore(store)
+    from engram.adapters.dynamodb.base import DynamoBase
+
+    if isinstance(store, DynamoBase):
+        from engram.adapters.dynamodb.blocks import DynamoBlockStore
+        from engram.adapters.dynamodb.proposals import DynamoProposalStore
+
+        return (
+            DynamoProposalStore(store.client, store.table_name, store.metrics),
+            DynamoBlockStore(store.client, store.table_name, store.metrics),
+        )
+    raise NotImplementedError(f"No proposal and block storage for a {type(store).__name__}.")
+
+
+def _register_user_control(engram: Engram) -> None:
+    """Export and erasure cover proposals, blocks (with history) and archival memory."""
+    from engram.domain.archival import archival_to_dict
+
+    privacy = engram.privacy
+    privacy.erasers["proposals"] = engram.proposals.repo
+    privacy.erasers["blocks"] = engram.blocks.repo
+    privacy.exporters["proposals"] = lambda t, u: {"items": engram.proposals.export(t, u)}
+    privacy.exporters["blocks"] = engram.blocks.export
+    privacy.exporters["archival"] = lambda t, u: {"items": [archival_to_dict(r) for r in engram.archival.export(t, u)]}

@@ -56,6 +56,28 @@ MATRIX: dict[tuple[str, str], str] = {
     ("GET", "/v1/users/{userId}/long-term-memory"): "viewer",
     ("GET", "/v1/users/{userId}/long-term-memory/search"): "viewer",
     ("DELETE", "/v1/users/{userId}"): "admin",
+    # user control: proposals, memory blocks, archival memory, privacy controls
+    ("GET", "/v1/users/{userId}/proposals"): "viewer",
+    ("POST", "/v1/users/{userId}/proposals"): "writer",
+    ("GET", "/v1/users/{userId}/proposals/{proposalId}"): "viewer",
+    ("POST", "/v1/users/{userId}/proposals/{proposalId}/approve"): "admin",
+    ("POST", "/v1/users/{userId}/proposals/{proposalId}/reject"): "admin",
+    ("GET", "/v1/block-schemas"): "viewer",
+    ("GET", "/v1/block-presets"): "viewer",
+    ("GET", "/v1/users/{userId}/blocks"): "viewer",
+    ("GET", "/v1/users/{userId}/blocks/{name}"): "viewer",
+    ("PUT", "/v1/users/{userId}/blocks/{name}"): "writer",
+    ("PATCH", "/v1/users/{userId}/blocks/{name}"): "writer",
+    ("DELETE", "/v1/users/{userId}/blocks/{name}"): "writer",
+    ("GET", "/v1/users/{userId}/blocks/{name}/text"): "viewer",
+    ("GET", "/v1/users/{userId}/blocks/{name}/history"): "viewer",
+    ("POST", "/v1/users/{userId}/blocks/{name}/restore"): "writer",
+    ("GET", "/v1/users/{userId}/archival"): "viewer",
+    ("GET", "/v1/users/{userId}/archival/search"): "viewer",
+    ("GET", "/v1/users/{userId}/archival/{archivalId}"): "viewer",
+    ("DELETE", "/v1/users/{userId}/archival/{archivalId}"): "writer",
+    ("GET", "/v1/users/{userId}/remembered"): "viewer",
+    ("POST", "/v1/users/{userId}/forget"): "writer",
     ("GET", "/v1/tools"): "viewer",
     ("POST", "/v1/users/{userId}/tools/execute"): "viewer",
     ("GET", "/v1/dream/runs"): "admin",
@@ -72,10 +94,18 @@ BODIES: dict[tuple[str, str], object] = {
     ("PUT", "/v1/users/{userId}/profile/agent-name"): {"name": "Jarvis"},
     ("PATCH", "/v1/users/{userId}/settings"): {"memoryEnabled": True},
     ("PATCH", "/v1/users/{userId}/properties"): {"properties": {"lang": "de"}},
+    ("POST", "/v1/users/{userId}/proposals"): {"change": {"type": "entry", "key": "k4", "value": "v"}},
+    ("POST", "/v1/users/{userId}/proposals/{proposalId}/approve"): {},
+    ("POST", "/v1/users/{userId}/proposals/{proposalId}/reject"): {},
+    ("PUT", "/v1/users/{userId}/blocks/{name}"): {"values": {"name": "Alice"}},
+    ("PATCH", "/v1/users/{userId}/blocks/{name}"): {"append": {"facts": ["likes tea"]}},
+    ("POST", "/v1/users/{userId}/blocks/{name}/restore"): {"version": 1},
+    ("POST", "/v1/users/{userId}/forget"): {"keys": ["nothing-here"]},
     ("POST", "/v1/users/{userId}/threads/{threadId}/messages"): {"messages": [{"id": "m1", "content": "I like tea"}]},
 }
 QUERIES = {
     ("GET", "/v1/users/{userId}/memories/search"): "q=k",
+    ("GET", "/v1/users/{userId}/archival/search"): "q=k",
     ("GET", "/v1/users/{userId}/messages/search"): "q=k",
     ("GET", "/v1/users/{userId}/long-term-memory/search"): "q=k",
     ("DELETE", "/v1/users/{userId}/memories"): "confirm=CONFIRM",
@@ -111,6 +141,9 @@ def test_route_allows_exactly_the_roles_it_should(api: Api, method: str, path: s
         .replace("{entryId}", entry["id"])
         .replace("{category}", "fact")
         .replace("{key}", "k")
+        .replace("{proposalId}", "prp_" + "0" * 24)
+        .replace("{name}", "human")
+        .replace("{archivalId}", "arc_" + "0" * 24)
         .replace("{threadId}", "t1")
         .replace("{messageId}", "m1")
         .replace("{runId}", "dream_none")

@@ -67,6 +67,10 @@ def create_app() -> APIGatewayRestResolver:
 
     app.include_router(conversations.router, prefix="/v1")
     app.include_router(long_term.router, prefix="/v1")
+    from engram.api import archival, blocks, proposals, remembered  # user control
+
+    for user_control in (proposals, blocks, archival, remembered):
+        app.include_router(user_control.router, prefix="/v1")
     app.enable_swagger(
         path="/docs",
         title=API_TITLE,

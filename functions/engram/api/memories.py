@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Literal
 from urllib.parse import unquote
 
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Header, Path, Query
 
+from engram.api.control_schemas import proposal_view
 from engram.api.deps import Cursor, Limit, UserId, context, new_router
 from engram.api.responses import errors
 from engram.api.schemas import (
@@ -69,6 +71,14 @@ def _command(body: UpsertRequest) -> UpsertCommand:
 
 
 def _outcome(r: WriteResult) -> WriteOutcome:
+    if r.proposal is not None:
+        # Nothing was written: the entry would only be a preview, so the proposal stands alone.
+        return WriteOutcome(
+            outcome=r.outcome.value,
+            entry=None,
+            previous_id=None if r.previous is None else r.previous.id,
+            proposal=proposal_view(r.proposal, r.proposal.created_at),
+        )
     return WriteOutcome(
         outcome=r.outcome.value,
         entry=Entry.of(r.entry),
@@ -212,11 +222,19 @@ def forget_key(userId: UserId, key: Key) -> DeletedResponse:
         "global ones. The same value reinforces; a different value supersedes the old entry."
     ),
     tags=TAG,
-    responses=errors(409),
+    responses={
+        **errors(409),
+        202: {
+            "description": "The agent needs the user's approval (requireApproval): a proposal is pending.",
+            "content": {"application/json": {"model": WriteOutcome}},
+        },
+    },
 )
-def upsert_memory(userId: UserId, body: UpsertRequest, turn: TurnId = None) -> WriteOutcome:
+def upsert_memory(userId: UserId, body: UpsertRequest, turn: TurnId = None) -> Response[WriteOutcome]:
     engram, principal = context(router)
-    return _outcome(engram.memory.upsert(principal, userId, [_command(body)], turn)[0])
+    result = _outcome(engram.memory.upsert(principal, userId, [_command(body)], turn)[0])
+    status = 202 if result.proposal is not None else 200
+    return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=result)
 
 
 @router.post(

@@ -93,10 +93,13 @@ class Entry(ApiModel):
 
 
 class WriteOutcome(ApiModel):
-    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored"]
-    entry: Entry
+    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed"]
+    entry: Entry | None = Field(description="The entry as written; null when the write became a proposal.")
     previous_id: str | None = None
     evicted_ids: list[str] = Field(default_factory=list)
+    proposal: ProposalView | None = Field(
+        None, description="When the agent needs the user's approval: the pending proposal (HTTP 202)."
+    )
 
 
 class BatchWriteOutcome(ApiModel):
@@ -240,3 +243,74 @@ class Principal(ApiModel):
 class Health(ApiModel):
     status: Literal["ok"]
     version: str
+
+
+# -- proposals (behaviour item 11) -------------------------------------------------------------
+
+FieldValue = (
+    Annotated[str, StringConstraints(max_length=20_000)] | list[Annotated[str, StringConstraints(max_length=20_000)]]
+)
+
+
+class EntryChange(ApiModel):
+    """Remember (or change) one memory, as PUT /memories would."""
+
+    type: Literal["entry"]
+    key: Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+    value: Annotated[str, StringConstraints(min_length=1, max_length=100_000)]
+    category: Category = "fact"
+    visibility: Literal["self", "group", "global"] = "self"
+    statement: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    group_ids: list[Identifier] | None = Field(None, max_length=50)
+    importance: int | None = Field(None, ge=0, le=100)
+    confidence: float | None = Field(None, ge=0, le=1)
+    source_conversation_id: Identifier | None = None
+    source_message_id: Identifier | None = None
+    source_time: AwareDatetime | None = None
+    valid_from: AwareDatetime | None = None
+    valid_to: AwareDatetime | None = None
+
+
+class ForgetChange(ApiModel):
+    """Forget one memory the agent can see."""
+
+    type: Literal["forget"]
+    entry_id: Annotated[str, StringConstraints(pattern=r"^mem_[0-9a-f]{24}$")]
+    key: str | None = Field(None, description="Filled in by Engram.")
+    category: str | None = Field(None, description="Filled in by Engram.")
+
+
+class BlockChange(ApiModel):
+    """Change one of the agent's memory blocks."""
+
+    type: Literal["block"]
+    block: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_\-]{0,39}$")]
+    replace: dict[str, FieldValue | None] | None = Field(None, description="The whole block, field by field.")
+    set: dict[str, FieldValue | None] = Field(default_factory=dict, description="Fields to set; null clears one.")
+    append: dict[str, list[Annotated[str, StringConstraints(max_length=20_000)]]] = Field(default_factory=dict)
+    remove: dict[str, list[Annotated[str, StringConstraints(max_length=20_000)]]] = Field(default_factory=dict)
+    complete_task: bool = Field(False, description="Archive the current task with its context first.")
+    task_notes: Annotated[str, StringConstraints(max_length=4000)] | None = None
+    keep_context: bool = False
+
+
+ProposedChange = Annotated[EntryChange | ForgetChange | BlockChange, Field(discriminator="type")]
+
+
+class ProposalView(ApiModel):
+    id: str
+    user_id: str
+    agent_id: str = Field(description="The agent that proposed.")
+    target_id: str = Field(description="The memory identity or block the proposal is about.")
+    status: Literal["pending", "applying", "approved", "rejected", "superseded", "expired"]
+    change: ProposedChange
+    reason: str
+    before: dict[str, Any] | None = Field(None, description="The target when proposed (null: did not exist).")
+    after: dict[str, Any] | None = Field(None, description="The target as approval would leave it.")
+    created_at: datetime
+    expires_at: datetime
+    decided_at: datetime | None = None
+    decided_by: Actor | None = None
+    note: str | None = None
+    superseded_by: str | None = None
+    result: dict[str, Any] = Field(default_factory=dict)

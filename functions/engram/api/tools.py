@@ -12,6 +12,7 @@ from engram.api.schemas import ErrorBody
 from engram.api.tool_schemas import FormatName, ToolExecuteRequest, ToolExecution, ToolList
 from engram.container import Engram
 from engram.domain.tools import ToolFormat, parse_tool_call
+from engram.service.proposals import ToolProposals
 from engram.service.tools import ToolService
 
 router = new_router()
@@ -37,7 +38,7 @@ def tool_service(engram: Engram) -> ToolService:
         turns=engram.store,
         clock=engram.clock,
         long_term=None if conversation is None else conversation.long_term,
-        proposals=None,
+        proposals=ToolProposals(engram.proposals),
     )
 
 

@@ -11,6 +11,8 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from engram.domain.blocks import MemoryBlocksConfig
+
 
 class _CamelModel(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", frozen=True)
@@ -78,5 +80,9 @@ class AgentConfig(_CamelModel):
     enable_memory_tools: bool = True
     built_in_tools_whitelist: tuple[str, ...] = ("usermemory",)
     user_memory_config: UserMemoryConfig = UserMemoryConfig()
-    # Categories whose writes become proposals for the user to approve; "*" for all.
+    # Categories whose writes become proposals for the user to approve; "*" for all,
+    # "block:<name>" (or "block:*") for memory blocks.
     require_approval: tuple[str, ...] = ()
+    # Undecided proposals expire after this long (a week by default).
+    proposal_expiry_hours: int = Field(168, ge=1, le=24 * 365)
+    memory_blocks: MemoryBlocksConfig = MemoryBlocksConfig()

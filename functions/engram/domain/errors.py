@@ -114,3 +114,13 @@ class EmbedderUnavailable(EngramError):
 
     code = "embedder_unavailable"
     status = 503
+
+
+class ProposalNotOpen(EngramError):
+    """The proposal can no longer be decided: it was superseded, expired or decided."""
+
+    status = 409
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.code = code  # type: ignore[misc]

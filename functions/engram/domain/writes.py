@@ -35,6 +35,8 @@ class Outcome(StrEnum):
     SUPERSEDED = "superseded"
     STALE = "stale"
     RESTORED = "restored"
+    # Not written: the agent's write became a proposal for the user to approve.
+    PROPOSED = "proposed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Protocol
 
 from engram.domain.agent_config import AgentConfig, OnCapReached, RecallOrder
 from engram.domain.errors import (
@@ -39,6 +40,7 @@ from engram.domain.models import (
     Visibility,
 )
 from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, scope_for
+from engram.domain.proposals import Proposal, needs_approval
 from engram.domain.ranking import FusionWeights, fuse
 from engram.domain.sensitive import find_sensitive
 from engram.domain.ttl import DEFAULT_TTL
@@ -70,9 +72,17 @@ class UpsertCommand:
 @dataclass(frozen=True, slots=True)
 class WriteResult:
     outcome: Outcome
+    # For Outcome.PROPOSED: what approval would write, not stored (see ``proposal``).
     entry: MemoryEntry
     previous: MemoryEntry | None = None
     evicted: tuple[str, ...] = ()
+    proposal: Proposal | None = None
+
+
+class Proposer(Protocol):
+    """Turns a checked write into a proposal for the user (``ProposalService``)."""
+
+    def propose_write(self, principal: Principal, request: WriteRequest, config: AgentConfig) -> WriteResult: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +102,8 @@ class MemoryService:
     agents: AgentConfigService
     ttl: Mapping[str, timedelta | None] = field(default_factory=lambda: dict(DEFAULT_TTL))
     fusion: FusionWeights = field(default_factory=FusionWeights)
+    # Set by the container: agents configured with requireApproval propose through it.
+    proposer: Proposer | None = None
 
     # -- writes -------------------------------------------------------------------------
     def upsert(
@@ -110,7 +122,8 @@ class MemoryService:
             g = g.model_copy(update={"allowed_categories": (*g.allowed_categories, *extra_categories)})
             umc = config.user_memory_config.model_copy(update={"guardrails": g})
             config = config.model_copy(update={"user_memory_config": umc})
-        settings = self._settings(principal.tenant_id, user_id)
+        # Checked again by every write; here too so a refused request uses no turn budget.
+        settings = self.check_settings(principal.tenant_id, user_id)
         requests = [self._request(principal, user_id, c, config, settings) for c in commands]
         limit = config.user_memory_config.guardrails.max_writes_per_turn
         if turn_id is None:
@@ -130,7 +143,36 @@ class MemoryService:
                 limit,
                 self.clock.now() + TURN_WINDOW,
             )
-        return [self.write(r, config) for r in requests]
+        if any(needs_approval(config.require_approval, r.category) for r in requests) and self.proposer is None:
+            raise Forbidden("This agent's writes need the user's approval, and approvals are not available here.")
+        return [
+            self.proposer.propose_write(principal, r, config)
+            if self.proposer is not None and needs_approval(config.require_approval, r.category)
+            else self.write(r, config)
+            for r in requests
+        ]
+
+    def prepare(self, principal: Principal, user_id: str, command: UpsertCommand) -> tuple[WriteRequest, AgentConfig]:
+        """Check one agent write (guardrails, sensitive filter, groups) without applying it."""
+        _require(principal, Role.WRITER)
+        config = self.agents.get(principal.tenant_id, principal.agent_id)
+        settings = self.check_settings(principal.tenant_id, user_id)
+        return self._request(principal, user_id, command, config, settings), config
+
+    def check_settings(self, tenant_id: str, user_id: str, category: str | None = None) -> UserSettings:
+        """The user's own controls over what is remembered (behaviour item 15)."""
+        settings = self._settings(tenant_id, user_id)
+        if not settings.memory_enabled:
+            raise MemoryDisabled("This user has turned memory off; nothing new is remembered.")
+        allowed = settings.allowed_categories
+        if category is not None and allowed is not None and category not in allowed:
+            raise GuardrailViolation(
+                "category_disabled_by_user",
+                f"The user has not allowed memories of category '{category}'.",
+                category=category,
+                allowedCategories=list(allowed),
+            )
+        return settings
 
     def _request(
         self,
@@ -140,8 +182,6 @@ class MemoryService:
         config: AgentConfig,
         settings: UserSettings,
     ) -> WriteRequest:
-        if not settings.memory_enabled:
-            raise MemoryDisabled("This user has turned memory off; nothing new is remembered.")
         key = normalise_key(c.key)
         check_write(
             key,
@@ -187,7 +227,13 @@ class MemoryService:
         )
 
     def write(self, req: WriteRequest, config: AgentConfig, restoring: int | None = None) -> WriteResult:
-        """Apply one checked write, retrying on version conflicts (no lost updates)."""
+        """Apply one checked write, retrying on version conflicts (no lost updates).
+
+        Every write path (explicit, extraction, restore, approved proposals) ends here, so
+        the user's settings are enforced here: memory off, allowed categories, retention.
+        """
+        settings = self.check_settings(req.tenant_id, req.user_id, req.category)
+        req = replace(req, retention=_retention(settings))
         for attempt in range(MAX_ATTEMPTS):
             now = self.clock.now()
             state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
@@ -371,10 +417,16 @@ class MemoryService:
 
     # -- deletes, history, restore ----------------------------------------------------
     def delete(
-        self, principal: Principal, user_id: str, entry_id: str, reason: str = "deleted on request"
+        self,
+        principal: Principal,
+        user_id: str,
+        entry_id: str,
+        reason: str = "deleted on request",
+        actor: Actor | None = None,
     ) -> MemoryEntry:
         _require(principal, Role.WRITER)
-        actor = Actor(ActorType.AGENT, principal.agent_id)
+        # ``actor``: who the history names when the caller acts for someone (the user).
+        actor = actor or Actor(ActorType.AGENT, principal.agent_id)
         for _ in range(MAX_ATTEMPTS):
             entry = self.get(principal, user_id, entry_id)
             if entry.status is Status.DELETED:
@@ -428,9 +480,7 @@ class MemoryService:
         record = self._version(principal.tenant_id, user_id, entry.identity_id, version)
         old = record.entry
         reject_sensitive(old.key, old.value, old.statement)
-        settings = self._settings(principal.tenant_id, user_id)
-        if not settings.memory_enabled:
-            raise MemoryDisabled("This user has turned memory off; nothing can be restored.")
+        settings = self.check_settings(principal.tenant_id, user_id)
         req = WriteRequest(
             tenant_id=old.tenant_id,
             user_id=old.user_id,

@@ -114,6 +114,37 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             in_progress_expiration INTEGER, data TEXT, validation TEXT)""",
         ],
     ),
+    (
+        "proposals_v1",
+        [
+            """CREATE TABLE proposals (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, target_id TEXT NOT NULL, status TEXT NOT NULL,
+            created_at TEXT NOT NULL, expires_at TEXT NOT NULL, revision INTEGER NOT NULL,
+            body TEXT NOT NULL, PRIMARY KEY (tenant_id, user_id, id))""",
+            "CREATE INDEX proposals_by_time ON proposals (tenant_id, user_id, created_at, id)",
+            "CREATE INDEX proposals_by_target ON proposals (tenant_id, user_id, target_id, status)",
+        ],
+    ),
+    (
+        "memory_blocks_v1",
+        [
+            """CREATE TABLE memory_blocks (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT NOT NULL,
+            name TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, user_id, agent_id, name))""",
+            """CREATE TABLE memory_block_versions (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT NOT NULL,
+            name TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, user_id, agent_id, name, version))""",
+            """CREATE TABLE archival (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, created_at TEXT NOT NULL, indexed INTEGER NOT NULL DEFAULT 0,
+            body TEXT NOT NULL, PRIMARY KEY (tenant_id, user_id, id))""",
+            "CREATE INDEX archival_by_time ON archival (tenant_id, user_id, created_at, id)",
+            "CREATE INDEX archival_unindexed ON archival (tenant_id, user_id, indexed)",
+        ],
+    ),
 ]
 
 

@@ -1,0 +1,134 @@
+"""Proposals in the embedded store (``ProposalRepository``), on the store's connections."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from engram.adapters.sqlite.store import SqliteStore, _decode_cursor, _dumps, _encode_cursor
+from engram.domain.models import Page
+from engram.domain.proposals import Proposal, ProposalStatus, proposal_from_dict, proposal_to_dict
+from engram.domain.serialization import ts
+from engram.ports import ProposalQuery
+
+
+class SqliteProposalStore:
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    def create_proposal(self, proposal: Proposal, now: datetime) -> list[str]:
+        p = proposal
+        superseded: list[str] = []
+        with self._store._tx() as conn:
+            rows = conn.execute(
+                "SELECT body FROM proposals WHERE tenant_id=? AND user_id=? AND target_id=? AND status=? "
+                "AND expires_at > ?",
+                (p.tenant_id, p.user_id, p.target_id, ProposalStatus.PENDING.value, ts(now)),
+            ).fetchall()
+            for (body,) in rows:
+                old = proposal_from_dict(json.loads(body))
+                d = proposal_to_dict(old)
+                d.update(status=ProposalStatus.SUPERSEDED.value, supersededBy=p.id, revision=old.revision + 1)
+                d["decidedAt"] = ts(now)
+                conn.execute(
+                    "UPDATE proposals SET status=?, revision=?, body=? WHERE tenant_id=? AND user_id=? AND id=?",
+                    (d["status"], d["revision"], _dumps(d), p.tenant_id, p.user_id, old.id),
+                )
+                superseded.append(old.id)
+            conn.execute(
+                "INSERT INTO proposals (tenant_id, user_id, id, agent_id, target_id, status, created_at, "
+                "expires_at, revision, body) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                _row(p),
+            )
+        return superseded
+
+    def get_proposal(self, tenant_id: str, user_id: str, proposal_id: str) -> Proposal | None:
+        row = (
+            self._store._conn()
+            .execute(
+                "SELECT body FROM proposals WHERE tenant_id=? AND user_id=? AND id=?",
+                (tenant_id, user_id, proposal_id),
+            )
+            .fetchone()
+        )
+        return None if row is None else proposal_from_dict(json.loads(row[0]))
+
+    def list_proposals(self, tenant_id: str, user_id: str, query: ProposalQuery) -> Page[Proposal]:
+        where = ["tenant_id=?", "user_id=?"]
+        args: list[Any] = [tenant_id, user_id]
+        if query.statuses is not None:
+            clauses: list[str] = []
+            now = ts(query.now)
+            for status in query.statuses:
+                if status is ProposalStatus.PENDING:
+                    clauses.append("(status='pending' AND expires_at > ?)")
+                    args.append(now)
+                elif status is ProposalStatus.EXPIRED:
+                    clauses.append("(status='expired' OR (status='pending' AND expires_at <= ?))")
+                    args.append(now)
+                else:
+                    clauses.append("status=?")
+                    args.append(status.value)
+            where.append("(" + (" OR ".join(clauses) or "0") + ")")
+        if query.agent_id is not None:
+            where.append("agent_id=?")
+            args.append(query.agent_id)
+        if query.target_id is not None:
+            where.append("target_id=?")
+            args.append(query.target_id)
+        if query.cursor:
+            created, pid = _decode_cursor(query.cursor, 2)
+            where.append("(created_at, id) < (?, ?)")
+            args.extend([created, pid])
+        rows = (
+            self._store._conn()
+            .execute(
+                f"SELECT body, created_at, id FROM proposals WHERE {' AND '.join(where)} "
+                "ORDER BY created_at DESC, id DESC LIMIT ?",
+                (*args, query.limit + 1),
+            )
+            .fetchall()
+        )
+        more = len(rows) > query.limit
+        rows = rows[: query.limit]
+        items = [proposal_from_dict(json.loads(r[0])) for r in rows]
+        return Page(items, _encode_cursor([rows[-1][1], rows[-1][2]]) if more and rows else None)
+
+    def update_proposal(self, proposal: Proposal, expected_revision: int) -> bool:
+        p = proposal
+        with self._store._tx() as conn:
+            cur = conn.execute(
+                "UPDATE proposals SET status=?, revision=?, body=? WHERE tenant_id=? AND user_id=? AND id=? "
+                "AND revision=?",
+                (
+                    p.status.value,
+                    p.revision,
+                    _dumps(proposal_to_dict(p)),
+                    p.tenant_id,
+                    p.user_id,
+                    p.id,
+                    expected_revision,
+                ),
+            )
+            return cur.rowcount == 1
+
+    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
+        with self._store._tx() as conn:
+            cur = conn.execute("DELETE FROM proposals WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
+            return {"proposals": cur.rowcount}
+
+
+def _row(p: Proposal) -> tuple[Any, ...]:
+    return (
+        p.tenant_id,
+        p.user_id,
+        p.id,
+        p.agent_id,
+        p.target_id,
+        p.status.value,
+        ts(p.created_at),
+        ts(p.expires_at),
+        p.revision,
+        _dumps(proposal_to_dict(p)),
+    )

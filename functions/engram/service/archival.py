@@ -1,0 +1,182 @@
+"""Archival memory: what rotated out of core memory blocks, searchable by keyword and
+meaning through the shared ``SearchIndex`` (documents of kind ``ARCHIVAL``).
+
+The block store is the truth: records are committed with the block version that moved
+them out, then indexed. A record whose indexing failed stays marked unindexed and is
+indexed again at the next archival write or search of that user, so nothing committed is
+lost to search for longer than one failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from aws_lambda_powertools import Logger
+
+from engram.domain.archival import ArchivalRecord
+from engram.domain.errors import EngramError, Forbidden, NotFound, ValidationFailed
+from engram.domain.models import Page, Principal, Role, Visibility
+from engram.domain.policies import VisibilityScope
+from engram.domain.ranking import FusionWeights, fuse
+from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex, SearchQuery
+from engram.service.memory import _require
+
+logger = Logger(service="engram", child=True)
+
+SearchMode = Literal["hybrid", "keyword", "semantic"]
+
+
+@dataclass(frozen=True, slots=True)
+class ArchivalHit:
+    record: ArchivalRecord
+    score: float
+    keyword: float
+    semantic: float
+
+
+def archival_document(r: ArchivalRecord, vector: Sequence[float] | None, model_id: str | None) -> IndexDocument:
+    # Archival memory belongs to the agent whose block it left: "self" to that agent.
+    return IndexDocument(
+        id=r.id,
+        tenant_id=r.tenant_id,
+        user_id=r.user_id,
+        kind=DocKind.ARCHIVAL,
+        text=r.text,
+        vector=vector,
+        model_id=model_id,
+        visibility=Visibility.SELF.value,
+        source_agent_id=r.agent_id,
+        category=r.block,
+        key=r.kind.value,
+        updated_at=r.created_at,
+        expires_at=r.expires_at,
+    )
+
+
+@dataclass
+class ArchivalService:
+    repo: BlockRepository
+    index: SearchIndex
+    embedder: Embedder
+    clock: Clock
+    fusion: FusionWeights = field(default_factory=FusionWeights)
+
+    def index_records(self, tenant_id: str, user_id: str, records: Sequence[ArchivalRecord] = ()) -> int:
+        """Index ``records`` and whatever of the user's archival an earlier failure left
+        unindexed; return how many went in. Never raises: the records are committed."""
+        pending = {r.id: r for r in records}
+        try:
+            for r in self.repo.unindexed_archival(tenant_id, user_id):
+                pending.setdefault(r.id, r)
+            if not pending:
+                return 0
+            todo = list(pending.values())
+            vectors = self.embedder.embed([r.text for r in todo])
+            self.index.upsert(
+                [archival_document(r, v, self.embedder.model_id) for r, v in zip(todo, vectors, strict=True)]
+            )
+            self.repo.mark_archival_indexed(tenant_id, user_id, [r.id for r in todo])
+            return len(todo)
+        except EngramError as exc:
+            logger.warning("archival indexing deferred", extra={"error_code": exc.code, "records": len(pending)})
+            return 0
+
+    def _scope(self, principal: Principal, agent_id: str | None) -> VisibilityScope:
+        if agent_id is not None and agent_id != principal.agent_id and not principal.is_admin:
+            raise Forbidden("Only an admin key may read another agent's archival memory.", agentId=agent_id)
+        if agent_id is None and principal.is_admin:
+            return VisibilityScope(principal.agent_id, everything=True)
+        return VisibilityScope(agent_id or principal.agent_id)
+
+    def search(
+        self,
+        principal: Principal,
+        user_id: str,
+        text: str,
+        *,
+        limit: int = 10,
+        agent_id: str | None = None,
+        mode: SearchMode = "hybrid",
+    ) -> list[ArchivalHit]:
+        _require(principal, Role.VIEWER)
+        if not text.strip():
+            raise ValidationFailed("The search text must not be empty.", field="q")
+        t = principal.tenant_id
+        scope = self._scope(principal, agent_id)
+        self.index_records(t, user_id)
+        now = self.clock.now()
+        vector = None if mode == "keyword" else self.embedder.embed([text])[0]
+        hits = self.index.search(
+            SearchQuery(
+                tenant_id=t,
+                user_id=user_id,
+                now=now,
+                text="" if mode == "semantic" else text,
+                vector=vector,
+                scope=scope,
+                kinds=(DocKind.ARCHIVAL,),
+                k=max(limit * 2, 10),
+            )
+        )
+        if not hits:
+            return []
+        records = {r.id: r for r in self.repo.get_archival(t, user_id, [h.id for h in hits])}
+        kept = [
+            h
+            for h in hits
+            if h.id in records
+            and not records[h.id].is_expired(now)
+            and (scope.everything or records[h.id].agent_id == scope.agent_id)
+        ]
+        if mode == "keyword":
+            kept = [h for h in kept if h.keyword > 0]
+        scores = fuse([h.keyword for h in kept], [h.semantic for h in kept], self.fusion)
+        ranked = sorted(zip(kept, scores, strict=True), key=lambda p: (-p[1], p[0].id))
+        return [ArchivalHit(records[h.id], s, h.keyword, h.semantic) for h, s in ranked[:limit]]
+
+    def list_records(
+        self,
+        principal: Principal,
+        user_id: str,
+        *,
+        agent_id: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> Page[ArchivalRecord]:
+        _require(principal, Role.VIEWER)
+        scope = self._scope(principal, agent_id)
+        now = self.clock.now()
+        page = self.repo.list_archival(
+            principal.tenant_id, user_id, None if scope.everything else scope.agent_id, limit, cursor
+        )
+        return Page([r for r in page.items if not r.is_expired(now)], page.next_cursor)
+
+    def get(self, principal: Principal, user_id: str, archival_id: str) -> ArchivalRecord:
+        _require(principal, Role.VIEWER)
+        found = self.repo.get_archival(principal.tenant_id, user_id, [archival_id])
+        if not found or found[0].is_expired(self.clock.now()):
+            raise NotFound("No archival memory with that id is visible to this key.", archivalId=archival_id)
+        record = found[0]
+        if record.agent_id != principal.agent_id and not principal.is_admin:
+            raise NotFound("No archival memory with that id is visible to this key.", archivalId=archival_id)
+        return record
+
+    def forget(self, principal: Principal, user_id: str, archival_ids: Sequence[str]) -> list[str]:
+        """Delete archival records for good (the store first, then the index)."""
+        _require(principal, Role.WRITER)
+        mine = [self.get(principal, user_id, i).id for i in dict.fromkeys(archival_ids)]
+        self.repo.delete_archival(principal.tenant_id, user_id, mine)
+        self.index.delete(principal.tenant_id, user_id, mine)
+        return mine
+
+    def export(self, tenant_id: str, user_id: str) -> list[ArchivalRecord]:
+        out: list[ArchivalRecord] = []
+        cursor: str | None = None
+        while True:
+            page = self.repo.list_archival(tenant_id, user_id, None, 1000, cursor)
+            out.extend(page.items)
+            cursor = page.next_cursor
+            if cursor is None:
+                return out
