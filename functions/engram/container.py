@@ -196,7 +196,16 @@ def make_embedder(settings: Settings) -> Embedder:
 
 def _make_store(settings: Settings) -> tuple[Store, Any]:
     if settings.backend == "aws":
-        raise NotImplementedError("The aws backend is not part of this build yet.")
+        from engram.adapters.dynamodb import DynamoStore, ensure_table
+        from engram.adapters.dynamodb.stream import StreamOutbox
+
+        dynamo = DynamoStore.from_settings(settings)
+        if settings.opensearch_url:
+            return dynamo, None  # the cloud: the indexer Lambda reads the stream
+        # Local --backend aws: the embedded index has no Lambda to feed it, so this
+        # process polls the table's stream; and the table is created on first use.
+        ensure_table(dynamo.client, settings.table_name)
+        return dynamo, StreamOutbox.from_settings(dynamo, settings)
     from engram.adapters.sqlite import SqliteStore
 
     sqlite = SqliteStore(settings.sqlite_path)

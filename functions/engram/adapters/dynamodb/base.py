@@ -20,7 +20,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import BotoCoreError, ClientError, NoCredentialsError, PartialCredentialsError
 
 from engram.adapters.dynamodb import keys as k
 from engram.domain.errors import EngramError, PayloadTooLarge, StoreUnavailable, Throttled, VersionConflict
@@ -221,6 +221,12 @@ def translate(exc: ClientError, operation: str) -> EngramError:
     return StoreUnavailable("The memory store is unavailable.", operation=operation, code=code)
 
 
+def unreachable(exc: BotoCoreError, operation: str) -> StoreUnavailable:
+    if isinstance(exc, NoCredentialsError | PartialCredentialsError):
+        return StoreUnavailable("No AWS credentials were found for the memory store.", operation=operation)
+    return StoreUnavailable("The memory store cannot be reached.", operation=operation)
+
+
 # -- the base class --------------------------------------------------------------------
 
 
@@ -270,7 +276,7 @@ class DynamoBase:
         except BotoCoreError as exc:
             self.metrics.record(operation, None, failed=True)
             logger.warning("dynamodb unreachable", extra={"operation": operation, "error": type(exc).__name__})
-            raise StoreUnavailable("The memory store cannot be reached.", operation=operation) from exc
+            raise unreachable(exc, operation) from exc
         self.metrics.record(operation, response)
         return response
 

@@ -286,7 +286,7 @@ class DynamoStore(DynamoBase):
             before = prior.get(e.id)
             was_live = before is not None and before.get("status") == _LIVE and _unexpired(before, now_ts)
             group.delta += int(e.is_live(now)) - int(was_live)
-            put: dict[str, Any] = {"TableName": self.table_name, "Item": _entry_item(pk, e)}
+            put: dict[str, Any] = {"TableName": self.table_name, "Item": entry_item(e)}
             if before is None:
                 put["ConditionExpression"] = "attribute_not_exists(#pk)"
                 put["ExpressionAttributeNames"] = {"#pk": k.PK}
@@ -676,7 +676,9 @@ class DynamoStore(DynamoBase):
 # -- items ------------------------------------------------------------------------------------
 
 
-def _entry_item(pk: str, e: MemoryEntry) -> Item:
+def entry_item(e: MemoryEntry) -> Item:
+    """An entry as the table holds it (attribute values, keys and index attributes)."""
+    pk = k.user_pk(e.tenant_id, e.user_id)
     data: dict[str, Any] = entry_to_dict(e)
     updated = data["updatedAt"]
     data.update(

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from engram.adapters.dynamodb import keys as k
+from engram.adapters.dynamodb.base import unreachable
 from engram.domain.errors import StoreUnavailable
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ def ensure_table(client: DynamoDBClient, name: str) -> bool:
         if exc.response.get("Error", {}).get("Code") != "ResourceNotFoundException":
             raise StoreUnavailable("The DynamoDB table cannot be described.", table=name) from exc
     except BotoCoreError as exc:
-        raise StoreUnavailable("DynamoDB cannot be reached.", table=name) from exc
+        raise unreachable(exc, "DescribeTable") from exc
     try:
         create_table(client, name)
     except StoreUnavailable as exc:
