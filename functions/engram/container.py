@@ -19,6 +19,7 @@ from engram.service.indexing import Indexer, OutboxDrainer
 from engram.service.keys import KeyService
 from engram.service.memory import MemoryService
 from engram.service.privacy import PrivacyService
+from engram.service.recall import RecallService
 from engram.service.proposals import ProposalService
 from engram.service.users import UserService
 from engram.settings import Settings
@@ -57,6 +58,7 @@ class Engram:
     keys: KeyService
     privacy: PrivacyService
     indexer: Indexer
+    recall: RecallService
     # User control: proposals, memory blocks, archival memory (see _user_control).
     proposals: ProposalService
     blocks: BlockService
@@ -110,6 +112,7 @@ def build(
         keys=KeyService(store, clock),
         privacy=PrivacyService(store, index, clock),
         indexer=indexer,
+        recall=_make_recall(settings, store, index, embedder, clock, agents),
         drainer=drainer,
         proposals=proposals,
         blocks=blocks,
@@ -121,6 +124,23 @@ def build(
     engram.conversation = attach(engram)
     _register_user_control(engram)
     return engram
+
+
+def _make_recall(
+    settings: Settings, store: Store, index: SearchIndex, embedder: Embedder, clock: Clock, agents: AgentConfigService
+) -> RecallService:
+    from engram.adapters.sqlite import SqliteStore
+    from engram.adapters.sqlite.core_reader import SqliteCoreReader
+    from engram.ports import CoreMemoryReader
+    from engram.service.access import AccessRecorder, BackgroundAccessRecorder, InlineAccessRecorder
+    from engram.service.recall import CoreByListing
+
+    core: CoreMemoryReader = SqliteCoreReader(store) if isinstance(store, SqliteStore) else CoreByListing(store)
+    # A Lambda is frozen once it answers, so only a long-lived process counts in the background.
+    access: AccessRecorder = (
+        InlineAccessRecorder(store) if settings.backend == "aws" else BackgroundAccessRecorder(store)
+    )
+    return RecallService(store, index, embedder, clock, agents, core, access)
 
 
 def _make_dream(engram: Engram) -> DreamService | None:

@@ -213,6 +213,10 @@ class SearchQuery:
     thread_ids: tuple[str, ...] | None = None
     exclude_thread_ids: tuple[str, ...] = ()
     k: int = 10
+    # The model that made ``vector``: only documents embedded by the same model are
+    # compared with it (vectors of two models are meaningless to each other, even at
+    # the same dimension). None: whichever model most of the user's documents have.
+    model_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +239,22 @@ class SearchIndex(Protocol):
         ...
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
+
+
+class CoreMemoryReader(Protocol):
+    """Recall's tier 1: a user's most important live entries of one category."""
+
+    def top_by_importance(
+        self,
+        tenant_id: str,
+        user_id: str,
+        scope: VisibilityScope,
+        category: str,
+        now: datetime,
+        limit: int,
+    ) -> list[MemoryEntry]:
+        """Active, unexpired, visible in ``scope``; by importance, then most recent, then id."""
+        ...
 
 
 class Embedder(Protocol):

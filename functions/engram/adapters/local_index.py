@@ -54,9 +54,12 @@ class _Meta:
 
 
 @dataclass(slots=True)
-class _UserVectors:
+class _UserDocs:
     gen: int
-    metas: list[_Meta]
+    model_id: str | None
+    metas: dict[int, _Meta]  # every document of the user, by rowid
+    vec_rowids: list[int]  # the rowid of each matrix row
+    vec_row: dict[int, int]  # and back
     matrix: npt.NDArray[np.float32]
 
 
@@ -69,7 +72,7 @@ class LocalIndex:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._local = threading.local()
-        self._cache: dict[tuple[str, str], _UserVectors] = {}
+        self._cache: dict[tuple[str, str], _UserDocs] = {}
         self._lock = threading.Lock()
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -195,93 +198,134 @@ class LocalIndex:
     # -- reads --------------------------------------------------------------------------
     def search(self, query: SearchQuery) -> list[SearchHit]:
         now = ts(query.now)
+        docs = self._docs(query.tenant_id, query.user_id, query.model_id)
+        if not docs.metas:
+            return []
+        sims: npt.NDArray[np.float32] | None = None
+        if query.vector is not None and docs.matrix.shape[0]:
+            q = np.asarray(query.vector, dtype=np.float32)
+            if q.shape[0] == docs.matrix.shape[1]:
+                # einsum, not ``@``: a matrix-vector product this small gains nothing from
+                # BLAS threads, and on a busy machine their hand-offs cost milliseconds.
+                sims = np.einsum("ij,j->i", docs.matrix, q)
+        keyword: dict[int, float] = self._keyword(query) if query.text.strip() else {}
         hits: dict[str, SearchHit] = {}
-        if query.text.strip():
-            for meta, score in self._keyword(query):
-                if _passes(meta, query, now):
-                    hits[meta.id] = SearchHit(meta.id, DocKind(meta.kind), keyword=score)
-                    if len(hits) >= query.k:
-                        break
-        if query.vector is not None:
-            for meta, sim in self._semantic(query, now):
-                prior = hits.get(meta.id)
-                kw = prior.keyword if prior else 0.0
-                hits[meta.id] = SearchHit(meta.id, DocKind(meta.kind), keyword=kw, semantic=sim)
+        # Each hit carries both components whenever the index knows them, so fusion never
+        # mistakes "not in the other top k" for "no similarity".
+        taken = 0
+        for rowid, score in keyword.items():
+            meta = docs.metas.get(rowid)
+            if meta is None or not _passes(meta, query, now):
+                continue
+            sim = _sim_of(docs, sims, rowid)
+            hits[meta.id] = SearchHit(meta.id, DocKind(meta.kind), keyword=score, semantic=sim)
+            taken += 1
+            if taken >= query.k:
+                break
+        if sims is not None:
+            for rowid, sim in self._nearest(docs, sims, query, now):
+                meta = docs.metas[rowid]
+                if meta.id not in hits:
+                    hits[meta.id] = SearchHit(
+                        meta.id, DocKind(meta.kind), keyword=keyword.get(rowid, 0.0), semantic=sim
+                    )
         return list(hits.values())
 
-    def _keyword(self, query: SearchQuery) -> list[tuple[_Meta, float]]:
+    def _keyword(self, query: SearchQuery) -> dict[int, float]:
+        """BM25 of the user's best-matching documents by rowid, best first."""
         tokens = list(dict.fromkeys(t for t in _TOKEN.findall(query.text.casefold())))[:32]
         if not tokens:
-            return []
+            return {}
         match = (
             f'owner : "{_owner(query.tenant_id, query.user_id)}" AND text : ('
             + " OR ".join('"' + t.replace('"', "") + '"' for t in tokens)
             + ")"
         )
+        # The owner token confines the match to one (tenant, user); rowids are then
+        # resolved against that user's own documents only (see ``search``).
         rows = (
             self._conn()
             .execute(
-                "SELECT d.meta, bm25(idx_fts, 0.0, 1.0) AS score "
-                "FROM idx_fts JOIN idx_docs d ON d.rowid = idx_fts.rowid "
-                "WHERE idx_fts MATCH ? AND d.tenant_id=? AND d.user_id=? ORDER BY score LIMIT ?",
-                (match, query.tenant_id, query.user_id, max(query.k * 8, 50)),
+                "SELECT rowid, bm25(idx_fts, 0.0, 1.0) AS score FROM idx_fts WHERE idx_fts MATCH ? "
+                "ORDER BY score LIMIT ?",
+                (match, max(query.k * 8, 50)),
             )
             .fetchall()
         )
         # FTS5's bm25() is negative (lower is better); report the usual positive score.
-        return [(_meta_from(json.loads(r[0])), -float(r[1])) for r in rows]
+        return {int(r[0]): -float(r[1]) for r in rows}
 
-    def _semantic(self, query: SearchQuery, now: str) -> list[tuple[_Meta, float]]:
-        vectors = self._vectors(query.tenant_id, query.user_id)
-        if vectors is None or not vectors.metas:
-            return []
-        q = np.asarray(query.vector, dtype=np.float32)
-        if q.shape[0] != vectors.matrix.shape[1]:
-            return []
-        sims = vectors.matrix @ q
-        order = np.argsort(-sims)
-        out: list[tuple[_Meta, float]] = []
-        for i in order:
-            meta = vectors.metas[int(i)]
-            if _passes(meta, query, now):
-                out.append((meta, float(sims[int(i)])))
-                if len(out) >= query.k:
-                    break
-        return out
+    def _nearest(
+        self, docs: _UserDocs, sims: npt.NDArray[np.float32], query: SearchQuery, now: str
+    ) -> list[tuple[int, float]]:
+        n = sims.shape[0]
+        want = query.k
+        # Partial sort of a few times k: filters rarely reject that many; if they do, widen.
+        width = min(n, max(want * 4, 32))
+        while True:
+            if width < n:
+                top = np.argpartition(-sims, width - 1)[:width]
+                order = top[np.argsort(-sims[top], kind="stable")]
+            else:
+                order = np.argsort(-sims, kind="stable")
+            out: list[tuple[int, float]] = []
+            for i in order:
+                rowid = docs.vec_rowids[int(i)]
+                if _passes(docs.metas[rowid], query, now):
+                    out.append((rowid, float(sims[int(i)])))
+                    if len(out) >= want:
+                        return out
+            if width >= n:
+                return out
+            width = min(n, width * 4)
 
-    def _vectors(self, tenant_id: str, user_id: str) -> _UserVectors | None:
+    def _docs(self, tenant_id: str, user_id: str, model_id: str | None) -> _UserDocs:
+        """The user's documents and vectors, cached until the user's generation moves."""
         conn = self._conn()
         row = conn.execute(
             "SELECT gen FROM idx_generations WHERE tenant_id=? AND user_id=?", (tenant_id, user_id)
         ).fetchone()
         gen = 0 if row is None else int(row[0])
         cached = self._cache.get((tenant_id, user_id))
-        if cached is not None and cached.gen == gen:
+        if cached is not None and cached.gen == gen and (model_id is None or cached.model_id == model_id):
             return cached
         rows = conn.execute(
-            "SELECT meta, vector FROM idx_docs WHERE tenant_id=? AND user_id=? AND vector IS NOT NULL",
+            "SELECT rowid, meta, vector, model_id FROM idx_docs WHERE tenant_id=? AND user_id=?",
             (tenant_id, user_id),
         ).fetchall()
-        metas = [_meta_from(json.loads(r[0])) for r in rows]
-        dims = {len(r[1]) for r in rows}
+        metas = {int(r[0]): _meta_from(json.loads(r[1])) for r in rows}
+        with_vectors = [r for r in rows if r[2] is not None]
+        if model_id is None and with_vectors:
+            # While a re-embed runs two models share the index; without a model named,
+            # use the one most documents have rather than mix incomparable spaces.
+            counts: dict[str, int] = {}
+            for r in with_vectors:
+                counts[r[3] or ""] = counts.get(r[3] or "", 0) + 1
+            model_id = max(sorted(counts), key=lambda m: counts[m])
+        chosen = [r for r in with_vectors if (r[3] or "") == (model_id or "")]
+        dims = {len(r[2]) for r in chosen}
         if len(dims) > 1:
-            # Vectors from two models are in the index while a re-embed runs; use the
-            # most common size rather than mixing incomparable spaces.
-            common = max(dims, key=lambda n: sum(1 for r in rows if len(r[1]) == n))
-            keep = [i for i, r in enumerate(rows) if len(r[1]) == common]
-            rows = [rows[i] for i in keep]
-            metas = [metas[i] for i in keep]
+            common = max(sorted(dims), key=lambda n: sum(1 for r in chosen if len(r[2]) == n))
+            chosen = [r for r in chosen if len(r[2]) == common]
         matrix = (
-            np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-            if rows
+            np.frombuffer(b"".join(r[2] for r in chosen), dtype=np.float32).reshape(len(chosen), -1)
+            if chosen
             else np.zeros((0, 0), dtype=np.float32)
         )
-        fresh = _UserVectors(gen, metas, matrix)
+        vec_rowids = [int(r[0]) for r in chosen]
+        fresh = _UserDocs(gen, model_id, metas, vec_rowids, {r: i for i, r in enumerate(vec_rowids)}, matrix)
         with self._lock:
             if len(self._cache) > 2048:
                 self._cache.clear()
             self._cache[(tenant_id, user_id)] = fresh
         return fresh
+
+
+def _sim_of(docs: _UserDocs, sims: npt.NDArray[np.float32] | None, rowid: int) -> float:
+    if sims is None:
+        return 0.0
+    i = docs.vec_row.get(rowid)
+    return 0.0 if i is None else float(sims[i])
 
 
 def _meta_of(d: IndexDocument) -> dict[str, Any]:

@@ -63,6 +63,9 @@ def create_app() -> APIGatewayRestResolver:
     app.include_router(agents.router, prefix="/v1")
     app.include_router(dream.router, prefix="/v1")
     app.include_router(tools.router, prefix="/v1")
+    from engram.api import recall  # recall: tiers, hybrid ranking, the context block
+
+    app.include_router(recall.router, prefix="/v1")
     from engram.api import conversations, long_term  # conversations and Mordecai's namespaces
 
     app.include_router(conversations.router, prefix="/v1")

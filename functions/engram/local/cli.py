@@ -107,6 +107,25 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(args.url, _settings(args), args.tenant)
 
 
+def cmd_reembed(args: argparse.Namespace) -> int:
+    from engram.adapters.sqlite import SqliteStore
+    from engram.adapters.sqlite.user_lister import SqliteUserLister
+    from engram.service.reembed import Reembedder
+
+    engram = _engram(args)
+    if args.user and not args.tenant:
+        print("error: --user needs --tenant", file=sys.stderr)
+        return 2
+    if not isinstance(engram.store, SqliteStore):
+        print("error: the CLI re-embeds the embedded store; the cloud runs reembed_user per user", file=sys.stderr)
+        return 2
+    report = Reembedder(
+        engram.store, SqliteUserLister(engram.store), engram.index, engram.embedder, engram.clock
+    ).reembed(args.tenant, args.user)
+    print(json.dumps({"modelId": report.model_id, "users": report.users, "entries": report.entries}))
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     import anyio
 
@@ -161,6 +180,11 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--url", default="http://127.0.0.1:8700")
     d.add_argument("--tenant", default="demo")
     d.set_defaults(func=cmd_demo)
+
+    r = sub.add_parser("reembed", help="Re-embed every live memory with the current embedder (after a model change).")
+    r.add_argument("--tenant", help="Only this tenant (default: all).")
+    r.add_argument("--user", help="Only this user (needs --tenant).")
+    r.set_defaults(func=cmd_reembed)
 
     m = sub.add_parser("mcp", help="Serve the MCP memory tools on stdin/stdout, as the given key.")
     mk = m.add_mutually_exclusive_group(required=True)

@@ -145,6 +145,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             "CREATE INDEX archival_unindexed ON archival (tenant_id, user_id, indexed)",
         ],
     ),
+    (
+        "recall_core_by_importance_v1",
+        [
+            # Recall's tier 1 (a user's top preferences by importance) reads a few rows
+            # in index order instead of sorting every preference on each request.
+            """CREATE INDEX entries_by_importance ON entries (tenant_id, user_id, category, status,
+            json_extract(body, '$.importance') DESC, updated_at DESC, id)""",
+        ],
+    ),
 ]
 
 

@@ -1,0 +1,50 @@
+"""Recall's tier 1 on the embedded store: top entries of a category by importance."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from engram.adapters.sqlite.store import SqliteStore, _scope_sql
+from engram.domain.models import MemoryEntry
+from engram.domain.policies import VisibilityScope
+from engram.domain.serialization import entry_from_dict, ts
+
+
+class SqliteCoreReader:
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    def top_by_importance(
+        self,
+        tenant_id: str,
+        user_id: str,
+        scope: VisibilityScope,
+        category: str,
+        now: datetime,
+        limit: int,
+    ) -> list[MemoryEntry]:
+        where = [
+            "tenant_id=?",
+            "user_id=?",
+            "category=?",
+            "status='active'",
+            "(expires_at IS NULL OR expires_at > ?)",
+        ]
+        args: list[object] = [tenant_id, user_id, category, ts(now)]
+        if not scope.everything:
+            clause, scope_args = _scope_sql(scope)
+            where.append(clause)
+            args.extend(scope_args)
+        # The ORDER BY matches entries_by_importance (migration recall_core_by_importance_v1),
+        # so SQLite walks the index and stops after ``limit`` visible rows.
+        rows = (
+            self._store._conn()
+            .execute(
+                f"SELECT body FROM entries WHERE {' AND '.join(where)} "
+                "ORDER BY json_extract(body, '$.importance') DESC, updated_at DESC, id LIMIT ?",
+                (*args, limit),
+            )
+            .fetchall()
+        )
+        return [entry_from_dict(json.loads(r[0])) for r in rows]

@@ -1,0 +1,29 @@
+"""Which users the embedded store holds entries for (re-embedding walks them)."""
+
+from __future__ import annotations
+
+from engram.adapters.sqlite.store import SqliteStore, _decode_cursor, _encode_cursor
+from engram.domain.models import Page
+
+
+class SqliteUserLister:
+    def __init__(self, store: SqliteStore) -> None:
+        self._store = store
+
+    def list_users(
+        self, tenant_id: str | None = None, limit: int = 500, cursor: str | None = None
+    ) -> Page[tuple[str, str]]:
+        where, args = [], []
+        if tenant_id is not None:
+            where.append("tenant_id = ?")
+            args.append(tenant_id)
+        if cursor:
+            where.append("(tenant_id, user_id) > (?, ?)")
+            args.extend(_decode_cursor(cursor, 2))
+        sql = "SELECT DISTINCT tenant_id, user_id FROM entries"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        rows = self._store._conn().execute(sql + " ORDER BY tenant_id, user_id LIMIT ?", (*args, limit + 1)).fetchall()
+        items = [(str(r[0]), str(r[1])) for r in rows[:limit]]
+        more = len(rows) > limit
+        return Page(items, _encode_cursor(list(items[-1])) if more and items else None)

@@ -1,0 +1,165 @@
+"""The context block an agent puts in its prompt: a pure, deterministic function.
+
+Same inputs, same bytes (Mona's "deterministic prompt construction"): no clock, no
+randomness, no dict or set ordering, nothing but the arguments. The format is stable
+and versioned; docs/recall.md describes it line by line. Any change to it is a new
+``FORMAT_VERSION``.
+
+The token budget is enforced here with ``estimate_tokens``, a deterministic estimate
+that needs no tokenizer download and leans high for English text (see docs/recall.md).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+FORMAT_VERSION = "1"
+OPEN = f'<user-memory format="{FORMAT_VERSION}">'
+CLOSE = "</user-memory>"
+IDENTITY_HEADING = "About the user:"
+PREFERENCES_HEADING = "Core preferences:"
+MEMORIES_HEADING = "Relevant memories:"
+TOKEN_ESTIMATOR = "engram-estimate-v1"
+
+_PIECE = re.compile(r"[A-Za-z]+|[0-9]+|\S")
+_SPACE = re.compile(r"\s+")
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens ``text`` costs: per line, its pieces plus one for the line break.
+
+    A run of ASCII letters costs one token per 4 letters (rounded up), a run of digits
+    one per 3, and every other visible character (punctuation, CJK, emoji) one. It is
+    additive over lines, so a block's estimate is the sum of its lines' estimates.
+    """
+    if not text:
+        return 0
+    return sum(_line_tokens(line) for line in text.split("\n"))
+
+
+def _line_tokens(line: str) -> int:
+    total = 1
+    for piece in _PIECE.findall(line):
+        first = piece[0]
+        if first.isascii() and first.isalpha():
+            total += math.ceil(len(piece) / 4)
+        elif first.isascii() and first.isdigit():
+            total += math.ceil(len(piece) / 3)
+        else:
+            total += 1
+    return total
+
+
+def clean(text: str) -> str:
+    """One line, and no markup a value could use to close the block or forge a section."""
+    flat = _SPACE.sub(" ", text).strip()
+    return flat.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def subject_of(key: str) -> str:
+    return " ".join(key.replace("_", " ").replace("-", " ").split())
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    name: str | None = None
+    nickname: str | None = None
+    pronouns: str | None = None
+    # What the user calls this agent ("Jarvis").
+    agent_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What the block shows of one entry."""
+
+    id: str
+    key: str
+    value: str
+    category: str
+    updated_at: datetime
+    statement: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    text: str
+    tokens: int
+    identity_fields: tuple[str, ...]
+    included: tuple[str, ...]
+    # Ids left out because the budget was spent, in the order they were offered.
+    over_budget: tuple[str, ...]
+
+
+def identity_lines(identity: Identity) -> list[tuple[str, str]]:
+    fields = (
+        ("name", "Name", identity.name),
+        ("nickname", "Prefers to be called", identity.nickname),
+        ("pronouns", "Pronouns", identity.pronouns),
+        ("agentName", "Calls you", identity.agent_name),
+    )
+    return [(f, f"- {label}: {clean(value)}") for f, label, value in fields if value and value.strip()]
+
+
+def preference_line(m: Memory) -> str:
+    return f"- {clean(subject_of(m.key))}: {clean(m.value)}"
+
+
+def memory_line(m: Memory) -> str:
+    line = f"- {clean(subject_of(m.key))}: {clean(m.value)}"
+    if m.statement and m.statement.strip():
+        line += f" ({clean(m.statement)})"
+    return f"{line} [{m.category}, {m.updated_at.date().isoformat()}]"
+
+
+def render(identity: Identity, preferences: Sequence[Memory], memories: Sequence[Memory], budget: int) -> Rendered:
+    """The block within ``budget`` estimated tokens, filled in priority order.
+
+    Identity first, then core preferences, then relevant memories, each in the order
+    given. A line that does not fit is left out and the next, shorter one may still fit;
+    a section heading is paid for with its first line. Nothing to show renders as "".
+    """
+    frame = estimate_tokens(OPEN) + estimate_tokens(CLOSE)
+    spent = 0
+    sections: list[tuple[str, list[tuple[str, str]]]] = [
+        (IDENTITY_HEADING, [(f"identity:{f}", line) for f, line in identity_lines(identity)]),
+        (PREFERENCES_HEADING, [(m.id, preference_line(m)) for m in preferences]),
+        (MEMORIES_HEADING, [(m.id, memory_line(m)) for m in memories]),
+    ]
+    kept: list[tuple[str, list[str]]] = []
+    included: list[str] = []
+    fields: list[str] = []
+    dropped: list[str] = []
+    for heading, lines in sections:
+        shown: list[str] = []
+        for ref, line in lines:
+            cost = _line_tokens(line)
+            if not shown:
+                cost += _line_tokens(heading)
+            if spent == 0:
+                cost += frame
+            if spent + cost > budget:
+                if not ref.startswith("identity:"):
+                    dropped.append(ref)
+                continue
+            spent += cost
+            shown.append(line)
+            if ref.startswith("identity:"):
+                fields.append(ref.removeprefix("identity:"))
+            else:
+                included.append(ref)
+        if shown:
+            kept.append((heading, shown))
+    if not kept:
+        return Rendered("", 0, (), (), tuple(dropped))
+    out = [OPEN]
+    for heading, shown in kept:
+        out.append(heading)
+        out.extend(shown)
+    out.append(CLOSE)
+    text = "\n".join(out)
+    return Rendered(text, estimate_tokens(text), tuple(fields), tuple(included), tuple(dropped))
