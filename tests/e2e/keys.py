@@ -16,7 +16,7 @@ from tests.e2e.conftest import EngramServer
 @contextmanager
 def _server_env(server: EngramServer) -> Iterator[None]:
     saved = dict(os.environ)
-    os.environ.update({k: v for k, v in server.env.items() if k.startswith("ENGRAM_")})
+    os.environ.update(server.env)  # the backend's settings and credentials, as the server has them
     try:
         yield
     finally:

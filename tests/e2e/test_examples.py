@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -16,7 +17,7 @@ import pytest
 from botocore.stub import ANY, Stubber
 from engram.client import EngramClient
 
-from tests.e2e.conftest import EngramServer
+from tests.e2e.conftest import SERVER_BACKENDS, EngramServer
 from tests.e2e.keys import make_keys
 
 pytestmark = pytest.mark.e2e
@@ -30,6 +31,16 @@ def load(name: str) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngramServer]:
+    """The examples exercise the client and the tools, not a backend: the embedded store will do."""
+    data_dir = tmp_path_factory.mktemp("engram-examples")
+    srv = EngramServer(data_dir, SERVER_BACKENDS["sqlite"](data_dir), "sqlite")
+    srv.start()
+    yield srv
+    srv.stop()
 
 
 @pytest.fixture(scope="module")

@@ -166,7 +166,7 @@ def test_given_engram_mcp_on_stdio_when_a_client_spawns_it_then_the_key_decides_
     params = StdioServerParameters(
         command=str(Path(sys.executable).with_name("engram")),
         args=["mcp", "--key-file", str(key_file)],
-        env={k: v for k, v in server.env.items() if k.startswith(("ENGRAM_", "PATH", "HOME", "POWERTOOLS_"))},
+        env={k: v for k, v in server.env.items() if k.startswith(("ENGRAM_", "PATH", "HOME", "POWERTOOLS_", "AWS_"))},
     )
 
     async def main() -> None:
