@@ -118,3 +118,38 @@ def test_given_a_malformed_execute_request_when_posted_then_it_is_a_4xx_with_a_c
 def test_given_no_key_when_executing_then_it_is_401(api: Api) -> None:
     reply = api.call("POST", EXECUTE, None, json_body={"toolCall": call("openai", "recallMemories", {})})
     assert reply.status == 401
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic", "bedrock"])
+def test_given_propose_memory_edit_when_the_user_approves_then_the_memory_lands(api: Api, fmt: str) -> None:
+    admin = api.key("acme", "console", Role.ADMIN)
+    key = api.key("acme", "alpha")
+    assert "propose_memory_edit" in api.call("GET", "/v1/tools", key).json()["names"]
+    args = {"key": "favorite_color", "value": "blue", "category": "preference", "reason": "the user said so"}
+    body = api.call("POST", EXECUTE, key, json_body={"toolCall": call(fmt, "propose_memory_edit", args)}).json()
+    assert not body["isError"], body
+    assert body["text"].startswith("📝 Proposed: favorite_color = blue [preference, self]")
+    proposal_id = body["data"]["proposal"]["id"]
+    recall = call(fmt, "recallMemories", {})
+    assert api.call("POST", EXECUTE, key, json_body={"toolCall": recall}).json()["text"] == (
+        "No memories stored for this user yet."
+    )
+    pending = api.call("GET", "/v1/users/alice/proposals", admin).json()["items"]
+    assert [p["id"] for p in pending] == [proposal_id]
+    approved = api.call("POST", f"/v1/users/alice/proposals/{proposal_id}/approve", admin, json_body={})
+    assert approved.status == 200, approved.body
+    assert api.call("POST", EXECUTE, key, json_body={"toolCall": recall}).json()["text"] == (
+        "• favorite_color = blue [preference, self]"
+    )
+
+
+def test_given_require_approval_when_remember_fact_runs_then_the_model_is_told_it_was_proposed(api: Api) -> None:
+    admin = api.key("acme", "console", Role.ADMIN)
+    key = api.key("acme", "alpha")
+    config = AgentConfig(require_approval=("preference",))
+    api.call("PUT", "/v1/agents/alpha/config", admin, json_body=config.model_dump(by_alias=True))
+    args = {"key": "favorite_color", "value": "blue", "category": "preference"}
+    body = api.call("POST", EXECUTE, key, json_body={"toolCall": call("openai", "rememberFact", args)}).json()
+    assert body["text"].startswith("📝 Proposed: favorite_color = blue")
+    assert body["data"]["outcome"] == "proposed" and body["data"]["proposalId"]
+    assert api.call("GET", "/v1/users/alice/memories/count", key).json()["count"] == 0
