@@ -4,6 +4,7 @@ task archival, Markdown edits, presets and who may reach which block."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engram.container import Engram
@@ -11,7 +12,14 @@ from engram.domain.agent_config import AgentConfig
 from engram.domain.archival import ArchivalKind
 from engram.domain.block_format import compact_size, to_markdown
 from engram.domain.blocks import BlockEdit, BlockSchema, MemoryBlocksConfig, RotationStrategy
-from engram.domain.errors import Forbidden, GuardrailViolation, NotFound, ValidationFailed, VersionConflict
+from engram.domain.errors import (
+    Forbidden,
+    GuardrailViolation,
+    NotFound,
+    StoreUnavailable,
+    ValidationFailed,
+    VersionConflict,
+)
 from engram.domain.models import ActorType, Role
 
 from tests.support import engram_for, principal
@@ -239,3 +247,32 @@ class TestWhoReachesWhat:
     def test_given_a_viewer_key_when_it_writes_then_it_is_forbidden(self, engram: Engram) -> None:
         with pytest.raises(Forbidden):
             engram.blocks.write(VIEWER, "u1", "human", BlockEdit(set={"name": "x"}))
+
+
+class TestIndexingFailures:
+    def test_given_the_index_down_when_a_task_is_archived_then_the_record_is_kept_and_indexed_later(
+        self, engram: Engram
+    ) -> None:
+        real = engram.archival.index
+
+        class Flaky:
+            down = True
+
+            def upsert(self, docs: Any) -> None:
+                if self.down:
+                    raise StoreUnavailable("The index is down.")
+                real.upsert(docs)
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(real, name)
+
+        flaky = Flaky()
+        engram.archival.index = flaky  # type: ignore[assignment]
+        engram.blocks.write(AGENT, "u1", "human", BlockEdit(set={"current_task": "Tax return"}))
+        done = engram.blocks.write(AGENT, "u1", "human", BlockEdit(complete_task=True))
+        [record] = done.archived
+        assert [r.id for r in engram.archival.repo.unindexed_archival("t1", "u1")] == [record.id]
+        flaky.down = False
+        hits = engram.archival.search(AGENT, "u1", "tax return", mode="keyword")
+        assert [h.record.id for h in hits] == [record.id]
+        assert engram.archival.repo.unindexed_archival("t1", "u1") == []

@@ -79,8 +79,11 @@ class ArchivalService:
             )
             self.repo.mark_archival_indexed(tenant_id, user_id, [r.id for r in todo])
             return len(todo)
-        except EngramError as exc:
-            logger.warning("archival indexing deferred", extra={"error_code": exc.code, "records": len(pending)})
+        except Exception as exc:
+            # After the commit indexing is best effort: the records stay marked unindexed and the next archival write
+            # or search of this user indexes them.
+            code = exc.code if isinstance(exc, EngramError) else type(exc).__name__
+            logger.warning("archival indexing deferred", extra={"error_code": code, "records": len(pending)})
             return 0
 
     def _scope(self, principal: Principal, agent_id: str | None) -> VisibilityScope:
