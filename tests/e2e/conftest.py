@@ -25,6 +25,11 @@ BackendSetup = Callable[[Path], dict[str, str]]
 
 SERVER_BACKENDS: dict[str, BackendSetup] = {"sqlite": lambda data_dir: {}}
 
+try:  # DynamoDB on moto server; registers itself before the fixture below reads the list
+    from tests.e2e import aws_backend  # noqa: F401
+except ImportError:
+    pass
+
 
 def free_port() -> int:
     with socket.socket() as s:
