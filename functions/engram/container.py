@@ -147,7 +147,7 @@ def _make_dream(engram: Engram) -> DreamService | None:
     """Dream on the backend's own state store, fanned out through SQS in the cloud and a
     background thread on a laptop."""
     from engram.adapters.sqlite import SqliteStore
-    from engram.ports import DreamQueue, DreamStateRepository, Summarizer
+    from engram.ports import DreamQueue, DreamStateRepository, Summarizer, VectorSource
     from engram.service.dream import DreamService
 
     settings, store = engram.settings, engram.store
@@ -175,6 +175,13 @@ def _make_dream(engram: Engram) -> DreamService | None:
         from engram.adapters.bedrock_summarizer import BedrockSummarizer
 
         summarizer = BedrockSummarizer.from_settings(settings)
+    vectors: VectorSource | None = None
+    from engram.adapters.local_index import LocalIndex
+
+    if isinstance(engram.index, LocalIndex):
+        from engram.adapters.local_index_vectors import LocalIndexVectors
+
+        vectors = LocalIndexVectors(engram.index)
     service = DreamService(
         store,
         state,
@@ -183,6 +190,7 @@ def _make_dream(engram: Engram) -> DreamService | None:
         engram.clock,
         engram.agents,
         summarizer,
+        vectors,
         batch_users=settings.dream_batch_users,
     )
     if local is not None:

@@ -7,7 +7,7 @@ Every adapter of a port passes the same contract suite under ``tests/contract``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -373,6 +373,17 @@ class DreamQueue(Protocol):
 
     def send(self, messages: Sequence[DreamMessage]) -> None:
         """Accept every message durably or raise; a message may be delivered more than once."""
+        ...
+
+
+class VectorSource(Protocol):
+    """Vectors the search index already holds (embedded when each entry was written),
+    so dream's duplicate merging need not embed a user's entries again."""
+
+    def stored_vectors(
+        self, tenant_id: str, user_id: str, entry_ids: Sequence[str], model_id: str
+    ) -> Mapping[str, Vector]:
+        """The stored vectors of those entries made by ``model_id``; missing ones are absent."""
         ...
 
 

@@ -227,19 +227,21 @@ def test_given_one_key_with_different_values_across_agents_when_planned_then_bot
     b = entry("language", "German", agent="agent-b", n=2)
     c = entry("city", "Paris", agent="agent-b", n=3)
     changes, found = contradiction_changes([a, b, c], policy())
-    assert found == 1
-    assert {ch.before[0].id for ch in changes} == {a.id, b.id}
-    assert all(ch.after[0].conflicted and ch.rule is Rule.FLAG_CONTRADICTION for ch in changes)
+    assert found == 1 and len(changes) == 1  # the key's entries are flagged together
+    (change,) = changes
+    assert change.rule is Rule.FLAG_CONTRADICTION and change.kind is ChangeKind.FLAGGED
+    assert {e.id for e in change.before} == {a.id, b.id}
+    assert all(e.conflicted for e in change.after)
     # No winner: both stay active with their values.
-    assert all(ch.after[0].status is Status.ACTIVE for ch in changes)
-    assert {ch.after[0].value for ch in changes} == {"English", "German"}
+    assert all(e.status is Status.ACTIVE for e in change.after)
+    assert {e.value for e in change.after} == {"English", "German"}
 
 
 def test_given_a_global_and_a_self_entry_disagreeing_when_planned_then_both_are_flagged() -> None:
     g = entry("diet", "vegan", visibility=Visibility.GLOBAL, n=1)
     s = entry("diet", "omnivore", visibility=Visibility.SELF, n=2)
     changes, found = contradiction_changes([g, s], policy())
-    assert found == 1 and len(changes) == 2
+    assert found == 1 and len(changes[0].after) == 2
 
 
 def test_given_values_differing_only_in_case_and_punctuation_when_planned_then_no_contradiction() -> None:
@@ -260,6 +262,7 @@ def test_given_a_resolved_contradiction_when_planned_then_the_remaining_flag_is_
     assert found == 0
     assert [c.rule for c in changes] == [Rule.CLEAR_CONTRADICTION]
     assert changes[0].after[0].conflicted is False
+    assert changes[0].kind is ChangeKind.UPDATED
 
 
 def test_given_detection_off_for_one_agent_when_planned_then_only_the_other_agents_entry_is_flagged() -> None:
@@ -267,7 +270,7 @@ def test_given_detection_off_for_one_agent_when_planned_then_only_the_other_agen
     a = entry("language", "English", agent="agent-a", n=1)
     b = entry("language", "German", agent="agent-b", n=2)
     changes, _ = contradiction_changes([a, b], lambda agent: off if agent == "agent-b" else ON)
-    assert [c.before[0].id for c in changes] == [a.id]
+    assert [e.id for c in changes for e in c.before] == [a.id]
 
 
 def test_given_a_decayed_and_contradicted_entry_when_planned_then_the_flag_builds_on_the_decay() -> None:
@@ -276,8 +279,9 @@ def test_given_a_decayed_and_contradicted_entry_when_planned_then_the_flag_build
     plan = plan_user([a, b], policy(), T0, T0)
     rules = [(c.rule, c.before[0].id) for c in plan.changes]
     assert rules[0] == (Rule.DECAY, a.id)
-    flag_a = next(c for c in plan.changes if c.rule is Rule.FLAG_CONTRADICTION and c.before[0].id == a.id)
-    assert flag_a.after[0].confidence == 0.95 and flag_a.after[0].conflicted
+    flag = next(c for c in plan.changes if c.rule is Rule.FLAG_CONTRADICTION)
+    flag_a = next(e for e in flag.after if e.id == a.id)
+    assert flag_a.confidence == 0.95 and flag_a.conflicted
 
 
 # -- duplicates -----------------------------------------------------------------------------------
@@ -398,3 +402,11 @@ def test_given_stats_when_counted_and_added_then_counters_round_trip() -> None:
     assert s.entries_pruned == 5
     assert Stats.from_counters(s.counters()) == s
     assert DREAM_ACTOR.id == "dream"
+
+
+def test_given_many_entries_of_one_rule_when_planned_then_they_share_changesets_of_at_most_25() -> None:
+    entries = [entry(f"k{i}", "v", n=i, age=8 * DAY) for i in range(1, 61)]
+    plan = plan_user(entries, policy(DEFAULT), T0, T0)
+    assert [len(c.before) for c in plan.changes] == [25, 25, 10]
+    assert all(c.rule is Rule.DECAY for c in plan.changes)
+    assert sum(len(c.after) for c in plan.changes) == 60

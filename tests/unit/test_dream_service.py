@@ -457,3 +457,43 @@ def test_given_a_group_entry_when_merged_then_visibility_and_groups_are_kept(rig
     rig.run()
     live = rig.active("u1")
     assert len(live) == 1 and live[0].visibility is Visibility.GROUP and live[0].group_ids == ("team",)
+
+
+def test_given_the_index_holds_the_vectors_when_merging_then_dream_embeds_nothing_again(tmp_path: Path) -> None:
+    from engram.adapters.local_index import LocalIndex
+    from engram.adapters.local_index_vectors import LocalIndexVectors
+
+    clock = ManualClock()
+    engram = engram_for(tmp_path, clock=clock)
+    engram.agents.put("t1", "agent-a", DREAM_ON)
+    p = principal("t1", "agent-a")
+    engram.memory.upsert(p, "u1", [UpsertCommand("drink", "black coffee"), UpsertCommand("drinks", "black coffee")])
+    engram.sync_index()
+    assert isinstance(engram.index, LocalIndex)
+    calls: list[int] = []
+    real = engram.embedder
+
+    class Counting:
+        model_id = real.model_id
+        dimension = real.dimension
+        dedup_threshold = real.dedup_threshold
+
+        def embed(self, texts: Any) -> Any:
+            calls.append(len(texts))
+            return real.embed(texts)
+
+    queue = InMemoryDreamQueue()
+    service = DreamService(
+        engram.store,
+        SqliteDreamState(engram.store),  # type: ignore[arg-type]
+        queue,
+        Counting(),
+        clock,
+        AgentConfigService(engram.store, cache_seconds=0),
+        vectors=LocalIndexVectors(engram.index),
+    )
+    run = service.start(Trigger.CLI)
+    service.plan(run.run_id)
+    results = [service.handle(m) for m in queue.receive(10)]
+    assert sum(r.stats.duplicates_merged for r in results) == 1
+    assert sum(calls) == 0

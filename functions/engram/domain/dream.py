@@ -42,6 +42,9 @@ SUMMARY_KEY_PREFIX = "summary."
 # The smallest step of the stored timestamps: "strictly older than 30 days" first holds
 # one tick after the 30 days are up.
 TICK = timedelta(microseconds=1)
+# Entries per changeset: a DynamoDB transaction holds 100 items, and each entry takes
+# three (the entry, its history record, its identity's version).
+CHANGESET_ENTRIES = 25
 
 
 class Rule(StrEnum):
@@ -113,7 +116,8 @@ PolicyOf = Callable[[str], Policy]
 class Change:
     """One rule applied to one entry, or to one group for merges and summaries.
 
-    ``after[i]`` is the new state of ``before[i]``; the service stamps versions.
+    ``after[i]`` is the new state of ``before[i]``, one version on: the service guards
+    on ``before[i].version`` (and re-reads the identity only if that guard fails).
     """
 
     rule: Rule
@@ -305,8 +309,8 @@ def is_low_confidence(confidence: float, e: MemoryEntry, p: Policy, now: datetim
     return p.decay and confidence < p.prune_below and now - e.created_at > p.prune_after
 
 
-def _removal(e: MemoryEntry, at: datetime) -> MemoryEntry:
-    return e.evolve(status=Status.DELETED, updated_at=at, valid_to=e.valid_to or at)
+def _removal(e: MemoryEntry, at: datetime, **changes: object) -> MemoryEntry:
+    return e.evolve(status=Status.DELETED, updated_at=at, valid_to=e.valid_to or at, version=e.version + 1, **changes)
 
 
 def _days(delta: timedelta) -> str:
@@ -332,18 +336,18 @@ def entry_change(
     steps, anchor = decay_steps(e, p, now)
     confidence = decayed(e.confidence, p, steps)
     if is_low_confidence(confidence, e, p, now):
-        reason = f"dream: confidence {confidence:g} below {p.prune_below:g} and older than {_days(p.prune_after)} days"
-        gone = _removal(e, at).evolve(confidence=confidence, last_decayed_at=anchor if steps else e.last_decayed_at)
+        reason = f"dream: confidence below {p.prune_below:g} and older than {_days(p.prune_after)} days"
+        gone = _removal(e, at, confidence=confidence, last_decayed_at=anchor if steps else e.last_decayed_at)
         return Change(Rule.PRUNE_LOW_CONFIDENCE, ChangeKind.PRUNED, reason, (e,), (gone,))
     if steps:
-        reason = f"dream: not reinforced for {_days(p.decay_after)} days, confidence x{p.decay_factor:g}^{steps}"
+        reason = f"dream: not reinforced for {_days(p.decay_after)} days, confidence x{p.decay_factor:g} a period"
         # updated_at stays: recall's most_recent order must not float a fading fact up.
         return Change(
             Rule.DECAY,
             ChangeKind.DECAYED,
             reason,
             (e,),
-            (e.evolve(confidence=confidence, last_decayed_at=anchor),),
+            (e.evolve(confidence=confidence, last_decayed_at=anchor, version=e.version + 1),),
         )
     return None
 
@@ -353,8 +357,8 @@ def entry_change(
 
 def contradiction_changes(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -> tuple[list[Change], int]:
     """Flag (and unflag) entries whose key holds different values across agents or
-    visibilities; no winner is chosen. Returns the changes and how many keys newly
-    became contradictions."""
+    visibilities; no winner is chosen, and a key's entries are flagged together.
+    Returns the changes and how many keys newly became contradictions."""
     by_key: dict[str, list[MemoryEntry]] = {}
     for e in entries:
         by_key.setdefault(e.key, []).append(e)
@@ -362,25 +366,23 @@ def contradiction_changes(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -
     found = 0
     for key in sorted(by_key):
         group = by_key[key]
-        values = {normalise_value(e.value) for e in group}
-        conflicted = len(values) > 1
-        newly = False
-        for e in sorted(group, key=lambda x: x.id):
-            if not policy_of(e.source_agent_id).detects or e.conflicted == conflicted:
-                continue
-            if conflicted:
-                newly = True
-                others = sorted({x.source_agent_id for x in group if x.id != e.id})
-                reason = f"dream: contradiction, key also holds other values (agents {', '.join(others)})"
-                changes.append(
-                    Change(Rule.FLAG_CONTRADICTION, ChangeKind.FLAGGED, reason, (e,), (e.evolve(conflicted=True),))
-                )
-            else:
-                reason = "dream: contradiction resolved, the key holds one value"
-                changes.append(
-                    Change(Rule.CLEAR_CONTRADICTION, ChangeKind.UPDATED, reason, (e,), (e.evolve(conflicted=False),))
-                )
-        found += int(newly)
+        conflicted = len({normalise_value(e.value) for e in group}) > 1
+        targets = [
+            e
+            for e in sorted(group, key=lambda x: x.id)
+            if policy_of(e.source_agent_id).detects and e.conflicted != conflicted
+        ]
+        if not targets:
+            continue
+        after = tuple(e.evolve(conflicted=conflicted, version=e.version + 1) for e in targets)
+        if conflicted:
+            found += 1
+            agents = ", ".join(sorted({x.source_agent_id for x in group}))
+            reason = f"dream: contradiction, the key holds different values (agents {agents})"
+            changes.append(Change(Rule.FLAG_CONTRADICTION, ChangeKind.FLAGGED, reason, tuple(targets), after))
+        else:
+            reason = "dream: contradiction resolved, the key holds one value"
+            changes.append(Change(Rule.CLEAR_CONTRADICTION, ChangeKind.UPDATED, reason, tuple(targets), after))
     return changes, found
 
 
@@ -465,8 +467,12 @@ def merge_change(cluster: Sequence[MemoryEntry], at: datetime) -> Change:
         last_accessed_at=max((e.last_accessed_at for e in cluster if e.last_accessed_at), default=None),
         last_reinforced_at=at,
         updated_at=at,
+        version=survivor.version + 1,
     )
-    gone = [e.evolve(status=Status.SUPERSEDED, superseded_by=survivor.id, valid_to=at, updated_at=at) for e in dups]
+    gone = [
+        e.evolve(status=Status.SUPERSEDED, superseded_by=survivor.id, valid_to=at, updated_at=at, version=e.version + 1)
+        for e in dups
+    ]
     reason = f"dream: merged {len(dups)} semantic duplicate(s) into {survivor.id}"
     return Change(Rule.MERGE_DUPLICATES, ChangeKind.MERGED, reason, (survivor, *dups), (merged, *gone))
 
@@ -526,12 +532,29 @@ def plan_user(
     # ``current`` holds decayed entries in their new state, so a flag on one builds on
     # its decay (the service applies the changes in order).
     flags, plan.contradictions = contradiction_changes(current, policy_of)
+    plan.changes = grouped(plan.changes)
     if flags:
         plan.changes.extend(flags)
-        flagged = {c.after[0].id: c.after[0] for c in flags}
+        flagged = {a.id: a for c in flags for a in c.after}
         current = [flagged.get(e.id, e) for e in current]
     plan.survivors = current
     return plan
+
+
+def grouped(changes: Sequence[Change], size: int = CHANGESET_ENTRIES) -> list[Change]:
+    """One changeset per rule and reason for up to ``size`` entries, instead of one per
+    entry: each entry still gets its own version and history record, and the rule is
+    applied to them all or to none."""
+    buckets: dict[tuple[Rule, ChangeKind, str], list[Change]] = {}
+    for c in changes:
+        buckets.setdefault((c.rule, c.kind, c.reason), []).append(c)
+    out: list[Change] = []
+    for (rule, kind, reason), group in buckets.items():
+        befores = [b for c in group for b in c.before]
+        afters = [a for c in group for a in c.after]
+        for i in range(0, len(befores), size):
+            out.append(Change(rule, kind, reason, tuple(befores[i : i + size]), tuple(afters[i : i + size])))
+    return out
 
 
 def next_due(

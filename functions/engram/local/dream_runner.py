@@ -32,6 +32,8 @@ class LocalRunResult:
 def local_service(settings: Settings, queue: InMemoryDreamQueue, clock: Clock | None = None) -> DreamService:
     """A dream service on its own store connection, without the index listener: the
     caller syncs the index once at the end."""
+    from engram.adapters.local_index import LocalIndex
+    from engram.adapters.local_index_vectors import LocalIndexVectors
     from engram.adapters.sqlite import SqliteStore
     from engram.adapters.sqlite.dream_state import SqliteDreamState
     from engram.container import SystemClock, make_embedder
@@ -45,6 +47,7 @@ def local_service(settings: Settings, queue: InMemoryDreamQueue, clock: Clock | 
         make_embedder(settings),
         clock or SystemClock(),
         AgentConfigService(store),
+        vectors=LocalIndexVectors(LocalIndex(settings.index_path)),
         batch_users=settings.dream_batch_users,
     )
 

@@ -28,6 +28,7 @@ from engram.domain.dream import (
     MessageKind,
     Policy,
     PolicyOf,
+    Rule,
     RunStatus,
     Stats,
     Trigger,
@@ -68,6 +69,8 @@ from engram.ports import (
     ProfileRepository,
     Summarizer,
     SummaryRequest,
+    Vector,
+    VectorSource,
 )
 from engram.service.agents import AgentConfigService
 
@@ -121,6 +124,7 @@ class DreamService:
     clock: Clock
     agents: AgentConfigService
     summarizer: Summarizer | None = None
+    vectors: VectorSource | None = None
     ttl: Mapping[str, timedelta | None] = field(default_factory=lambda: dict(DEFAULT_TTL))
     batch_users: int = 100
     page_size: int = 1000
@@ -321,13 +325,24 @@ class DreamService:
     ) -> None:
         threshold = self.embedder.dedup_threshold
         for group in merge_partitions(entries, policy_of, fresh_since):
-            similarity = _similarity(self.embedder.embed([e.text() for e in group]))
+            similarity = _similarity(self._vectors(pass_, group))
             for cluster in duplicate_clusters(group, similarity, threshold, fresh_since):
                 change = merge_change([group[i] for i in cluster], pass_.at)
                 if pass_.apply(change):
                     for e in change.before[1:]:
                         survivors.pop(e.id, None)
                     survivors[change.after[0].id] = change.after[0]
+
+    def _vectors(self, pass_: _Pass, group: list[MemoryEntry]) -> list[Vector]:
+        """The index's stored vectors where it has them (dream's own changes never alter
+        an entry's text); the embedder for the rest."""
+        stored: Mapping[str, Vector] = {}
+        if self.vectors is not None:
+            ids = [e.id for e in group]
+            stored = self.vectors.stored_vectors(pass_.tenant_id, pass_.user_id, ids, self.embedder.model_id)
+        missing = [e for e in group if e.id not in stored]
+        made = dict(zip((e.id for e in missing), self.embedder.embed([e.text() for e in missing]), strict=True))
+        return [stored[e.id] if e.id in stored else made[e.id] for e in group]
 
     def _summarize(
         self,
@@ -428,41 +443,69 @@ class _Pass:
         self.store.apply(changeset, self.at)
 
     def apply(self, change: Change) -> bool:
-        guards: list[IdentityGuard] = []
-        entries: list[MemoryEntry] = []
-        history: list[HistoryRecord] = []
+        """Apply one change as one changeset, guarded on the versions dream read. If a
+        guard fails, the identities are read again: an entry a concurrent writer changed
+        is left out (its write marked the user due again, so the next run sees the new
+        state) and the rest is applied; a merge is all or nothing."""
+        pairs = [(self.written.get(b.id, b), a) for b, a in zip(change.before, change.after, strict=True)]
+        guards = [
+            IdentityGuard(b.identity_id, b.version, a.version, b.id if a.status is Status.ACTIVE else None)
+            for b, a in pairs
+        ]
         try:
-            for before, after in zip(change.before, change.after, strict=True):
-                _, version, current = self._guard(before)
-                nv = version + 1
-                stamped = after.evolve(version=nv)
-                keep = current if after.status is Status.ACTIVE else None
-                guards.append(IdentityGuard(before.identity_id, version, nv, keep))
-                entries.append(stamped)
-                history.append(
-                    HistoryRecord(
-                        self.tenant_id,
-                        self.user_id,
-                        before.identity_id,
-                        nv,
-                        stamped,
-                        change.kind,
-                        DREAM_ACTOR,
-                        change.reason,
-                        self.at,
-                    )
-                )
-            self._commit(guards, entries, history)
+            self._commit(guards, [a for _, a in pairs], [self._record(change, a) for _, a in pairs])
         except VersionConflict:
-            # A writer got there first; its write marked the user due again, so the next
-            # run looks at the new state.
-            self.stats.version_conflicts += 1
-            self.lost.update(e.id for e in change.before)
-            return False
-        for e in entries:
-            self.written[e.id] = e
-        self.stats.count(change)
+            return self._apply_checked(change, pairs)
+        self._done(change, pairs)
         return True
+
+    def _apply_checked(self, change: Change, pairs: list[tuple[MemoryEntry, MemoryEntry]]) -> bool:
+        kept: list[tuple[MemoryEntry, MemoryEntry]] = []
+        guards: list[IdentityGuard] = []
+        for before, after in pairs:
+            try:
+                before, version, current = self._guard(before)
+            except VersionConflict:
+                self.stats.version_conflicts += 1
+                self.lost.add(before.id)
+                if change.rule is Rule.MERGE_DUPLICATES:
+                    return False
+                continue
+            stamped = after.evolve(version=version + 1)
+            keep = current if after.status is Status.ACTIVE else None
+            guards.append(IdentityGuard(before.identity_id, version, version + 1, keep))
+            kept.append((before, stamped))
+        if not kept:
+            return False
+        try:
+            self._commit(guards, [a for _, a in kept], [self._record(change, a) for _, a in kept])
+        except VersionConflict:
+            # A writer slipped in between the checks and the commit.
+            self.stats.version_conflicts += len(kept)
+            self.lost.update(b.id for b, _ in kept)
+            return False
+        self._done(change, kept)
+        return len(kept) == len(pairs)
+
+    def _record(self, change: Change, entry: MemoryEntry) -> HistoryRecord:
+        return HistoryRecord(
+            self.tenant_id,
+            self.user_id,
+            entry.identity_id,
+            entry.version,
+            entry,
+            change.kind,
+            DREAM_ACTOR,
+            change.reason,
+            self.at,
+        )
+
+    def _done(self, change: Change, pairs: list[tuple[MemoryEntry, MemoryEntry]]) -> None:
+        for _, a in pairs:
+            self.written[a.id] = a
+        self.stats.count(
+            Change(change.rule, change.kind, change.reason, tuple(b for b, _ in pairs), tuple(a for _, a in pairs))
+        )
 
     def write_summary(
         self, group: list[MemoryEntry], key: str, text: str, ttl: Mapping[str, timedelta | None]
@@ -523,7 +566,7 @@ class _Pass:
         return summary
 
 
-def _similarity(vectors: list[list[float]]) -> Callable[[int, int], float]:
+def _similarity(vectors: Sequence[Vector]) -> Callable[[int, int], float]:
     """Pairwise cosine of one group: one matrix product when numpy is there (the laptop),
     pure Python otherwise (numpy is not in the Lambda layer)."""
     try:
@@ -531,10 +574,12 @@ def _similarity(vectors: list[list[float]]) -> Callable[[int, int], float]:
     except ImportError:  # pragma: no cover - the dev environment has numpy
         return lambda i, j: cosine(vectors[i], vectors[j])
     m = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(m, axis=1)
+    norms = np.sqrt(np.einsum("ij,ij->i", m, m))
     norms[norms == 0] = 1.0
     m = m / norms[:, None]
-    sims: Any = m @ m.T
+    # einsum, not matmul: BLAS would start a thread pool whose spinning threads take
+    # the cores this per-user work (and the other workers) need.
+    sims: Any = np.einsum("ij,kj->ik", m, m)
     return lambda i, j: float(sims[i, j])
 
 

@@ -1,0 +1,39 @@
+"""The vectors the local index already holds, for dream's duplicate merging.
+
+The indexer embedded every live entry when it was written; reading those vectors back
+(float32 blobs in the index's ``idx_docs`` table) is far cheaper than embedding a
+user's entries again on every pass. Only vectors of the given model count: after an
+embedder change, entries the index has not re-embedded yet are embedded by dream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import cast
+
+import numpy as np
+
+from engram.adapters.local_index import LocalIndex
+from engram.ports import DocKind, Vector
+
+
+class LocalIndexVectors:
+    def __init__(self, index: LocalIndex) -> None:
+        self._index = index
+
+    def stored_vectors(
+        self, tenant_id: str, user_id: str, entry_ids: Sequence[str], model_id: str
+    ) -> Mapping[str, Vector]:
+        wanted = set(entry_ids)
+        if not wanted:
+            return {}
+        rows = (
+            self._index._conn()
+            .execute(
+                "SELECT id, vector FROM idx_docs WHERE tenant_id=? AND user_id=? AND kind=? AND model_id=? "
+                "AND vector IS NOT NULL",
+                (tenant_id, user_id, DocKind.MEMORY.value, model_id),
+            )
+            .fetchall()
+        )
+        return {r[0]: cast(Vector, np.frombuffer(r[1], dtype=np.float32)) for r in rows if r[0] in wanted}
