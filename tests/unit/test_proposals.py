@@ -211,6 +211,15 @@ class TestApprove:
         assert err.value.code == "value_too_long"
         assert engram.proposals.get(ADMIN, "u1", p.id).status is ProposalStatus.PENDING
 
+    def test_given_legacy_properties_under_approval_when_approved_then_they_become_global_entries(
+        self, engram: Engram
+    ) -> None:
+        engram.agents.put("t1", "agent-a", AgentConfig(require_approval=("*",)))
+        [result] = engram.users.merge_properties(AGENT, "u1", {"lang": "de"})
+        assert result.proposal is not None
+        engram.proposals.approve(ADMIN, "u1", result.proposal.id)
+        assert engram.users.properties(AGENT, "u1") == {"lang": "de"}
+
 
 class TestRejectSupersedeExpire:
     def test_given_a_pending_proposal_when_rejected_then_nothing_changes(self, engram: Engram) -> None:

@@ -318,8 +318,12 @@ class ProposalService:
                 return Decision(p, removed=entry)
             return Decision(p, removed=self.memory.delete(principal, p.user_id, change.entry_id, reason, actor=user))
         config = self.agents.get(p.tenant_id, p.agent_id)
-        # The agent's guardrails and the sensitive filter may have tightened since.
-        check_write(change.key, change.value, change.category, config.user_memory_config.guardrails)
+        # The agent's length limits and the sensitive filter may have tightened since. Its
+        # category list was checked when proposing (system categories such as "legacy"
+        # are outside it); the user's own category choice is checked by the write.
+        g = config.user_memory_config.guardrails
+        g = g.model_copy(update={"allowed_categories": (*g.allowed_categories, change.category)})
+        check_write(change.key, change.value, change.category, g)
         reject_sensitive(change.key, change.value, change.statement)
         request = WriteRequest(
             tenant_id=p.tenant_id,
