@@ -7,7 +7,9 @@ AwsSolutions cdk-nag pack runs as a validation plugin during the synth.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
 import sys
 from collections.abc import Callable
@@ -70,23 +72,37 @@ def synthesize(outdir: Path, context: dict[str, Any]) -> Synth:
     app = App(outdir=str(outdir), context=context)
     EngramStack(app, STACK)
     Validations.of(app).add_plugins(AwsSolutionsChecks(app))
-    nag_failure = None
     try:
         app.synth()
     except RuntimeError as exc:  # the validation plugin failed the synth; the files are written
         if "Validation failed" not in str(exc):
             raise
-        nag_failure = (outdir / "validation-report.json").read_text()
+    return load(outdir)
+
+
+def load(outdir: Path) -> Synth:
+    report = outdir / "validation-report.json"
+    failed = report.is_file() and '"conclusion": "failure"' in report.read_text()
     return Synth(
         outdir=outdir,
         template=json.loads((outdir / f"{STACK}.template.json").read_text()),
         metadata=json.loads((outdir / f"{STACK}.metadata.json").read_text()),
-        nag_failure=nag_failure,
+        nag_failure=report.read_text() if failed else None,
     )
 
 
 @pytest.fixture(scope="session")
 def synth(tmp_path_factory: pytest.TempPathFactory) -> Synth:
-    layers = placeholder_layers(tmp_path_factory.mktemp("layers"))
-    context = {**cdk_json_context(), "layerDir": str(layers)}
-    return synthesize(tmp_path_factory.mktemp("cdk.out"), context)
+    # Under xdist the workers share one synth (the first to take the lock makes it);
+    # alone, the session's own temporary directory holds it.
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = shared / "engram-synth"
+    root.mkdir(exist_ok=True)
+    with (root / ".lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "done").is_file():
+            context = {**cdk_json_context(), "layerDir": str(placeholder_layers(root / "layers"))}
+            synthesize(root / "cdk.out", context)
+            (root / "done").touch()
+    return load(root / "cdk.out")
