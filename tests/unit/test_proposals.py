@@ -305,6 +305,19 @@ class TestBlockProposals:
         [_, last] = engram.blocks.history(AGENT, "u1", "human").items
         assert last.proposal_id == result.proposal.id and last.actor.type is ActorType.USER
 
+    def test_given_an_agent_needing_approval_when_it_restores_or_deletes_a_block_then_the_user_decides(
+        self, engram: Engram
+    ) -> None:
+        engram.blocks.write(ADMIN, "u1", "human", BlockEdit(set={"name": "Alice"}), agent_id="agent-a")
+        engram.blocks.write(ADMIN, "u1", "human", BlockEdit(set={"name": "Bob"}), agent_id="agent-a")
+        restore = engram.blocks.restore(AGENT, "u1", "human", 1)
+        assert restore.proposal is not None and restore.proposal.reason == "restore of version 1"
+        assert engram.blocks.get(AGENT, "u1", "human")[0].values["name"] == "Bob"
+        with pytest.raises(Forbidden):
+            engram.blocks.delete(AGENT, "u1", "human")
+        engram.proposals.approve(ADMIN, "u1", restore.proposal.id)
+        assert engram.blocks.get(AGENT, "u1", "human")[0].values["name"] == "Alice"
+
     def test_given_two_block_proposals_when_the_second_is_made_then_the_first_is_superseded(
         self, engram: Engram
     ) -> None:

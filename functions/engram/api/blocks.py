@@ -217,7 +217,7 @@ def block_history(
     "/users/<userId>/blocks/<name>/restore",
     summary="Restore an earlier version (written as a new version)",
     tags=TAG,
-    responses=errors(409),
+    responses={**errors(409), **PROPOSED},
 )
 def restore_block(
     userId: UserId, name: BlockName, body: BlockRestore, agentId: AgentId = None

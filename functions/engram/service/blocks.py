@@ -160,7 +160,7 @@ class BlockService:
         agent = self._agent(principal, agent_id)
         config = self.agents.get(t, agent)
         schema = self.schema(t, agent, name)
-        if not principal.is_admin and needs_approval(config.require_approval, BLOCK_PREFIX + name):
+        if self._needs_approval(principal, agent, name):
             if self.proposer is None:
                 raise Forbidden("This agent's block changes need the user's approval; approvals are unavailable.")
             proposal = self.proposer.propose_block(principal, user_id, name, edit, reason)
@@ -279,13 +279,16 @@ class BlockService:
             raise NotFound(f"Block '{name}' has no version {version}.", block=name, version=version)
         if old.block.deleted:
             raise ValidationFailed(f"Version {version} is the block's deletion; restore a version before it.")
+        edit = BlockEdit(replace=values_to_plain(old.block.values))
+        if self._needs_approval(principal, agent, name):
+            return self.write(principal, user_id, name, edit, agent_id=agent_id, reason=f"restore of version {version}")
         return self._commit(
             t,
             user_id,
             agent,
             self.schema(t, agent, name),
             self.agents.get(t, agent),
-            BlockEdit(replace=values_to_plain(old.block.values)),
+            edit,
             self._actor(principal, user_id),
             f"restore of version {version}",
             None,
@@ -297,6 +300,12 @@ class BlockService:
         _require(principal, Role.WRITER)
         t = principal.tenant_id
         agent = self._agent(principal, agent_id)
+        if self._needs_approval(principal, agent, name):
+            raise Forbidden(
+                "This agent's block changes need the user's approval: propose an edit that empties the block, "
+                "or ask the user to delete it.",
+                block=name,
+            )
         actor = self._actor(principal, user_id)
         for _ in range(MAX_ATTEMPTS):
             current = self.repo.get_block(t, user_id, agent, name)
@@ -440,6 +449,12 @@ class BlockService:
         }
 
     # -- who ------------------------------------------------------------------------------------
+    def _needs_approval(self, principal: Principal, agent: str, name: str) -> bool:
+        """An agent's change to a block the user must approve (the console's never)."""
+        if principal.is_admin:
+            return False
+        return needs_approval(self.agents.get(principal.tenant_id, agent).require_approval, BLOCK_PREFIX + name)
+
     @staticmethod
     def _agent(principal: Principal, agent_id: str | None) -> str:
         if agent_id is not None and agent_id != principal.agent_id and not principal.is_admin:
