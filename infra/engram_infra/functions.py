@@ -36,11 +36,10 @@ class FunctionSpec:
     timeout: Duration
 
 
-# The entry points inside functions/engram/handlers/.
+# The entry points inside functions/engram/handlers/. The request path gets 29 s, API
+# Gateway's integration limit; the queue consumers' timeouts size their queues.
 SPECS: dict[str, FunctionSpec] = {
-    "api": FunctionSpec(
-        "engram.handlers.api.handler", "Engram REST API", 1024, Duration.seconds(29)
-    ),  # API Gateway's integration limit
+    "api": FunctionSpec("engram.handlers.api.handler", "Engram REST API", 1024, Duration.seconds(29)),
     "authorizer": FunctionSpec(
         "engram.handlers.authorizer.handler", "Engram API key authorizer", 512, Duration.seconds(10)
     ),
