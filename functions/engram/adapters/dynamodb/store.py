@@ -30,6 +30,7 @@ from engram.adapters.dynamodb.base import (
     key_of,
     to_item,
 )
+from engram.adapters.dynamodb.dream_state import mark_due_action
 from engram.domain.agent_config import AgentConfig, RecallOrder
 from engram.domain.errors import CapacityReached, GuardrailViolation, ValidationFailed, VersionConflict
 from engram.domain.models import (
@@ -200,8 +201,9 @@ class DynamoStore(DynamoBase):
             "ExpressionAttributeValues": values,
             "ScanIndexForward": False,
             "ConsistentRead": True,
-            # Filters drop items after the page is read: read a little more than needed.
-            "Limit": min(max(want * 2, 20), 1000),
+            # Filters drop items after the page is read: read a little more than needed,
+            # and go on reading only if that was not enough.
+            "Limit": min(want + max(want // 4, 5), 1000),
         }
         if filters:
             params["FilterExpression"] = " AND ".join(filters)
@@ -248,6 +250,9 @@ class DynamoStore(DynamoBase):
         # Removals first, so a change split over several transactions frees room
         # before it takes any.
         groups.sort(key=lambda g: g.delta)
+        # Dream: the changed user is due, marked in the change's own transaction (or
+        # right after it, if a split change left no room in its first one).
+        due = mark_due_action(self.table_name, changeset, now)
         for chunk in _chunks(groups):
             delta = sum(g.delta for g in chunk)
             actions = [a for g in chunk for a in g.actions]
@@ -256,10 +261,15 @@ class DynamoStore(DynamoBase):
             if delta != 0:
                 counter = len(actions)
                 actions.append(self._count_action(pk, delta, limit))
+            if due is not None and len(actions) < MAX_TRANSACTION_ITEMS:
+                actions.append(due)
+                due = None
             self._transact(pk, actions, counter, delta, limit, now)
             deferred = [h for g in chunk for h in g.deferred_history]
             if deferred:
                 self.batch_put(deferred)
+        if due is not None:
+            self.call("UpdateItem", **due["Update"])
         for listener in self._listeners:
             listener()
 
