@@ -231,8 +231,10 @@ def _make_store(settings: Settings) -> tuple[Store, Any]:
         if settings.opensearch_url:
             return dynamo, None  # the cloud: the indexer Lambda reads the stream
         # Local --backend aws: the embedded index has no Lambda to feed it, so this
-        # process polls the table's stream; and the table is created on first use.
-        ensure_table(dynamo.client, settings.table_name)
+        # process polls the table's stream. Against a local emulator (an endpoint is
+        # set) the table is created on first use; a real account's comes from the stack.
+        if settings.dynamodb_endpoint:
+            ensure_table(dynamo.client, settings.table_name)
         return dynamo, StreamOutbox.from_settings(dynamo, settings)
     from engram.adapters.sqlite import SqliteStore
 
