@@ -72,6 +72,7 @@ class Storage(Construct):
                 index_name=index["IndexName"],
                 sort_key=_attribute(index["KeySchema"][1], types),
                 projection_type=dynamodb.ProjectionType[index["Projection"]["ProjectionType"]],
+                non_key_attributes=index["Projection"].get("NonKeyAttributes"),
             )
         for index in definition.get("GlobalSecondaryIndexes", []):
             schema = index["KeySchema"]
@@ -80,6 +81,7 @@ class Storage(Construct):
                 partition_key=_attribute(schema[0], types),
                 sort_key=_attribute(schema[1], types) if len(schema) > 1 else None,
                 projection_type=dynamodb.ProjectionType[index["Projection"]["ProjectionType"]],
+                non_key_attributes=index["Projection"].get("NonKeyAttributes"),
             )
 
         # Powertools idempotency records (extraction jobs, Idempotency-Key writes): its
