@@ -3,7 +3,8 @@
 Each user holds a random subset of topics (one fact each) plus filler notes. Every
 topic has three queries of rising difficulty: ``lexical`` (shares the key's words),
 ``paraphrase`` (shares a word or two), ``noshare`` (shares no word with the fact at all,
-checked below). The traps:
+checked below), and a ``value`` query that names the remembered thing itself (a name,
+a brand: rare words). The traps:
 
 - distractors: facts that share the queries' words but answer something else;
 - contradictions: an older value written first, then superseded by the current one;
@@ -298,6 +299,8 @@ def generate(users: int = 60, seed: int = 7, topics_per_user: int = 22, filler_p
                 )
             for style, text in zip(("lexical", "paraphrase", "noshare"), queries, strict=True):
                 u.queries.append(Query(u.user_id, text, style, key))
+            # Naming the thing itself (a name, a brand): rare words are BM25's strength.
+            u.queries.append(Query(u.user_id, f"anything I told you about {current}?", "value", key))
         for key, value in rng.sample(DISTRACTORS, 6):
             u.facts.append(Fact(key, value, "fact", rng.randint(20, 70), 0.9, rng.uniform(0, 200), role="distractor"))
         for j, note in enumerate(rng.sample(FILLER, min(filler_per_user, len(FILLER)))):

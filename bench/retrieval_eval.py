@@ -355,7 +355,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 if m is None:
                     continue
                 styles = "  ".join(
-                    f"{s} {m[s]['recall@5']:.3f}/{m[s]['mrr@10']:.3f}" for s in ("lexical", "paraphrase", "noshare")
+                    f"{s} {m[s]['recall@5']:.3f}/{m[s]['mrr@10']:.3f}"
+                    for s in ("lexical", "paraphrase", "noshare", "value")
                 )
                 print(
                     f"   {split:5} {method:14} recall@5 {m['all']['recall@5']:.3f}  MRR@10 {m['all']['mrr@10']:.3f}"

@@ -64,24 +64,24 @@ class HybridWeights:
 # one set per embedder family; anything else gets the defaults above.
 TUNED_WEIGHTS: dict[str, HybridWeights] = {
     "engram-hash-v1-": HybridWeights(
-        semantic=0.8,
-        keyword_floor=8.0,
-        prior_share=0.5,
+        semantic=0.6,
+        keyword_floor=16.0,
+        prior_share=0.7,
         importance=1.0,
         recency=0.0,
         confidence=0.0,
         recency_half_life_days=30.0,
-        min_score=0.02,
+        min_score=0.01,
     ),
     "all-MiniLM-L6-v2": HybridWeights(
         semantic=0.9,
         keyword_floor=8.0,
-        prior_share=0.5,
+        prior_share=0.7,
         importance=0.4,
         recency=0.2,
         confidence=0.4,
         recency_half_life_days=90.0,
-        min_score=0.18,
+        min_score=0.17,
     ),
 }
 
