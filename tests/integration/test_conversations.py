@@ -427,3 +427,15 @@ def test_messages_a_stopped_process_never_extracted_are_recovered_at_start(tmp_p
     assert msg is not None and msg.extraction is not None and msg.extraction.outcomes == {"created": 1}
     assert feature.recover() == 0
     feature.worker.close()
+
+
+def test_facts_an_agent_may_only_propose_become_proposals_for_the_user(api: Api, alpha: str) -> None:
+    admin = api.key("acme", "ops", Role.ADMIN)
+    r = api.call("PUT", "/v1/agents/alpha/config", admin, json_body={"requireApproval": ["preference"]})
+    assert r.status == 200, r.body
+    say(api, alpha, "t1", "I like pizza", "I live in Oslo")
+    assert [m["key"] for m in memories(api, alpha)] == ["location"]
+    proposals = api.call("GET", f"{USER}/proposals", admin).json()["items"]
+    assert [(p["after"]["key"], p["after"]["value"]) for p in proposals] == [("likes:pizza", "pizza")]
+    msg = api.call("GET", f"{USER}/threads/t1/messages/m0", alpha).json()
+    assert msg["extraction"]["outcomes"] == {"proposed": 1}

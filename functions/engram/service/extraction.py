@@ -27,6 +27,7 @@ from engram.domain.errors import CapacityReached, GuardrailViolation, Validation
 from engram.domain.extraction import ExtractedFact, Extraction, IdentityUpdate
 from engram.domain.models import Actor, ActorType, MemoryEntry, Principal, Role, UserSettings, Visibility
 from engram.domain.policies import VisibilityScope, check_key
+from engram.domain.proposals import needs_approval
 from engram.domain.sensitive import find_sensitive
 from engram.domain.writes import WriteRequest
 from engram.ports import (
@@ -155,8 +156,17 @@ class ExtractionService:
             if reason is not None:
                 dropped[reason] += 1
                 continue
+            request = self._request(msg, fact, settings, principal)
             try:
-                result = self.memory.write(self._request(msg, fact, settings, principal), config)
+                if needs_approval(config.require_approval, request.category):
+                    # The agent's writes of this kind wait for the user's approval; so do
+                    # the facts taken from its conversations.
+                    if self.memory.proposer is None:
+                        dropped["approval_unavailable"] += 1
+                        continue
+                    result = self.memory.proposer.propose_write(principal, request, config)
+                else:
+                    result = self.memory.write(request, config)
             except CapacityReached:
                 dropped["capacity"] += 1
                 continue
