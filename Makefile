@@ -29,7 +29,7 @@ test: install-dev
 	$(BIN)/ruff format --check functions tests bench infra examples
 	$(BIN)/mypy
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json
-	$(BIN)/pytest -n 2 --timeout 600
+	$(BIN)/pytest -n 4 --timeout 600
 
 lint: install-dev
 	$(BIN)/ruff check functions tests bench infra examples

@@ -98,11 +98,27 @@ class EngramServer:
         return httpx.Client(base_url=self.url, headers=headers, timeout=30)
 
 
-@pytest.fixture(scope="module", params=sorted(SERVER_BACKENDS))
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngramServer]:
-    data_dir = tmp_path_factory.mktemp(f"engram-{request.param}")
-    env = SERVER_BACKENDS[request.param](data_dir)
-    srv = EngramServer(data_dir, env, request.param)
+def _serve(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngramServer]:
+    data_dir = tmp_path_factory.mktemp(f"engram-{backend}")
+    srv = EngramServer(data_dir, SERVER_BACKENDS[backend](data_dir), backend)
     srv.start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngramServer]:
+    """The embedded store: most end-to-end stories run here only."""
+    yield from _serve("sqlite", tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=sorted(SERVER_BACKENDS))
+def server_on_every_backend(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[EngramServer]:
+    """Every backend (DynamoDB on moto too): for the stories that must hold on all of them.
+
+    Running every story on every backend would cost minutes of the suite's budget for
+    little: the store contract suites already hold each adapter to the same behaviour.
+    """
+    yield from _serve(str(request.param), tmp_path_factory)

@@ -10,8 +10,9 @@ pytestmark = pytest.mark.e2e
 
 
 def test_given_a_served_engram_when_a_user_story_runs_then_everything_behaves_and_survives_restart(
-    server: EngramServer,
+    server_on_every_backend: EngramServer,
 ) -> None:
+    server = server_on_every_backend
     admin = server.key("acme", "ops", "admin")
     alpha = server.key("acme", "alpha", "writer", groups=("team",))
     beta = server.key("acme", "beta", "writer", groups=("team",))
