@@ -55,6 +55,7 @@ def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
 
 def create_app() -> APIGatewayRestResolver:
     from engram.api import agents, dream, health, memories, tools, users
+    from engram.api.idempotency import idempotency_middleware
 
     app = APIGatewayRestResolver(enable_validation=True)
     app.include_router(health.router)
@@ -74,6 +75,7 @@ def create_app() -> APIGatewayRestResolver:
 
     for user_control in (proposals, blocks, archival, remembered):
         app.include_router(user_control.router, prefix="/v1")
+    app.use(middlewares=[idempotency_middleware])
     app.enable_swagger(
         path="/docs",
         title=API_TITLE,

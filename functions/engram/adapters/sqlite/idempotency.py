@@ -61,6 +61,9 @@ class SqliteIdempotencyLayer(BasePersistenceLayer):
                     and old.in_progress_expiry_timestamp < int(now * 1000)
                 )
                 if not (expired or stale_progress):
+                    # As Powertools' DynamoDB layer does: a key reused for a different
+                    # payload is refused, not answered with the other request's result.
+                    self._validate_payload(data_payload=data_record, stored_data_record=old)
                     raise IdempotencyItemAlreadyExistsError(old_data_record=old)
             conn.execute(
                 "INSERT OR REPLACE INTO idempotency_records "
