@@ -19,8 +19,8 @@ from engram.service.indexing import Indexer, OutboxDrainer
 from engram.service.keys import KeyService
 from engram.service.memory import MemoryService
 from engram.service.privacy import PrivacyService
-from engram.service.recall import RecallService
 from engram.service.proposals import ProposalService
+from engram.service.recall import RecallService
 from engram.service.users import UserService
 from engram.settings import Settings
 
@@ -157,7 +157,13 @@ def _make_dream(engram: Engram) -> DreamService | None:
 
         state = SqliteDreamState(store)
     else:
-        return None
+        from engram.adapters.dynamodb.base import DynamoBase
+
+        if not isinstance(store, DynamoBase):
+            return None
+        from engram.adapters.dynamodb.dream_state import DynamoDreamState
+
+        state = DynamoDreamState(store.client, store.table_name, store.metrics)
     queue: DreamQueue
     local = None
     if settings.dream_queue_url:

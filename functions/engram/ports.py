@@ -17,8 +17,8 @@ from engram.domain.agent_config import AgentConfig, RecallOrder
 from engram.domain.archival import ArchivalRecord
 from engram.domain.blocks import BlockVersion, MemoryBlock
 from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
-from engram.domain.extraction import Extraction
 from engram.domain.dream import DreamMessage, DreamRun, Stats, UserOutcome
+from engram.domain.extraction import Extraction
 from engram.domain.models import (
     ApiKeyRecord,
     Changeset,
@@ -339,10 +339,10 @@ class DreamStateRepository(Protocol):
 
     def is_done(self, run_id: str, tenant_id: str, user_id: str) -> bool: ...
 
-    def finish_user(self, run_id: str, outcome: UserOutcome) -> DreamRun | None:
-        """Atomically: mark (run, user) done, add its stats to the run's tenant counters,
-        and record its next due time if its activity is still ``seen_activity``.
-        None (and nothing written) if the user was already done in this run."""
+    def finish_user(self, run_id: str, outcome: UserOutcome) -> bool:
+        """Mark (run, user) done and add its stats to the run's counters (atomically), then
+        record its next due time if its activity is still ``seen_activity``. False (and
+        nothing written) if the user was already done in this run."""
         ...
 
     def complete_run(self, run_id: str, at: datetime) -> bool:

@@ -326,13 +326,13 @@ def test_given_a_user_processed_twice_at_the_same_time_then_the_second_pass_find
     _seed_everything(rig)
     run = rig.dream.start(Trigger.CLI)
     first = rig.dream.process_user(run, "t1", "u1")
-    assert first is not None and first[0].decayed + first[0].flags_set + first[0].duplicates_merged > 0
+    assert first is not None and first.decayed + first.flags_set + first.duplicates_merged > 0
     n = len(rig.history("u1"))
     other = rig.dream.start(Trigger.CLI, run_id="dream_replay")
     replay = DreamRun(other.run_id, run.as_of, run.started_at, Trigger.CLI)
     second = rig.dream.process_user(replay, "t1", "u1")
     assert second is not None
-    s = second[0]
+    s = second
     assert (s.decayed, s.flags_set, s.duplicates_merged, s.expired, s.version_conflicts) == (0, 0, 0, 0, 0)
     assert len(rig.history("u1")) == n
 
@@ -395,7 +395,7 @@ def test_given_a_concurrent_write_during_a_pass_when_it_conflicts_then_the_user_
     rig.store.inner = type("S", (), {"__getattr__": lambda s, n: getattr(rig.engram.store, n)})()
     rig.store.inner.apply = racing_apply
     outcome = rig.dream.process_user(run, "t1", "u1")
-    assert outcome is not None and outcome[0].version_conflicts == 1
+    assert outcome is not None and outcome.version_conflicts == 1
     live = rig.active("u1")[0]
     assert live.confidence == 1.0  # the user's reinforcement stands; dream did not overwrite it
     state = rig.dream.state.due_state("t1", "u1")

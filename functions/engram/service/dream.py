@@ -188,7 +188,6 @@ class DreamService:
         run = self._run(run_id)
         result = BatchResult()
         policies: dict[tuple[str, str], Policy] = {}
-        last: DreamRun | None = None
         for tenant_id, user_id in users:
             try:
                 outcome = self.process_user(run, tenant_id, user_id, policies)
@@ -204,23 +203,21 @@ class DreamService:
                     "dream user failed",
                     extra={"run_id": run_id, "tenant_id": tenant_id, "error": type(exc).__name__},
                 )
-                outcome = self._fail_user(run, tenant_id, user_id)
-                if outcome is not None:
+                failed = self._fail_user(run, tenant_id, user_id)
+                if failed is not None:
                     result.failed += 1
-                    result.stats.add(outcome[0])
-                    last = outcome[1] or last
+                    result.stats.add(failed)
                 continue
             if outcome is None:
                 result.skipped += 1
                 continue
             result.processed += 1
-            result.stats.add(outcome[0])
-            last = outcome[1] or last
-        if last is not None and last.complete:
-            result.completed = self._complete_if_done(last)
+            result.stats.add(outcome)
+        if result.processed or result.failed:
+            result.completed = self._complete_if_done(self._run(run_id))
         return result
 
-    def _fail_user(self, run: DreamRun, tenant_id: str, user_id: str) -> tuple[Stats, DreamRun | None] | None:
+    def _fail_user(self, run: DreamRun, tenant_id: str, user_id: str) -> Stats | None:
         due = self.state.due_state(tenant_id, user_id)
         stats = Stats(users_failed=1)
         # The user stays due as they were: the next run tries again.
@@ -232,8 +229,7 @@ class DreamService:
             due.due_at if due else run.as_of,
             None,
         )
-        done = self.state.finish_user(run.run_id, outcome)
-        return None if done is None else (stats, done)
+        return stats if self.state.finish_user(run.run_id, outcome) else None
 
     def _complete_if_done(self, run: DreamRun) -> DreamRun | None:
         if not run.complete:
@@ -260,7 +256,7 @@ class DreamService:
         tenant_id: str,
         user_id: str,
         policies: dict[tuple[str, str], Policy] | None = None,
-    ) -> tuple[Stats, DreamRun | None] | None:
+    ) -> Stats | None:
         """Apply every rule to one user; None if this run already did them."""
         if self.state.is_done(run.run_id, tenant_id, user_id):
             return None
@@ -299,7 +295,9 @@ class DreamService:
             next_due(survivors.values(), policy_of, now, retention),
             now,
         )
-        return stats, self.state.finish_user(run.run_id, outcome)
+        # Another delivery of the same message may have finished the user meanwhile:
+        # its stats count, not these.
+        return stats if self.state.finish_user(run.run_id, outcome) else None
 
     def _active_entries(self, tenant_id: str, user_id: str, now: datetime) -> list[MemoryEntry]:
         out: list[MemoryEntry] = []

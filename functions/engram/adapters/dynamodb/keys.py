@@ -25,6 +25,8 @@ LSI2SK = "LSI2SK"  # entries by status, then access count
 LSI3SK = "LSI3SK"  # active entries only, by expiry (sparse)
 GSI1PK = "GSI1PK"
 GSI1SK = "GSI1SK"
+GSI2PK = "GSI2PK"  # sparse: users due for dream (adapters/dynamodb/dream_state.py)
+GSI2SK = "GSI2SK"
 TTL = "ttl"  # epoch seconds; DynamoDB deletes the item some time after it
 ITEM_TYPE = "itemType"
 
@@ -32,6 +34,7 @@ LSI1 = "LSI1"
 LSI2 = "LSI2"
 LSI3 = "LSI3"
 GSI1 = "GSI1"
+GSI2 = "GSI2"
 
 # Sort keys and prefixes inside a user partition.
 ENTRY = "E"

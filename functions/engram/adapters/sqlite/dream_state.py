@@ -170,7 +170,7 @@ class SqliteDreamState:
         )
         return row is not None
 
-    def finish_user(self, run_id: str, outcome: UserOutcome) -> DreamRun | None:
+    def finish_user(self, run_id: str, outcome: UserOutcome) -> bool:
         t, u = outcome.tenant_id, outcome.user_id
         with self._store._tx() as conn:
             cur = conn.execute(
@@ -178,7 +178,7 @@ class SqliteDreamState:
                 (run_id, t, u),
             )
             if cur.rowcount == 0:
-                return None
+                return False
             conn.executemany(
                 "INSERT INTO dream_run_counters (run_id, tenant_id, name, value) VALUES (?,?,?,?) "
                 "ON CONFLICT (run_id, tenant_id, name) DO UPDATE SET value = value + excluded.value",
@@ -191,8 +191,7 @@ class SqliteDreamState:
                 "WHERE tenant_id=? AND user_id=? AND activity=?",
                 (ts_opt(outcome.next_due), ts_opt(outcome.passed_at), t, u, outcome.seen_activity),
             )
-            row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM dream_runs WHERE run_id=?", (run_id,)).fetchone()
-        return None if row is None else _run(row)
+        return True
 
     def complete_run(self, run_id: str, at: datetime) -> bool:
         cur = self._conn().execute(
