@@ -18,6 +18,8 @@ entry indexes' sort keys in the user partition, so entry listings never see them
 from __future__ import annotations
 
 import json
+import random
+import time
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -57,7 +59,7 @@ ITEM_SUMMARY = "threadSummary"
 ITEM_MESSAGE = "message"
 # One action for the thread, the rest for messages, within DynamoDB's 100 per transaction.
 MAX_MESSAGES_PER_APPEND = 99
-ATTEMPTS = 8
+ATTEMPTS = 25
 
 
 def thread_sk(thread_id: str) -> str:
@@ -94,7 +96,10 @@ class DynamoConversations(DynamoBase):
         if len(messages) > MAX_MESSAGES_PER_APPEND:
             raise ValidationFailed(f"Send at most {MAX_MESSAGES_PER_APPEND} messages at once.", field="messages")
         tpk = thread_pk(tenant_id, user_id, thread_id)
-        for _ in range(ATTEMPTS):
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                # Full jitter: writers contending for one thread spread out instead of colliding again.
+                time.sleep(random.uniform(0, min(0.05, 0.002 * 2**attempt)))
             thread = self.get_thread(tenant_id, user_id, thread_id)
             if thread is not None and thread.agent_id != agent_id:
                 raise Forbidden("This thread belongs to another agent.", threadId=thread_id)
