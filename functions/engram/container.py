@@ -331,3 +331,7 @@ def _register_user_control(engram: Engram) -> None:
     privacy.exporters["proposals"] = lambda t, u: {"items": engram.proposals.export(t, u)}
     privacy.exporters["blocks"] = engram.blocks.export
     privacy.exporters["archival"] = lambda t, u: {"items": [archival_to_dict(r) for r in engram.archival.export(t, u)]}
+    # Records of Idempotency-Key writes may quote what was written; they go with the user.
+    from engram.adapters.idempotency import IdempotencyEraser, owned_persistence
+
+    privacy.erasers["idempotency"] = IdempotencyEraser(owned_persistence(engram.store, engram.settings))

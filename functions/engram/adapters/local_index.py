@@ -38,6 +38,9 @@ _SCHEMA = [
     "CREATE VIRTUAL TABLE IF NOT EXISTS idx_fts USING fts5(owner, text, tokenize='porter unicode61')",
     """CREATE TABLE IF NOT EXISTS idx_generations (tenant_id TEXT NOT NULL, user_id TEXT NOT NULL,
         gen INTEGER NOT NULL, PRIMARY KEY (tenant_id, user_id))""",
+    # Bumped by every erasure. An erased user's generation row goes with them, so a new
+    # row could repeat a number another process has cached; the epoch tells it apart.
+    "CREATE TABLE IF NOT EXISTS idx_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL)",
 ]
 
 
@@ -152,7 +155,10 @@ class LocalIndex:
             for (rowid,) in rows:
                 conn.execute("DELETE FROM idx_fts WHERE rowid=?", (rowid,))
             conn.execute("DELETE FROM idx_docs WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
-            self._bump(conn, {(tenant_id, user_id)})
+            conn.execute("DELETE FROM idx_generations WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
+            conn.execute(
+                "INSERT INTO idx_epoch (id, epoch) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET epoch = epoch + 1"
+            )
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -283,9 +289,11 @@ class LocalIndex:
         """The user's documents and vectors, cached until the user's generation moves."""
         conn = self._conn()
         row = conn.execute(
-            "SELECT gen FROM idx_generations WHERE tenant_id=? AND user_id=?", (tenant_id, user_id)
+            "SELECT (SELECT gen FROM idx_generations WHERE tenant_id=? AND user_id=?), "
+            "(SELECT epoch FROM idx_epoch WHERE id = 1)",
+            (tenant_id, user_id),
         ).fetchone()
-        gen = 0 if row is None else int(row[0])
+        gen = int(row[0] or 0) + (int(row[1] or 0) << 32)
         cached = self._cache.get((tenant_id, user_id))
         if cached is not None and cached.gen == gen and (model_id is None or cached.model_id == model_id):
             return cached

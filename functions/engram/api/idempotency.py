@@ -15,6 +15,7 @@ are never stored either.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from threading import Lock
 from typing import Any
@@ -33,11 +34,13 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 
+from engram.adapters.idempotency import owned_persistence, owner_of
 from engram.api.auth import principal_of
 from engram.container import Engram, get_engram
 from engram.domain.errors import EngramError, StoreUnavailable, ValidationFailed
 
 HEADER = "idempotency-key"
+_USER_IN_PATH = re.compile(r"^/v1/users/([^/]+)")
 REPLAY_HEADER = "Idempotent-Replayed"
 WRITE_METHODS = frozenset({"PUT", "POST", "PATCH", "DELETE"})
 RECORD_SECONDS = 24 * 3600
@@ -66,21 +69,6 @@ _runners: dict[int, tuple[BasePersistenceLayer, Runner, IdempotencyConfig]] = {}
 _lock = Lock()
 
 
-def persistence_for(engram: Engram) -> BasePersistenceLayer:
-    from engram.adapters.sqlite import SqliteStore
-
-    if isinstance(engram.store, SqliteStore):
-        from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
-
-        return SqliteIdempotencyLayer(engram.store)
-    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
-    from engram.adapters.dynamodb import DynamoStore
-
-    assert isinstance(engram.store, DynamoStore)
-    return DynamoDBPersistenceLayer(table_name=engram.settings.idempotency_table, boto3_client=engram.store.client)
-
-
 def _mark_replay(response: Any, idempotent_data: DataRecord) -> Any:
     response["replayed"] = True
     return response
@@ -93,7 +81,7 @@ def _runner(engram: Engram, app: APIGatewayRestResolver) -> Runner:
             # In-progress records expire with the invocation's remaining time.
             cached[2].register_lambda_context(app.lambda_context)
             return cached[1]
-        persistence = persistence_for(engram)
+        persistence = owned_persistence(engram.store, engram.settings)
         config = IdempotencyConfig(
             event_key_jmespath="key",
             payload_validation_jmespath="bodyHash",
@@ -126,7 +114,10 @@ def idempotency_middleware(app: APIGatewayRestResolver, next_middleware: NextMid
     if not 1 <= len(key) <= 255 or not key.isprintable():
         raise ValidationFailed("The Idempotency-Key header must be 1-255 printable characters.", field=HEADER)
     principal = principal_of(event.raw_event)
+    # The owner prefixes the record id so that erasing the user erases its records too.
+    user = _USER_IN_PATH.match(event.path)
     request = {
+        "owner": owner_of(principal.tenant_id, user.group(1) if user else "-"),
         "key": "\x1f".join((principal.tenant_id, principal.agent_id, event.http_method, event.path, key)),
         "bodyHash": hashlib.sha256((event.body or "").encode()).hexdigest(),
     }
