@@ -30,12 +30,28 @@ AGENTS = {"a": ("g1",), "b": ("g1",), "c": ("g2",)}
 USERS = ("u1", "u2")
 KEYS = ("color", "city", "food")
 
-# name -> factory(tmp dir) of a store; other backends register here (DynamoDB on moto).
-ISOLATION_STORES: dict[str, Callable[[Path], Any]] = {"sqlite": lambda tmp: SqliteStore(tmp / "iso.db")}
+
+def _dynamodb(tmp: Path) -> Any:
+    from engram.adapters.dynamodb import DynamoStore, create_table
+
+    from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint
+
+    client = dynamodb_client(moto_endpoint())
+    name = fresh_table_name("iso")
+    create_table(client, name)
+    return DynamoStore(client, name)
+
+
+# name -> (factory of a store in a tmp dir, examples): DynamoDB runs on moto server,
+# which serves one request at a time, so it gets a smaller (still random) budget.
+ISOLATION_STORES: dict[str, tuple[Callable[[Path], Any], int]] = {
+    "sqlite": (lambda tmp: SqliteStore(tmp / "iso.db"), 25),
+    "dynamodb": (_dynamodb, 8),
+}
 
 
 class Isolation(RuleBasedStateMachine):
-    store_factory: Callable[[Path], Any] = ISOLATION_STORES["sqlite"]
+    store_factory: Callable[[Path], Any] = ISOLATION_STORES["sqlite"][0]
 
     entries = Bundle("entries")
 
@@ -170,11 +186,16 @@ def _entries_in(body: Any) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("backend", sorted(ISOLATION_STORES))
-def test_no_response_crosses_tenant_or_visibility(backend: str) -> None:
-    machine = type(f"Isolation_{backend}", (Isolation,), {"store_factory": staticmethod(ISOLATION_STORES[backend])})
+def test_no_response_crosses_tenant_or_visibility(backend: str, request: pytest.FixtureRequest) -> None:
+    factory, examples = ISOLATION_STORES[backend]
+    if backend == "dynamodb":
+        from tests.moto_server import stop_moto
+
+        request.session.config.add_cleanup(stop_moto)
+    machine = type(f"Isolation_{backend}", (Isolation,), {"store_factory": staticmethod(factory)})
     runner = machine.TestCase
     runner.settings = settings(
-        max_examples=25, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck)
+        max_examples=examples, stateful_step_count=25, deadline=None, suppress_health_check=list(HealthCheck)
     )
     try:
         runner().runTest()
