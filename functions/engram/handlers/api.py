@@ -5,7 +5,7 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -13,9 +13,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from engram.api.app import create_app, error_event
 from engram.api.limits import MAX_JSON_DEPTH, json_depth_exceeds
 from engram.container import get_engram
+from engram.handlers._tracing import trace_handler
 
 logger = Logger(service="engram")
-tracer = Tracer(service="engram")
 metrics = Metrics(namespace="Engram", service="engram")
 
 # API Gateway already counts requests and latency; this function adds metrics only where
@@ -38,7 +38,7 @@ def _too_large(event: dict[str, Any]) -> bool:
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False)
-@tracer.capture_lambda_handler(capture_response=False)
+@trace_handler  # X-Ray in Lambda only: see engram.handlers._tracing
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     if _too_large(event):
