@@ -46,7 +46,12 @@ format: install-dev
 openapi: install-dev
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json --write
 
+## Run every benchmark within its budget (under 10 minutes), draw the charts, write docs/performance.md.
+## The load benchmark drives engram serve with wrk (installed here with apt-get when possible, else httpx).
 bench: install-dev
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+		(apt-get install -y -q wrk >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)); } || \
+		echo "wrk not installed: bench.load falls back to its httpx load generator"
 	$(BIN)/python -m bench.run_all
 
 ## Build the Lambda dependency layers without Docker (layers/build/{core,mcp}/python).

@@ -1,0 +1,220 @@
+"""Cold start: handler import times, the first request, and the size of what Lambda unpacks.
+
+1. Import time of every handler module (``engram.handlers.*``) in a fresh interpreter,
+   the median of ``--repeats`` runs, twice: as on this machine (Powertools' Tracer is
+   off outside Lambda) and with the variables Lambda sets (``LAMBDA_TASK_ROOT``), where
+   X-Ray tracing is on and its SDK is imported.
+2. The API handler's whole cold path in a fresh interpreter: import, the first request
+   (which builds the resolver and its routes, and the container) and the first recall.
+   Deferring an import only moves it here; this figure is the one that cannot be gamed.
+3. Where the import time goes: the heaviest top-level packages under the API handler
+   (``python -X importtime``).
+4. The code asset (functions/ without caches and tests, by the stack's own rules) and,
+   when ``make layer`` has built them, the dependency layers, unzipped.
+
+Goals: API handler import under 250 ms here; code asset under 2 MB.
+Run: ``.venv/bin/python -m bench.cold_start [--repeats 5]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pkgutil
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import engram.handlers
+
+from bench.common import import_time_ms, write_results
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "infra"))
+
+from engram_infra.assets import CODE_DIR, CORE_LAYER, LAYER_DIR, MCP_LAYER, shipped_files  # noqa: E402
+
+GOAL_API_IMPORT_MS = 250.0
+GOAL_CODE_BYTES = 2 * 1024 * 1024
+# What the Lambda runtime sets and Powertools reads to decide whether to trace.
+LAMBDA_ENV = {"LAMBDA_TASK_ROOT": "/var/task", "AWS_LAMBDA_FUNCTION_NAME": "engram-bench", "AWS_REGION": "us-east-1"}
+OUTSIDE_LAMBDA = ("LAMBDA_TASK_ROOT", "AWS_LAMBDA_FUNCTION_NAME", "POWERTOOLS_TRACE_DISABLED")
+
+COLD_REQUEST = """
+import json, time
+t0 = time.perf_counter()
+import engram.handlers.api as api
+t1 = time.perf_counter()
+from engram.api.auth import principal_context
+from engram.domain.models import Principal, Role
+from engram.local.events import api_event
+from engram.local.lambda_context import LocalContext
+who = principal_context(Principal("cold", "agent-a", frozenset({Role.WRITER})))
+t2 = time.perf_counter()
+r1 = api.handler(api_event("GET", "/health"), LocalContext())
+t3 = time.perf_counter()
+body = json.dumps({"message": "what is my favorite food?"})
+r2 = api.handler(api_event("POST", "/v1/users/u1/recall", body=body, authorizer=who), LocalContext())
+t4 = time.perf_counter()
+assert r1["statusCode"] == 200 and r2["statusCode"] == 200, (r1, r2)
+print(json.dumps({"import_ms": (t1 - t0) * 1000, "first_request_ms": (t3 - t2) * 1000,
+                  "first_recall_ms": (t4 - t3) * 1000, "total_ms": (t1 - t0 + t4 - t2) * 1000}))
+"""
+
+
+@contextmanager
+def environment(set_: dict[str, str], unset: tuple[str, ...] = ()) -> Iterator[None]:
+    saved = dict(os.environ)
+    for name in unset:
+        os.environ.pop(name, None)
+    os.environ.update(set_)
+    try:
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+TRACER_COST = """
+import time
+import engram.handlers.api
+t = time.perf_counter()
+from aws_lambda_powertools import Tracer
+Tracer(service="engram")
+print((time.perf_counter() - t) * 1000)
+"""
+
+
+def tracer_cost_ms(repeats: int) -> float:
+    """What constructing Powertools' Tracer adds after the API handler is imported, outside
+    Lambda: the import every handler paid before it was built in Lambda only."""
+    runs = []
+    for _ in range(repeats):
+        with environment({}, OUTSIDE_LAMBDA):
+            out = subprocess.run([sys.executable, "-c", TRACER_COST], capture_output=True, text=True, check=True)
+        runs.append(float(out.stdout.strip().splitlines()[-1]))
+    return round(statistics.median(runs), 1)
+
+
+def handler_modules() -> list[str]:
+    # Underscored modules are helpers of the handlers, not entry points.
+    found = pkgutil.iter_modules(engram.handlers.__path__)
+    return sorted(f"engram.handlers.{m.name}" for m in found if not m.name.startswith("_"))
+
+
+def cold_request(repeats: int) -> dict[str, float]:
+    runs = []
+    for _ in range(repeats):
+        with (
+            tempfile.TemporaryDirectory(prefix="engram-cold-") as tmp,
+            environment({"ENGRAM_DATA_DIR": tmp}, OUTSIDE_LAMBDA),
+        ):
+            out = subprocess.run([sys.executable, "-c", COLD_REQUEST], capture_output=True, text=True, check=True)
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return {k: round(statistics.median(r[k] for r in runs), 1) for k in runs[0]}
+
+
+def heaviest_imports(module: str, top: int = 10) -> list[dict[str, Any]]:
+    """Top-level packages by cumulative import time (the best of three runs each)."""
+    best: dict[str, float] = {}
+    for _ in range(3):
+        with environment({}, OUTSIDE_LAMBDA):
+            err = subprocess.run(
+                [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stderr
+        seen: dict[str, float] = {}
+        for line in err.splitlines():
+            m = re.match(r"import time:\s+\d+ \|\s+(\d+) \|(\s*)(\S+)", line)
+            if not m:
+                continue
+            name = m[3].split(".")[0]
+            if name in ("engram",):
+                name = m[3] if m[3].count(".") <= 1 else ".".join(m[3].split(".")[:2])
+            # Depth 1 = imported by the module itself or by what it imports directly.
+            if len(m[2]) <= 3:
+                seen[name] = seen.get(name, 0.0) + int(m[1]) / 1000
+        for name, ms in seen.items():
+            best[name] = min(best.get(name, ms), ms)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1])[:top]
+    return [{"package": name, "ms": round(ms, 1)} for name, ms in ranked]
+
+
+def unzipped(root: Path, files: list[Path]) -> dict[str, float | int]:
+    size = sum((root / f).stat().st_size for f in files)
+    return {"files": len(files), "unzipped_bytes": size, "unzipped_mib": round(size / 1024 / 1024, 2)}
+
+
+def sizes() -> dict[str, Any]:
+    out: dict[str, Any] = {"code": unzipped(CODE_DIR, list(shipped_files(CODE_DIR)))}
+    for layer in (CORE_LAYER, MCP_LAYER):
+        root = LAYER_DIR / layer
+        if (root / "python").is_dir():
+            out[f"layer_{layer}"] = unzipped(root, [p.relative_to(root) for p in root.rglob("*") if p.is_file()])
+        else:
+            out[f"layer_{layer}"] = None  # not built: `make layer`
+    return out
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description="Handler import times, the first request, asset sizes.")
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args(argv)
+    modules = handler_modules()
+    local, in_lambda = {}, {}
+    for module in modules:
+        with environment({}, OUTSIDE_LAMBDA):
+            local[module] = import_time_ms(module, args.repeats)
+        with environment(LAMBDA_ENV):
+            in_lambda[module] = import_time_ms(module, args.repeats)
+    cold = cold_request(args.repeats)
+    tracer_ms = tracer_cost_ms(args.repeats)
+    heavy = heaviest_imports("engram.handlers.api")
+    assets = sizes()
+    api_ms = local["engram.handlers.api"]
+    results = {
+        "repeats": args.repeats,
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "import_ms": local,
+        "import_ms_lambda_env": in_lambda,
+        "api_cold_path_ms": cold,
+        "tracer_ms": tracer_ms,
+        "api_heaviest_imports": heavy,
+        "sizes": assets,
+        "goals": {
+            "api_import_below_250ms": api_ms < GOAL_API_IMPORT_MS,
+            "code_asset_below_2mb": assets["code"]["unzipped_bytes"] < GOAL_CODE_BYTES,
+        },
+    }
+    path = write_results("cold_start", results)
+    print(f"Handler import, fresh interpreter, median of {args.repeats} (load average {results['load_average_1m']})")
+    print(f"  {'module':32}{'here ms':>10}{'Lambda env ms':>15}")
+    for module in modules:
+        print(f"  {module:32}{local[module]:>10.1f}{in_lambda[module]:>15.1f}")
+    print(
+        f"API cold path: import {cold['import_ms']} ms, first request {cold['first_request_ms']} ms, "
+        f"first recall {cold['first_recall_ms']} ms, total {cold['total_ms']} ms"
+    )
+    print(f"Powertools Tracer construction outside Lambda (paid at import before this change): {tracer_ms} ms")
+    print("Heaviest imports under engram.handlers.api: " + ", ".join(f"{h['package']} {h['ms']}" for h in heavy))
+    for name, s in assets.items():
+        print(
+            f"  {name:12} "
+            + ("not built (make layer)" if s is None else f"{s['unzipped_mib']} MiB in {s['files']} files")
+        )
+    print(f"Goals: {results['goals']}")
+    print(f"  -> {path}")
+    return results
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""Local server throughput under concurrent load: ``engram serve`` on loopback, driven hard.
+
+Starts ``engram serve`` on 127.0.0.1 with a fresh data folder and the per-key rate limit
+raised out of the way, seeds users, then runs bounded phases (a fixed duration each):
+
+- ``recall``: ``POST /v1/users/{userId}/recall`` with rotating messages over seeded users;
+- ``upsert``: ``PUT /v1/users/{userId}/memories`` rewriting a rotating set of keys
+  (the users stay at a fixed size, every write supersedes an entry).
+
+The load generator is ``wrk`` (C, one thread) when it is installed (``make bench``
+installs it with apt-get where it can), otherwise an asyncio + httpx generator in this
+file. wrk is preferred because on a 2-core machine the generator competes with the
+server for the same cores, and wrk needs a fraction of the CPU httpx needs per request.
+Every response must be a 200; any other status is counted and reported.
+
+Goal: over 500 recall requests per second on a 2-core machine.
+Run: ``.venv/bin/python -m bench.load [--seconds 10] [--connections 16] [--generator wrk|httpx]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.common import percentiles, write_results
+
+HOST = "127.0.0.1"  # loopback only: this benchmark never sends traffic anywhere else
+USERS = 20
+ENTRIES_PER_USER = 100
+GOAL_RECALL_RPS = 500
+MESSAGES = [
+    "what is my favorite food?",
+    "where do I live?",
+    "what is my dog's name?",
+    "which company do I work for?",
+    "what do I do for fun on weekends?",
+    "how do I take my coffee?",
+    "when is my birthday?",
+    "what music do I like?",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def engram_server(data_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, str, int]]:
+    """``engram serve`` in a subprocess; yields (base url, admin key, pid) and always stops it."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "ENGRAM_DATA_DIR": str(data_dir),
+        "ENGRAM_BACKEND": "sqlite",
+        # The default per-key limit (a few hundred per second) is a safety net for real
+        # clients; here one key is the whole load.
+        "ENGRAM_REQUESTS_PER_SECOND_PER_KEY": "1000000",
+        **(extra_env or {}),
+    }
+    data_dir.mkdir(parents=True, exist_ok=True)
+    engram = shutil.which("engram", path=str(Path(sys.executable).parent)) or "engram"
+    log = (data_dir / "server.log").open("ab")
+    proc = subprocess.Popen([engram, "serve", "--host", HOST, "--port", str(port)], env=env, stdout=log, stderr=log)
+    url = f"http://{HOST}:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"engram serve exited: {(data_dir / 'server.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("engram serve did not come up within 60 s")
+            time.sleep(0.1)
+        key = (data_dir / "admin-key").read_text(encoding="utf-8").strip()
+        yield url, key, proc.pid
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def seed(url: str, key: str, users: int = USERS, entries: int = ENTRIES_PER_USER) -> float:
+    """Every user gets ``entries`` memories through the API; returns the seconds it took."""
+    from bench.eval_data import scale
+
+    t0 = time.perf_counter()
+    with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30) as client:
+        for n, facts in enumerate(scale(users, entries)):
+            for f in facts:
+                body = {"key": f.key, "value": f.value, "category": f.category, "importance": f.importance}
+                r = client.put(f"/v1/users/load-{n}/memories", json=body)
+                if r.status_code != 200:
+                    raise RuntimeError(f"seeding failed: {r.status_code} {r.text[:300]}")
+    return time.perf_counter() - t0
+
+
+def requests_for(phase: str, count: int = 400) -> list[tuple[str, str, str]]:
+    """(method, path, body) of the requests a phase cycles through, the same for every generator."""
+    out = []
+    for i in range(count):
+        user = f"load-{i % USERS}"
+        if phase == "recall":
+            body = {"message": MESSAGES[i % len(MESSAGES)], "topK": 5}
+            out.append(("POST", f"/v1/users/{user}/recall", json.dumps(body)))
+        else:
+            body = {"key": f"load_key_{i % 50}", "value": f"value number {i}", "category": "fact"}
+            out.append(("PUT", f"/v1/users/{user}/memories", json.dumps(body)))
+    return out
+
+
+WRK_SCRIPT = """
+local reqs = {}
+local i = 0
+statuses = {}  -- a global of each thread's state, read back in done()
+local threads = {}
+function setup(thread)
+  table.insert(threads, thread)
+end
+function init(args)
+  for line in io.lines(args[1]) do
+    local method, path, body = line:match("^(%S+)\\t(%S+)\\t(.*)$")
+    reqs[#reqs + 1] = wrk.format(method, path, {["Content-Type"] = "application/json",
+      ["Authorization"] = "Bearer " .. args[2]}, body)
+  end
+end
+function request()
+  i = i + 1
+  return reqs[(i % #reqs) + 1]
+end
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+end
+function done(summary, latency, requests)
+  local p = {}
+  for _, q in ipairs({50, 90, 95, 99, 99.9}) do p[#p + 1] = string.format('"%s": %.3f', q, latency:percentile(q) / 1000) end
+  local st = {}
+  for _, t in ipairs(threads) do
+    for code, n in pairs(t:get("statuses")) do st[#st + 1] = string.format('"%d": %d', code, n) end
+  end
+  io.write(string.format('WRKJSON {"statuses": {%s}, "requests": %d, "duration_s": %.3f, "non_2xx": %d, "socket_errors": %d, ' ..
+    '"mean_ms": %.3f, "max_ms": %.3f, "percentiles_ms": {%s}}\\n',
+    table.concat(st, ", "), summary.requests, summary.duration / 1e6, summary.errors.status,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency.mean / 1000, latency.max / 1000, table.concat(p, ", ")))
+end
+"""
+
+
+def run_wrk(url: str, key: str, phase: str, seconds: int, connections: int, workdir: Path) -> dict[str, Any]:
+    script = workdir / "engram.lua"
+    script.write_text(WRK_SCRIPT, encoding="utf-8")
+    reqs = workdir / f"{phase}.tsv"
+    reqs.write_text("".join(f"{m}\t{p}\t{b}\n" for m, p, b in requests_for(phase)), encoding="utf-8")
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), url, "--"]
+    out = subprocess.run([*cmd, str(reqs), key], capture_output=True, text=True, timeout=seconds + 60, check=True)
+    line = next(ln for ln in out.stdout.splitlines() if ln.startswith("WRKJSON "))
+    raw = json.loads(line.removeprefix("WRKJSON "))
+    p = raw["percentiles_ms"]
+    return {
+        "generator": "wrk",
+        "requests": raw["requests"],
+        "seconds": raw["duration_s"],
+        "rps": round(raw["requests"] / raw["duration_s"], 1),
+        "non_2xx": raw["non_2xx"],
+        "statuses": raw["statuses"],
+        "socket_errors": raw["socket_errors"],
+        "latency_ms": {
+            "p50_ms": p["50"],
+            "p90_ms": p["90"],
+            "p95_ms": p["95"],
+            "p99_ms": p["99"],
+            "mean_ms": raw["mean_ms"],
+        },
+    }
+
+
+def run_httpx(url: str, key: str, phase: str, seconds: int, connections: int) -> dict[str, Any]:
+    reqs = requests_for(phase)
+
+    async def main() -> tuple[list[float], int, float]:
+        latencies: list[float] = []
+        bad = 0
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=10) as client:
+            t0 = time.perf_counter()
+            stop = t0 + seconds
+
+            async def worker(w: int) -> None:
+                nonlocal bad
+                i = w
+                while time.perf_counter() < stop:
+                    method, path, body = reqs[i % len(reqs)]
+                    i += connections
+                    s = time.perf_counter()
+                    r = await client.request(method, path, content=body)
+                    latencies.append((time.perf_counter() - s) * 1000)
+                    bad += r.status_code != 200
+
+            await asyncio.gather(*(worker(w) for w in range(connections)))
+            return latencies, bad, time.perf_counter() - t0
+
+    latencies, bad, elapsed = asyncio.run(main())
+    return {
+        "generator": "httpx",
+        "requests": len(latencies),
+        "seconds": round(elapsed, 3),
+        "rps": round(len(latencies) / elapsed, 1),
+        "non_2xx": bad,
+        "socket_errors": 0,
+        "latency_ms": percentiles(latencies),
+    }
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU of the server process so far (Linux /proc), to see how busy it was."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    ap = argparse.ArgumentParser(description="engram serve under concurrent load (loopback only)")
+    ap.add_argument("--seconds", type=int, default=10, help="duration of each phase")
+    ap.add_argument("--connections", type=int, default=16)
+    ap.add_argument("--generator", choices=["auto", "wrk", "httpx"], default="auto")
+    ap.add_argument("--phases", default="recall,upsert")
+    args = ap.parse_args(argv)
+    generator = args.generator
+    if generator == "auto":
+        generator = "wrk" if shutil.which("wrk") else "httpx"
+    results: dict[str, Any] = {"generator": generator, "connections": args.connections, "phases": {}}
+    with tempfile.TemporaryDirectory(prefix="engram-load-") as tmp:
+        work = Path(tmp)
+        with engram_server(work / "data") as (url, key, pid):
+            results["seed"] = {
+                "users": USERS,
+                "entries_per_user": ENTRIES_PER_USER,
+                "seconds": round(seed(url, key), 2),
+            }
+            for phase in args.phases.split(","):
+                # A short warm-up so lazy imports and caches are not part of the figure.
+                run_httpx(url, key, phase, 1, 2)
+                cpu0 = server_cpu_seconds(pid)
+                if generator == "wrk":
+                    r = run_wrk(url, key, phase, args.seconds, args.connections, work)
+                else:
+                    r = run_httpx(url, key, phase, args.seconds, args.connections)
+                r["server_cpu_share"] = round((server_cpu_seconds(pid) - cpu0) / r["seconds"], 2)
+                results["phases"][phase] = r
+    recall = results["phases"].get("recall")
+    results["goal_recall_rps"] = GOAL_RECALL_RPS
+    results["goal_met"] = None if recall is None else recall["rps"] >= GOAL_RECALL_RPS and recall["non_2xx"] == 0
+    print(f"engram serve on {HOST}, {args.connections} connections, {args.seconds} s per phase, generator {generator}")
+    for phase, r in results["phases"].items():
+        lat = r["latency_ms"]
+        print(
+            f"  {phase:7} {r['rps']:8.1f} req/s  p50 {lat['p50_ms']:7.2f} ms  p95 {lat['p95_ms']:7.2f} ms  "
+            f"p99 {lat['p99_ms']:7.2f} ms  non-200 {r['non_2xx']}  server CPU {r['server_cpu_share']} cores"
+        )
+    print(f"  goal: recall over {GOAL_RECALL_RPS} req/s: {results['goal_met']}")
+    path = write_results("load", results)
+    print(f"  -> {path}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
