@@ -147,7 +147,7 @@ def test_erasure_leaves_nothing_and_export_held_everything(api: Api) -> None:
     assert counts["entries"] == before.get("engram.db:entries", 0)
     assert counts["history"] == before.get("engram.db:history", 0)
     assert counts["indexDocuments"] >= 1
-    assert counts.get("idempotencyRecords", 0) >= 1
+    assert counts["writeIdempotencyRecords"] == 1
 
     after = _scan(data_dir, (USER, "MARK-gone-"))
     assert after == {}, f"left behind after erasure: {after}"

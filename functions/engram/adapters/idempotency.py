@@ -51,7 +51,10 @@ class OwnedDynamoLayer(_OwnerScopedKeys, DynamoDBPersistenceLayer):
             "ProjectionExpression": "#k",
         }
         while True:
-            page = self.client.scan(**kwargs)
+            try:
+                page = self.client.scan(**kwargs)
+            except self.client.exceptions.ResourceNotFoundException:
+                return deleted  # no idempotency table (a local run): no records to erase
             for item in page.get("Items", []):
                 self.client.delete_item(TableName=self.table_name, Key={self.key_attr: item[self.key_attr]})
                 deleted += 1
@@ -74,4 +77,4 @@ class IdempotencyEraser:
         self._layer = layer
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
-        return {"idempotencyRecords": self._layer.erase_owner(owner_of(tenant_id, user_id))}
+        return {"writeIdempotencyRecords": self._layer.erase_owner(owner_of(tenant_id, user_id))}
