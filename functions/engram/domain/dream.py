@@ -366,6 +366,8 @@ def contradiction_changes(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -
     found = 0
     for key in sorted(by_key):
         group = by_key[key]
+        if len(group) == 1 and not group[0].conflicted:
+            continue  # the common case, and nothing to compare
         conflicted = len({normalise_value(e.value) for e in group}) > 1
         targets = [
             e

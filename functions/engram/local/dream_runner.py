@@ -8,6 +8,7 @@ index catches up once at the end, from the store's outbox, instead of after ever
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -101,7 +102,10 @@ def _process(
             pending.extend(_retry(message, result, attempt))
             yield result
         return
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(settings,)) as pool:
+    # Spawned, not forked: a worker starts clean (no copy of this process's memory, no
+    # inherited SQLite connections or threads) and opens its own connections.
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, spawn, initializer=_init_worker, initargs=(settings,)) as pool:
         running: dict[Future[BatchResult], tuple[DreamMessage, int]] = {}
         while pending or running:
             # A few messages per worker in flight keeps every core busy without
