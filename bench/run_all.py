@@ -43,17 +43,17 @@ class Plan:
 # Arguments chosen so each finishes well inside its budget on 2 cores; the figures the
 # docs quote come from these runs, and each module's own defaults are the longer runs.
 PLANS: dict[str, Plan] = {
-    "cold_start": Plan(("--repeats", "5"), 45),
+    "cold_start": Plan(("--repeats", "3"), 60),
     "core_latency": Plan((), 30),
     "sensitive_corpus": Plan((), 15),
-    "recall_latency": Plan(("--calls", "300", "--embedders", "hash"), 90),
-    "retrieval_eval": Plan(("--users", "60", "--embedders", "hash"), 45),
-    "vs_mem0": Plan(("--users", "20", "--embedders", "hash,minilm", "--max-queries", "400"), 100),
+    "recall_latency": Plan(("--calls", "300", "--embedders", "hash"), 60),
+    "retrieval_eval": Plan(("--users", "60", "--embedders", "hash"), 90),
+    "vs_mem0": Plan(("--users", "20", "--embedders", "hash,minilm", "--max-queries", "400"), 90),
     "extraction": Plan((), 30),
-    "dream": Plan(("--users", "300", "--entries", "100"), 60),
-    "dynamodb_requests": Plan((), 40),
+    "dream": Plan(("--users", "300", "--entries", "100"), 45),
+    "dynamodb_requests": Plan((), 30),
     "integrations": Plan((), 20),
-    "user_control": Plan(("--n", "100"), 30),
+    "user_control": Plan(("--n", "100"), 20),
     "load": Plan(("--seconds", "8", "--connections", "16"), 45),
     "sizes": Plan((), 15, needs="layers"),
 }
