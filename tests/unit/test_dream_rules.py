@@ -410,3 +410,21 @@ def test_given_many_entries_of_one_rule_when_planned_then_they_share_changesets_
     assert [len(c.before) for c in plan.changes] == [25, 25, 10]
     assert all(c.rule is Rule.DECAY for c in plan.changes)
     assert sum(len(c.after) for c in plan.changes) == 60
+
+
+def test_given_a_users_single_entry_changes_when_batched_then_they_share_changesets_and_flags_stay_apart() -> None:
+    from engram.service.dream import _batches
+
+    entries = [entry(f"k{i}", "v", n=i, age=8 * DAY) for i in range(1, 31)]
+    entries += [entry(f"e{i}", "v", n=100 + i, category="context", expires_at=T0 - DAY) for i in range(3)]
+    entries += [
+        entry("language", "English", agent="agent-a", n=200),
+        entry("language", "German", agent="agent-b", n=201),
+    ]
+    plan = plan_user(entries, policy(), T0, T0)
+    batches = _batches(plan.changes)
+    sizes = [sum(len(c.before) for c in b) for b in batches]
+    assert max(sizes) <= 25 and sum(sizes) == sum(len(c.before) for c in plan.changes)
+    assert [c.rule for c in batches[-1]] == [Rule.FLAG_CONTRADICTION]
+    assert {c.rule for b in batches[:-1] for c in b} == {Rule.DECAY, Rule.EXPIRE}
+    assert len(batches) == 3  # 33 single-entry changes in two changesets, then the flag

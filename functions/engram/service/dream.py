@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from aws_lambda_powertools import Logger
 
 from engram.domain.dream import (
+    CHANGESET_ENTRIES,
     DREAM_ACTOR,
     Change,
     DreamMessage,
@@ -281,8 +282,8 @@ class DreamService:
 
         plan = plan_user(entries, policy_of, now, pass_.at, retention)
         stats.contradictions_found += plan.contradictions
-        for change in plan.changes:
-            pass_.apply(change)
+        for batch in _batches(plan.changes):
+            pass_.apply_all(batch)
         survivors = {e.id: e for e in plan.survivors if e.id not in pass_.lost}
         self._merge(pass_, list(survivors.values()), policy_of, due.last_pass_at if due else None, survivors)
         if self.summarizer is not None:
@@ -440,6 +441,31 @@ class _Pass:
         changeset = Changeset(self.tenant_id, self.user_id, tuple(guards), tuple(entries), tuple(history))
         self.store.apply(changeset, self.at)
 
+    def apply_all(self, changes: list[Change]) -> None:
+        """Changes to distinct entries in one changeset (each entry's history version keeps
+        its own rule and reason); on any conflict, each change on its own."""
+        if len(changes) == 1:
+            self.apply(changes[0])
+            return
+        guards: list[IdentityGuard] = []
+        entries: list[MemoryEntry] = []
+        history: list[HistoryRecord] = []
+        for change in changes:
+            for b, a in zip(change.before, change.after, strict=True):
+                b = self.written.get(b.id, b)
+                keep = b.id if a.status is Status.ACTIVE else None
+                guards.append(IdentityGuard(b.identity_id, b.version, a.version, keep))
+                entries.append(a)
+                history.append(self._record(change, a))
+        try:
+            self._commit(guards, entries, history)
+        except VersionConflict:
+            for change in changes:
+                self.apply(change)
+            return
+        for change in changes:
+            self._done(change, list(zip(change.before, change.after, strict=True)))
+
     def apply(self, change: Change) -> bool:
         """Apply one change as one changeset, guarded on the versions dream read. If a
         guard fails, the identities are read again: an entry a concurrent writer changed
@@ -562,6 +588,34 @@ class _Pass:
         self.stats.summaries_written += 1
         self.stats.entries_summarized += len(group)
         return summary
+
+
+# Rules that change one entry each, never the same entry twice in a pass: their changes
+# can share a changeset. Flags follow (and may build on a decay), so they stay apart.
+_SINGLE_ENTRY = frozenset({Rule.EXPIRE, Rule.RETENTION, Rule.PRUNE_STALE, Rule.DECAY, Rule.PRUNE_LOW_CONFIDENCE})
+
+
+def _batches(changes: Sequence[Change], size: int = CHANGESET_ENTRIES) -> list[list[Change]]:
+    """Consecutive single-entry-rule changes packed into changesets of up to ``size``
+    entries (fewer commits per user); every other change on its own."""
+    out: list[list[Change]] = []
+    current: list[Change] = []
+    n = 0
+    for c in changes:
+        if c.rule not in _SINGLE_ENTRY:
+            if current:
+                out.append(current)
+                current, n = [], 0
+            out.append([c])
+            continue
+        if current and n + len(c.before) > size:
+            out.append(current)
+            current, n = [], 0
+        current.append(c)
+        n += len(c.before)
+    if current:
+        out.append(current)
+    return out
 
 
 def _similarity(vectors: Sequence[Vector]) -> Callable[[int, int], float]:
