@@ -53,6 +53,7 @@ from engram.domain.serialization import (
 )
 from engram.ports import EntryQuery, IdentityState
 
+_PARSE_CACHE_SIZE = 20_000
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -62,6 +63,7 @@ class SqliteStore:
         self._busy_timeout_ms = busy_timeout_ms
         self._local = threading.local()
         self._listeners: list[Callable[[], None]] = []
+        self._parsed: dict[str, MemoryEntry] = {}
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         migrate(self._conn())
@@ -97,6 +99,21 @@ class SqliteStore:
             raise
         conn.execute("COMMIT")
 
+    def _entry(self, body: str) -> MemoryEntry:
+        """Parse a stored entry, remembering the result by its exact stored text.
+
+        Recall reads the same few dozen candidates on every turn and parsing JSON into
+        an entity is most of that read; keyed by the body itself, a cached parse can
+        never be stale (any change, even an access count, is a different body).
+        """
+        entry = self._parsed.get(body)
+        if entry is None:
+            entry = entry_from_dict(json.loads(body))
+            if len(self._parsed) >= _PARSE_CACHE_SIZE:
+                self._parsed.clear()
+            self._parsed[body] = entry
+        return entry
+
     def on_commit(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every committed changeset (the local change feed)."""
         self._listeners.append(listener)
@@ -121,7 +138,7 @@ class SqliteStore:
             )
             .fetchone()
         )
-        return None if row is None else entry_from_dict(json.loads(row[0]))
+        return None if row is None else self._entry(row[0])
 
     def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         out: list[MemoryEntry] = []
@@ -137,7 +154,7 @@ class SqliteStore:
                 )
                 .fetchall()
             )
-            out.extend(entry_from_dict(json.loads(r[0])) for r in rows)
+            out.extend(self._entry(r[0]) for r in rows)
         return out
 
     def get_identity(self, tenant_id: str, user_id: str, identity_id: str) -> IdentityState | None:
@@ -184,7 +201,7 @@ class SqliteStore:
         rows = self._conn().execute(sql, (*args, query.limit + 1)).fetchall()
         more = len(rows) > query.limit
         rows = rows[: query.limit]
-        items = [entry_from_dict(json.loads(r[0])) for r in rows]
+        items = [self._entry(r[0]) for r in rows]
         cursor = _encode_cursor(list(rows[-1][1:])) if more and rows else None
         return Page(items, cursor)
 
