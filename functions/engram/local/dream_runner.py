@@ -9,12 +9,17 @@ index catches up once at the end, from the store's outbox, instead of after ever
 from __future__ import annotations
 
 import multiprocessing
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing.synchronize import Lock
+from pathlib import Path
 
 from engram.adapters.dream_queue import InMemoryDreamQueue
+from engram.adapters.sqlite import SqliteStore
 from engram.domain.dream import DreamMessage, DreamRun, Stats, Trigger
 from engram.ports import Clock
 from engram.service.dream import BatchResult, DreamService
@@ -30,17 +35,33 @@ class LocalRunResult:
     seconds: float
 
 
-def local_service(settings: Settings, queue: InMemoryDreamQueue, clock: Clock | None = None) -> DreamService:
+class _TakeTurns(SqliteStore):
+    """Worker processes take turns at SQLite's write lock through a lock they share, which
+    hands over at once; SQLite's own busy wait sleeps in steps of up to 100 ms while
+    another process writes, which is most of the time when every worker writes."""
+
+    def __init__(self, path: Path, lock: Lock) -> None:
+        super().__init__(path)
+        self._turn = lock
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._turn, super()._tx() as conn:
+            yield conn
+
+
+def local_service(
+    settings: Settings, queue: InMemoryDreamQueue, clock: Clock | None = None, write_lock: Lock | None = None
+) -> DreamService:
     """A dream service on its own store connection, without the index listener: the
     caller syncs the index once at the end."""
     from engram.adapters.local_index import LocalIndex
     from engram.adapters.local_index_vectors import LocalIndexVectors
-    from engram.adapters.sqlite import SqliteStore
     from engram.adapters.sqlite.dream_state import SqliteDreamState
     from engram.container import SystemClock, make_embedder
     from engram.service.agents import AgentConfigService
 
-    store = SqliteStore(settings.sqlite_path)
+    store = SqliteStore(settings.sqlite_path) if write_lock is None else _TakeTurns(settings.sqlite_path, write_lock)
     return DreamService(
         store,
         SqliteDreamState(store),
@@ -56,9 +77,9 @@ def local_service(settings: Settings, queue: InMemoryDreamQueue, clock: Clock | 
 _worker: DreamService | None = None
 
 
-def _init_worker(settings: Settings) -> None:
+def _init_worker(settings: Settings, write_lock: Lock) -> None:
     global _worker
-    _worker = local_service(settings, InMemoryDreamQueue())
+    _worker = local_service(settings, InMemoryDreamQueue(), write_lock=write_lock)
 
 
 def _handle_in_worker(message: DreamMessage) -> BatchResult:
@@ -105,7 +126,8 @@ def _process(
     # Spawned, not forked: a worker starts clean (no copy of this process's memory, no
     # inherited SQLite connections or threads) and opens its own connections.
     spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, spawn, initializer=_init_worker, initargs=(settings,)) as pool:
+    write_lock = spawn.Lock()
+    with ProcessPoolExecutor(workers, spawn, initializer=_init_worker, initargs=(settings, write_lock)) as pool:
         running: dict[Future[BatchResult], tuple[DreamMessage, int]] = {}
         while pending or running:
             # A few messages per worker in flight keeps every core busy without

@@ -219,6 +219,9 @@ class SqliteStore:
 
     def apply(self, changeset: Changeset, now: datetime) -> None:
         t, u = changeset.tenant_id, changeset.user_id
+        # Serialised before the write lock is taken: other writers wait only for the SQL.
+        entry_rows = [_entry_row(e) for e in changeset.entries]
+        history_rows = [(t, u, h.identity_id, h.version, _dumps(history_to_dict(h))) for h in changeset.history]
         with self._tx() as conn:
             for guard in changeset.guards:
                 row = conn.execute(
@@ -251,18 +254,18 @@ class SqliteStore:
                     "version=excluded.version, current_entry_id=excluded.current_entry_id",
                     (t, u, guard.identity_id, guard.new_version, guard.current_entry_id),
                 )
-            for e in changeset.entries:
+            for e, values in zip(changeset.entries, entry_rows, strict=True):
                 conn.execute(
                     "INSERT OR REPLACE INTO entries (tenant_id, user_id, id, identity_id, key, category, "
                     "visibility, source_agent_id, group_ids, status, updated_at, expires_at, access_count, body) "
                     "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    _entry_row(e),
+                    values,
                 )
                 conn.execute("INSERT INTO outbox (tenant_id, user_id, entry_id) VALUES (?,?,?)", (t, u, e.id))
-            for h in changeset.history:
+            for h_row in history_rows:
                 conn.execute(
                     "INSERT INTO history (tenant_id, user_id, identity_id, version, body) VALUES (?,?,?,?,?)",
-                    (t, u, h.identity_id, h.version, _dumps(history_to_dict(h))),
+                    h_row,
                 )
             mark_due(conn, changeset, now)  # the user is due for dream, in the same transaction
         self._notify()
