@@ -62,7 +62,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def engram_server(data_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[tuple[str, str, int]]:
+def engram_server(
+    data_dir: Path, extra_env: dict[str, str] | None = None, workers: int = 1
+) -> Iterator[tuple[str, str, int]]:
     """``engram serve`` in a subprocess; yields (base url, admin key, pid) and always stops it."""
     port = free_port()
     env = {
@@ -77,7 +79,8 @@ def engram_server(data_dir: Path, extra_env: dict[str, str] | None = None) -> It
     data_dir.mkdir(parents=True, exist_ok=True)
     engram = shutil.which("engram", path=str(Path(sys.executable).parent)) or "engram"
     log = (data_dir / "server.log").open("ab")
-    proc = subprocess.Popen([engram, "serve", "--host", HOST, "--port", str(port)], env=env, stdout=log, stderr=log)
+    cmd = [engram, "serve", "--host", HOST, "--port", str(port), "--workers", str(workers)]
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
     url = f"http://{HOST}:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -238,9 +241,16 @@ def run_httpx(url: str, key: str, phase: str, seconds: int, connections: int) ->
 
 
 def server_cpu_seconds(pid: int) -> float:
-    """User + system CPU of the server process so far (Linux /proc), to see how busy it was."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User + system CPU of the server and its worker processes so far (Linux /proc)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended while we looked
+        if stat.parent.name == str(pid) or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -249,14 +259,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--generator", choices=["auto", "wrk", "httpx"], default="auto")
     ap.add_argument("--phases", default="recall,upsert")
+    ap.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 1, help="engram serve processes (default: one per core)"
+    )
     args = ap.parse_args(argv)
     generator = args.generator
     if generator == "auto":
         generator = "wrk" if shutil.which("wrk") else "httpx"
-    results: dict[str, Any] = {"generator": generator, "connections": args.connections, "phases": {}}
+    results: dict[str, Any] = {
+        "generator": generator,
+        "connections": args.connections,
+        "server_workers": args.workers,
+        "phases": {},
+    }
     with tempfile.TemporaryDirectory(prefix="engram-load-") as tmp:
         work = Path(tmp)
-        with engram_server(work / "data") as (url, key, pid):
+        with engram_server(work / "data", workers=args.workers) as (url, key, pid):
             results["seed"] = {
                 "users": USERS,
                 "entries_per_user": ENTRIES_PER_USER,
@@ -275,7 +293,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     recall = results["phases"].get("recall")
     results["goal_recall_rps"] = GOAL_RECALL_RPS
     results["goal_met"] = None if recall is None else recall["rps"] >= GOAL_RECALL_RPS and recall["non_2xx"] == 0
-    print(f"engram serve on {HOST}, {args.connections} connections, {args.seconds} s per phase, generator {generator}")
+    print(
+        f"engram serve --workers {args.workers} on {HOST}, {args.connections} connections, "
+        f"{args.seconds} s per phase, generator {generator}"
+    )
     for phase, r in results["phases"].items():
         lat = r["latency_ms"]
         print(

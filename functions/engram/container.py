@@ -96,7 +96,9 @@ def build(
     indexer = Indexer(index, embedder)
     drainer = None
     if drainer_store is not None:
-        drainer = OutboxDrainer(drainer_store, indexer)
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        # One drainer at a time across processes (engram serve --workers, a CLI beside it).
+        drainer = OutboxDrainer(drainer_store, indexer, settings.data_dir / ".index-drain.lock")
         drainer_store.on_commit(drainer.drain)
         drainer.drain()  # catch up on anything a crash left between commit and indexing
     proposals, blocks, archival = _user_control(store, index, embedder, clock, agents, memory)

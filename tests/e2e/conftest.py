@@ -38,7 +38,8 @@ def free_port() -> int:
 
 
 class EngramServer:
-    def __init__(self, data_dir: Path, env: dict[str, str], backend: str) -> None:
+    def __init__(self, data_dir: Path, env: dict[str, str], backend: str, serve_args: tuple[str, ...] = ()) -> None:
+        self.serve_args = serve_args
         self.data_dir = data_dir
         self.backend = backend
         self.port = free_port()
@@ -52,7 +53,10 @@ class EngramServer:
         data.mkdir(parents=True, exist_ok=True)
         out = self.log.open("ab")
         self.proc = subprocess.Popen(
-            [ENGRAM, "serve", "--port", str(self.port)], env=self.env, stdout=out, stderr=subprocess.STDOUT
+            [ENGRAM, "serve", "--port", str(self.port), *self.serve_args],
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         engram.conversation.recover()  # messages the last run stored but never extracted
     where = engram.settings.sqlite_path if engram.settings.backend == "sqlite" else engram.settings.table_name
     print(f"Engram on http://{args.host}:{args.port}  (docs: /docs, store: {where})", flush=True)
-    serve(engram, args.host, args.port)
+    if args.workers > 1:
+        # Worker processes build their own container: hand them these settings.
+        os.environ.update(
+            ENGRAM_DATA_DIR=str(engram.settings.data_dir),
+            ENGRAM_BACKEND=engram.settings.backend,
+            ENGRAM_EMBEDDER=engram.settings.embedder,
+        )
+    serve(engram, args.host, args.port, workers=args.workers)
     return 0
 
 
@@ -147,6 +155,7 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="Serve the API on loopback.")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8700)
+    s.add_argument("--workers", type=int, default=1, help="Server processes (one per core for throughput; default 1).")
     s.add_argument("--tenant", default="default", help="Tenant of the first admin key.")
     s.set_defaults(func=cmd_serve)
 

@@ -6,6 +6,7 @@ handler runs in a worker thread because it is synchronous (as it is in Lambda).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from starlette.applications import Starlette
@@ -72,7 +73,33 @@ async def _read_limited(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def serve(engram: Engram, host: str = "127.0.0.1", port: int = 8700, log_level: str = "warning") -> None:
+def serve(
+    engram: Engram, host: str = "127.0.0.1", port: int = 8700, log_level: str = "warning", workers: int = 1
+) -> None:
     import uvicorn
 
-    uvicorn.run(create_asgi_app(engram, host), host=host, port=port, log_level=log_level, access_log=False)
+    if workers <= 1:
+        uvicorn.run(create_asgi_app(engram, host), host=host, port=port, log_level=log_level, access_log=False)
+        return
+    # Several processes, one per core: each builds its own container from the same
+    # settings (passed through the environment by the CLI) over the same SQLite files;
+    # WAL lets them share the store, the drainer's file lock keeps the index in order.
+    os.environ["ENGRAM_SERVE_HOST"] = host
+    uvicorn.run(
+        "engram.local.server:worker_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=log_level,
+        access_log=False,
+    )
+
+
+def worker_app() -> Starlette:
+    """The app of one ``engram serve --workers N`` process."""
+    from engram.container import build, set_engram
+
+    engram = build()
+    set_engram(engram)
+    return create_asgi_app(engram, os.environ.get("ENGRAM_SERVE_HOST", "127.0.0.1"))

@@ -9,10 +9,17 @@ keeps what the store lost.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Protocol
+
+try:  # POSIX only; elsewhere a single server process needs no cross-process lock
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None  # type: ignore[assignment]
 
 from engram.domain.models import MemoryEntry, Status
 from engram.ports import DocKind, Embedder, IndexDocument, SearchIndex
@@ -82,25 +89,48 @@ class ChangeOutbox(Protocol):
 class OutboxDrainer:
     """Drains the embedded store's outbox into the index (the local change feed)."""
 
-    def __init__(self, store: ChangeOutbox, indexer: Indexer) -> None:
+    def __init__(self, store: ChangeOutbox, indexer: Indexer, lock_path: Path | None = None) -> None:
         self._store = store
         self._indexer = indexer
         self._lock = threading.Lock()
+        self._lock_path = lock_path
 
     def drain(self) -> int:
+        with self._lock, _file_lock(self._lock_path):
+            return self._drain()
+
+    def _drain(self) -> int:
         done = 0
-        with self._lock:
-            while True:
-                pending = self._store.pending_changes(500)
-                if not pending:
-                    return done
-                changes: list[EntryChange] = []
-                by_owner: dict[tuple[str, str], list[str]] = {}
-                for _, t, u, eid in pending:
-                    by_owner.setdefault((t, u), []).append(eid)
-                for (t, u), ids in by_owner.items():
-                    found = {e.id: e for e in self._store.get_entries(t, u, ids)}
-                    changes.extend(EntryChange(t, u, i, found.get(i)) for i in dict.fromkeys(ids))
-                self._indexer.apply(changes)
-                self._store.ack_changes(pending[-1][0])
-                done += len(pending)
+        while True:
+            pending = self._store.pending_changes(500)
+            if not pending:
+                return done
+            changes: list[EntryChange] = []
+            by_owner: dict[tuple[str, str], list[str]] = {}
+            for _, t, u, eid in pending:
+                by_owner.setdefault((t, u), []).append(eid)
+            for (t, u), ids in by_owner.items():
+                found = {e.id: e for e in self._store.get_entries(t, u, ids)}
+                changes.extend(EntryChange(t, u, i, found.get(i)) for i in dict.fromkeys(ids))
+            self._indexer.apply(changes)
+            self._store.ack_changes(pending[-1][0])
+            done += len(pending)
+
+
+@contextmanager
+def _file_lock(path: Path | None) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` across processes (several server workers).
+
+    Two processes draining at once could each read an entry, and the one that read the
+    older version could write it to the index last; one drainer at a time keeps the
+    index in commit order. The OS drops the lock if a process dies holding it.
+    """
+    if path is None or fcntl is None:
+        yield
+        return
+    with open(path, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
