@@ -4,12 +4,12 @@ It composes one construct per concern and then wires them, so every permission a
 function holds is written down here, once, as a ``grant_*``:
 
     function       table              search  queues                 bedrock
-    api, mcp       read/write (+idem.) write   send extraction        embed (+extract)
+    api, mcp       read/write (+idem.) write   send extraction (+dream: api) embed (+extract)
     authorizer     API key items only  -       -                      -
     indexer        stream read         write   send indexer failures  embed
     extraction     read/write (+idem.) query   consume extraction     embed (+extract)
-    dream planner  read                -       send dream             -
-    dream worker   read/write          query   consume dream          embed (+summarise)
+    dream planner  read/write          -       send dream             -
+    dream worker   read/write          query   consume + send dream   embed (+summarise)
 
 (+idem.: the idempotency table; +extract / +summarise: only with extractor=bedrock or
 dreamSummarizer=bedrock.)
@@ -169,9 +169,13 @@ class EngramMemory(Construct):
         search.grant_query(fns["extraction"])  # semantic dedup against what is indexed
 
         # Schedule -> planner -> SQS batches of users -> workers.
-        table.grant_read_data(fns["dream_planner"])
-        queues.dream.grant_send_messages(fns["dream_planner"])
-        fns["dream_planner"].add_environment("ENGRAM_DREAM_QUEUE_URL", queues.dream.queue_url)
+        # The planner writes the run's report and progress items, so it needs write too.
+        table.grant_read_write_data(fns["dream_planner"])
+        # Runs start on schedule (planner), by hand (api: POST /v1/dream/runs), and a worker
+        # hands a user's remaining work back to the queue; all three send dream batches.
+        for name in ("dream_planner", "api", "dream_worker"):
+            queues.dream.grant_send_messages(fns[name])
+            fns[name].add_environment("ENGRAM_DREAM_QUEUE_URL", queues.dream.queue_url)
         fns["dream_worker"].add_event_source(
             sources.SqsEventSource(
                 queues.dream,
