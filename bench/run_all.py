@@ -54,7 +54,7 @@ PLANS: dict[str, Plan] = {
     "dynamodb_requests": Plan((), 30),
     "integrations": Plan((), 20),
     "user_control": Plan(("--n", "100"), 20),
-    "load": Plan(("--seconds", "8", "--connections", "16"), 45),
+    "load": Plan(("--seconds", "8", "--connections", "16"), 60),
     "sizes": Plan((), 15, needs="layers"),
 }
 

@@ -6,9 +6,12 @@ handler runs in a worker thread because it is synchronous (as it is in Lambda).
 
 from __future__ import annotations
 
-import os
+import multiprocessing
+import signal
+import socket
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -76,30 +79,45 @@ async def _read_limited(request: Request, limit: int) -> bytes:
 def serve(
     engram: Engram, host: str = "127.0.0.1", port: int = 8700, log_level: str = "warning", workers: int = 1
 ) -> None:
-    import uvicorn
-
     if workers <= 1:
         uvicorn.run(create_asgi_app(engram, host), host=host, port=port, log_level=log_level, access_log=False)
         return
-    # Several processes, one per core: each builds its own container from the same
-    # settings (passed through the environment by the CLI) over the same SQLite files;
-    # WAL lets them share the store, the drainer's file lock keeps the index in order.
-    os.environ["ENGRAM_SERVE_HOST"] = host
-    uvicorn.run(
-        "engram.local.server:worker_app",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        log_level=log_level,
-        access_log=False,
-    )
+    # Several processes, one per core, each building its own container from the same
+    # settings (the CLI passes them through the environment) over the same SQLite files:
+    # WAL lets them share the store and the drainer's file lock keeps the index in order.
+    # Each binds its own SO_REUSEPORT socket so the kernel spreads connections over them;
+    # with one shared socket, whichever process woke first accepted a whole burst of
+    # keep-alive connections and the other sat idle.
+    ctx = multiprocessing.get_context("spawn")
+    procs = [
+        ctx.Process(target=_worker, args=(host, port, log_level), name=f"engram-worker-{n}") for n in range(workers)
+    ]
+    for proc in procs:
+        proc.start()
+
+    def stop(signum: int, frame: object) -> None:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for proc in procs:
+        proc.join()
 
 
-def worker_app() -> Starlette:
-    """The app of one ``engram serve --workers N`` process."""
+def _worker(host: str, port: int, log_level: str) -> None:
+    """One ``engram serve --workers N`` process."""
     from engram.container import build, set_engram
 
     engram = build()
     set_engram(engram)
-    return create_asgi_app(engram, os.environ.get("ENGRAM_SERVE_HOST", "127.0.0.1"))
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # Explicitly TCP: asyncio turns Nagle off (TCP_NODELAY) only on sockets whose protocol
+    # says TCP, and without it every keep-alive response waited ~40 ms for a delayed ACK.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    config = uvicorn.Config(create_asgi_app(engram, host), log_level=log_level, access_log=False)
+    uvicorn.Server(config).run(sockets=[sock])
