@@ -33,6 +33,7 @@ from engram.domain.models import Actor, ActorType, Changeset, Principal, Role, V
 from engram.domain.writes import WriteRequest, plan_write
 from engram.service.indexing import OutboxDrainer
 from engram.service.memory import UpsertCommand
+from engram.service.recall import RecallRequest
 from engram.settings import Settings
 
 from tests.moto_server import DUMMY_CREDENTIALS, REGION, dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
@@ -231,8 +232,13 @@ def main() -> int:
         page = measure("visible-to (500 entries, first page)", lambda: engram.memory.visible(agent, "bob"))
         measure("count (500 entries)", lambda: engram.memory.count(agent, "bob"))
         hits = measure("search (500 entries, top 10)", lambda: engram.memory.search(agent, "bob", "thing number 42"))
+        recalled = measure(
+            "recall (500 entries, top 5, tier 1 + 2)",
+            lambda: engram.recall.recall(agent, "bob", RecallRequest(message="what about thing number 42?")),
+        )
         assert page.items, "the bench must measure a real listing"
         assert hits, "the bench must measure a real search"
+        assert recalled.memories, "the bench must measure a real recall"
 
     stop_moto()
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
