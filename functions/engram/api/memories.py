@@ -117,7 +117,7 @@ def list_memories(
         limit=limit,
         cursor=cursor,
     )
-    return EntryPage(items=[Entry.of(e) for e in page.items], next_cursor=page.next_cursor)
+    return EntryPage.of(page)
 
 
 @router.get(
@@ -136,7 +136,7 @@ def visible_memories(
 ) -> EntryPage:
     engram, principal = context(router)
     page = engram.memory.visible(principal, userId, agentId, groupId, order, limit, cursor)
-    return EntryPage(items=[Entry.of(e) for e in page.items], next_cursor=page.next_cursor)
+    return EntryPage.of(page)
 
 
 @router.get(
@@ -188,7 +188,7 @@ def memories_by_category(
     page = engram.memory.list_memories(
         principal, userId, scope_for(principal), category=category, limit=limit, cursor=cursor
     )
-    return EntryPage(items=[Entry.of(e) for e in page.items], next_cursor=page.next_cursor)
+    return EntryPage.of(page)
 
 
 @router.get(

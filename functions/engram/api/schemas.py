@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
-from engram.domain.models import HistoryRecord, MemoryEntry, UserProfile, UserSettings
+from engram.domain.models import HistoryRecord, MemoryEntry, Page, UserProfile, UserSettings
 from engram.domain.serialization import (
     entry_to_dict,
     history_to_dict,
@@ -109,6 +109,10 @@ class BatchWriteOutcome(ApiModel):
 class EntryPage(ApiModel):
     items: list[Entry]
     next_cursor: str | None = None
+
+    @classmethod
+    def of(cls, page: Page[MemoryEntry]) -> EntryPage:
+        return cls(items=[Entry.of(e) for e in page.items], next_cursor=page.next_cursor)
 
 
 class ScoredEntry(ApiModel):
