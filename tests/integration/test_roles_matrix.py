@@ -111,6 +111,7 @@ QUERIES = {
     ("GET", "/v1/users/{userId}/messages/search"): "q=k",
     ("GET", "/v1/users/{userId}/long-term-memory/search"): "q=k",
     ("DELETE", "/v1/users/{userId}/memories"): "confirm=CONFIRM",
+    ("DELETE", "/v1/users/{userId}/properties"): "key=k",
     ("DELETE", "/v1/users/{userId}"): "confirm=CONFIRM",
 }
 

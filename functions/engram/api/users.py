@@ -131,16 +131,18 @@ def merge_properties(userId: UserId, body: PropertiesMerge) -> Properties:
 
 @router.delete(
     "/users/<userId>/properties",
-    summary="Delete legacy properties (the named keys, or all)",
+    summary="Delete legacy properties (the named keys; all only with all=true and confirm=CONFIRM)",
     tags=["properties"],
-    responses=errors(),
+    responses=errors(400),
 )
 def delete_properties(
     userId: UserId,
-    key: Annotated[list[str] | None, Query(description="Keys to delete; none means all.")] = None,
+    key: Annotated[list[str] | None, Query(description="Keys to delete (repeat for several).")] = None,
+    all: Annotated[bool, Query(description="Delete every property of the user (admin, with confirm).")] = False,
+    confirm: Annotated[str | None, Query(description="Must be CONFIRM when all=true.")] = None,
 ) -> Properties:
     engram, principal = context(router)
-    engram.users.delete_properties(principal, userId, None if not key else tuple(key))
+    engram.users.delete_properties(principal, userId, None if not key else tuple(key), delete_all=all, confirm=confirm)
     return Properties(properties=engram.users.properties(principal, userId))
 
 

@@ -230,14 +230,12 @@ def merge_properties(user_id: str, properties: Mapping[str, str]) -> Spec[S.Prop
     )
 
 
-def delete_properties(user_id: str, keys: Sequence[str] | None) -> Spec[S.Properties]:
-    return Spec(
-        "DELETE",
-        f"/v1/users/{seg(user_id)}/properties",
-        S.Properties,
-        params={"key": list(keys) if keys else None},
-        write=True,
+def delete_properties(user_id: str, keys: Sequence[str] | None, delete_all: bool = False) -> Spec[S.Properties]:
+    # Deleting every property is an admin's explicit, confirmed act: never the default.
+    params: dict[str, Any] = (
+        {"all": "true", "confirm": "CONFIRM"} if delete_all else {"key": list(keys) if keys else None}
     )
+    return Spec("DELETE", f"/v1/users/{seg(user_id)}/properties", S.Properties, params=params, write=True)
 
 
 def get_agent_config(agent_id: str) -> Spec[AgentConfig]:

@@ -259,8 +259,10 @@ class AsyncEngramClient:
     async def merge_properties(self, user_id: str, properties: Mapping[str, str]) -> dict[str, str]:
         return (await self.call(A.merge_properties(user_id, properties))).properties
 
-    async def delete_properties(self, user_id: str, keys: Sequence[str] | None = None) -> dict[str, str]:
-        return (await self.call(A.delete_properties(user_id, keys))).properties
+    async def delete_properties(
+        self, user_id: str, keys: Sequence[str] | None = None, *, delete_all: bool = False
+    ) -> dict[str, str]:
+        return (await self.call(A.delete_properties(user_id, keys, delete_all))).properties
 
     # -- agents ---------------------------------------------------------------------------
     async def agent_config(self, agent_id: str) -> AgentConfig:

@@ -251,8 +251,10 @@ class EngramClient:
     def merge_properties(self, user_id: str, properties: Mapping[str, str]) -> dict[str, str]:
         return self.call(A.merge_properties(user_id, properties)).properties
 
-    def delete_properties(self, user_id: str, keys: Sequence[str] | None = None) -> dict[str, str]:
-        return self.call(A.delete_properties(user_id, keys)).properties
+    def delete_properties(
+        self, user_id: str, keys: Sequence[str] | None = None, *, delete_all: bool = False
+    ) -> dict[str, str]:
+        return self.call(A.delete_properties(user_id, keys, delete_all)).properties
 
     # -- agents ---------------------------------------------------------------------------
     def agent_config(self, agent_id: str) -> AgentConfig:

@@ -174,8 +174,13 @@ def _same_value(
         changes["statement"] = req.statement
     if req.importance is not None and req.importance != live.importance:
         changes["importance"] = req.importance
-    if req.visibility is Visibility.GROUP and set(req.group_ids) != set(live.group_ids):
-        changes["group_ids"] = tuple(req.group_ids)
+    # self and group share one identity: moving between them widens or narrows who sees
+    # the entry, which is a change (history and index must both learn of it).
+    if req.visibility is not live.visibility:
+        changes["visibility"] = req.visibility
+    wanted_groups = tuple(req.group_ids) if req.visibility is Visibility.GROUP else ()
+    if set(wanted_groups) != set(live.group_ids):
+        changes["group_ids"] = wanted_groups
     kind = ChangeKind.UPDATED if changes else ChangeKind.REINFORCED
     if restoring is not None:
         kind = ChangeKind.RESTORED

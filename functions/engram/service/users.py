@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engram.domain.agent_config import Guardrails
+from engram.domain.errors import ConfirmationRequired, ValidationFailed
 from engram.domain.models import Principal, Role, UserProfile, UserSettings, Visibility
-from engram.domain.policies import check_key, scope_for
+from engram.domain.policies import check_key, normalise_key, scope_for
 from engram.ports import Clock, Store
 from engram.service.memory import MemoryService, UpsertCommand, WriteResult, _require
+from engram.service.privacy import CONFIRMATION
 
 LEGACY_CATEGORY = "legacy"
 
@@ -102,8 +104,37 @@ class UserService:
         # "legacy" is the properties' own category, outside any agent's allowed list.
         return self.memory.upsert(principal, user_id, commands, extra_categories=(LEGACY_CATEGORY,))
 
-    def delete_properties(self, principal: Principal, user_id: str, keys: tuple[str, ...] | None) -> int:
+    def delete_properties(
+        self,
+        principal: Principal,
+        user_id: str,
+        keys: tuple[str, ...] | None,
+        *,
+        delete_all: bool = False,
+        confirm: str | None = None,
+    ) -> int:
+        """Delete the named properties; all of them only on the confirmed admin path.
+
+        Properties are global entries shared by every agent, so a request that names no
+        key (or misspells the parameter) must never read as "delete everything".
+        """
         _require(principal, Role.WRITER)
+        if keys and delete_all:
+            raise ValidationFailed("Name keys or ask for all=true, not both.", field="all")
+        if not keys and not delete_all:
+            raise ValidationFailed(
+                "Name the properties to delete with ?key=...; deleting all of them needs all=true and confirm=CONFIRM.",
+                field="key",
+            )
+        if delete_all:
+            _require(principal, Role.ADMIN)
+            if confirm != CONFIRMATION:
+                raise ConfirmationRequired(
+                    "Deleting every property removes them for every agent; pass confirm=CONFIRM with all=true."
+                )
+            keys = None
+        elif keys is not None:
+            keys = tuple(normalise_key(k) for k in keys)
         page = self.memory.list_memories(principal, user_id, scope_for(principal), limit=10_000)
         targets = [e for e in page.items if e.visibility is Visibility.GLOBAL and (keys is None or e.key in keys)]
         for e in targets:
