@@ -17,7 +17,7 @@ from typing import Any
 
 import tomli_w
 
-from engram.domain.blocks import BlockSchema, BlockValues, FieldKind, FieldValue, canonical, values_to_plain
+from engram.domain.blocks import BlockField, BlockSchema, BlockValues, FieldKind, FieldValue, canonical, values_to_plain
 from engram.domain.errors import ValidationFailed
 
 # -- compact ------------------------------------------------------------------------------
@@ -92,55 +92,70 @@ def from_markdown(schema: BlockSchema, text: str) -> tuple[dict[str, FieldValue]
             raise ValidationFailed("The front matter opened with '---' is never closed.", line=i + 1)
         version = _front_matter(schema, lines[i + 1 : end], i + 2)
         i = end + 1
+    sections = _sections(schema, lines, i)
+    raw: dict[str, Any] = {name: _section_value(schema.field(name), _trimmed(body)) for name, body in sections.items()}
+    return canonical(schema, raw), version
+
+
+def _sections(schema: BlockSchema, lines: list[str], first: int) -> dict[str, list[str]]:
+    """The body lines under each '## ' heading, by field name."""
     by_heading = {f.heading.casefold(): f for f in schema.fields}
     by_heading.update({f.name.casefold(): f for f in schema.fields})
     sections: dict[str, list[str]] = {}
     current: str | None = None
-    for n in range(i, len(lines)):
+    for n in range(first, len(lines)):
         line = lines[n]
         if line.startswith("## "):
-            heading = line[3:].strip()
-            f = by_heading.get(heading.casefold())
-            if f is None:
-                raise ValidationFailed(
-                    f"Line {n + 1}: block '{schema.name}' has no section '{heading}'; its sections are "
-                    + ", ".join(x.heading for x in schema.fields)
-                    + ".",
-                    line=n + 1,
-                )
-            if f.name in sections:
-                raise ValidationFailed(f"Line {n + 1}: section '{heading}' appears twice.", line=n + 1)
-            current = f.name
+            current = _section_field(schema, by_heading, line[3:].strip(), sections, n + 1)
             sections[current] = []
+        elif current is not None:
+            sections[current].append(line)
+        elif line.strip():
+            raise ValidationFailed(f"Line {n + 1}: text before the first '## ' section.", line=n + 1)
+    return sections
+
+
+def _section_field(
+    schema: BlockSchema, by_heading: dict[str, BlockField], heading: str, seen: dict[str, list[str]], line_no: int
+) -> str:
+    f = by_heading.get(heading.casefold())
+    if f is None:
+        raise ValidationFailed(
+            f"Line {line_no}: block '{schema.name}' has no section '{heading}'; its sections are "
+            + ", ".join(x.heading for x in schema.fields)
+            + ".",
+            line=line_no,
+        )
+    if f.name in seen:
+        raise ValidationFailed(f"Line {line_no}: section '{heading}' appears twice.", line=line_no)
+    return str(f.name)
+
+
+def _trimmed(body: list[str]) -> list[str]:
+    """The section without its leading and trailing blank lines."""
+    start, stop = 0, len(body)
+    while start < stop and not body[start].strip():
+        start += 1
+    while stop > start and not body[stop - 1].strip():
+        stop -= 1
+    return body[start:stop]
+
+
+def _section_value(f: BlockField, body: list[str]) -> str | list[str]:
+    if f.kind is not FieldKind.LIST:
+        return "\n".join(_unescape(line) for line in body)
+    items: list[str] = []
+    for line in body:
+        if not line.strip():
             continue
-        if current is None:
-            if line.strip():
-                raise ValidationFailed(f"Line {n + 1}: text before the first '## ' section.", line=n + 1)
-            continue
-        sections[current].append(line)
-    raw: dict[str, Any] = {}
-    for name, body in sections.items():
-        f = schema.field(name)
-        while body and not body[-1].strip():
-            body.pop()
-        while body and not body[0].strip():
-            body.pop(0)
-        if f.kind is FieldKind.LIST:
-            items: list[str] = []
-            for line in body:
-                if not line.strip():
-                    continue
-                stripped = line.lstrip()
-                if not stripped.startswith(("- ", "* ")) and stripped not in ("-", "*"):
-                    raise ValidationFailed(
-                        f"Section '{f.heading}' is a list: write each item on its own line starting with '- '.",
-                        field=f.name,
-                    )
-                items.append(stripped[2:])
-            raw[name] = items
-        else:
-            raw[name] = "\n".join(_unescape(line) for line in body)
-    return canonical(schema, raw), version
+        stripped = line.lstrip()
+        if not stripped.startswith(("- ", "* ")) and stripped not in ("-", "*"):
+            raise ValidationFailed(
+                f"Section '{f.heading}' is a list: write each item on its own line starting with '- '.",
+                field=f.name,
+            )
+        items.append(stripped[2:])
+    return items
 
 
 def _front_matter(schema: BlockSchema, lines: list[str], first_line: int) -> int | None:

@@ -123,30 +123,14 @@ class BlockSchema(_CamelModel):
         headings = [f.heading.casefold() for f in self.fields]
         if len(set(headings)) != len(headings):
             raise ValueError(f"block '{self.name}' has two fields with the same title")
-        placed: list[str] = []
-        for line in self.lines:
-            for f in line.fields:
-                if f not in names:
-                    raise ValueError(f"compact line [{line.tag}] names unknown field '{f}'")
-                placed.append(f)
+        placed = [f for line in self.lines for f in line.fields]
+        unknown = next(((line.tag, f) for line in self.lines for f in line.fields if f not in names), None)
+        if unknown is not None:
+            raise ValueError(f"compact line [{unknown[0]}] names unknown field '{unknown[1]}'")
         if len(set(placed)) != len(placed):
             raise ValueError("a field appears on two compact lines")
         if self.task is not None:
-            kinds = {f.name: f for f in self.fields}
-            t = self.task
-            if kinds.get(t.task_field) is None or kinds[t.task_field].kind is not FieldKind.TEXT:
-                raise ValueError("task.taskField must name a text field")
-            if t.context_field is not None and (
-                kinds.get(t.context_field) is None or kinds[t.context_field].kind is not FieldKind.LIST
-            ):
-                raise ValueError("task.contextField must name a list field")
-            if t.state_field is not None:
-                sf = kinds.get(t.state_field)
-                if sf is None or sf.kind is not FieldKind.CHOICE:
-                    raise ValueError("task.stateField must name a choice field")
-                for s in (t.active_state, t.idle_state):
-                    if s is not None and s not in sf.choices:
-                        raise ValueError(f"task state '{s}' is not a choice of '{t.state_field}'")
+            _check_task(self.task, {f.name: f for f in self.fields})
         return self
 
     def field(self, name: str) -> BlockField:
@@ -167,6 +151,27 @@ class BlockSchema(_CamelModel):
         placed = {f for line in self.lines for f in line.fields}
         rest = tuple(CompactLine(tag=f.compact_tag, fields=(f.name,)) for f in self.fields if f.name not in placed)
         return (*self.lines, *rest)
+
+
+def _check_task(t: TaskSpec, fields: Mapping[str, BlockField]) -> None:
+    """A task spec names fields of the right kinds, and states among the choices."""
+
+    def kind_of(name: str | None) -> FieldKind | None:
+        f = fields.get(name) if name is not None else None
+        return None if f is None else f.kind
+
+    if kind_of(t.task_field) is not FieldKind.TEXT:
+        raise ValueError("task.taskField must name a text field")
+    if t.context_field is not None and kind_of(t.context_field) is not FieldKind.LIST:
+        raise ValueError("task.contextField must name a list field")
+    if t.state_field is None:
+        return
+    if kind_of(t.state_field) is not FieldKind.CHOICE:
+        raise ValueError("task.stateField must name a choice field")
+    choices = fields[t.state_field].choices
+    for s in (t.active_state, t.idle_state):
+        if s is not None and s not in choices:
+            raise ValueError(f"task state '{s}' is not a choice of '{t.state_field}'")
 
 
 class RotationStrategy(StrEnum):
@@ -462,21 +467,10 @@ def apply_edit(schema: BlockSchema, values: BlockValues, edit: BlockEdit) -> dic
             schema.field(name)
             current[name] = value
         for name, items in edit.remove.items():
-            f = schema.field(name)
-            if f.kind is not FieldKind.LIST:
-                raise ValidationFailed(f"Only list fields take 'remove'; '{name}' is {f.kind.value}.", field=name)
             kept = [i for i in current.get(name) or [] if not any(_same_item(i, r) for r in items)]
-            current[name] = kept
+            current[_list_field(schema, name, "remove")] = kept
         for name, items in edit.append.items():
-            f = schema.field(name)
-            if f.kind is not FieldKind.LIST:
-                raise ValidationFailed(f"Only list fields take 'append'; '{name}' is {f.kind.value}.", field=name)
-            existing = list(current.get(name) or [])
-            for item in items:
-                # Appending what is already there refreshes it: it moves to the newest end.
-                existing = [i for i in existing if not _same_item(i, item)]
-                existing.append(item)
-            current[name] = existing
+            current[_list_field(schema, name, "append")] = _appended(list(current.get(name) or []), items)
         result = canonical(schema, current)
     task = schema.task
     if task is not None and task.state_field is not None and task.active_state is not None:
@@ -485,6 +479,21 @@ def apply_edit(schema: BlockSchema, values: BlockValues, edit: BlockEdit) -> dic
             # Setting a task means working on it (YouLab's set_task).
             result[task.state_field] = task.active_state
     return result
+
+
+def _list_field(schema: BlockSchema, name: str, operation: str) -> str:
+    f = schema.field(name)
+    if f.kind is not FieldKind.LIST:
+        raise ValidationFailed(f"Only list fields take '{operation}'; '{name}' is {f.kind.value}.", field=name)
+    return name
+
+
+def _appended(existing: list[str], items: tuple[str, ...]) -> list[str]:
+    for item in items:
+        # Appending what is already there refreshes it: it moves to the newest end.
+        existing = [i for i in existing if not _same_item(i, item)]
+        existing.append(item)
+    return existing
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,15 +13,14 @@ says so (``requireApproval`` with ``block:<name>`` or ``block:*``).
 
 from __future__ import annotations
 
-import random
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal, Protocol
 
 from engram.domain.agent_config import AgentConfig
-from engram.domain.archival import ArchivalKind, ArchivalRecord, ArchivedItem, new_archival_id
+from engram.domain.archival import ArchivalRecord, new_archival_id
+from engram.domain.block_commit import BlockCommitRequest, has_operations, plan_commit
 from engram.domain.block_format import from_json, from_markdown, from_toml
 from engram.domain.blocks import (
     PERSONA_PRESETS,
@@ -30,11 +29,9 @@ from engram.domain.blocks import (
     BlockField,
     BlockSchema,
     BlockVersion,
-    CompletedTask,
     FieldKind,
     FieldValue,
     MemoryBlock,
-    RotationStrategy,
     apply_edit,
     block_to_dict,
     block_version_to_dict,
@@ -46,11 +43,11 @@ from engram.domain.blocks import (
 from engram.domain.errors import Forbidden, NotFound, ValidationFailed, VersionConflict
 from engram.domain.models import Actor, ActorType, Page, Principal, Role
 from engram.domain.proposals import BLOCK_PREFIX, Proposal, needs_approval
-from engram.domain.rotation import RotatedItem, adapt, archive_text, plan_rotation, task_text
 from engram.ports import BlockRepository, Clock
 from engram.service.agents import AgentConfigService
 from engram.service.archival import ArchivalService
 from engram.service.memory import MemoryService, _require
+from engram.service.retry import retry_on_conflict
 
 MAX_ATTEMPTS = 50
 
@@ -241,7 +238,7 @@ class BlockService:
         base: Mapping[str, FieldValue] = live.values if live else {}
         if edit.complete_task:
             base, _ = complete_task(schema, base, edit.task_notes, edit.keep_context)
-        after = apply_edit(schema, base, edit) if _has_ops(edit) else dict(base)
+        after = apply_edit(schema, base, edit) if has_operations(edit) else dict(base)
         enforce_list_limits(schema, after)  # a change that can never apply is refused now
         return schema, live, after
 
@@ -307,7 +304,8 @@ class BlockService:
                 block=name,
             )
         actor = self._actor(principal, user_id)
-        for _ in range(MAX_ATTEMPTS):
+
+        def attempt() -> BlockVersion:
             current = self.repo.get_block(t, user_id, agent, name)
             if current is None or current.deleted:
                 raise NotFound(f"This user has no block '{name}' for agent '{agent}'.", block=name, agentId=agent)
@@ -316,13 +314,12 @@ class BlockService:
                 t, user_id, agent, name, {}, current.version + 1, current.created_at, now, actor, deleted=True
             )
             record = BlockVersion(gone, BlockChangeKind.DELETED, actor, "deleted on request", now)
-            try:
-                self.repo.commit_block(record, current.version)
-            except VersionConflict:
-                time.sleep(random.uniform(0, 0.005))
-                continue
+            self.repo.commit_block(record, current.version)
             return record
-        raise VersionConflict("Too many concurrent changes to this block; retry later.")
+
+        return retry_on_conflict(
+            attempt, attempts=MAX_ATTEMPTS, exhausted="Too many concurrent changes to this block; retry later."
+        )
 
     # -- the one write path ---------------------------------------------------------------------
     def _commit(
@@ -341,9 +338,8 @@ class BlockService:
         proposal_id: str | None = None,
     ) -> BlockWriteResult:
         settings = self.memory.check_settings(tenant_id, user_id)
-        retention = None if settings.retention_days is None else timedelta(days=settings.retention_days)
-        strategy = config.memory_blocks.rotation
-        for attempt in range(MAX_ATTEMPTS):
+
+        def attempt() -> BlockWriteResult:
             current = self.repo.get_block(tenant_id, user_id, agent_id, schema.name)
             stored = 0 if current is None else current.version
             if expected_version is not None and stored != expected_version:
@@ -354,92 +350,34 @@ class BlockService:
                     expected=expected_version,
                     found=stored,
                 )
-            live = None if current is None or current.deleted else current
-            now = self.clock.now()
-            base: Mapping[str, FieldValue] = live.values if live else {}
-            done = None
-            if edit.complete_task:
-                base, done = complete_task(schema, base, edit.task_notes, edit.keep_context)
-            values = apply_edit(schema, base, edit) if _has_ops(edit) else dict(base)
-            values, overflow = enforce_list_limits(schema, values)
-            plan = plan_rotation(schema, values, strategy, live.threshold if live else None)
-            expires = None if retention is None else now + retention
-            records: list[ArchivalRecord] = []
-            moved = [RotatedItem(o.field, item) for o in overflow for item in o.items] + list(plan.rotated)
-            if done is not None:
-                records.append(
-                    ArchivalRecord(
-                        new_archival_id(),
-                        tenant_id,
-                        user_id,
-                        agent_id,
-                        schema.name,
-                        ArchivalKind.TASK,
-                        task_text(done.task, done.context, now, done.notes),
-                        tuple(ArchivedItem(f, v) for f, v in _task_items(schema, done)),
-                        now,
-                        stored + 1,
-                        expires,
-                    )
-                )
-            if moved:
-                records.append(
-                    ArchivalRecord(
-                        new_archival_id(),
-                        tenant_id,
-                        user_id,
-                        agent_id,
-                        schema.name,
-                        ArchivalKind.ROTATION if plan.happened else ArchivalKind.OVERFLOW,
-                        archive_text(schema, moved, now, plan.values),
-                        tuple(ArchivedItem(m.field, m.value) for m in moved),
-                        now,
-                        stored + 1,
-                        expires,
-                    )
-                )
-            if live is not None and dict(live.values) == plan.values and not records and kind is None:
-                return BlockWriteResult(schema, live, (), False)
-            threshold: float | None = None
-            recent: tuple[bool, ...] = ()
-            if strategy is RotationStrategy.ADAPTIVE:
-                threshold, recent = adapt(
-                    live.threshold if live else None, live.recent_rotations if live else (), plan.happened
-                )
-            change = kind or (
-                BlockChangeKind.TASK_COMPLETED
-                if done is not None
-                else BlockChangeKind.CREATED
-                if live is None
-                else BlockChangeKind.ROTATED
-                if records
-                else BlockChangeKind.UPDATED
-            )
-            block = MemoryBlock(
+            request = BlockCommitRequest(
                 tenant_id,
                 user_id,
                 agent_id,
-                schema.name,
-                plan.values,
-                stored + 1,
-                current.created_at if current is not None else now,
-                now,
+                schema,
+                edit,
+                config.memory_blocks.rotation,
                 actor,
-                threshold=threshold,
-                recent_rotations=recent,
+                reason,
+                self.clock.now(),
+                None if settings.retention_days is None else timedelta(days=settings.retention_days),
+                kind,
+                proposal_id,
             )
-            record = BlockVersion(block, change, actor, reason, now, tuple(r.id for r in records), proposal_id)
-            try:
-                self.repo.commit_block(record, None if current is None else current.version, records)
-            except VersionConflict:
-                if expected_version is not None:
-                    raise
-                time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
-                continue
-            if records:
-                self.archival.index_records(tenant_id, user_id, records)
-            return BlockWriteResult(schema, block, tuple(records))
-        raise VersionConflict("Too many concurrent changes to this block; retry later.")
+            plan = plan_commit(current, request, new_archival_id)
+            if plan is None:
+                assert current is not None  # only an unchanged live block plans nothing
+                return BlockWriteResult(schema, current, (), False)
+            self.repo.commit_block(plan.version, None if current is None else current.version, list(plan.archived))
+            if plan.archived:
+                self.archival.index_records(tenant_id, user_id, list(plan.archived))
+            return BlockWriteResult(schema, plan.block, plan.archived)
+
+        # A caller that named its version must see the conflict, not a silent re-apply.
+        attempts = 1 if expected_version is not None else MAX_ATTEMPTS
+        return retry_on_conflict(
+            attempt, attempts=attempts, exhausted="Too many concurrent changes to this block; retry later."
+        )
 
     # -- export ---------------------------------------------------------------------------------
     def export(self, tenant_id: str, user_id: str) -> dict[str, Any]:
@@ -464,21 +402,6 @@ class BlockService:
     @staticmethod
     def _actor(principal: Principal, user_id: str) -> Actor:
         return Actor(ActorType.USER, user_id) if principal.is_admin else Actor(ActorType.AGENT, principal.agent_id)
-
-
-def _has_ops(edit: BlockEdit) -> bool:
-    return edit.replace is not None or bool(edit.set or edit.append or edit.remove)
-
-
-def _task_items(schema: BlockSchema, done: CompletedTask) -> list[tuple[str, str]]:
-    spec = schema.task
-    assert spec is not None  # complete_task refused a schema without one
-    items = [(spec.task_field, done.task)]
-    if spec.context_field is not None:
-        items += [(spec.context_field, c) for c in done.context]
-    if done.notes:
-        items.append(("notes", done.notes))
-    return items
 
 
 def _derived_schema(name: str, values: Mapping[str, FieldValue]) -> BlockSchema:
