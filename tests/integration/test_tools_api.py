@@ -59,7 +59,7 @@ def test_given_an_agent_when_it_asks_for_its_tools_then_it_gets_valid_schemas_in
     assert schema["properties"]["category"]["enum"] == ["fact", "event"]
 
 
-def test_given_a_tool_outside_the_whitelist_when_called_then_it_is_403_tool_not_allowed(api: Api) -> None:
+def test_given_a_tool_outside_the_whitelist_when_called_then_the_model_reads_tool_not_allowed(api: Api) -> None:
     admin = api.key("acme", "ops", Role.ADMIN)
     key = api.key("acme", "alpha")
     config = AgentConfig(built_in_tools_whitelist=("recallMemories",))
@@ -70,8 +70,32 @@ def test_given_a_tool_outside_the_whitelist_when_called_then_it_is_403_tool_not_
         key,
         json_body={"toolCall": call("openai", "rememberFact", {"key": "k", "value": "v", "category": "fact"})},
     )
-    assert reply.status == 403
-    assert reply.json()["code"] == "tool_not_allowed"
+    assert reply.status == 200
+    assert (reply.json()["isError"], reply.json()["error"]["code"]) == (True, "tool_not_allowed")
+    # Memory tools switched off altogether is the caller's set-up, not the model's mistake.
+    off = AgentConfig(enable_memory_tools=False)
+    api.call("PUT", "/v1/agents/alpha/config", admin, json_body=off.model_dump(by_alias=True))
+    reply = api.call("POST", EXECUTE, key, json_body={"toolCall": call("openai", "recallMemories", {})})
+    assert (reply.status, reply.json()["code"]) == (403, "tool_not_allowed")
+
+
+@pytest.mark.parametrize(
+    "tool_call",
+    [
+        {"id": "call_1", "type": "function", "function": {"name": "rememberFact", "arguments": '{"key": "k", "val'}},
+        {"type": "function_call", "call_id": "call_1", "name": "searchMemory", "arguments": "not json"},
+        {"type": "tool_use", "id": "call_1", "name": "rememberFact", "input": "not an object"},
+    ],
+)
+def test_given_arguments_that_are_not_valid_json_when_executed_then_it_is_200_with_an_is_error_result(
+    api: Api, tool_call: dict
+) -> None:
+    key = api.key("acme", "alpha")
+    reply = api.call("POST", EXECUTE, key, json_body={"toolCall": tool_call})
+    assert reply.status == 200, reply.body
+    body = reply.json()
+    assert (body["isError"], body["error"]["code"], body["toolCallId"]) == (True, "invalid_arguments", "call_1")
+    assert body["text"].startswith("❌ ")
 
 
 def test_given_a_turn_id_header_when_a_turn_writes_too_much_then_the_model_reads_too_many_writes(api: Api) -> None:

@@ -15,12 +15,21 @@ from tests.recorded_tool_calls import CALL_IDS, RECORDED, REMEMBER_ARGS
 FORMATS = list(T.ToolFormat)
 
 
-def _schemas(fmt: T.ToolFormat, categories: tuple[str, ...] = ("preference", "fact", "context")) -> dict[str, dict]:
+def _schemas(
+    fmt: T.ToolFormat,
+    categories: tuple[str, ...] = ("preference", "fact", "context"),
+    names: tuple[str, ...] | None = T.TOOL_NAMES,
+    strict: bool = False,
+) -> dict[str, dict]:
     out = {}
-    for tool in T.tool_schemas(fmt, categories=categories):
+    for tool in T.tool_schemas(fmt, names, categories, strict):
         if fmt is T.ToolFormat.OPENAI:
             assert tool["type"] == "function"
             out[tool["function"]["name"]] = tool["function"]["parameters"]
+        elif fmt is T.ToolFormat.OPENAI_RESPONSES:
+            assert tool["type"] == "function"
+            assert tool["strict"] is strict
+            out[tool["name"]] = tool["parameters"]
         elif fmt is T.ToolFormat.ANTHROPIC:
             out[tool["name"]] = tool["input_schema"]
         else:
@@ -43,7 +52,7 @@ def test_given_every_tool_when_exported_in_a_format_then_each_schema_passes_the_
 
 def test_given_the_three_formats_when_compared_then_they_carry_one_definition() -> None:
     by_format = {fmt: _schemas(fmt) for fmt in FORMATS}
-    assert by_format[T.ToolFormat.OPENAI] == by_format[T.ToolFormat.ANTHROPIC] == by_format[T.ToolFormat.BEDROCK]
+    assert len({json.dumps(s, sort_keys=True) for s in by_format.values()}) == 1
 
 
 def test_given_eddi_parameters_when_exported_then_remember_fact_takes_key_value_category_and_visibility() -> None:
@@ -52,7 +61,7 @@ def test_given_eddi_parameters_when_exported_then_remember_fact_takes_key_value_
     assert schema["required"] == ["key", "value", "category"]
     assert schema["properties"]["visibility"]["enum"] == ["self", "group", "global"]
     assert schema["properties"]["visibility"]["default"] == "self"
-    assert _schemas(T.ToolFormat.ANTHROPIC)["recallMemories"]["properties"] == {}
+    assert list(_schemas(T.ToolFormat.ANTHROPIC)["recallMemories"]["properties"]) == ["query"]
     typed = _schemas(T.ToolFormat.ANTHROPIC)["search_memory"]
     assert typed["properties"]["memory_type"]["enum"] == ["all", "facts", "preferences"]
     assert typed["required"] == ["query"]
@@ -102,14 +111,48 @@ def test_given_a_failed_call_when_shaped_then_each_provider_sees_the_error_flag(
     [
         {"something": "else"},
         {"type": "tool_use", "id": "t", "input": {}},
-        {"id": "c", "type": "function", "function": {"name": "rememberFact", "arguments": "{not json"}},
-        {"id": "c", "type": "function", "function": {"name": "rememberFact", "arguments": "[1, 2]"}},
         {"id": "c", "type": "function", "function": "rememberFact"},
     ],
 )
 def test_given_a_malformed_tool_call_when_read_then_it_is_a_validation_error(raw: dict) -> None:
     with pytest.raises(ValidationFailed):
         T.parse_tool_call(raw)
+
+
+@pytest.mark.parametrize("arguments", ["{not json", "[1, 2]", '"text"'])
+def test_given_arguments_that_are_not_a_json_object_when_read_then_the_call_keeps_its_id_and_the_problem(
+    arguments: str,
+) -> None:
+    # The model's mistake, not the caller's: the executor must still answer the call by its id.
+    call = T.parse_tool_call(
+        {"id": "c", "type": "function", "function": {"name": "rememberFact", "arguments": arguments}}
+    )
+    assert (call.name, call.call_id, call.arguments) == ("rememberFact", "c", {})
+    assert call.argument_error is not None and "JSON" in call.argument_error
+
+
+def test_given_the_default_tool_set_when_listed_then_it_offers_exactly_one_search_tool() -> None:
+    names = [t["name"] for t in T.anthropic_tools()]
+    assert [n for n in names if "search" in n.lower()] == ["searchMemory"]
+    assert "search_memory" in T.allowed_tools(AgentConfig(built_in_tools_whitelist=("usermemory", "search_memory")))
+
+
+@pytest.mark.parametrize("fmt", [T.ToolFormat.OPENAI, T.ToolFormat.OPENAI_RESPONSES])
+def test_given_strict_mode_when_exported_then_every_schema_follows_openais_strict_rules(fmt: T.ToolFormat) -> None:
+    for name, schema in _schemas(fmt, strict=True).items():
+        Draft202012Validator.check_schema(schema)
+        assert schema["additionalProperties"] is False, name
+        assert sorted(schema["required"]) == sorted(schema["properties"]), name
+        text = json.dumps(schema)
+        for keyword in ("minLength", "maxLength", "default", "anyOf"):
+            assert f'"{keyword}"' not in text, (name, keyword)
+    strict = _schemas(fmt, strict=True)
+    # A strict model sends null for what it leaves out; the executor reads null as "not given".
+    call = {"key": "k", "value": "v", "category": "fact", "visibility": None}
+    Draft202012Validator(strict["rememberFact"]).validate(call)
+    args = T.validate_arguments(T.TOOLS_BY_NAME["rememberFact"], call)
+    assert args.visibility == "self"  # type: ignore[attr-defined]
+    Draft202012Validator(strict["recallMemories"]).validate({"query": None})
 
 
 def test_given_bad_arguments_when_validated_then_the_error_names_the_field_not_the_value() -> None:
@@ -125,7 +168,8 @@ def test_given_bad_arguments_when_validated_then_the_error_names_the_field_not_t
 @pytest.mark.parametrize(
     ("config", "expected"),
     [
-        (AgentConfig(), T.TOOL_NAMES),
+        (AgentConfig(), T.DEFAULT_TOOL_NAMES),
+        (AgentConfig(built_in_tools_whitelist=("search_memory",)), ("search_memory",)),
         (AgentConfig(enable_memory_tools=False), ()),
         (AgentConfig(built_in_tools_whitelist=()), ()),
         (AgentConfig(built_in_tools_whitelist=("searchMemory", "rememberFact")), ("rememberFact", "searchMemory")),

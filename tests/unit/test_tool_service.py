@@ -24,7 +24,12 @@ def engram(tmp_path: Path) -> Engram:
 
 
 def tools_of(engram: Engram) -> ToolService:
-    return ToolService(engram.memory, engram.users, engram.agents, engram.store, engram.clock)
+    return ToolService(engram.memory, engram.users, engram.agents, engram.store, engram.clock, recall=engram.recall)
+
+
+def with_search_memory(engram: Engram, agent: str = "agent-a") -> None:
+    # search_memory is opt-in: the agent names it next to the default set.
+    engram.agents.put("t1", agent, AgentConfig(built_in_tools_whitelist=("usermemory", "search_memory")))
 
 
 def run(
@@ -77,6 +82,7 @@ def test_given_memories_when_recalled_then_the_agent_reads_eddi_bullets_of_what_
 def test_given_no_memories_when_recalled_or_searched_then_the_agent_is_told_so(engram: Engram) -> None:
     assert run(engram, "recallMemories", {}).text == "No memories stored for this user yet."
     assert run(engram, "searchMemory", {"query": "color"}).text == "No memories match 'color'."
+    with_search_memory(engram)
     assert run(engram, "search_memory", {"query": "color"}).text == "No relevant memories found."
 
 
@@ -93,6 +99,7 @@ def test_given_facts_and_preferences_when_search_memory_filters_by_type_then_onl
 ) -> None:
     remember(engram, "coffee", "likes strong coffee", "preference")
     remember(engram, "coffee_shop", "works at a coffee shop")
+    with_search_memory(engram)
     both = run(engram, "search_memory", {"query": "coffee"})
     assert both.text.startswith("Based on my memory:\n")
     assert {e["key"] for e in both.data["entries"]} == {"coffee", "coffee_shop"}
@@ -149,12 +156,15 @@ def test_given_memory_tools_switched_off_when_a_tool_is_called_then_the_caller_g
     assert tools_of(engram).allowed(principal("t1", "agent-a")) == ()
 
 
-def test_given_a_narrow_whitelist_when_another_tool_is_called_then_it_is_not_allowed(engram: Engram) -> None:
+def test_given_a_narrow_whitelist_when_another_tool_is_called_then_the_model_reads_tool_not_allowed(
+    engram: Engram,
+) -> None:
     engram.agents.put("t1", "agent-a", AgentConfig(built_in_tools_whitelist=("recallMemories",)))
     assert not run(engram, "recallMemories", {}).is_error
-    with pytest.raises(ToolNotAllowed) as err:
-        remember(engram, "k", "v")
-    assert err.value.code == "tool_not_allowed"
+    # A model calling a tool it was not given is the model's mistake: it reads an error result.
+    outcome = run(engram, "rememberFact", {"key": "k", "value": "v", "category": "fact"})
+    assert (outcome.is_error, outcome.error_code) == (True, "tool_not_allowed")
+    assert "recallMemories" in outcome.text
     schemas = tools_of(engram).schemas(principal("t1", "agent-a"), T.ToolFormat.OPENAI)
     assert [s["function"]["name"] for s in schemas] == ["recallMemories"]
 
@@ -221,6 +231,7 @@ def test_given_conversation_memory_when_search_memory_runs_then_session_summarie
     )
     remember(engram, "coffee", "likes strong coffee", "preference")
     remember(engram, "coffee_team", "coffee with the team on Fridays", "context")
+    with_search_memory(engram)
     tools = ToolService(
         engram.memory, engram.users, engram.agents, engram.store, engram.clock, long_term=engram.conversation.long_term
     )
@@ -235,3 +246,33 @@ def test_given_conversation_memory_when_search_memory_runs_then_session_summarie
     # Mordecai's namespaces: /preferences is the preference category, /facts everything else.
     assert [e["key"] for e in search("coffee", "preferences").data["entries"]] == ["coffee"]
     assert [e["key"] for e in search("coffee", "facts").data["entries"]] == ["coffee_team"]
+
+
+@pytest.mark.parametrize("fmt", ["openai", "openai_responses"])
+@pytest.mark.parametrize("arguments", ["{not json", '{"key": "k", "value": ', "[1, 2]", "null-ish"])
+def test_given_arguments_that_are_not_valid_json_when_executed_then_the_model_reads_an_error_result(
+    engram: Engram, fmt: str, arguments: str
+) -> None:
+    if fmt == "openai":
+        raw = {"id": "c1", "type": "function", "function": {"name": "rememberFact", "arguments": arguments}}
+    else:
+        raw = {"type": "function_call", "call_id": "c1", "name": "rememberFact", "arguments": arguments}
+    outcome = tools_of(engram).execute(principal("t1", "agent-a"), USER, T.parse_tool_call(raw), None)
+    assert (outcome.is_error, outcome.error_code) == (True, "invalid_arguments")
+    # The result answers the model's call by its id, so the next request to the provider is valid.
+    result = outcome.result
+    assert result.get("tool_call_id", result.get("call_id")) == "c1"
+    assert engram.memory.visible(principal("t1", "agent-a"), USER).items == []
+
+
+def test_given_many_memories_when_recalled_with_a_query_then_only_what_matters_comes_back(engram: Engram) -> None:
+    for i in range(60):
+        remember(engram, f"note_{i}", f"ordinary note number {i} about errands")
+    remember(engram, "favorite_color", "blue", "preference")
+    remember(engram, "dog_name", "the dog is called Rex")
+    outcome = run(engram, "recallMemories", {"query": "what is my dog called?"})
+    assert "Rex" in outcome.text
+    assert len(outcome.data["entries"]) <= 10
+    bare = run(engram, "recallMemories", {})
+    assert len(bare.data["entries"]) == 20
+    assert "pass a query" in bare.text

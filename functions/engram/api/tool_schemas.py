@@ -8,7 +8,7 @@ from pydantic import Field
 
 from engram.api.schemas import ApiModel, ErrorBody, Identifier
 
-FormatName = Literal["openai", "anthropic", "bedrock"]
+FormatName = Literal["openai", "openai_responses", "anthropic", "bedrock"]
 
 
 class ToolList(ApiModel):

@@ -39,6 +39,7 @@ def tool_service(engram: Engram) -> ToolService:
         clock=engram.clock,
         long_term=None if conversation is None else conversation.long_term,
         proposals=ToolProposals(engram.proposals),
+        recall=engram.recall,
     )
 
 
@@ -52,11 +53,22 @@ def tool_service(engram: Engram) -> ToolService:
     tags=TAG,
     responses=errors(),
 )
-def list_tools(format: Annotated[FormatName, Query(description="Provider format.")] = "openai") -> ToolList:
+def list_tools(
+    format: Annotated[FormatName, Query(description="Provider format.")] = "openai",
+    strict: Annotated[
+        bool,
+        Query(
+            description=(
+                "Schemas OpenAI's strict mode accepts: every property required (optional ones nullable), "
+                "no length limits; the executor still checks them."
+            )
+        ),
+    ] = False,
+) -> ToolList:
     engram, principal = context(router)
     tools = tool_service(engram)
     fmt = ToolFormat(format)
-    return ToolList(format=format, names=list(tools.allowed(principal)), tools=tools.schemas(principal, fmt))
+    return ToolList(format=format, names=list(tools.allowed(principal)), tools=tools.schemas(principal, fmt, strict))
 
 
 @router.post(
@@ -65,7 +77,8 @@ def list_tools(format: Annotated[FormatName, Query(description="Provider format.
     description=(
         "Errors the model caused (invalid arguments, a guardrail such as too_many_writes, a sensitive "
         "value) come back with 200 and isError=true, with a text for the model and the stable error "
-        "code; a tool the agent does not have is a 403 tool_not_allowed."
+        "code, and so do arguments that are not valid JSON (invalid_arguments) and a tool the agent "
+        "was not given (tool_not_allowed); memory tools switched off for the agent is a 403."
     ),
     tags=TAG,
     responses=errors(400),

@@ -28,6 +28,8 @@ MEMORY_TOOLSET = "usermemory"
 
 class ToolFormat(StrEnum):
     OPENAI = "openai"
+    # The OpenAI Responses API: flat ``{"type": "function", "name": ...}`` tools.
+    OPENAI_RESPONSES = "openai_responses"
     ANTHROPIC = "anthropic"
     BEDROCK = "bedrock"
 
@@ -51,6 +53,14 @@ class RememberFactArgs(_Args):
 
 class NoArgs(_Args):
     pass
+
+
+class RecallMemoriesArgs(_Args):
+    query: str | None = Field(
+        None,
+        max_length=2000,
+        description="What the user just said or asked; the memories that matter for it come first.",
+    )
 
 
 class SearchMemoryArgs(_Args):
@@ -101,8 +111,9 @@ TOOLS: tuple[ToolDef, ...] = (
     ),
     ToolDef(
         "recallMemories",
-        "Retrieve all memories visible to this agent for the current user.",
-        NoArgs,
+        "Recall what you know about the user that matters for this turn: who they are, their core "
+        "preferences and the memories most relevant to the query.",
+        RecallMemoriesArgs,
         writes=False,
     ),
     ToolDef(
@@ -135,6 +146,10 @@ TOOLS: tuple[ToolDef, ...] = (
 )
 TOOLS_BY_NAME: dict[str, ToolDef] = {t.name: t for t in TOOLS}
 TOOL_NAMES: tuple[str, ...] = tuple(TOOLS_BY_NAME)
+# Tools an agent gets only by naming them in builtInToolsWhitelist: search_memory is a second
+# search tool, and two search tools side by side make models pick one at random.
+OPT_IN_TOOLS: frozenset[str] = frozenset({"search_memory"})
+DEFAULT_TOOL_NAMES: tuple[str, ...] = tuple(n for n in TOOL_NAMES if n not in OPT_IN_TOOLS)
 
 
 # -- schemas ---------------------------------------------------------------------------
@@ -147,8 +162,10 @@ def _strip_titles(node: Any) -> Any:
     return node
 
 
-def input_schema(tool: ToolDef, categories: Sequence[str] = DEFAULT_CATEGORIES) -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of a tool's arguments."""
+def input_schema(tool: ToolDef, categories: Sequence[str] = DEFAULT_CATEGORIES, strict: bool = False) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a tool's arguments; ``strict`` gives the subset
+    OpenAI's strict mode accepts (every property required, optional ones nullable, no
+    length limits or defaults). The executor checks the limits either way."""
     schema: dict[str, Any] = _strip_titles(tool.args.model_json_schema())
     schema.setdefault("properties", {})
     schema["additionalProperties"] = False
@@ -158,12 +175,33 @@ def input_schema(tool: ToolDef, categories: Sequence[str] = DEFAULT_CATEGORIES) 
             "enum": list(categories),
             "description": f"One of: {', '.join(categories)}.",
         }
-    return schema
+    return _strict(schema) if strict else schema
+
+
+# Keywords OpenAI's strict mode rejects; the executor still enforces them.
+_NOT_STRICT = frozenset({"minLength", "maxLength", "default"})
+
+
+def _strict(schema: dict[str, Any]) -> dict[str, Any]:
+    required = set(schema.get("required", []))
+    properties: dict[str, Any] = {}
+    for name, prop in schema["properties"].items():
+        prop = {k: v for k, v in prop.items() if k not in _NOT_STRICT}
+        if "anyOf" in prop:  # pydantic's X | None
+            options = [{k: v for k, v in o.items() if k not in _NOT_STRICT} for o in prop.pop("anyOf")]
+            types = [o["type"] for o in options if "type" in o]
+            prop["type"] = types if len(types) > 1 else types[0]
+        elif name not in required:
+            prop["type"] = [prop["type"], "null"]
+            if "enum" in prop:
+                prop["enum"] = [*prop["enum"], None]
+        properties[name] = prop
+    return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
 
 
 def select(names: Iterable[str] | None = None) -> list[ToolDef]:
     if names is None:
-        return list(TOOLS)
+        return [TOOLS_BY_NAME[n] for n in DEFAULT_TOOL_NAMES]
     wanted = set(names)
     unknown = wanted - set(TOOLS_BY_NAME)
     if unknown:
@@ -171,33 +209,59 @@ def select(names: Iterable[str] | None = None) -> list[ToolDef]:
     return [t for t in TOOLS if t.name in wanted]
 
 
-def openai_tools(names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES) -> list[Any]:
+def openai_tools(
+    names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES, strict: bool = False
+) -> list[Any]:
     """``tools`` for OpenAI Chat Completions (``{"type": "function", "function": ...}``)."""
+    out = []
+    for t in select(names):
+        function: dict[str, Any] = {
+            "name": t.name,
+            "description": t.description,
+            "parameters": input_schema(t, categories, strict),
+        }
+        if strict:
+            function["strict"] = True
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def openai_responses_tools(
+    names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES, strict: bool = False
+) -> list[Any]:
+    """``tools`` for the OpenAI Responses API (``{"type": "function", "name": ...}``)."""
     return [
         {
             "type": "function",
-            "function": {"name": t.name, "description": t.description, "parameters": input_schema(t, categories)},
+            "name": t.name,
+            "description": t.description,
+            "parameters": input_schema(t, categories, strict),
+            "strict": strict,
         }
         for t in select(names)
     ]
 
 
-def anthropic_tools(names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES) -> list[Any]:
+def anthropic_tools(
+    names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES, strict: bool = False
+) -> list[Any]:
     """``tools`` for the Anthropic Messages API."""
     return [
-        {"name": t.name, "description": t.description, "input_schema": input_schema(t, categories)}
+        {"name": t.name, "description": t.description, "input_schema": input_schema(t, categories, strict)}
         for t in select(names)
     ]
 
 
-def bedrock_tools(names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES) -> list[Any]:
+def bedrock_tools(
+    names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES, strict: bool = False
+) -> list[Any]:
     """``toolConfig.tools`` for Bedrock Converse."""
     return [
         {
             "toolSpec": {
                 "name": t.name,
                 "description": t.description,
-                "inputSchema": {"json": input_schema(t, categories)},
+                "inputSchema": {"json": input_schema(t, categories, strict)},
             }
         }
         for t in select(names)
@@ -205,14 +269,18 @@ def bedrock_tools(names: Iterable[str] | None = None, categories: Sequence[str] 
 
 
 def tool_schemas(
-    fmt: ToolFormat, names: Iterable[str] | None = None, categories: Sequence[str] = DEFAULT_CATEGORIES
+    fmt: ToolFormat,
+    names: Iterable[str] | None = None,
+    categories: Sequence[str] = DEFAULT_CATEGORIES,
+    strict: bool = False,
 ) -> list[Any]:
     exporters = {
         ToolFormat.OPENAI: openai_tools,
+        ToolFormat.OPENAI_RESPONSES: openai_responses_tools,
         ToolFormat.ANTHROPIC: anthropic_tools,
         ToolFormat.BEDROCK: bedrock_tools,
     }
-    return exporters[fmt](names, categories)
+    return exporters[fmt](names, categories, strict)
 
 
 def allowed_tools(config: AgentConfig) -> tuple[str, ...]:
@@ -221,9 +289,7 @@ def allowed_tools(config: AgentConfig) -> tuple[str, ...]:
     if not config.enable_memory_tools:
         return ()
     listed = set(config.built_in_tools_whitelist)
-    if MEMORY_TOOLSET in listed:
-        return TOOL_NAMES
-    return tuple(n for n in TOOL_NAMES if n in listed)
+    return tuple(n for n in TOOL_NAMES if n in listed or (MEMORY_TOOLSET in listed and n not in OPT_IN_TOOLS))
 
 
 # -- reading a model's tool call -----------------------------------------------------------
@@ -235,6 +301,9 @@ class ToolCall:
     format: ToolFormat
     # OpenAI has two call shapes: Chat Completions ("chat") and the Responses API ("responses").
     style: str = ""
+    # Set when the model sent arguments that are not a JSON object: the executor answers with
+    # an error result the model can read, so the conversation stays valid for the provider.
+    argument_error: str | None = None
 
 
 def detect_format(raw: Mapping[str, Any]) -> ToolFormat:
@@ -256,23 +325,27 @@ def parse_tool_call(raw: Mapping[str, Any], fmt: ToolFormat | None = None) -> To
     if not isinstance(raw, Mapping):
         raise ValidationFailed("The tool call must be a JSON object.", field="toolCall")
     fmt = fmt or detect_format(raw)
+    if fmt is ToolFormat.OPENAI_RESPONSES:
+        fmt = ToolFormat.OPENAI
     if fmt is ToolFormat.BEDROCK:
         use = raw.get("toolUse", raw)
-        return ToolCall(
-            _name(use.get("name")), _arguments(use.get("input")), _opt_str(use.get("toolUseId")), fmt, "converse"
-        )
+        return _call(use.get("name"), use.get("input"), use.get("toolUseId"), fmt, "converse")
     if fmt is ToolFormat.ANTHROPIC:
-        return ToolCall(_name(raw.get("name")), _arguments(raw.get("input")), _opt_str(raw.get("id")), fmt, "messages")
+        return _call(raw.get("name"), raw.get("input"), raw.get("id"), fmt, "messages")
     if raw.get("type") == "function_call":
-        return ToolCall(
-            _name(raw.get("name")), _arguments(raw.get("arguments")), _opt_str(raw.get("call_id")), fmt, "responses"
-        )
+        return _call(raw.get("name"), raw.get("arguments"), raw.get("call_id"), fmt, "responses")
     function = raw.get("function")
     if not isinstance(function, Mapping):
         raise ValidationFailed("An OpenAI tool call needs a 'function' object.", field="toolCall.function")
-    return ToolCall(
-        _name(function.get("name")), _arguments(function.get("arguments")), _opt_str(raw.get("id")), fmt, "chat"
-    )
+    return _call(function.get("name"), function.get("arguments"), raw.get("id"), fmt, "chat")
+
+
+def _call(name: Any, arguments: Any, call_id: Any, fmt: ToolFormat, style: str) -> ToolCall:
+    try:
+        args, problem = _arguments(arguments), None
+    except ValidationFailed as exc:
+        args, problem = {}, exc.message
+    return ToolCall(_name(name), args, _opt_str(call_id), fmt, style, problem)
 
 
 def tool_calls_in(response: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -317,8 +390,10 @@ def _arguments(value: Any) -> dict[str, Any]:
 
 
 def validate_arguments(tool: ToolDef, arguments: Mapping[str, Any]) -> _Args:
+    # Strict-mode schemas make optional arguments nullable: a null means "not given".
+    given = {k: v for k, v in arguments.items() if v is not None}
     try:
-        return tool.args.model_validate(dict(arguments))
+        return tool.args.model_validate(given)
     except ValidationError as exc:
         # Field names and reasons only: the rejected values may be memory content.
         problems = [

@@ -4,8 +4,10 @@ The agent's configuration decides which tools it has (``enableMemoryTools``,
 ``builtInToolsWhitelist``); every writing tool counts against ``maxWritesPerTurn`` for
 the turn id the caller sends. Errors the model caused (bad arguments, a guardrail, a
 sensitive value, nothing to find) come back as a tool result flagged as an error, so
-the model reads them and can correct itself; errors of the caller's set-up (the key's
-role, a tool the agent does not have, an outage) raise and become HTTP errors.
+the model reads them and can correct itself; so do arguments that are not JSON and a
+tool the agent was not given (a result must follow every call, or the provider rejects
+the next request). Errors of the caller's set-up (the key's role, memory tools switched
+off, an outage) raise and become HTTP errors.
 """
 
 from __future__ import annotations
@@ -32,11 +34,15 @@ from engram.ports import Clock, TurnCounter
 from engram.service.agents import AgentConfigService
 from engram.service.long_term import LongTermItem, MemoryType
 from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand, _require
+from engram.service.recall import RecallRequest, RecallResult
 from engram.service.users import UserService
 
 # Mordecai's retrieval defaults: top-k and the minimum relevance of a hit.
 SEARCH_TOP_K = 10
 MIN_RELEVANCE = 0.2
+# recallMemories: the context's token budget with a query, the entries shown without one.
+RECALL_TOKEN_BUDGET = 800
+RECALL_LIMIT = 20
 
 # Failures the caller (not the model) must deal with: they leave as exceptions.
 _CALLER_ERRORS: tuple[type[EngramError], ...] = (
@@ -63,6 +69,12 @@ class ProposalSink(Protocol):
         visibility: Visibility,
         reason: str,
     ) -> Mapping[str, Any]: ...
+
+
+class Recaller(Protocol):
+    """The per-turn recall (``service.recall.RecallService``)."""
+
+    def recall(self, principal: Principal, user_id: str, request: RecallRequest) -> RecallResult: ...
 
 
 class LongTermSearch(Protocol):
@@ -125,6 +137,7 @@ class ToolService:
     # With conversation memory, search_memory also finds session summaries (Mordecai's
     # /summaries namespace); without it, facts and preferences only.
     long_term: LongTermSearch | None = None
+    recall: Recaller | None = None
 
     def available(self) -> tuple[str, ...]:
         """Tools this deployment can run (proposals need the proposals feature)."""
@@ -138,10 +151,10 @@ class ToolService:
         available = self.available()
         return tuple(n for n in T.allowed_tools(self.config(principal)) if n in available)
 
-    def schemas(self, principal: Principal, fmt: T.ToolFormat) -> list[Any]:
+    def schemas(self, principal: Principal, fmt: T.ToolFormat, strict: bool = False) -> list[Any]:
         config = self.config(principal)
         categories = config.user_memory_config.guardrails.allowed_categories
-        return T.tool_schemas(fmt, self.allowed(principal), categories)
+        return T.tool_schemas(fmt, self.allowed(principal), categories, strict)
 
     def execute(
         self,
@@ -166,10 +179,18 @@ class ToolService:
                 {"tools": list(self.allowed(principal))},
             )
         if tool.name not in self.allowed(principal):
-            raise ToolNotAllowed(
-                f"The tool '{tool.name}' is not in this agent's builtInToolsWhitelist.",
-                tool=tool.name,
-                builtInToolsWhitelist=list(config.built_in_tools_whitelist),
+            return _failure(
+                call,
+                "tool_not_allowed",
+                f"The tool '{tool.name}' is not available to you; use one of: {', '.join(self.allowed(principal))}.",
+                {"tool": tool.name, "tools": list(self.allowed(principal))},
+            )
+        if call.argument_error is not None:
+            return _failure(
+                call,
+                "invalid_arguments",
+                f"{call.argument_error} Call {tool.name} again with a JSON object of arguments.",
+                {"tool": tool.name},
             )
         try:
             args = T.validate_arguments(tool, call.arguments)
@@ -223,12 +244,23 @@ class ToolService:
         )
 
     def _recall(self, inv: _Invocation, args: Any) -> ToolOutcome:
-        entries = self.memory.visible(inv.principal, inv.user_id).items
-        return ToolOutcome(
-            inv.call,
-            T.bullets_text([_bullet(e) for e in entries], "No memories stored for this user yet."),
-            data={"entries": [_entry(e) for e in entries]},
-        )
+        a: T.RecallMemoriesArgs = args
+        if a.query and a.query.strip() and self.recall is not None:
+            # The per-turn context: identity, core preferences and what matters for the query,
+            # within a token budget (never every memory the user has).
+            result = self.recall.recall(inv.principal, inv.user_id, RecallRequest(a.query, RECALL_TOKEN_BUDGET))
+            items = [*result.preferences, *result.memories]
+            return ToolOutcome(
+                inv.call,
+                result.rendered.text or "No memories stored for this user yet.",
+                data={"entries": [{"id": i.entry.id, "key": i.entry.key, "why": i.why} for i in items]},
+            )
+        page = self.memory.visible(inv.principal, inv.user_id, limit=RECALL_LIMIT + 1)
+        entries = page.items[:RECALL_LIMIT]
+        text = T.bullets_text([_bullet(e) for e in entries], "No memories stored for this user yet.")
+        if len(page.items) > RECALL_LIMIT or page.next_cursor is not None:
+            text += f"\n(the {RECALL_LIMIT} most recent; pass a query to recall what matters for it)"
+        return ToolOutcome(inv.call, text, data={"entries": [_entry(e) for e in entries]})
 
     def _keyword_search(self, inv: _Invocation, args: Any) -> ToolOutcome:
         a: T.SearchMemoryArgs = args
