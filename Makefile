@@ -54,9 +54,10 @@ bench: install-dev
 		echo "wrk not installed: bench.load falls back to its httpx load generator"
 	$(BIN)/python -m bench.run_all
 
-## Build the Lambda dependency layers without Docker (layers/build/{core,mcp}/python).
+## Build the Lambda dependency layers without Docker (layers/build/{core,mcp}/python), with python3.12 bytecode
+## (compiled by CPython 3.12 on Pyodide under Node when this machine's Python is another version).
 LAYER_STAMP := layers/build/.built
-$(LAYER_STAMP): pyproject.toml layers/build.py | $(STAMP)
+$(LAYER_STAMP): pyproject.toml layers/build.py layers/compile_pyc.mjs | $(STAMP)
 	$(BIN)/python layers/build.py
 	touch $(LAYER_STAMP)
 

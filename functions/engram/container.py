@@ -6,6 +6,7 @@ cold start pays only for what it touches and tests pass their own ``Engram`` ins
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from threading import Lock
@@ -184,9 +185,10 @@ def _make_dream(engram: Engram) -> DreamService | None:
 
         summarizer = BedrockSummarizer.from_settings(settings)
     vectors: VectorSource | None = None
-    from engram.adapters.local_index import LocalIndex
-
-    if isinstance(engram.index, LocalIndex):
+    # Only a process that built a LocalIndex has imported its module (and numpy, which the
+    # Lambda layer does not ship): look it up instead of importing it to ask.
+    local_index = sys.modules.get("engram.adapters.local_index")
+    if local_index is not None and isinstance(engram.index, local_index.LocalIndex):
         from engram.adapters.local_index_vectors import LocalIndexVectors
 
         vectors = LocalIndexVectors(engram.index)
