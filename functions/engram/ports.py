@@ -158,6 +158,15 @@ class UserDataEraser(Protocol):
 
 
 @runtime_checkable
+class ResidueScrubber(Protocol):
+    """A store whose deletes can leave copies behind (an embedded database's log)."""
+
+    def scrub_residue(self) -> None:
+        """After an erasure, remove every leftover copy of deleted data."""
+        ...
+
+
+@runtime_checkable
 class Store(
     MemoryRepository,
     ProfileRepository,

@@ -8,7 +8,11 @@ Every value carries a unique marker. Then:
 - export (before erasure) returns every marker the scan finds anywhere;
 - erasure returns a receipt whose counts match what the scan counted;
 - afterwards a scan of every table of both SQLite files finds no row of the user and
-  no marker, while a second user's data is untouched.
+  no marker, while a second user's data is untouched;
+- and a scan of the bytes of every file of the data directory (databases, their -wal
+  and -shm files, anything else there) finds neither the user id nor a marker: erasure
+  zeroes freed pages (secure_delete), checkpoints and truncates the write-ahead logs,
+  and merges the full-text index so no segment keeps the erased words.
 """
 
 from __future__ import annotations
@@ -43,6 +47,28 @@ def _scan(data_dir: Path, needles: tuple[str, ...]) -> dict[str, int]:
                 if hits:
                     found[f"{db.name}:{table}"] = hits
     return found
+
+
+def _file_scan(data_dir: Path, needles: tuple[str, ...]) -> dict[str, int]:
+    """Occurrences of any needle in the raw bytes of every file under the data dir."""
+    found: dict[str, int] = {}
+    for path in sorted(p for p in data_dir.rglob("*") if p.is_file()):
+        raw = path.read_bytes()
+        hits = sum(raw.count(n.encode()) for n in needles)
+        if hits:
+            found[path.name] = hits
+    return found
+
+
+def _fts_segments_holding(data_dir: Path, term: str) -> int:
+    """Segments of the full-text index whose bytes still hold the term.
+
+    FTS5 deletes write tombstones and leave the term in the old segments, where no
+    query (nor fts5vocab) sees it but the bytes are still there.
+    """
+    with sqlite3.connect(data_dir / "index.db") as conn:
+        rows = conn.execute("SELECT block FROM idx_fts_data").fetchall()
+    return sum(1 for (block,) in rows if block is not None and term.encode() in bytes(block))
 
 
 def _markers(data_dir: Path) -> set[str]:
@@ -134,6 +160,8 @@ def test_erasure_leaves_nothing_and_export_held_everything(api: Api) -> None:
     admin = api.key("acme", "console", Role.ADMIN)
 
     before = _scan(data_dir, (USER, "MARK-gone-"))
+    assert _file_scan(data_dir, (USER, "MARK-gone-")), "the file scan must see the user before erasure"
+    assert _fts_segments_holding(data_dir, "gone") > 0
     stored = {m for m in _markers(data_dir) if m.startswith("MARK-gone-")}
     assert len(stored) >= 15, stored  # the population really reached the stores
 
@@ -151,5 +179,8 @@ def test_erasure_leaves_nothing_and_export_held_everything(api: Api) -> None:
 
     after = _scan(data_dir, (USER, "MARK-gone-"))
     assert after == {}, f"left behind after erasure: {after}"
+    in_files = _file_scan(data_dir, (USER, "MARK-gone-"))
+    assert in_files == {}, f"bytes left behind in files after erasure: {in_files}"
+    assert _fts_segments_holding(data_dir, "gone") == 0, "the full-text index still holds the erased words"
     assert {m for m in _markers(data_dir) if m.startswith("MARK-kept-")}, "the other user's data must survive"
     assert api.call("GET", f"/v1/users/{OTHER}/memories/count", admin).json()["count"] >= 3

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.sqlite.scrub import SECURE_DELETE, checkpoint_truncate
 from engram.domain.errors import StoreUnavailable
 from engram.domain.models import Visibility
 from engram.domain.policies import VisibilityScope
@@ -93,6 +94,8 @@ class LocalIndex:
             conn.execute("PRAGMA busy_timeout = 10000")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
+            # Deleted documents are overwritten with zeros, not merely unlinked (erasure).
+            conn.execute(SECURE_DELETE)
             self._local.conn = conn
         return conn
 
@@ -164,6 +167,19 @@ class LocalIndex:
             conn.execute("ROLLBACK")
             raise
         return {"indexDocuments": len(rows)}
+
+    def scrub_residue(self) -> None:
+        """After an erasure: no segment or log frame may keep what was erased.
+
+        FTS5 deletes only add tombstones; the erased words stay in the old segments until
+        they are merged, so the index is merged into one segment ('optimize'; its cost
+        grows with the index, and erasures are rare). Then the log is truncated.
+        """
+        if self.path == ":memory:":
+            return
+        conn = self._conn()
+        conn.execute("INSERT INTO idx_fts (idx_fts) VALUES ('optimize')")
+        checkpoint_truncate(conn, self.path)
 
     def count(self, tenant_id: str, user_id: str) -> int:
         row = (

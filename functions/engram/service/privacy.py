@@ -15,7 +15,7 @@ from engram.domain.serialization import (
     settings_to_dict,
     ts,
 )
-from engram.ports import Clock, EntryQuery, SearchIndex, Store, UserDataEraser
+from engram.ports import Clock, EntryQuery, ResidueScrubber, SearchIndex, Store, UserDataEraser
 from engram.service.memory import _require
 
 CONFIRMATION = "CONFIRM"
@@ -81,6 +81,12 @@ class PrivacyService:
             counts.update({f"{name}.{k}" if k in counts else k: v for k, v in eraser.erase_user(t, user_id).items()})
         counts.update(self.store.erase_user(t, user_id))
         counts.update(self.index.erase_user(t, user_id))
+        # Deleted rows can live on in an embedded database's log and free pages; each
+        # store that can keep such residue clears it once all its erasers have run.
+        stores = (self.store, self.index, *self.erasers.values())
+        scrubbers = {id(s): s for s in stores if isinstance(s, ResidueScrubber)}
+        for scrubber in scrubbers.values():
+            scrubber.scrub_residue()
         return ErasureReceipt(t, user_id, self.clock.now(), counts)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from engram.adapters.sqlite.dream_state import mark_due
 from engram.adapters.sqlite.migrations import migrate
+from engram.adapters.sqlite.scrub import SECURE_DELETE, checkpoint_truncate
 from engram.domain.agent_config import AgentConfig, RecallOrder
 from engram.domain.errors import (
     CapacityReached,
@@ -82,6 +83,8 @@ class SqliteStore:
             # committed transaction; only an OS crash or power loss could.
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("PRAGMA foreign_keys = ON")
+            # Deleted rows are overwritten with zeros, not merely unlinked (erasure).
+            conn.execute(SECURE_DELETE)
             self._local.conn = conn
         return conn
 
@@ -467,6 +470,11 @@ class SqliteStore:
                 cur = conn.execute(f"DELETE FROM {table} WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
                 counts[name] = cur.rowcount
         return counts
+
+    def scrub_residue(self) -> None:
+        """After an erasure: no copy of a deleted page may stay in the write-ahead log."""
+        if self.path != ":memory:":
+            checkpoint_truncate(self._conn(), self.path)
 
 
 def _entry_row(e: MemoryEntry) -> tuple[Any, ...]:
