@@ -23,8 +23,8 @@ import os
 import sys
 from typing import Any
 
-from engram.client import EngramClient
 from engram.domain.tools import tool_calls_in
+from engram_memory_client import EngramClient
 
 # What the user says, and the tool call a model makes of it: (tool name, arguments).
 SCRIPT: list[tuple[str, str, dict[str, Any]]] = [
@@ -102,7 +102,7 @@ def tool_results_message(fmt: str, results: list[dict[str, Any]]) -> list[dict[s
 
 
 def run(engram: EngramClient, user_id: str, fmt: str, out: Any = sys.stdout) -> list[str]:
-    tools = engram.tools(fmt)  # what a real agent passes to the model as its tools
+    tools = engram.list_tools(format=fmt)  # what a real agent passes to the model as its tools
     print(f"[{fmt}] tools offered to the model: {', '.join(tools.names)}", file=out)
     model = ScriptedModel(fmt)
     messages: list[dict[str, Any]] = []

@@ -1,11 +1,11 @@
 """Bedrock Converse tool use with Engram's memory tools.
 
-The model gets the tools this agent may use (``engram.tools("bedrock")``, already in
+The model gets the tools this agent may use (``engram.list_tools(format="bedrock")``, already in
 ``toolConfig`` shape); every ``toolUse`` block it returns goes to Engram as is, and the
 ``toolResult`` block Engram returns goes back to the model as is.
 
     import boto3
-    from engram.client import EngramClient
+    from engram_memory_client import EngramClient
 
     bedrock = boto3.client("bedrock-runtime", region_name="us-east-1")
     with EngramClient("https://memory.example.com", "egm_...") as engram:
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engram.client import EngramClient
+from engram_memory_client import EngramClient
 
 MODEL_ID = "anthropic.claude-3-5-sonnet-20240620-v1:0"
 SYSTEM = (
@@ -35,7 +35,7 @@ def converse_with_memory(
     max_rounds: int = 5,
 ) -> str:
     """One user turn: converse until the model answers in text, running its memory tool calls."""
-    tool_config = {"tools": engram.tools("bedrock").tools}
+    tool_config = {"tools": engram.list_tools(format="bedrock").tools}
     messages: list[dict[str, Any]] = [{"role": "user", "content": [{"text": user_text}]}]
     turn = engram.turn(user_id)  # the turn's writes count against maxWritesPerTurn together
     for _ in range(max_rounds):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from engram.client import (
+from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
+from engram.domain.tools import tool_calls_in
+from engram_memory_client import (
     AsyncEngramClient,
     AuthenticationError,
     EngramClient,
@@ -15,8 +17,6 @@ from engram.client import (
     PermissionDenied,
     SensitiveDataError,
 )
-from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
-from engram.domain.tools import tool_calls_in
 
 from tests.e2e.conftest import EngramServer
 from tests.e2e.keys import make_keys
@@ -55,19 +55,19 @@ def test_given_a_served_engram_when_the_sync_client_remembers_recalls_and_forget
             ("language", "German"),
         }
         assert {e.key for e in beta.iter_visible("sync-user")} == {"language"}
-        hits = alpha.search("sync-user", "favorite color").items
+        hits = alpha.search_memories("sync-user", q="favorite color").items
         assert hits[0].entry.value == "green"
-        assert [e.value for e in alpha.by_key("sync-user", "favorite_color")] == ["green"]
+        assert [e.value for e in alpha.memories_by_key("sync-user", "favorite_color").items] == ["green"]
 
-        versions = [v.version for v in alpha.iter_history("sync-user", changed.entry.id, page_size=1)]
+        versions = [v.version for v in alpha.iter_history("sync-user", changed.entry.id, limit=1)]
         assert versions == [1, 2, 3]
-        restored = alpha.restore("sync-user", changed.entry.id, 1)
+        restored = alpha.restore_memory("sync-user", changed.entry.id, version=1)
         assert restored.entry.value == "blue"
 
-        assert alpha.count("sync-user") == 2
-        assert alpha.forget("sync-user", "favorite_color")
-        assert alpha.count("sync-user") == 1
-        assert alpha.set_agent_name("sync-user", "Jarvis").agent_names == {"alpha": "Jarvis"}
+        assert alpha.count_memories("sync-user").count == 2
+        assert alpha.forget_key("sync-user", "favorite_color").deleted
+        assert alpha.count_memories("sync-user").count == 1
+        assert alpha.set_agent_name("sync-user", name="Jarvis").agent_names == {"alpha": "Jarvis"}
 
 
 def test_given_more_entries_than_a_page_when_iterating_then_every_entry_comes_once(
@@ -78,7 +78,7 @@ def test_given_more_entries_than_a_page_when_iterating_then_every_entry_comes_on
             "paged-user", [{"key": f"fact_{i}", "value": f"value {i}"} for i in range(7)], turn_id="bulk-1"
         )
         assert len(written.results) == 7
-        seen = [e.key for e in alpha.iter_memories("paged-user", page_size=3)]
+        seen = [e.key for e in alpha.iter_memories("paged-user", limit=3)]
         assert sorted(seen) == sorted(f"fact_{i}" for i in range(7))
         first = alpha.list_memories("paged-user", limit=3)
         assert len(first.items) == 3 and first.next_cursor
@@ -89,14 +89,14 @@ def test_given_bad_requests_when_sent_then_the_client_raises_the_error_family_wi
 ) -> None:
     bogus = "egm_0123456789abcdef_" + "x" * 43
     with EngramClient(server.url, bogus) as stranger, pytest.raises(AuthenticationError) as auth:
-        stranger.count("err-user")
+        stranger.count_memories("err-user")
     assert auth.value.code == "unauthenticated"
     with EngramClient(server.url, keys["viewer"]) as viewer, pytest.raises(PermissionDenied) as denied:
         viewer.remember("err-user", "k", "v")
     assert denied.value.code == "forbidden"
     with EngramClient(server.url, keys["alpha"]) as alpha:
         with pytest.raises(NotFoundError):
-            alpha.get("err-user", "mem_0123456789abcdef01234567")
+            alpha.get_memory("err-user", "mem_0123456789abcdef01234567")
         with pytest.raises(SensitiveDataError) as sensitive:
             alpha.remember("err-user", "card", "4111 1111 1111 1111")
         assert sensitive.value.details["rule"]
@@ -113,14 +113,14 @@ def test_given_a_turn_budget_when_a_turn_writes_too_much_then_the_429_is_raised_
 ) -> None:
     with EngramClient(server.url, keys["admin"]) as admin:
         config = AgentConfig(user_memory_config=UserMemoryConfig(guardrails=Guardrails(max_writes_per_turn=2)))
-        admin.put_agent_config("beta", config)
+        admin.put_agent_config("beta", user_memory_config=config.user_memory_config.model_dump())
     with EngramClient(server.url, keys["beta"]) as beta:
         beta.remember("turn-user", "a", "1", turn_id="turn-9")
         beta.remember("turn-user", "b", "2", turn_id="turn-9")
         with pytest.raises(GuardrailError) as err:
             beta.remember("turn-user", "c", "3", turn_id="turn-9")
         assert (err.value.status, err.value.code) == (429, "too_many_writes")
-        assert beta.count("turn-user") == 2
+        assert beta.count_memories("turn-user").count == 2
 
 
 @pytest.mark.parametrize("fmt", ["openai", "anthropic", "bedrock"])
@@ -129,7 +129,7 @@ def test_given_a_recorded_model_response_when_its_calls_run_through_the_client_t
 ) -> None:
     user = f"tools-{fmt}"
     with EngramClient(server.url, keys["alpha"]) as alpha:
-        assert "rememberFact" in alpha.tools(fmt).names
+        assert "rememberFact" in alpha.list_tools(format=fmt).names
         turn = alpha.turn(user)
         [execution] = [turn.execute(c) for c in tool_calls_in(RECORDED[fmt])]
         assert (execution.format, execution.is_error, execution.text) == (fmt, False, REMEMBERED)
@@ -145,17 +145,17 @@ def test_given_the_async_client_when_it_runs_the_same_calls_then_it_matches_the_
             outcome = await alpha.remember("async-user", "city", "Lisbon")
             assert outcome.outcome == "created"
             await alpha.remember_many("async-user", [{"key": f"k{i}", "value": str(i)} for i in range(4)])
-            keys_seen = [e.key async for e in alpha.iter_memories("async-user", page_size=2)]
+            keys_seen = [e.key async for e in alpha.iter_memories("async-user", limit=2)]
             assert sorted(keys_seen) == ["city", "k0", "k1", "k2", "k3"]
             turn = alpha.turn("async-user")
             results = await turn.results(tool_calls_in(RECORDED["anthropic"]))
             assert results == [expected_result("anthropic", REMEMBERED)]
             with pytest.raises(NotFoundError):
-                await alpha.delete("async-user", "mem_0123456789abcdef01234567")
+                await alpha.delete_memory("async-user", "mem_0123456789abcdef01234567")
 
         async with AsyncEngramClient(server.url, keys["admin"]) as admin:
             receipt = await admin.delete_all("async-user", confirm="CONFIRM")
             assert receipt.user_id == "async-user"
-            assert await admin.count("async-user") == 0
+            assert (await admin.count_memories("async-user")).count == 0
 
     asyncio.run(main())

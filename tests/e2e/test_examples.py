@@ -15,7 +15,7 @@ from types import ModuleType
 import boto3
 import pytest
 from botocore.stub import ANY, Stubber
-from engram.client import EngramClient
+from engram_memory_client import EngramClient
 
 from tests.e2e.conftest import SERVER_BACKENDS, EngramServer
 from tests.e2e.keys import make_keys
@@ -82,7 +82,7 @@ def test_given_each_provider_format_when_the_agent_loop_runs_then_memory_ends_as
         ]
         assert "favorite_color = blue" in replies[4]
         assert [(e.key, e.value) for e in engram.iter_visible(user)] == [("diet", "vegetarian")]
-        assert engram.profile(user).agent_names == {"assistant": "Jarvis"}
+        assert engram.get_profile(user).agent_names == {"assistant": "Jarvis"}
 
 
 def test_given_the_bedrock_snippet_when_the_model_uses_a_memory_tool_then_engram_runs_it_and_converse_gets_the_result(
@@ -103,7 +103,7 @@ def test_given_the_bedrock_snippet_when_the_model_uses_a_memory_tool_then_engram
     }
     usage = {"inputTokens": 455, "outputTokens": 63, "totalTokens": 518}
     with EngramClient(server.url, key) as engram:
-        tools = engram.tools("bedrock").tools
+        tools = engram.list_tools(format="bedrock").tools
         # The Stubber checks every request against the bedrock-runtime service model, so
         # Engram's tool specs and tool results must be valid Converse input.
         stubber.add_response(

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
-from engram.client import (
+from engram_memory_client import (
     APIError,
     AsyncEngramClient,
     AuthenticationError,
@@ -97,13 +97,12 @@ def test_given_a_write_when_sent_then_it_carries_the_key_a_turn_id_and_an_idempo
         "key": "favorite_color",
         "value": "blue",
         "category": "preference",
-        "visibility": "self",
     }
 
 
 def test_given_a_read_when_sent_then_it_has_no_idempotency_key() -> None:
     script = Script(httpx.Response(200, json={"count": 3}))
-    assert client(script).count("alice") == 3
+    assert client(script).count_memories("alice").count == 3
     assert "idempotency-key" not in script.requests[0].headers
 
 
@@ -130,7 +129,7 @@ def test_given_a_transient_failure_when_writing_then_it_retries_with_the_same_id
 def test_given_retry_after_when_rate_limited_then_the_client_waits_that_long() -> None:
     sleeps: list[float] = []
     script = Script(error(429, "rate_limited", {"Retry-After": "1.5"}), httpx.Response(200, json={"count": 1}))
-    assert client(script, sleeps).count("alice") == 1
+    assert client(script, sleeps).count_memories("alice").count == 1
     assert sleeps == [1.5]
 
 
@@ -146,14 +145,14 @@ def test_given_a_persistent_outage_when_retries_run_out_then_the_last_error_is_r
     sleeps: list[float] = []
     script = Script(*[error(503, "throttled")] * 3)
     with pytest.raises(ServiceUnavailable) as err:
-        client(script, sleeps, retries=2).count("alice")
+        client(script, sleeps, retries=2).count_memories("alice")
     assert err.value.code == "throttled" and len(script.requests) == 3 and len(sleeps) == 2
 
 
 def test_given_rate_limiting_that_persists_when_retries_run_out_then_rate_limit_error() -> None:
     script = Script(*[error(429, "rate_limited")] * 2)
     with pytest.raises(RateLimitError):
-        client(script, retries=1).count("alice")
+        client(script, retries=1).count_memories("alice")
     assert len(script.requests) == 2
 
 
@@ -187,13 +186,13 @@ def test_given_an_error_response_when_raised_then_its_class_matches_the_code_fam
     status: int, code: str, cls: type[APIError]
 ) -> None:
     with pytest.raises(cls) as err:
-        client(Script(error(status, code))).get("alice", "mem_0123456789abcdef01234567")
+        client(Script(error(status, code))).get_memory("alice", "mem_0123456789abcdef01234567")
     assert (err.value.status, err.value.code, err.value.message) == (status, code, f"{code} happened")
 
 
 def test_given_a_non_json_error_when_raised_then_it_still_has_a_status_and_code() -> None:
     with pytest.raises(ServerError) as err:
-        client(Script(*[httpx.Response(500, text="upstream exploded")] * 4)).count("alice")
+        client(Script(*[httpx.Response(500, text="upstream exploded")] * 4)).count_memories("alice")
     assert err.value.code == "http_500" and "upstream exploded" in err.value.message
 
 
@@ -208,18 +207,18 @@ def test_given_three_pages_when_iterating_then_every_entry_comes_once_following_
         return answer
 
     script = Script(page(0, "c1"), page(1, "c2"), page(2, None))
-    ids = [e.id for e in client(script).iter_memories("alice", page_size=2)]
+    ids = [e.id for e in client(script).iter_memories("alice", limit=2)]
     assert len(ids) == 5 and len(set(ids)) == 5
 
 
 def test_given_a_newer_server_when_it_adds_fields_then_the_client_ignores_them() -> None:
     script = Script(httpx.Response(200, json={**ENTRY, "brandNewField": True}))
-    assert client(script).get("alice", ENTRY["id"]).value == "blue"
+    assert client(script).get_memory("alice", ENTRY["id"]).value == "blue"
 
 
 def test_given_keys_with_slashes_when_addressed_then_the_path_segment_is_escaped() -> None:
     script = Script(httpx.Response(200, json={"items": []}))
-    client(script).by_key("alice", "a/b c")
+    client(script).memories_by_key("alice", "a/b c")
     assert script.requests[0].url.raw_path == b"/v1/users/alice/memories/key/a%2Fb%20c"
 
 
@@ -278,7 +277,7 @@ def test_given_the_async_client_when_it_retries_and_pages_then_it_behaves_like_t
             ids = [e.id async for e in engram.iter_visible("alice")]
             assert ids == [ENTRY["id"], "mem_" + "1" * 24]
             with pytest.raises(AuthenticationError):
-                await engram.count("alice")
+                await engram.count_memories("alice")
 
     asyncio.run(main())
     assert len(sleeps) == 1

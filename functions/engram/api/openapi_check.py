@@ -1,8 +1,9 @@
 """Generate the OpenAPI document and check it against the checked-in copy.
 
 ``python -m engram.api.openapi_check docs/openapi.json`` fails when the API changed
-without the document being regenerated (``--write`` regenerates it), so docs/ cannot
-drift from the code.
+without the document being regenerated (``--write`` regenerates it, and the Python
+client's generated models and operations with it), so docs/ and the client cannot drift
+from the code.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from engram.api import client_codegen
 from engram.api.app import openapi_document
 
 
@@ -30,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(fresh, encoding="utf-8")
         print(f"wrote {target}")
+        for path in client_codegen.write(json.loads(fresh)):
+            print(f"wrote {path}")
         return 0
     if not target.exists() or target.read_text(encoding="utf-8") != fresh:
         print(
@@ -37,7 +41,11 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
-    print(f"{target} matches the API")
+    stale = client_codegen.stale(json.loads(fresh))
+    if stale:
+        print(f"{', '.join(stale)} out of date with the API; run `make openapi` and commit it.", file=sys.stderr)
+        return 1
+    print(f"{target} matches the API (and so does the generated client)")
     return 0
 
 

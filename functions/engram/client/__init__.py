@@ -1,59 +1,13 @@
-"""Python client for Engram: sync (``EngramClient``) and async (``AsyncEngramClient``).
+"""The Python client, as seen from the server package: ``engram_memory_client`` (its own
+distribution, ``pip install engram-memory-client``) plus the offline tool schemas.
 
-    from engram.client import EngramClient
-
-    with EngramClient("http://127.0.0.1:8700", key) as engram:
-        engram.remember("alice", "favorite_color", "blue", category="preference")
-        for entry in engram.iter_visible("alice"):
-            print(entry.key, entry.value)
-
-Models are the API's own pydantic schemas (``engram.api.schemas``); errors are the
-classes of ``engram.client.errors``. Tool schemas for OpenAI, Anthropic and Bedrock
-come from ``engram.domain.tools`` offline, or per agent from ``client.tools(format)``.
+New code imports ``engram_memory_client`` directly; this module keeps ``engram.client``
+working where the whole service is installed.
 """
 
-from engram.client._core import RetryPolicy
-from engram.client.aio import AsyncEngramClient, AsyncToolTurn
-from engram.client.errors import (
-    APIError,
-    AuthenticationError,
-    ConflictError,
-    ConnectionFailed,
-    EngramClientError,
-    GuardrailError,
-    InvalidRequest,
-    NotFoundError,
-    PayloadTooLarge,
-    PermissionDenied,
-    RateLimitError,
-    SensitiveDataError,
-    ServerError,
-    ServiceUnavailable,
-)
-from engram.client.sync import EngramClient, ToolTurn
-from engram.domain.tools import anthropic_tools, bedrock_tools, openai_tools
+from engram_memory_client import *  # noqa: F403 (the client's public names, re-exported)
+from engram_memory_client import __all__ as _client_all
 
-__all__ = [
-    "APIError",
-    "AsyncEngramClient",
-    "AsyncToolTurn",
-    "AuthenticationError",
-    "ConflictError",
-    "ConnectionFailed",
-    "EngramClient",
-    "EngramClientError",
-    "GuardrailError",
-    "InvalidRequest",
-    "NotFoundError",
-    "PayloadTooLarge",
-    "PermissionDenied",
-    "RateLimitError",
-    "RetryPolicy",
-    "SensitiveDataError",
-    "ServerError",
-    "ServiceUnavailable",
-    "ToolTurn",
-    "anthropic_tools",
-    "bedrock_tools",
-    "openai_tools",
-]
+from engram.domain.tools import anthropic_tools, bedrock_tools, openai_responses_tools, openai_tools
+
+__all__ = [*_client_all, "anthropic_tools", "bedrock_tools", "openai_responses_tools", "openai_tools"]
