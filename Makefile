@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run install install-dev test lint typecheck format openapi bench layer synth sizes clean
+.PHONY: run install install-dev test test-unit lint typecheck format openapi bench layer synth sizes clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,8 +28,16 @@ test: install-dev
 	$(BIN)/ruff check functions tests bench infra examples
 	$(BIN)/ruff format --check functions tests bench infra examples
 	$(BIN)/mypy
+	PYTHONPATH=functions $(BIN)/lint-imports
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json
 	$(BIN)/pytest -n 4 --timeout 600
+
+## The fast loop: lint, types, import layers and the unit tests (network blocked).
+test-unit: install-dev
+	$(BIN)/ruff check functions tests bench infra examples
+	$(BIN)/mypy
+	PYTHONPATH=functions $(BIN)/lint-imports
+	$(BIN)/pytest -n 4 --timeout 600 tests/unit
 
 lint: install-dev
 	$(BIN)/ruff check functions tests bench infra examples

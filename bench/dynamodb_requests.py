@@ -28,6 +28,7 @@ import boto3
 from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb.stream import StreamOutbox
+from engram.backends.aws import AwsBackend
 from engram.container import build
 from engram.domain.models import Actor, ActorType, Changeset, Principal, Role, Visibility
 from engram.domain.writes import WriteRequest, plan_write
@@ -195,7 +196,9 @@ def main() -> int:
     metered = MeteredClient(raw)
     store = DynamoStore(metered, table)  # type: ignore[arg-type]
     with tempfile.TemporaryDirectory() as tmp:
-        engram = build(Settings(data_dir=Path(tmp)), store=store, clock=ManualClock(T0 + timedelta(hours=1)))
+        settings = Settings(data_dir=Path(tmp))
+        backend = AwsBackend(settings, store)
+        engram = build(settings, backend=backend, clock=ManualClock(T0 + timedelta(hours=1)))
         agent = _agent()
         rows: list[dict[str, Any]] = []
 

@@ -7,6 +7,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from engram.backends import Backend
+from engram.backends.embedded import EmbeddedBackend
 from engram.container import Engram, build
 from engram.domain.models import Principal, Role
 from engram.ports import Store
@@ -38,5 +40,20 @@ def principal(tenant: str = "t1", agent: str = "agent-a", *roles: Role, groups: 
     return Principal(tenant, agent, frozenset(roles or (Role.WRITER,)), groups, key_id=f"k-{agent}")
 
 
+def backend_for(store: Store, settings: Settings) -> Backend:
+    """The backend a test's store belongs to (contract suites are parametrised on stores)."""
+    from engram.adapters.sqlite import SqliteStore
+
+    if isinstance(store, SqliteStore):
+        return EmbeddedBackend(settings, store)
+    from engram.adapters.dynamodb import DynamoStore
+    from engram.backends.aws import AwsBackend
+
+    assert isinstance(store, DynamoStore), f"no backend for a {type(store).__name__}"
+    return AwsBackend(settings, store)
+
+
 def engram_for(tmp_path: Path, store: Store | None = None, clock: Any = None, **settings: Any) -> Engram:
-    return build(Settings(data_dir=tmp_path, **settings), store=store, clock=clock or ManualClock())
+    config = Settings(data_dir=tmp_path, **settings)
+    backend = None if store is None else backend_for(store, config)
+    return build(config, backend=backend, clock=clock or ManualClock())

@@ -1,9 +1,8 @@
-"""Composition of the conversation and extraction feature (part of the container).
+"""Composition of the conversation and extraction feature (part of the composition root).
 
-Picks the repository and idempotency layer matching the store (SQLite locally,
-DynamoDB in the cloud), the extractor (rules or Bedrock), the queue (an in-process
-worker, or SQS when a queue URL is configured), and registers the feature's eraser
-and exporter with the privacy service so export and erasure cover conversations.
+Takes the repository and extraction idempotency records from the backend, and picks
+the extractor (rules or Bedrock) and the queue (an in-process worker, or SQS when a
+queue URL is configured). The container registers its eraser and exporter.
 """
 
 from __future__ import annotations
@@ -11,19 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer
-
-from engram.adapters.local_queue import InProcessQueue
+from engram.adapters.local_queue import InProcessContext, InProcessQueue
 from engram.domain.conversation import ExtractionJob
-from engram.domain.errors import StoreUnavailable
-from engram.ports import ConversationRepository, FactExtractor, Queue
+from engram.ports import Clock, ConversationRepository, Embedder, FactExtractor, Queue, SearchIndex, Store
+from engram.service.agents import AgentConfigService
 from engram.service.conversation import ConversationConfig, ConversationService
-from engram.service.extraction import Dedup, ExtractionService, IdempotentProcessor
+from engram.service.dedup import SemanticDedup
+from engram.service.extraction import ExtractionService, IdempotentProcessor
 from engram.service.long_term import LongTermMemory
+from engram.service.memory import MemoryService
+from engram.service.users import UserService
 from engram.settings import Settings
 
 if TYPE_CHECKING:
-    from engram.container import Engram
+    from engram.backends import Backend
 
 
 @dataclass
@@ -52,37 +52,44 @@ class ConversationFeature:
         return len(jobs)
 
 
-def attach(engram: Engram) -> ConversationFeature | None:
-    """Build the feature on the container's store; None if this store has no adapter yet."""
-    settings = engram.settings
-    storage = _storage(engram)
-    if storage is None:
-        return None
-    repo, persistence = storage
+def attach_conversations(
+    settings: Settings,
+    backend: Backend,
+    store: Store,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+    memory: MemoryService,
+    users: UserService,
+    agents: AgentConfigService,
+) -> ConversationFeature:
+    """The feature on the backend's conversation store and idempotency records."""
+    repo = backend.conversation_repository()
     extraction = ExtractionService(
         repo,
-        engram.store,
-        engram.index,
-        engram.embedder,
-        engram.clock,
-        engram.memory,
-        engram.users,
-        engram.agents,
+        store,
+        index,
+        embedder,
+        clock,
+        memory,
+        users,
+        agents,
         make_extractor(settings),
-        _dedup(engram),
+        SemanticDedup(store, index, embedder, clock),
     )
-    processor = IdempotentProcessor(extraction.process, persistence, settings.idempotency_record_seconds)
+    processor = IdempotentProcessor(
+        extraction.process, backend.extraction_persistence(), settings.idempotency_record_seconds
+    )
     worker: InProcessQueue | None = None
     queue: Queue
     if settings.extraction_queue_url:
         queue = _sqs(settings)
     else:
-        from engram.local.lambda_context import LocalContext
 
         def run(job: ExtractionJob) -> Any:
             # A context gives the in-progress record an expiry, as in Lambda: a job cut
             # short by a crash is retried at the next start instead of blocked.
-            return processor(job, LocalContext())
+            return processor(job, InProcessContext())
 
         worker = InProcessQueue(run, background=settings.extraction_worker == "background")
         queue = worker
@@ -92,18 +99,9 @@ def attach(engram: Engram) -> ConversationFeature | None:
         summary_every=settings.conversation_summary_every,
         min_score=settings.message_search_min_score,
     )
-    conversations = ConversationService(repo, queue, engram.index, engram.embedder, engram.clock, config, processor)
-    long_term = LongTermMemory(engram.memory, conversations, repo, engram.index, engram.embedder, engram.clock)
-    engram.privacy.erasers["conversations"] = conversations
-    engram.privacy.exporters["conversations"] = conversations.export_user
+    conversations = ConversationService(repo, queue, index, embedder, clock, config, processor)
+    long_term = LongTermMemory(memory, conversations, repo, index, embedder, clock)
     return ConversationFeature(repo, conversations, extraction, processor, queue, long_term, worker)
-
-
-def feature_of(engram: Engram) -> ConversationFeature:
-    feature: ConversationFeature | None = getattr(engram, "conversation", None)
-    if feature is None:
-        raise StoreUnavailable("Conversation memory is not available on this backend.")
-    return feature
 
 
 def make_extractor(settings: Settings) -> FactExtractor:
@@ -118,36 +116,6 @@ def make_extractor(settings: Settings) -> FactExtractor:
     from engram.adapters.rule_extractor import RuleExtractor
 
     return RuleExtractor()
-
-
-def _storage(engram: Engram) -> tuple[ConversationRepository, BasePersistenceLayer] | None:
-    from engram.adapters.sqlite import SqliteStore
-
-    store = engram.store
-    if isinstance(store, SqliteStore):
-        from engram.adapters.sqlite.conversations import SqliteConversations
-        from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
-
-        return SqliteConversations(store), SqliteIdempotencyLayer(store)
-    from engram.adapters.dynamodb import DynamoStore
-
-    if isinstance(store, DynamoStore):
-        from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
-
-        from engram.adapters.dynamodb.conversations import DynamoConversations
-
-        repo = DynamoConversations(store.client, store.table_name, store.metrics)
-        # Idempotency records live in their own table (key "id", TTL on "expiration"),
-        # as Powertools lays them out; the stack creates it beside the main table.
-        persistence = DynamoDBPersistenceLayer(table_name=engram.settings.idempotency_table, boto3_client=store.client)
-        return repo, persistence
-    return None
-
-
-def _dedup(engram: Engram) -> Dedup | None:
-    from engram.service.dedup import SemanticDedup
-
-    return SemanticDedup(engram.store, engram.index, engram.embedder, engram.clock)
 
 
 def _sqs(settings: Settings) -> Queue:

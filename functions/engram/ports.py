@@ -7,7 +7,7 @@ Every adapter of a port passes the same contract suite under ``tests/contract``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -620,3 +620,30 @@ class BlockRepository(Protocol):
         ...
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
+
+
+# -- the change feed the search index follows ---------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    """One entry as the store now holds it, or its id if the store no longer does."""
+
+    tenant_id: str
+    user_id: str
+    entry_id: str
+    entry: MemoryEntry | None
+
+
+class ChangeOutbox(Protocol):
+    """A store that records changed entry ids in the same transaction as the change."""
+
+    def pending_changes(self, limit: int = 500) -> list[tuple[int, str, str, str]]: ...
+
+    def ack_changes(self, up_to_seq: int) -> None: ...
+
+    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
+
+    def on_commit(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every commit (so changes are indexed at once)."""
+        ...

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engram.container import _user_control_stores
 from engram.domain.agent_config import AgentConfig
 from engram.domain.archival import ArchivalKind, ArchivalRecord, ArchivedItem, new_archival_id
 from engram.domain.blocks import BlockChangeKind, BlockEdit, BlockVersion, MemoryBlock, MemoryBlocksConfig
@@ -24,20 +23,21 @@ from engram.domain.proposals import (
     new_proposal_id,
 )
 from engram.ports import BlockRepository, ProposalQuery, ProposalRepository
+from engram.settings import Settings
 
-from tests.support import T0, engram_for, principal
+from tests.support import T0, backend_for, engram_for, principal
 
 AGENT = Actor(ActorType.AGENT, "agent-a")
 
 
 @pytest.fixture
-def proposals(store: Any) -> ProposalRepository:
-    return _user_control_stores(store)[0]
+def proposals(store: Any, tmp_path: Path) -> ProposalRepository:
+    return backend_for(store, Settings(data_dir=tmp_path)).proposal_repository()
 
 
 @pytest.fixture
-def blocks(store: Any) -> BlockRepository:
-    return _user_control_stores(store)[1]
+def blocks(store: Any, tmp_path: Path) -> BlockRepository:
+    return backend_for(store, Settings(data_dir=tmp_path)).block_repository()
 
 
 def _proposal(

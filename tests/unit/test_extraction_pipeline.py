@@ -18,7 +18,6 @@ from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
 from engram.adapters.sqs_queue import SqsQueue
 from engram.container import Engram, set_engram
-from engram.conversation_wiring import feature_of
 from engram.domain.conversation import ExtractionJob, MessageRole, NewMessage
 from engram.domain.errors import StoreUnavailable, Throttled
 from engram.handlers import extraction as extraction_handler
@@ -241,7 +240,7 @@ class TestExtractionLambda:
     def test_given_a_batch_with_a_bad_record_then_only_it_fails_and_a_redelivery_adds_nothing(
         self, engram: Engram
     ) -> None:
-        feature = feature_of(engram)
+        feature = engram.conversation
         at = datetime(2026, 1, 15, 9, 0, tzinfo=UTC)
         stored = feature.repo.append(
             "acme",

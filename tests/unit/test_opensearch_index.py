@@ -310,7 +310,7 @@ class TestFromSettings:
 def test_given_the_container_with_an_opensearch_url_then_it_builds_the_opensearch_index(
     tmp_path: Any,
 ) -> None:
-    from engram.container import _make_index
+    from engram.backends import shared_search_index
 
-    index = _make_index(Settings(data_dir=tmp_path, opensearch_url="http://localhost:9200"), 384)
+    index, _ = shared_search_index(Settings(data_dir=tmp_path, opensearch_url="http://localhost:9200"), 384)
     assert isinstance(index, OpenSearchIndex) and index.dimension == 384

@@ -15,9 +15,6 @@ from typing import Any
 from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, DynamoDBPersistenceLayer
 
 from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
-from engram.adapters.sqlite.store import SqliteStore
-from engram.ports import Store
-from engram.settings import Settings
 
 
 def owner_of(tenant_id: str, user_id: str) -> str:
@@ -63,17 +60,13 @@ class OwnedDynamoLayer(_OwnerScopedKeys, DynamoDBPersistenceLayer):
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
 
 
-def owned_persistence(store: Store, settings: Settings) -> OwnedSqliteLayer | OwnedDynamoLayer:
-    if isinstance(store, SqliteStore):
-        return OwnedSqliteLayer(store)
-    client: Any = getattr(store, "client", None)
-    return OwnedDynamoLayer(table_name=settings.idempotency_table, boto3_client=client)
+OwnedLayer = OwnedSqliteLayer | OwnedDynamoLayer
 
 
 class IdempotencyEraser:
     """The ``UserDataEraser`` for the records of Idempotency-Key writes."""
 
-    def __init__(self, layer: OwnedSqliteLayer | OwnedDynamoLayer) -> None:
+    def __init__(self, layer: OwnedLayer) -> None:
         self._layer = layer
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import queue
 import threading
 import time
+import uuid
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -21,6 +23,23 @@ from engram.domain.conversation import ExtractionJob
 logger = Logger(service="engram", child=True)
 
 Handler = Callable[[ExtractionJob], Any]
+
+
+@dataclass
+class InProcessContext:
+    """A stand-in for the Lambda context object, for work run outside Lambda (Powertools
+    idempotency reads the remaining time from it to expire in-progress records)."""
+
+    function_name: str = "engram-local"
+    memory_limit_in_mb: int = 1024
+    invoked_function_arn: str = "arn:aws:lambda:local:000000000000:function:engram-local"
+    aws_request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    function_version: str = "$LATEST"
+    log_group_name: str = "local"
+    log_stream_name: str = "local"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 30_000
 
 
 class InProcessQueue:

@@ -21,7 +21,6 @@ from engram.api.conversation_schemas import (
 from engram.api.deps import UserId, context, new_router
 from engram.api.responses import errors
 from engram.api.schemas import ID_PATTERN
-from engram.conversation_wiring import feature_of
 from engram.domain.conversation import MessageRole, NewMessage
 
 router = new_router()
@@ -48,7 +47,7 @@ def append_messages(userId: UserId, threadId: ThreadId, body: AppendMessagesRequ
     messages = [
         NewMessage(m.id, MessageRole(m.role), m.content, m.timestamp or now, dict(m.metadata)) for m in body.messages
     ]
-    r = feature_of(engram).conversations.append(principal, userId, threadId, messages)
+    r = engram.conversation.conversations.append(principal, userId, threadId, messages)
     return AppendMessagesResponse(
         thread=ThreadOut.of(r.thread),
         messages=[MessageOut.of(m) for m in r.messages],
@@ -77,7 +76,7 @@ def read_window(
     tokenBudget: Annotated[int | None, Query(ge=1, le=1_000_000, description="At most this many tokens.")] = None,
 ) -> MessageWindow:
     engram, principal = context(router)
-    view = feature_of(engram).conversations.window(principal, userId, threadId, last, tokenBudget)
+    view = engram.conversation.conversations.window(principal, userId, threadId, last, tokenBudget)
     return MessageWindow(
         thread=ThreadOut.of(view.thread),
         messages=[MessageOut.of(m) for m in view.window.messages],
@@ -95,7 +94,7 @@ def read_window(
 )
 def get_message(userId: UserId, threadId: ThreadId, messageId: MessageId) -> MessageOut:
     engram, principal = context(router)
-    return MessageOut.of(feature_of(engram).conversations.message(principal, userId, threadId, messageId))
+    return MessageOut.of(engram.conversation.conversations.message(principal, userId, threadId, messageId))
 
 
 @router.get(
@@ -106,7 +105,7 @@ def get_message(userId: UserId, threadId: ThreadId, messageId: MessageId) -> Mes
 )
 def get_summary(userId: UserId, threadId: ThreadId) -> SummaryOut:
     engram, principal = context(router)
-    return SummaryOut.of(feature_of(engram).conversations.summary(principal, userId, threadId))
+    return SummaryOut.of(engram.conversation.conversations.summary(principal, userId, threadId))
 
 
 @router.get(
@@ -117,7 +116,7 @@ def get_summary(userId: UserId, threadId: ThreadId) -> SummaryOut:
 )
 def list_threads(userId: UserId) -> ThreadList:
     engram, principal = context(router)
-    return ThreadList(items=[ThreadOut.of(t) for t in feature_of(engram).conversations.threads(principal, userId)])
+    return ThreadList(items=[ThreadOut.of(t) for t in engram.conversation.conversations.threads(principal, userId)])
 
 
 @router.delete(
@@ -128,7 +127,7 @@ def list_threads(userId: UserId) -> ThreadList:
 )
 def delete_thread(userId: UserId, threadId: ThreadId) -> ThreadDeleted:
     engram, principal = context(router)
-    counts = feature_of(engram).conversations.delete_thread(principal, userId, threadId)
+    counts = engram.conversation.conversations.delete_thread(principal, userId, threadId)
     return ThreadDeleted(thread_id=threadId, counts=counts)
 
 
@@ -149,7 +148,7 @@ def search_messages(
     ] = None,
 ) -> MessageSearchResponse:
     engram, principal = context(router)
-    feature = feature_of(engram)
+    feature = engram.conversation
     hits = feature.conversations.search(
         principal, userId, q, limit=limit, min_score=minScore, exclude_thread_id=excludeThreadId
     )

@@ -13,7 +13,6 @@ from engram.api.responses import errors
 from engram.api.schemas import ApiModel
 from engram.container import Engram
 from engram.domain.dream import DreamRun, Stats
-from engram.domain.errors import StoreUnavailable
 from engram.service.dream import DreamService, RunReport
 
 router = new_router()
@@ -130,6 +129,4 @@ def start_run() -> Response[DreamRunReport]:
 
 
 def _dream(engram: Engram) -> DreamService:
-    if engram.dream is None:
-        raise StoreUnavailable("Dream is not available on this backend.")
     return engram.dream

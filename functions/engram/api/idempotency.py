@@ -34,7 +34,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 
-from engram.adapters.idempotency import owned_persistence, owner_of
+from engram.adapters.idempotency import owner_of
 from engram.api.auth import principal_of
 from engram.container import Engram, get_engram
 from engram.domain.errors import EngramError, StoreUnavailable, ValidationFailed
@@ -81,7 +81,7 @@ def _runner(engram: Engram, app: APIGatewayRestResolver) -> Runner:
             # In-progress records expire with the invocation's remaining time.
             cached[2].register_lambda_context(app.lambda_context)
             return cached[1]
-        persistence = owned_persistence(engram.store, engram.settings)
+        persistence = engram.write_idempotency
         config = IdempotencyConfig(
             event_key_jmespath="key",
             payload_validation_jmespath="bodyHash",

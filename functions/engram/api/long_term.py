@@ -10,7 +10,6 @@ from engram.api.conversation_schemas import LongTermItemOut, LongTermPage, LongT
 from engram.api.deps import UserId, context, new_router
 from engram.api.responses import errors
 from engram.api.schemas import ID_PATTERN
-from engram.conversation_wiring import feature_of
 from engram.service.long_term import DEFAULT_MIN_SCORE, MemoryType
 
 router = new_router()
@@ -34,7 +33,7 @@ def browse(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
 ) -> LongTermPage:
     engram, principal = context(router)
-    items = feature_of(engram).long_term.browse(principal, userId, MemoryType(memoryType), threadId, limit)
+    items = engram.conversation.long_term.browse(principal, userId, MemoryType(memoryType), threadId, limit)
     return LongTermPage(items=[LongTermItemOut.of(i) for i in items])
 
 
@@ -52,5 +51,5 @@ def search(
     minScore: Annotated[float, Query(ge=0, le=1, description="Relevance floor.")] = DEFAULT_MIN_SCORE,
 ) -> LongTermSearchResponse:
     engram, principal = context(router)
-    items = feature_of(engram).long_term.search(principal, userId, q, MemoryType(memoryType), limit, minScore)
+    items = engram.conversation.long_term.search(principal, userId, q, MemoryType(memoryType), limit, minScore)
     return LongTermSearchResponse(query=q, memory_type=memoryType, items=[LongTermItemOut.of(i) for i in items])

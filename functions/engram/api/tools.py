@@ -37,7 +37,7 @@ def tool_service(engram: Engram) -> ToolService:
         agents=engram.agents,
         turns=engram.store,
         clock=engram.clock,
-        long_term=None if conversation is None else conversation.long_term,
+        long_term=conversation.long_term,
         proposals=ToolProposals(engram.proposals),
         recall=engram.recall,
     )

@@ -21,7 +21,6 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.container import get_engram
 from engram.domain.dream import DreamMessage, Stats
-from engram.domain.errors import StoreUnavailable
 from engram.service.dream import BatchResult, DreamService, time_left_of
 
 logger = Logger(service="engram")
@@ -36,10 +35,7 @@ class UsersDeferred(Exception):
 
 
 def _dream() -> DreamService:
-    service = get_engram().dream
-    if service is None:
-        raise StoreUnavailable("Dream is not available on this backend.")
-    return service
+    return get_engram().dream
 
 
 def emit(result: BatchResult) -> None:

@@ -18,7 +18,6 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.container import get_engram
-from engram.conversation_wiring import feature_of
 from engram.domain.conversation import ExtractionJob
 from engram.domain.errors import ValidationFailed
 
@@ -54,7 +53,7 @@ def record_metrics(result: dict[str, Any]) -> None:
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    feature = feature_of(get_engram())
+    feature = get_engram().conversation
 
     @tracer.capture_method(capture_response=False)
     def record_handler(record: SQSRecord) -> dict[str, Any]:

@@ -43,8 +43,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         path.touch(mode=0o600)
         path.write_text(key + "\n", encoding="utf-8")
         print(f"First start: created an admin key for tenant '{args.tenant}' in {path} (readable by you only).")
-    if engram.conversation is not None:
-        engram.conversation.recover()  # messages the last run stored but never extracted
+    engram.conversation.recover()  # messages the last run stored but never extracted
     where = engram.settings.sqlite_path if engram.settings.backend == "sqlite" else engram.settings.table_name
     print(f"Engram on http://{args.host}:{args.port}  (docs: /docs, store: {where})", flush=True)
     if args.workers > 1:

@@ -11,10 +11,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
 
 try:  # POSIX only; elsewhere a single server process needs no cross-process lock
     import fcntl
@@ -22,17 +20,7 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 from engram.domain.models import MemoryEntry, Status
-from engram.ports import DocKind, Embedder, IndexDocument, SearchIndex
-
-
-@dataclass(frozen=True, slots=True)
-class EntryChange:
-    """One entry as the store now holds it, or its id if the store no longer does."""
-
-    tenant_id: str
-    user_id: str
-    entry_id: str
-    entry: MemoryEntry | None
+from engram.ports import ChangeOutbox, DocKind, Embedder, EntryChange, IndexDocument, SearchIndex
 
 
 def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id: str | None) -> IndexDocument:
@@ -74,16 +62,6 @@ class Indexer:
             by_owner.setdefault((c.tenant_id, c.user_id), []).append(c.entry_id)
         for (tenant_id, user_id), ids in by_owner.items():
             self._index.delete(tenant_id, user_id, ids)
-
-
-class ChangeOutbox(Protocol):
-    """A store that records changed entry ids in the same transaction as the change."""
-
-    def pending_changes(self, limit: int = 500) -> list[tuple[int, str, str, str]]: ...
-
-    def ack_changes(self, up_to_seq: int) -> None: ...
-
-    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
 
 
 class OutboxDrainer:

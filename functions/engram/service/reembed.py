@@ -18,8 +18,8 @@ from typing import Protocol
 from aws_lambda_powertools import Logger
 
 from engram.domain.models import Page, Status
-from engram.ports import Clock, Embedder, EntryQuery, MemoryRepository, SearchIndex
-from engram.service.indexing import EntryChange, Indexer
+from engram.ports import Clock, Embedder, EntryChange, EntryQuery, MemoryRepository, SearchIndex
+from engram.service.indexing import Indexer
 
 logger = Logger(service="engram", child=True)
 

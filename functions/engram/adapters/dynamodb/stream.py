@@ -23,7 +23,7 @@ from engram.adapters.dynamodb.base import from_item
 from engram.domain.errors import StoreUnavailable
 from engram.domain.models import MemoryEntry
 from engram.domain.serialization import entry_from_dict
-from engram.service.indexing import EntryChange
+from engram.ports import EntryChange
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodbstreams import DynamoDBStreamsClient

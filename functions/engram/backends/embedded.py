@@ -1,0 +1,89 @@
+"""The embedded backend: SQLite (WAL) as the source of truth and the in-process index.
+
+Every feature store shares the one ``SqliteStore`` connection factory; the store's
+outbox feeds the index in this process after each commit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engram.adapters.sqlite import SqliteStore
+from engram.backends import DreamDelivery, shared_dream_queue, shared_search_index
+from engram.ports import (
+    BlockRepository,
+    ChangeOutbox,
+    ConversationRepository,
+    CoreMemoryReader,
+    DreamQueue,
+    DreamStateRepository,
+    ProposalRepository,
+    SearchIndex,
+    VectorSource,
+)
+from engram.service.access import AccessRecorder, BackgroundAccessRecorder
+from engram.settings import Settings
+
+if TYPE_CHECKING:
+    from engram.adapters.idempotency import OwnedSqliteLayer
+    from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
+
+
+class EmbeddedBackend:
+    def __init__(self, settings: Settings, store: SqliteStore | None = None) -> None:
+        self.settings = settings
+        self.store: SqliteStore = store if store is not None else SqliteStore(settings.sqlite_path)
+        self._index: tuple[SearchIndex, VectorSource | None] | None = None
+
+    def search_index(self, dimension: int) -> SearchIndex:
+        if self._index is None:
+            self._index = shared_search_index(self.settings, dimension)
+        return self._index[0]
+
+    def change_outbox(self) -> ChangeOutbox:
+        return self.store
+
+    def core_reader(self) -> CoreMemoryReader:
+        from engram.adapters.sqlite.core_reader import SqliteCoreReader
+
+        return SqliteCoreReader(self.store)
+
+    def access_recorder(self) -> AccessRecorder:
+        # A long-lived process: access statistics are written in the background, in batches.
+        return BackgroundAccessRecorder(self.store)
+
+    def dream_state(self) -> DreamStateRepository:
+        from engram.adapters.sqlite.dream_state import SqliteDreamState
+
+        return SqliteDreamState(self.store)
+
+    def dream_queue(self, deliver: DreamDelivery) -> DreamQueue:
+        return shared_dream_queue(self.settings, deliver)
+
+    def stored_vectors(self) -> VectorSource | None:
+        return None if self._index is None else self._index[1]
+
+    def proposal_repository(self) -> ProposalRepository:
+        from engram.adapters.sqlite.proposals import SqliteProposalStore
+
+        return SqliteProposalStore(self.store)
+
+    def block_repository(self) -> BlockRepository:
+        from engram.adapters.sqlite.blocks import SqliteBlockStore
+
+        return SqliteBlockStore(self.store)
+
+    def conversation_repository(self) -> ConversationRepository:
+        from engram.adapters.sqlite.conversations import SqliteConversations
+
+        return SqliteConversations(self.store)
+
+    def extraction_persistence(self) -> SqliteIdempotencyLayer:
+        from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
+
+        return SqliteIdempotencyLayer(self.store)
+
+    def write_idempotency(self) -> OwnedSqliteLayer:
+        from engram.adapters.idempotency import OwnedSqliteLayer
+
+        return OwnedSqliteLayer(self.store)
