@@ -164,7 +164,7 @@ class BlockEditRequest(_Model):
     complete_task: bool = Field(
         False, alias="completeTask", description="Archive the current task with its context, then go idle."
     )
-    expected_version: Annotated[int, Field(ge=0)] | None = Field(None, alias="expectedVersion")
+    expected_version: Annotated[int, Field(ge=0, le=9007199254740991)] | None = Field(None, alias="expectedVersion")
     keep_context: bool = Field(
         False, alias="keepContext", description="With completeTask: keep the context notes in the block."
     )
@@ -213,7 +213,7 @@ class BlockList(_Model):
 
 
 class BlockRestore(_Model):
-    version: Annotated[int, Field(ge=1)] = Field(alias="version")
+    version: Annotated[int, Field(ge=1, le=9007199254740991)] = Field(alias="version")
 
 
 class BlockSchema(_Model):
@@ -269,7 +269,7 @@ class BlockView(_Model):
 class BlockWrite(_Model):
     """The whole block, in exactly one form: values, Markdown, TOML, or a preset."""
 
-    expected_version: Annotated[int, Field(ge=0)] | None = Field(
+    expected_version: Annotated[int, Field(ge=0, le=9007199254740991)] | None = Field(
         None,
         alias="expectedVersion",
         description="Fail with 409 unless the block is at this version (0: does not exist yet).",
@@ -798,7 +798,7 @@ class ResponseValidationError(_Model):
 
 
 class RestoreRequest(_Model):
-    version: Annotated[int, Field(ge=1)] = Field(alias="version")
+    version: Annotated[int, Field(ge=1, le=9007199254740991)] = Field(alias="version")
 
 
 RotationStrategy = Literal["aggressive", "preservative", "adaptive"]

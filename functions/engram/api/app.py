@@ -10,7 +10,10 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
 from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn
 
 from engram import __version__
@@ -42,6 +45,19 @@ def error_event(status: int, code: str, message: str, details: dict[str, Any] | 
         "body": json.dumps({"code": code, "message": message, "details": details or {}}),
         "isBase64Encoded": False,
     }
+
+
+JSON_MEDIA_TYPE = "application/json"
+
+
+def unsupported_media_type_event(media_type: str) -> dict[str, Any]:
+    # The media type is the client's own header, never body content, so it may be echoed.
+    return error_event(
+        415,
+        "unsupported_media_type",
+        "Send request bodies as JSON with 'Content-Type: application/json'.",
+        {"contentType": media_type[:100], "accepted": [JSON_MEDIA_TYPE]},
+    )
 
 
 def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
@@ -100,6 +116,16 @@ def create_app() -> APIGatewayRestResolver:
             "validation_error",
             f"Invalid input at '{first['field']}': {first['message']}.",
             {"errors": errors},
+        )
+
+    @app.exception_handler(RequestUnsupportedContentType)
+    def _unsupported(exc: RequestUnsupportedContentType) -> Response[str]:
+        # Backstop: the handler answers 415 before the resolver runs (see handlers.api).
+        return error_response(
+            415,
+            "unsupported_media_type",
+            "Send request bodies as JSON with 'Content-Type: application/json'.",
+            {"accepted": [JSON_MEDIA_TYPE]},
         )
 
     @app.exception_handler(RecursionError)

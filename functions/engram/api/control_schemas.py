@@ -16,10 +16,12 @@ from engram.api.schemas import (
     Category,
     Entry,
     EntryChange,
+    ExpectedVersion,
     FieldValue,
     ForgetChange,
     ProposalView,
     ProposedChange,
+    VersionNumber,
 )
 from engram.domain.archival import ArchivalRecord
 from engram.domain.block_format import to_compact
@@ -174,8 +176,8 @@ class BlockWrite(ApiModel):
     markdown: Annotated[str, StringConstraints(max_length=200_000)] | None = None
     toml: Annotated[str, StringConstraints(max_length=200_000)] | None = None
     preset: Annotated[str, StringConstraints(max_length=64)] | None = None
-    expected_version: int | None = Field(
-        None, ge=0, description="Fail with 409 unless the block is at this version (0: does not exist yet)."
+    expected_version: ExpectedVersion | None = Field(
+        None, description="Fail with 409 unless the block is at this version (0: does not exist yet)."
     )
     reason: Reason = ""
 
@@ -194,7 +196,7 @@ class BlockEditRequest(ApiModel):
     complete_task: bool = Field(False, description="Archive the current task with its context, then go idle.")
     task_notes: Annotated[str, StringConstraints(max_length=4000)] | None = None
     keep_context: bool = Field(False, description="With completeTask: keep the context notes in the block.")
-    expected_version: int | None = Field(None, ge=0)
+    expected_version: ExpectedVersion | None = None
     reason: Reason = ""
 
 
@@ -274,7 +276,7 @@ class BlockHistoryPage(ApiModel):
 
 
 class BlockRestore(ApiModel):
-    version: int = Field(ge=1)
+    version: VersionNumber
 
 
 # -- archival ------------------------------------------------------------------------------------

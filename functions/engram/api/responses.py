@@ -13,6 +13,7 @@ _DESCRIPTIONS = {
     404: "Nothing visible to this key has that id, or no route matches the path.",
     409: "A capacity limit or a concurrent change prevented the write.",
     413: "The request body is too large.",
+    415: "The request body is not JSON (send 'Content-Type: application/json').",
     422: "The input breaks a validation rule, a guardrail or the sensitive-data filter.",
     429: "Too many requests or too many writes in this turn.",
     503: "A backing service is unavailable or busy; retry shortly.",
@@ -27,6 +28,6 @@ def errors(*codes: int, ok: int = 200, ok_description: str = "Success.") -> dict
     """
     out: dict[int, OpenAPIResponse] = {ok: {"description": ok_description}}
     # Any route can meet the gateway's checks (key, rate, size, JSON) or an unmatchable path.
-    for code in sorted({400, 401, 403, 404, 413, 422, 429, *codes}):
+    for code in sorted({400, 401, 403, 404, 413, 415, 422, 429, *codes}):
         out[code] = {"description": _DESCRIPTIONS[code], "content": {"application/json": {"model": ErrorBody}}}
     return out

@@ -19,6 +19,12 @@ from engram.domain.serialization import (
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
 Identifier = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 Category = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[a-z][a-z0-9_\-]{0,63}$")]
+# Versions count changes from 1. The bound is the largest integer every JSON client reads
+# exactly; it also keeps a version inside SQLite's and DynamoDB's integers, where 2**63
+# would otherwise fail in the store (a 500) instead of at the edge (a 422).
+MAX_VERSION = 2**53 - 1
+VersionNumber = Annotated[int, Field(ge=1, le=MAX_VERSION)]
+ExpectedVersion = Annotated[int, Field(ge=0, le=MAX_VERSION)]
 
 
 class ApiModel(BaseModel):
@@ -167,7 +173,7 @@ class HistoryPage(ApiModel):
 
 
 class RestoreRequest(ApiModel):
-    version: int = Field(ge=1)
+    version: VersionNumber
 
 
 class Profile(ApiModel):

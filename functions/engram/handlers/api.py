@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.api.app import create_app, error_event
+from engram.api.app import JSON_MEDIA_TYPE, create_app, error_event, unsupported_media_type_event
 from engram.api.limits import MAX_JSON_DEPTH, json_depth_exceeds
 from engram.container import get_engram
 from engram.handlers._tracing import trace_handler
@@ -32,6 +32,19 @@ def app() -> APIGatewayRestResolver:
     return _app
 
 
+def _foreign_media_type(event: dict[str, Any]) -> str | None:
+    """The declared media type of a body that is not JSON, or None when the body may be parsed.
+
+    Every body the API takes is JSON. Powertools would otherwise raise on an unknown type
+    (a 500) or parse a form body into something the route never declared.
+    """
+    if not event.get("body"):
+        return None
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    return None if media_type in ("", JSON_MEDIA_TYPE) else media_type
+
+
 def _too_large(event: dict[str, Any]) -> bool:
     body = event.get("body")
     return body is not None and len(body) > get_engram().settings.max_body_bytes
@@ -49,6 +62,9 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             f"The request body exceeds {limit} bytes.",
             {"maxBodyBytes": limit},
         )
+    media_type = _foreign_media_type(event)
+    if media_type is not None:
+        return unsupported_media_type_event(media_type)
     body = event.get("body")
     if body and not event.get("isBase64Encoded") and json_depth_exceeds(body):
         return error_event(
