@@ -18,17 +18,17 @@ from tests.e2e.keys import make_keys
 
 pytestmark = pytest.mark.e2e
 
-EIGHT = {
+READ_TOOLS = {
+    "recall",
     "list_user_memories",
     "get_visible_memories",
     "search_user_memories",
     "get_memory_by_key",
     "count_user_memories",
-    "upsert_user_memory",
-    "delete_user_memory",
-    "delete_all_user_memories",
 }
-READ_TOOLS = EIGHT - {"upsert_user_memory", "delete_user_memory", "delete_all_user_memories"}
+WRITER_TOOLS = READ_TOOLS | {"upsert_user_memory", "forget_memory_by_key", "delete_user_memory"}
+ADMIN_TOOLS = WRITER_TOOLS | {"delete_all_user_memories"}
+COMPACT = {"id", "key", "value", "category", "visibility"}
 
 
 @pytest.fixture(scope="module")
@@ -61,12 +61,12 @@ async def call(client: Client, name: str, **arguments: Any) -> Any:
     return result.structured_content
 
 
-def test_given_an_admin_key_when_an_mcp_client_connects_then_it_lists_exactly_the_eight_tools_and_each_works(
+def test_given_an_admin_key_when_an_mcp_client_connects_then_it_lists_every_tool_and_each_works(
     server: EngramServer, keys: dict[str, str]
 ) -> None:
     async def body(client: Client) -> None:
         listed = (await client.list_tools()).tools
-        assert {t.name for t in listed} == EIGHT and len(listed) == 8
+        assert {t.name for t in listed} == ADMIN_TOOLS and len(listed) == 10
         for tool in listed:
             assert tool.input_schema["type"] == "object"
             assert tool.annotations is not None
@@ -85,6 +85,10 @@ def test_given_an_admin_key_when_an_mcp_client_connects_then_it_lists_exactly_th
         await call(client, "upsert_user_memory", userId="mcp-user", key="diet", value="vegetarian")
         listing = await call(client, "list_user_memories", userId="mcp-user")
         assert {e["key"] for e in listing["items"]} == {"favorite_color", "diet"}
+        # Compact by default: what a model needs, not every field of the entry.
+        assert all(set(e) == COMPACT for e in listing["items"])
+        full = await call(client, "list_user_memories", userId="mcp-user", verbose=True)
+        assert {"createdAt", "confidence", "sourceAgentId"} <= set(full["items"][0])
         visible = await call(client, "get_visible_memories", userId="mcp-user", agentId="alpha")
         assert [e["key"] for e in visible["items"]] == ["favorite_color"]
         found = await call(client, "search_user_memories", userId="mcp-user", query="favorite color")
@@ -110,7 +114,7 @@ def test_given_an_admin_key_when_an_mcp_client_connects_then_it_lists_exactly_th
     with_mcp(server, keys["admin"], body)
 
 
-def test_given_a_viewer_key_when_it_connects_then_it_sees_five_read_tools_and_cannot_delete_all(
+def test_given_a_viewer_key_when_it_connects_then_it_sees_the_read_tools_and_cannot_write(
     server: EngramServer, keys: dict[str, str]
 ) -> None:
     def seed(client: Client) -> Awaitable[None]:
@@ -132,16 +136,40 @@ def test_given_a_viewer_key_when_it_connects_then_it_sees_five_read_tools_and_ca
 
     with_mcp(server, keys["viewer"], body)
 
-    async def writer(client: Client) -> None:
-        # EDDI gives writes to eddi-admin only: a writer key gets the read tools.
-        assert {t.name for t in (await client.list_tools()).tools} == READ_TOOLS
-
-    with_mcp(server, keys["writer"], writer)
-
     async def other_tenant(client: Client) -> None:
         assert (await call(client, "count_user_memories", userId="kept-user"))["count"] == 0
 
     with_mcp(server, keys["other"], other_tenant)
+
+
+def test_given_a_writer_key_when_it_connects_then_it_reads_remembers_recalls_and_forgets_but_cannot_erase(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    async def body(client: Client) -> None:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(listed) == WRITER_TOOLS
+        assert listed["upsert_user_memory"].annotations.read_only_hint is False
+        assert listed["forget_memory_by_key"].annotations.destructive_hint is True
+        assert listed["recall"].annotations.read_only_hint is True
+
+        up = await call(client, "upsert_user_memory", userId="w-user", key="dog_name", value="Rex")
+        assert up["outcome"] == "created" and set(up["entry"]) == COMPACT
+        await call(client, "upsert_user_memory", userId="w-user", key="city", value="Lisbon")
+
+        recalled = await client.call_tool("recall", {"userId": "w-user", "message": "What is my dog called?"})
+        assert not recalled.is_error
+        assert "Rex" in recalled.content[0].text  # the text is the context block itself
+        assert "dog_name" in {i["key"] for i in recalled.structured_content["items"]}
+
+        forgot = await call(client, "forget_memory_by_key", userId="w-user", key="dog_name")
+        assert len(forgot["deleted"]) == 1
+        assert (await call(client, "count_user_memories", userId="w-user"))["count"] == 1
+
+        refused = await client.call_tool("delete_all_user_memories", {"userId": "w-user", "confirmation": "CONFIRM"})
+        assert refused.is_error and refused.structured_content["code"] == "forbidden"
+        assert (await call(client, "count_user_memories", userId="w-user"))["count"] == 1
+
+    with_mcp(server, keys["writer"], body)
 
 
 def test_given_no_key_when_connecting_over_http_then_the_server_answers_401_with_the_api_error_body(
@@ -166,7 +194,11 @@ def test_given_engram_mcp_on_stdio_when_a_client_spawns_it_then_the_key_decides_
     params = StdioServerParameters(
         command=str(Path(sys.executable).with_name("engram")),
         args=["mcp", "--key-file", str(key_file)],
-        env={k: v for k, v in server.env.items() if k.startswith(("ENGRAM_", "PATH", "HOME", "POWERTOOLS_", "AWS_"))},
+        env={
+            k: v
+            for k, v in server.env.items()
+            if k.startswith(("ENGRAM_", "PATH", "PYTHONPATH", "HOME", "POWERTOOLS_", "AWS_"))
+        },
     )
 
     async def main() -> None:

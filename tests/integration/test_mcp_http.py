@@ -32,7 +32,7 @@ def test_given_a_bind_address_when_a_host_header_arrives_then_loopback_servers_r
         reply = client.post("/mcp", json=LIST, headers={**HEADERS, "Authorization": f"Bearer {key}"})
         assert reply.status_code == status, reply.text
         if status == 200:
-            assert len(reply.json()["result"]["tools"]) == 8
+            assert len(reply.json()["result"]["tools"]) == 10
 
 
 def test_given_a_revoked_key_when_calling_mcp_then_401(tmp_path: Path) -> None:

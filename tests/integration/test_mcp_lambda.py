@@ -65,11 +65,14 @@ def test_given_an_initialize_request_when_invoked_then_the_server_introduces_its
     assert "tools" in body["result"]["capabilities"]
 
 
-def test_given_authorizer_principals_when_listing_then_admins_get_eight_tools_and_viewers_five(engram: Engram) -> None:
+def test_given_authorizer_principals_when_listing_then_admins_get_every_tool_and_viewers_the_read_ones(
+    engram: Engram,
+) -> None:
     _, admin = invoke("tools/list", {})
     _, viewer = invoke("tools/list", {}, VIEWER)
-    assert len(admin["result"]["tools"]) == 8
+    assert len(admin["result"]["tools"]) == 10
     assert {t["name"] for t in viewer["result"]["tools"]} == {
+        "recall",
         "list_user_memories",
         "get_visible_memories",
         "search_user_memories",

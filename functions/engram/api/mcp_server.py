@@ -1,9 +1,12 @@
-"""The MCP server: EDDI's eight memory tools over the official ``mcp`` SDK.
+"""The MCP server: memory tools over the official ``mcp`` SDK, by the key's role.
 
-Read tools (``list_user_memories``, ``get_visible_memories``, ``search_user_memories``,
-``get_memory_by_key``, ``count_user_memories``) need any key (EDDI's ``eddi-viewer``);
-write tools (``upsert_user_memory``, ``delete_user_memory``, ``delete_all_user_memories``)
-need an admin key (``eddi-admin``). A caller is listed only the tools its key may use.
+A viewer key reads (``recall``, ``list_user_memories``, ``get_visible_memories``,
+``search_user_memories``, ``get_memory_by_key``, ``count_user_memories``); a writer key
+also writes (``upsert_user_memory``, ``forget_memory_by_key``, ``delete_user_memory``), so
+an assistant such as Claude Desktop or Cursor never needs a key that can erase users; an
+admin key adds ``delete_all_user_memories``. A caller is listed only the tools its key
+may use. Answers are compact (id, key, value, category, visibility per memory) unless a
+tool is called with ``verbose=true``.
 
 Transports: streamable HTTP at ``/mcp`` (``engram serve``, and the ``mcp`` Lambda through
 API Gateway), stateless with JSON responses so that any instance can answer any request;
@@ -39,6 +42,7 @@ from engram.domain.errors import ConfirmationRequired, EngramError, Forbidden, U
 from engram.domain.models import Principal, Role, Visibility
 from engram.domain.policies import scope_for
 from engram.service.memory import UpsertCommand
+from engram.service.recall import RecallRequest
 
 logger = Logger(service="engram", child=True)
 
@@ -50,9 +54,21 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
+VERBOSE = Field(False, description="Every field of each memory instead of id, key, value, category and visibility.")
+
+
+class RecallArgs(_Args):
+    user_id: str = Field(alias="userId", pattern=ID_PATTERN, description="The user the memories are about.")
+    message: str = Field(
+        min_length=1, max_length=8000, description="What the user just said; the memories relevant to it come back."
+    )
+    token_budget: int = Field(1000, alias="tokenBudget", ge=50, le=8000, description="Size of the context block.")
+
+
 class ListArgs(_Args):
     user_id: str = Field(alias="userId", pattern=ID_PATTERN, description="The user the memories are about.")
     category: str | None = Field(None, max_length=64, description="Only this category.")
+    verbose: bool = VERBOSE
     limit: int = Field(50, ge=1, le=1000)
     cursor: str | None = Field(None, max_length=512, description="nextCursor of the previous page.")
 
@@ -65,17 +81,25 @@ class VisibleArgs(_Args):
     group_id: str | None = Field(None, alias="groupId", pattern=ID_PATTERN)
     order: Literal["most_recent", "most_accessed"] | None = None
     limit: int | None = Field(None, ge=1, le=1000)
+    verbose: bool = VERBOSE
 
 
 class SearchArgs(_Args):
     user_id: str = Field(alias="userId", pattern=ID_PATTERN, description="The user the memories are about.")
     query: str = Field(min_length=1, max_length=2000, description="Keywords or a question.")
     limit: int = Field(10, ge=1, le=100)
+    verbose: bool = VERBOSE
 
 
 class KeyArgs(_Args):
     user_id: str = Field(alias="userId", pattern=ID_PATTERN, description="The user the memories are about.")
     key: str = Field(min_length=1, max_length=1024)
+    verbose: bool = VERBOSE
+
+
+class ForgetKeyArgs(_Args):
+    user_id: str = Field(alias="userId", pattern=ID_PATTERN, description="The user the memories are about.")
+    key: str = Field(min_length=1, max_length=1024, description='The key to forget, e.g. "favorite_color".')
 
 
 class UserArgs(_Args):
@@ -111,20 +135,28 @@ class McpTool:
     def definition(self) -> mt.Tool:
         schema = self.args.model_json_schema(by_alias=True)
         schema["additionalProperties"] = False
-        read_only = self.role is not Role.ADMIN
+        read_only = self.role is Role.VIEWER
+        removes = self.name.startswith(("delete", "forget"))
         return mt.Tool(
             name=self.name,
             description=self.description,
             input_schema=schema,
             annotations=mt.ToolAnnotations(
                 read_only_hint=read_only,
-                destructive_hint=None if read_only else self.name.startswith("delete"),
-                idempotent_hint=read_only or self.name.startswith("delete"),
+                destructive_hint=None if read_only else removes,
+                idempotent_hint=read_only or removes,
             ),
         )
 
 
 MCP_TOOLS: tuple[McpTool, ...] = (
+    McpTool(
+        "recall",
+        "Call at the start of every turn: what you know about the user that matters for their message "
+        "(identity, core preferences, relevant memories), as a context block within a token budget.",
+        RecallArgs,
+        Role.VIEWER,
+    ),
     McpTool("list_user_memories", "List all memory entries for a user.", ListArgs, Role.VIEWER),
     McpTool(
         "get_visible_memories",
@@ -135,8 +167,19 @@ MCP_TOOLS: tuple[McpTool, ...] = (
     McpTool("search_user_memories", "Search a user's memories by keyword and meaning.", SearchArgs, Role.VIEWER),
     McpTool("get_memory_by_key", "Look up a user's memories by key name.", KeyArgs, Role.VIEWER),
     McpTool("count_user_memories", "Count a user's live memory entries.", UserArgs, Role.VIEWER),
-    McpTool("upsert_user_memory", "Insert or update a memory entry (admin).", UpsertArgs, Role.ADMIN),
-    McpTool("delete_user_memory", "Delete a specific memory entry (admin).", DeleteArgs, Role.ADMIN),
+    McpTool(
+        "upsert_user_memory",
+        "Remember a fact about the user: insert, reinforce or update the memory under a key.",
+        UpsertArgs,
+        Role.WRITER,
+    ),
+    McpTool(
+        "forget_memory_by_key",
+        'Forget what is remembered under a key (e.g. when the user says "forget my address").',
+        ForgetKeyArgs,
+        Role.WRITER,
+    ),
+    McpTool("delete_user_memory", "Delete one memory entry by its id.", DeleteArgs, Role.WRITER),
     McpTool(
         "delete_all_user_memories",
         'GDPR delete-all: erase everything about a user (admin); requires confirmation="CONFIRM".',
@@ -151,8 +194,14 @@ def tools_for(principal: Principal) -> list[McpTool]:
     return [t for t in MCP_TOOLS if principal.has(t.role)]
 
 
-def _entries(items: Any) -> list[dict[str, Any]]:
-    return [Entry.of(e).model_dump(mode="json", by_alias=True) for e in items]
+def _entries(items: Any, verbose: bool = True) -> list[dict[str, Any]]:
+    if verbose:
+        return [Entry.of(e).model_dump(mode="json", by_alias=True) for e in items]
+    # What a model needs to use a memory (about 100 characters, not 600).
+    return [
+        {"id": e.id, "key": e.key, "value": e.value, "category": e.category, "visibility": e.visibility.value}
+        for e in items
+    ]
 
 
 class MemoryTools:
@@ -164,32 +213,46 @@ class MemoryTools:
     def call(self, principal: Principal, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         tool = MCP_TOOLS_BY_NAME[name]
         if not principal.has(tool.role):
-            raise Forbidden(f"The tool '{name}' needs an admin key.", requiredRole=tool.role.value, tool=name)
+            raise Forbidden(
+                f"The tool '{name}' needs a {tool.role.value} key.", requiredRole=tool.role.value, tool=name
+            )
         args = tool.args.model_validate(dict(arguments))
         result: dict[str, Any] = getattr(self, name)(principal, args)
         return result
+
+    def recall(self, p: Principal, a: RecallArgs) -> dict[str, Any]:
+        result = self.engram.recall.recall(p, a.user_id, RecallRequest(a.message, a.token_budget))
+        items = [*result.preferences, *result.memories]
+        return {
+            "context": result.rendered.text,
+            "items": [{"id": i.entry.id, "key": i.entry.key, "tier": i.tier, "why": i.why} for i in items],
+        }
 
     def list_user_memories(self, p: Principal, a: ListArgs) -> dict[str, Any]:
         page = self.engram.memory.list_memories(
             p, a.user_id, scope_for(p), category=a.category, limit=a.limit, cursor=a.cursor
         )
-        return {"items": _entries(page.items), "nextCursor": page.next_cursor}
+        return {"items": _entries(page.items, a.verbose), "nextCursor": page.next_cursor}
 
     def get_visible_memories(self, p: Principal, a: VisibleArgs) -> dict[str, Any]:
         order = None if a.order is None else RecallOrder(a.order)
         page = self.engram.memory.visible(p, a.user_id, a.agent_id, a.group_id, order, a.limit)
-        return {"items": _entries(page.items), "nextCursor": page.next_cursor}
+        return {"items": _entries(page.items, a.verbose), "nextCursor": page.next_cursor}
 
     def search_user_memories(self, p: Principal, a: SearchArgs) -> dict[str, Any]:
         results = self.engram.memory.search(p, a.user_id, a.query, limit=a.limit)
         return {
             "query": a.query,
-            "items": [{"entry": _entries([r.entry])[0], "score": r.score} for r in results],
+            "items": [{"entry": _entries([r.entry], a.verbose)[0], "score": round(r.score, 4)} for r in results],
         }
 
     def get_memory_by_key(self, p: Principal, a: KeyArgs) -> dict[str, Any]:
         page = self.engram.memory.list_memories(p, a.user_id, scope_for(p), key=a.key, limit=1000)
-        return {"items": _entries(page.items)}
+        return {"items": _entries(page.items, a.verbose)}
+
+    def forget_memory_by_key(self, p: Principal, a: ForgetKeyArgs) -> dict[str, Any]:
+        deleted = self.engram.memory.delete_by_key(p, a.user_id, a.key)
+        return {"key": a.key, "deleted": [e.id for e in deleted]}
 
     def count_user_memories(self, p: Principal, a: UserArgs) -> dict[str, Any]:
         return {"count": self.engram.memory.count(p, a.user_id)}
@@ -205,12 +268,13 @@ class MemoryTools:
         result = self.engram.memory.upsert(p, a.user_id, [command])[0]
         return {
             "outcome": result.outcome.value,
-            "entry": _entries([result.entry])[0],
+            "entry": _entries([result.entry], verbose=False)[0],
             "previousId": None if result.previous is None else result.previous.id,
         }
 
     def delete_user_memory(self, p: Principal, a: DeleteArgs) -> dict[str, Any]:
-        return {"deleted": _entries([self.engram.memory.delete(p, a.user_id, a.entry_id)])[0]}
+        deleted = self.engram.memory.delete(p, a.user_id, a.entry_id)
+        return {"deleted": {**_entries([deleted], verbose=False)[0], "status": deleted.status.value}}
 
     def delete_all_user_memories(self, p: Principal, a: DeleteAllArgs) -> dict[str, Any]:
         if a.confirmation != CONFIRMATION:
@@ -265,18 +329,19 @@ def create_server(
         except EngramError as exc:
             logger.info("mcp tool refused", extra={"tool": params.name, "code": exc.code})
             return _error_result(exc.code, exc.message, exc.details)
-        return mt.CallToolResult(
-            content=[mt.TextContent(type="text", text=json.dumps(result, ensure_ascii=False, default=str))],
-            structured_content=result,
-        )
+        # recall's text is the context block itself: what a model reads best.
+        text = result["context"] if params.name == "recall" else json.dumps(result, ensure_ascii=False, default=str)
+        return mt.CallToolResult(content=[mt.TextContent(type="text", text=text)], structured_content=result)
 
     return Server(
         "engram",
         version=__version__,
         title="Engram memory",
         instructions=(
-            "Persistent memory of users for AI agents. Read tools need any API key; upsert and delete "
-            "tools need an admin key; delete_all_user_memories also needs confirmation='CONFIRM'."
+            "Persistent memory of users for AI agents. Call recall with the user's message at the start "
+            "of a turn; remember what the user tells you about themselves with upsert_user_memory and "
+            "forget on request with forget_memory_by_key (writer keys). delete_all_user_memories needs "
+            "an admin key and confirmation='CONFIRM'."
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
