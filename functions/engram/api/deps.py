@@ -7,7 +7,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 
-from engram.api.auth import principal_of
+from engram.api.auth import current_principal
 from engram.api.schemas import ID_PATTERN
 from engram.container import Engram, get_engram
 from engram.domain.models import Principal
@@ -22,4 +22,7 @@ def new_router() -> Router:
 
 
 def context(router: Router) -> tuple[Engram, Principal]:
-    return get_engram(), principal_of(router.current_event.raw_event)
+    """The container and the caller. ``router`` is kept for the routes' call sites; the
+    principal comes from the request's own context, never from ``router.current_event``
+    (Powertools' shared, process-wide slot)."""
+    return get_engram(), current_principal()

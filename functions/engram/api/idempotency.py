@@ -35,7 +35,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 
 from engram.adapters.idempotency import owner_of
-from engram.api.auth import principal_of
+from engram.api.auth import current_principal
 from engram.container import Engram, get_engram
 from engram.domain.errors import EngramError, StoreUnavailable, ValidationFailed
 
@@ -113,7 +113,7 @@ def idempotency_middleware(app: APIGatewayRestResolver, next_middleware: NextMid
         return next_middleware(app)
     if not 1 <= len(key) <= 255 or not key.isprintable():
         raise ValidationFailed("The Idempotency-Key header must be 1-255 printable characters.", field=HEADER)
-    principal = principal_of(event.raw_event)
+    principal = current_principal()
     # The owner prefixes the record id so that erasing the user erases its records too.
     user = _USER_IN_PATH.match(event.path)
     request = {

@@ -1,9 +1,24 @@
-"""The ``api`` Lambda: API Gateway (REST) events in, the Powertools resolver does the rest."""
+"""The ``api`` Lambda: API Gateway (REST) events in, the Powertools resolver does the rest.
+
+One event at a time per process. Powertools' resolver keeps the request it is resolving
+in state shared by every thread (``BaseRouter.current_event`` is a class attribute; the
+routing context, with the matched route and its arguments, is one dict per resolver),
+and its Logger and Metrics keep per-invocation keys the same way. That fits Lambda,
+where an environment handles one event at a time, but ``engram serve`` calls this
+handler from a thread pool: two requests resolved at once read each other's caller, body
+and answer. So the whole invocation holds a process-wide lock; ``engram serve --workers
+N`` gets parallelism from processes instead (measured, see docs/security.md). The caller
+is also bound to the request's own context (``bound_principal``), so routes never read
+it from the resolver's shared event.
+"""
 
 from __future__ import annotations
 
+import functools
+import threading
 import warnings
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
@@ -11,6 +26,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.api.app import JSON_MEDIA_TYPE, create_app, error_event, unsupported_media_type_event
+from engram.api.auth import bound_principal
 from engram.api.limits import MAX_JSON_DEPTH, json_depth_exceeds
 from engram.container import get_engram
 from engram.handlers._tracing import trace_handler
@@ -23,6 +39,11 @@ metrics = Metrics(namespace="Engram", service="engram")
 warnings.filterwarnings("ignore", message="No application metrics to publish")
 
 _app: APIGatewayRestResolver | None = None
+# Held for a whole invocation, and while the app is built (include_router rebinds the
+# module-level routers to the app being built, so two builds at once would cross them).
+_one_at_a_time = threading.Lock()
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def app() -> APIGatewayRestResolver:
@@ -45,11 +66,21 @@ def _foreign_media_type(event: dict[str, Any]) -> str | None:
     return None if media_type in ("", JSON_MEDIA_TYPE) else media_type
 
 
+def _serialised(handle: F) -> F:
+    @functools.wraps(handle)
+    def run(event: dict[str, Any], context: Any) -> Any:
+        with _one_at_a_time:
+            return handle(event, context)
+
+    return cast(F, run)
+
+
 def _too_large(event: dict[str, Any]) -> bool:
     body = event.get("body")
     return body is not None and len(body) > get_engram().settings.max_body_bytes
 
 
+@_serialised
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False)
 @trace_handler  # X-Ray in Lambda only: see engram.handlers._tracing
 @metrics.log_metrics
@@ -73,4 +104,5 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
             f"The JSON body nests deeper than {MAX_JSON_DEPTH} levels.",
             {"maxDepth": MAX_JSON_DEPTH},
         )
-    return app().resolve(event, context)
+    with bound_principal(event):
+        return app().resolve(event, context)
