@@ -220,7 +220,7 @@ def cold_start_section() -> str:
         f"\nGoals: API handler import under 250 ms here: **{'met' if goals['api_import_below_250ms'] else 'not met'}**; "
         f"code asset under 2 MB: **{'met' if goals['code_asset_below_2mb'] else 'not met'}**.\n\n"
         "What changed for cold starts: the handlers build Powertools' `Tracer` only inside the Lambda "
-        "runtime (`engram/handlers/_tracing.py`). The Tracer imports the X-Ray SDK and botocore's session "
+        "runtime (`engram.handlers.observability.py`). The Tracer imports the X-Ray SDK and botocore's session "
         "machinery when it is constructed, even though it then turns itself off outside Lambda, so "
         "`engram serve`, the CLI and tests paid for a tracer that recorded nothing. In Lambda nothing is "
         "lost: the handler is wrapped exactly as before, and only botocore and requests (the clients Engram "

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from engram.handlers._tracing import PATCHED_MODULES, trace_handler, tracing_enabled
+from engram.handlers.observability import PATCHED_MODULES, trace_handler, tracing_enabled
 
 LAMBDA = {"LAMBDA_TASK_ROOT": "/var/task", "AWS_LAMBDA_FUNCTION_NAME": "engram-test", "AWS_REGION": "us-east-1"}
 RUNTIME_VARS = ("LAMBDA_TASK_ROOT", "AWS_SAM_LOCAL", "AWS_CHALICE_CLI_MODE", "POWERTOOLS_TRACE_DISABLED")

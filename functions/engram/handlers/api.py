@@ -20,7 +20,6 @@ import warnings
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -29,10 +28,7 @@ from engram.api.app import JSON_MEDIA_TYPE, create_app, error_event, unsupported
 from engram.api.auth import bound_principal
 from engram.api.limits import MAX_JSON_DEPTH, json_depth_exceeds
 from engram.container import get_engram
-from engram.handlers._tracing import trace_handler
-
-logger = Logger(service="engram")
-metrics = Metrics(namespace="Engram", service="engram")
+from engram.handlers.observability import logger, metrics, trace_handler
 
 # API Gateway already counts requests and latency; this function adds metrics only where
 # it knows something new, so an invocation without one is normal, not worth a warning.
@@ -82,7 +78,7 @@ def _too_large(event: dict[str, Any]) -> bool:
 
 @_serialised
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False)
-@trace_handler  # X-Ray in Lambda only: see engram.handlers._tracing
+@trace_handler  # X-Ray in Lambda only: see engram.handlers.observability
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     if _too_large(event):

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.data_classes.api_gateway_authorizer_event import (
     APIGatewayAuthorizerResponse,
@@ -25,10 +24,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from engram.api.auth import principal_context
 from engram.container import Engram, get_engram
 from engram.domain.errors import Unauthenticated
-from engram.handlers._tracing import trace_handler
-
-logger = Logger(service="engram")
-metrics = Metrics(namespace="Engram", service="engram")
+from engram.handlers.observability import logger, metrics, trace_handler
 
 # API Gateway matches this exact message to answer 401 instead of 500.
 UNAUTHORIZED = "Unauthorized"
@@ -74,7 +70,7 @@ def authorize(event: Mapping[str, Any], engram: Engram) -> dict[str, Any]:
 
 
 @logger.inject_lambda_context(log_event=False, clear_state=True)
-@trace_handler  # X-Ray in Lambda only: see engram.handlers._tracing
+@trace_handler  # X-Ray in Lambda only: see engram.handlers.observability
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
@@ -21,11 +20,9 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.container import get_engram
 from engram.domain.dream import DreamMessage, Stats
+from engram.handlers.observability import logger, metrics, trace_handler
 from engram.service.dream import BatchResult, DreamService, time_left_of
 
-logger = Logger(service="engram")
-tracer = Tracer(service="engram")
-metrics = Metrics(namespace="Engram", service="engram")
 # Report every failure per message (even all of them) so SQS redelivers exactly those.
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
@@ -53,7 +50,7 @@ def emit(result: BatchResult) -> None:
 
 
 @logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler(capture_response=False)
+@trace_handler
 @metrics.log_metrics
 def planner_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     scheduled = EventBridgeEvent(event)
@@ -75,7 +72,7 @@ def _record(record: SQSRecord, lambda_context: LambdaContext | None = None) -> N
 
 
 @logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler(capture_response=False)
+@trace_handler
 @metrics.log_metrics
 def worker_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(event=event, record_handler=_record, processor=processor, context=context)

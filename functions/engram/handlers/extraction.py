@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
@@ -20,10 +19,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from engram.container import get_engram
 from engram.domain.conversation import ExtractionJob
 from engram.domain.errors import ValidationFailed
+from engram.handlers.observability import logger, metrics, trace_handler, trace_method
 
-logger = Logger(service="engram")
-tracer = Tracer(service="engram")
-metrics = Metrics(namespace="Engram", service="engram")
 processor = BatchProcessor(event_type=EventType.SQS)
 
 
@@ -50,12 +47,12 @@ def record_metrics(result: dict[str, Any]) -> None:
 
 
 @logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler(capture_response=False)
+@trace_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     feature = get_engram().conversation
 
-    @tracer.capture_method(capture_response=False)
+    @trace_method
     def record_handler(record: SQSRecord) -> dict[str, Any]:
         job = parse_job(record.body)
         result = feature.processor(job, context)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import DynamoDBRecord
@@ -19,15 +18,12 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from engram.adapters.dynamodb.stream import entry_change, is_ttl_removal
 from engram.container import get_engram
 from engram.domain.models import Status
-
-logger = Logger(service="engram")
-tracer = Tracer(service="engram")
-metrics = Metrics(namespace="Engram", service="engram")
+from engram.handlers.observability import logger, metrics, trace_handler, trace_method
 
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 
 
-@tracer.capture_method(capture_response=False)
+@trace_method
 def record_handler(record: DynamoDBRecord) -> None:
     change = entry_change(record.raw_event)
     if change is None:
@@ -42,7 +38,7 @@ def record_handler(record: DynamoDBRecord) -> None:
 
 
 @logger.inject_lambda_context(log_event=False)
-@tracer.capture_lambda_handler(capture_response=False)
+@trace_handler
 @metrics.log_metrics
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     response: dict[str, Any] = dict(

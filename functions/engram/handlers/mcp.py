@@ -10,18 +10,15 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.container import get_engram
-
-logger = Logger(service="engram")
-tracer = Tracer(service="engram")
+from engram.handlers.observability import logger, trace_handler
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False)
-@tracer.capture_lambda_handler(capture_response=False)
+@trace_handler
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     from mangum import Mangum
     from starlette.applications import Starlette

@@ -1,4 +1,17 @@
-"""X-Ray tracing for the Lambda handlers, paid for only where it records something.
+"""Observability for every Lambda handler: one logger, one metrics namespace, one tracing style.
+
+Every handler imports ``logger``, ``metrics`` and ``trace_handler`` / ``trace_method``
+from here and stacks them the same way::
+
+    @logger.inject_lambda_context(log_event=False)
+    @trace_handler
+    @metrics.log_metrics
+    def handler(event, context): ...
+
+Logs are structured (keys, never f-strings) and never hold memory values; metrics go
+to the ``Engram`` namespace as EMF; traces never capture responses.
+
+X-Ray tracing is paid for only where it records something.
 
 Powertools' ``Tracer`` imports the X-Ray SDK, and through its sampler botocore's session
 machinery (about 150 ms together), as soon as it is constructed, even when it then
@@ -19,12 +32,18 @@ import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.shared import constants
 from aws_lambda_powertools.shared.functions import strtobool
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 PATCHED_MODULES = ("botocore", "requests")
+SERVICE = "engram"
+NAMESPACE = "Engram"
+
+logger = Logger(service=SERVICE)
+metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
 
 
 def tracing_enabled() -> bool:
@@ -45,7 +64,18 @@ def trace_handler(handler: F) -> F:
     """
     if not tracing_enabled():
         return handler
+    return cast(F, _tracer().capture_lambda_handler(handler, capture_response=False))
+
+
+def trace_method(method: F) -> F:
+    """``Tracer().capture_method(capture_response=False)`` in Lambda: a subsegment per call."""
+    if not tracing_enabled():
+        return method
+    return cast(F, _tracer().capture_method(method, capture_response=False))
+
+
+def _tracer() -> Any:
     from aws_lambda_powertools import Tracer
 
-    tracer = Tracer(service="engram", patch_modules=PATCHED_MODULES)
-    return cast(F, tracer.capture_lambda_handler(handler, capture_response=False))
+    # Tracer instances share their provider: constructing one per decorated function is cheap.
+    return Tracer(service=SERVICE, patch_modules=PATCHED_MODULES)
