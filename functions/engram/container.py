@@ -105,7 +105,7 @@ def build(
     privacy = PrivacyService(store, index, clock)
     indexer = Indexer(index, embedder)
     drainer = _drainer(settings, backend, indexer)
-    archival = ArchivalService(backend.block_repository(), index, embedder, clock)
+    archival = ArchivalService(backend.block_repository(), index, embedder, clock, gate=memory.gate)
     blocks = BlockService(archival.repo, memory, agents, archival, clock)
     proposals = ProposalService(backend.proposal_repository(), store, memory, blocks, agents, clock)
     # Agents configured with requireApproval write through proposals.

@@ -99,7 +99,7 @@ def attach_conversations(
         summary_every=settings.conversation_summary_every,
         min_score=settings.message_search_min_score,
     )
-    conversations = ConversationService(repo, queue, index, embedder, clock, config, processor)
+    conversations = ConversationService(repo, queue, index, embedder, clock, config, processor, gate=memory.gate)
     long_term = LongTermMemory(memory, conversations, repo, index, embedder, clock)
     return ConversationFeature(repo, conversations, extraction, processor, queue, long_term, worker)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Literal
 
 from aws_lambda_powertools import Logger
@@ -20,8 +21,10 @@ from engram.domain.errors import EngramError, Forbidden, NotFound, ValidationFai
 from engram.domain.models import Page, Principal, Role, Visibility
 from engram.domain.policies import VisibilityScope
 from engram.domain.ranking import FusionWeights, fuse
+from engram.domain.read_policy import ReadPolicy
 from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex, SearchQuery
 from engram.service.memory import _require
+from engram.service.read_gate import ReadGate
 
 logger = Logger(service="engram", child=True)
 
@@ -62,6 +65,8 @@ class ArchivalService:
     embedder: Embedder
     clock: Clock
     fusion: FusionWeights = field(default_factory=FusionWeights)
+    # Memory off hides archival memory from agents; retention ends it (the read policy).
+    gate: ReadGate | None = None
 
     def index_records(self, tenant_id: str, user_id: str, records: Sequence[ArchivalRecord] = ()) -> int:
         """Index ``records`` and whatever of the user's archival an earlier failure left
@@ -108,6 +113,9 @@ class ArchivalService:
             raise ValidationFailed("The search text must not be empty.", field="q")
         t = principal.tenant_id
         scope = self._scope(principal, agent_id)
+        policy = self._policy(principal, user_id)
+        if policy is not None and not policy.memory_readable:
+            return []
         self.index_records(t, user_id)
         now = self.clock.now()
         vector = None if mode == "keyword" else self.embedder.embed([text])[0]
@@ -130,7 +138,7 @@ class ArchivalService:
             h
             for h in hits
             if h.id in records
-            and not records[h.id].is_expired(now)
+            and self._allows(policy, records[h.id], now)
             and (scope.everything or records[h.id].agent_id == scope.agent_id)
         ]
         if mode == "keyword":
@@ -150,16 +158,34 @@ class ArchivalService:
     ) -> Page[ArchivalRecord]:
         _require(principal, Role.VIEWER)
         scope = self._scope(principal, agent_id)
+        policy = self._policy(principal, user_id)
+        if policy is not None and not policy.memory_readable:
+            return Page([])
         now = self.clock.now()
         page = self.repo.list_archival(
             principal.tenant_id, user_id, None if scope.everything else scope.agent_id, limit, cursor
         )
-        return Page([r for r in page.items if not r.is_expired(now)], page.next_cursor)
+        return Page([r for r in page.items if self._allows(policy, r, now)], page.next_cursor)
 
     def get(self, principal: Principal, user_id: str, archival_id: str) -> ArchivalRecord:
         _require(principal, Role.VIEWER)
+        policy = self._policy(principal, user_id)
+        if policy is not None:
+            policy.require_readable()
+        return self._get(principal, user_id, archival_id, policy)
+
+    def _policy(self, principal: Principal, user_id: str) -> ReadPolicy | None:
+        return None if self.gate is None else self.gate.policy(principal, user_id)
+
+    @staticmethod
+    def _allows(policy: ReadPolicy | None, r: ArchivalRecord, now: datetime) -> bool:
+        if policy is None:
+            return not r.is_expired(now)
+        return policy.allows_record(r.created_at, r.is_expired(now))
+
+    def _get(self, principal: Principal, user_id: str, archival_id: str, policy: ReadPolicy | None) -> ArchivalRecord:
         found = self.repo.get_archival(principal.tenant_id, user_id, [archival_id])
-        if not found or found[0].is_expired(self.clock.now()):
+        if not found or not self._allows(policy, found[0], self.clock.now()):
             raise NotFound("No archival memory with that id is visible to this key.", archivalId=archival_id)
         record = found[0]
         if record.agent_id != principal.agent_id and not principal.is_admin:
@@ -169,7 +195,8 @@ class ArchivalService:
     def forget(self, principal: Principal, user_id: str, archival_ids: Sequence[str]) -> list[str]:
         """Delete archival records for good (the store first, then the index)."""
         _require(principal, Role.WRITER)
-        mine = [self.get(principal, user_id, i).id for i in dict.fromkeys(archival_ids)]
+        # Forgetting works with memory off and on what retention already ended.
+        mine = [self._get(principal, user_id, i, None).id for i in dict.fromkeys(archival_ids)]
         self.repo.delete_archival(principal.tenant_id, user_id, mine)
         self.index.delete(principal.tenant_id, user_id, mine)
         return mine

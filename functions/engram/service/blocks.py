@@ -102,6 +102,8 @@ class BlockService:
         self, principal: Principal, user_id: str, name: str, agent_id: str | None = None
     ) -> tuple[MemoryBlock, BlockSchema]:
         _require(principal, Role.VIEWER)
+        # Blocks are core memory: memory off closes them to agents (the read policy).
+        self.memory.gate.policy(principal, user_id).require_readable()
         agent = self._agent(principal, agent_id)
         block = self.repo.get_block(principal.tenant_id, user_id, agent, name)
         if block is None or block.deleted:
@@ -117,6 +119,8 @@ class BlockService:
     ) -> list[tuple[MemoryBlock, BlockSchema]]:
         """The caller's blocks of the user; an admin without ``agent_id`` sees every agent's."""
         _require(principal, Role.VIEWER)
+        if not self.memory.gate.policy(principal, user_id).memory_readable:
+            return []
         agent = None if agent_id is None and principal.is_admin else self._agent(principal, agent_id)
         blocks = self.repo.list_blocks(principal.tenant_id, user_id, agent)
         return [(b, self._schema_of(b)) for b in blocks if not b.deleted]
@@ -131,6 +135,7 @@ class BlockService:
         cursor: str | None = None,
     ) -> Page[BlockVersion]:
         _require(principal, Role.VIEWER)
+        self.memory.gate.policy(principal, user_id).require_readable()
         agent = self._agent(principal, agent_id)
         page = self.repo.block_history(principal.tenant_id, user_id, agent, name, limit, cursor)
         if not page.items and cursor is None:

@@ -44,6 +44,7 @@ from engram.ports import (
     SearchQuery,
 )
 from engram.service.memory import _require
+from engram.service.read_gate import ReadGate
 
 logger = Logger(service="engram", child=True)
 
@@ -97,6 +98,9 @@ class ConversationService:
     clock: Clock
     config: ConversationConfig
     forgetter: Forgetter
+    # Cross-thread search is long-term memory and answers to the read policy; the
+    # thread window is the conversation itself and does not (docs/security.md).
+    gate: ReadGate | None = None
 
     # -- writes ----------------------------------------------------------------------------
     def append(
@@ -309,6 +313,8 @@ class ConversationService:
         _require(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
+        if self.gate is not None and not self.gate.policy(principal, user_id).memory_readable:
+            return []
         floor = self.config.min_score if min_score is None else min_score
         now = self.clock.now()
         hits = self.index.search(

@@ -80,7 +80,7 @@ class LongTermMemory:
                 cursor = page.next_cursor
                 if cursor is None:
                     break
-        if memory_type in (MemoryType.ALL, MemoryType.SUMMARIES):
+        if memory_type in (MemoryType.ALL, MemoryType.SUMMARIES) and self._summaries_readable(principal, user_id):
             for s in self.conversations.summaries(principal, user_id, thread_id):
                 items.append(LongTermItem(summary_namespace(s), MemoryType.SUMMARIES, summary=s))
         return items[:limit]
@@ -104,10 +104,14 @@ class LongTermMemory:
                 ns, kind = namespace_of(user_id, r.entry)
                 if memory_type in (MemoryType.ALL, kind) and r.score >= min_score:
                     found.append(LongTermItem(ns, kind, entry=r.entry, score=r.score))
-        if memory_type in (MemoryType.ALL, MemoryType.SUMMARIES):
+        if memory_type in (MemoryType.ALL, MemoryType.SUMMARIES) and self._summaries_readable(principal, user_id):
             found.extend(self._summaries(principal, user_id, text, limit, min_score))
         found.sort(key=lambda i: (-(i.score or 0.0), i.namespace))
         return found[:limit]
+
+    def _summaries_readable(self, principal: Principal, user_id: str) -> bool:
+        # Session summaries are long-term memory: memory off hides them from agents.
+        return self.memory.gate.policy(principal, user_id).memory_readable
 
     def _summaries(
         self, principal: Principal, user_id: str, text: str, limit: int, min_score: float

@@ -47,6 +47,7 @@ from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
 from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchIndex, SearchQuery, Store
 from engram.service.agents import AgentConfigService
+from engram.service.read_gate import ReadGate
 
 MAX_ATTEMPTS = 200
 TURN_WINDOW = timedelta(hours=24)
@@ -104,6 +105,11 @@ class MemoryService:
     fusion: FusionWeights = field(default_factory=FusionWeights)
     # Set by the container: agents configured with requireApproval propose through it.
     proposer: Proposer | None = None
+    # What every read may show (memory off, retention, categories); other services share it.
+    gate: ReadGate = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.gate = ReadGate(self.store, self.clock)
 
     # -- writes -------------------------------------------------------------------------
     def upsert(
@@ -310,9 +316,17 @@ class MemoryService:
 
     # -- reads --------------------------------------------------------------------------
     def get(self, principal: Principal, user_id: str, entry_id: str) -> MemoryEntry:
+        policy = self.gate.policy(principal, user_id)
+        policy.require_readable()
+        entry = self._visible(principal, user_id, entry_id)
+        if entry.status is Status.ACTIVE and not policy.allows(entry):
+            raise NotFound("No memory with that id is visible to this key.", entryId=entry_id)
+        return entry
+
+    def _visible(self, principal: Principal, user_id: str, entry_id: str) -> MemoryEntry:
+        """An entry in the key's scope, whatever the read policy says (forgetting uses it)."""
         entry = self.store.get_entry(principal.tenant_id, user_id, entry_id)
-        scope = scope_for(principal)
-        if entry is None or not scope.allows(entry):
+        if entry is None or not scope_for(principal).allows(entry):
             raise NotFound("No memory with that id is visible to this key.", entryId=entry_id)
         return entry
 
@@ -328,7 +342,17 @@ class MemoryService:
         order: RecallOrder = RecallOrder.MOST_RECENT,
         limit: int = 50,
         cursor: str | None = None,
+        forgetting: bool = False,
     ) -> Page[MemoryEntry]:
+        """A page of entries in ``scope`` that the read policy lets the caller see.
+
+        ``forgetting``: the page names what to delete, so memory off and retention do not
+        hide anything (a user can always forget). A filtered page may hold fewer than
+        ``limit`` items while a cursor still follows.
+        """
+        policy = None if forgetting else self.gate.policy(principal, user_id)
+        if policy is not None and not policy.memory_readable:
+            return Page([])
         if key is not None:
             key = normalise_key(key)
         query = EntryQuery(
@@ -341,7 +365,13 @@ class MemoryService:
             limit=limit,
             cursor=cursor,
         )
-        return self.store.list_entries(principal.tenant_id, user_id, query)
+        page = self.store.list_entries(principal.tenant_id, user_id, query)
+        if policy is None:
+            return page
+        # Only live entries answer to the policy; the history of superseded and deleted
+        # ones (status filters) is the owner's record of what changed.
+        kept = [e for e in page.items if e.status is not Status.ACTIVE or policy.allows(e)]
+        return Page(kept, page.next_cursor)
 
     def visible(
         self,
@@ -368,7 +398,8 @@ class MemoryService:
 
     def count(self, principal: Principal, user_id: str) -> int:
         scope = scope_for(principal)
-        if scope.everything:
+        policy = self.gate.policy(principal, user_id)
+        if scope.everything and policy.retention is None:
             return self.store.count_live(principal.tenant_id, user_id, self.clock.now())
         total, cursor = 0, None
         while True:
@@ -387,9 +418,13 @@ class MemoryService:
         limit: int = 10,
         category: str | None = None,
         scope: VisibilityScope | None = None,
+        as_agent: bool = False,
     ) -> list[SearchResult]:
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
+        policy = self.gate.policy(principal, user_id, as_agent=as_agent)
+        if not policy.memory_readable:
+            return []
         now = self.clock.now()
         scope = scope or scope_for(principal)
         vector = self.embedder.embed([text])[0]
@@ -410,7 +445,14 @@ class MemoryService:
             return []
         # The store is the truth: an index lagging behind a delete must not resurrect it.
         entries = {e.id: e for e in self.store.get_entries(principal.tenant_id, user_id, [h.id for h in hits])}
-        kept = [h for h in hits if h.id in entries and entries[h.id].is_live(now) and scope.allows(entries[h.id])]
+        kept = [
+            h
+            for h in hits
+            if h.id in entries
+            and entries[h.id].is_live(now)
+            and scope.allows(entries[h.id])
+            and policy.allows(entries[h.id])
+        ]
         scores = fuse([h.keyword for h in kept], [h.semantic for h in kept], self.fusion)
         ranked = sorted(zip(kept, scores, strict=True), key=lambda p: (-p[1], p[0].id))
         return [SearchResult(entries[h.id], s, h.keyword, h.semantic) for h, s in ranked[:limit]]
@@ -428,7 +470,7 @@ class MemoryService:
         # ``actor``: who the history names when the caller acts for someone (the user).
         actor = actor or Actor(ActorType.AGENT, principal.agent_id)
         for _ in range(MAX_ATTEMPTS):
-            entry = self.get(principal, user_id, entry_id)
+            entry = self._visible(principal, user_id, entry_id)
             if entry.status is Status.DELETED:
                 return entry
             state = self.store.get_identity(principal.tenant_id, user_id, entry.identity_id)
@@ -455,7 +497,7 @@ class MemoryService:
     def delete_by_key(self, principal: Principal, user_id: str, key: str) -> list[MemoryEntry]:
         """Forget a key: the caller's own entries under it and global ones."""
         _require(principal, Role.WRITER)
-        page = self.list_memories(principal, user_id, scope_for(principal), key=key, limit=1000)
+        page = self.list_memories(principal, user_id, scope_for(principal), key=key, limit=1000, forgetting=True)
         targets = [
             e
             for e in page.items

@@ -109,7 +109,7 @@ class PrivacyControls:
         cursor: str | None = None
         while True:
             page = self.memory.list_memories(
-                principal, user_id, scope_for(principal), category=category, limit=500, cursor=cursor
+                principal, user_id, scope_for(principal), category=category, limit=500, cursor=cursor, forgetting=True
             )
             targets.extend(
                 e

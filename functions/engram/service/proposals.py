@@ -206,6 +206,9 @@ class ProposalService:
     ) -> Page[Proposal]:
         """Proposals about the user: an admin sees all (or one agent's), an agent its own."""
         _require(principal, Role.VIEWER)
+        # A proposal quotes the memory it would change: memory off closes them to agents.
+        if not self.memory.gate.policy(principal, user_id).memory_readable:
+            return Page([])
         if not principal.is_admin:
             agent_id = principal.agent_id
         query = ProposalQuery(
@@ -219,6 +222,7 @@ class ProposalService:
 
     def get(self, principal: Principal, user_id: str, proposal_id: str) -> Proposal:
         _require(principal, Role.VIEWER)
+        self.memory.gate.policy(principal, user_id).require_readable()
         found = self.repo.get_proposal(principal.tenant_id, user_id, proposal_id)
         if found is None or (not principal.is_admin and found.agent_id != principal.agent_id):
             raise NotFound("No proposal with that id is visible to this key.", proposalId=proposal_id)

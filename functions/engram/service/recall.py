@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from aws_lambda_powertools import Logger
 
@@ -26,6 +26,7 @@ from engram.domain.errors import ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role, UserProfile, UserSettings
 from engram.domain.policies import VisibilityScope
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank, weights_for
+from engram.domain.read_policy import Reader, ReadPolicy
 from engram.domain.rendering import Identity, Memory, Rendered, render
 from engram.ports import Clock, CoreMemoryReader, DocKind, Embedder, SearchHit, SearchIndex, SearchQuery, Store
 from engram.service.access import Access, AccessRecorder
@@ -166,7 +167,7 @@ class RecallService:
             pronouns=profile.pronouns,
             agent_name=profile.agent_names.get(principal.agent_id),
         )
-        keep = _Keep(now, scope, settings)
+        keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT))
         preferences: list[RecallItem] = []
         memories: list[RecallItem] = []
         considered = below = 0
@@ -293,20 +294,14 @@ class RecallService:
 
 
 class _Keep:
-    """What recall may show: live, visible, allowed by the user, within their retention."""
+    """What recall may show: live, in the agent's scope, and what the read policy allows."""
 
-    def __init__(self, now: datetime, scope: VisibilityScope, settings: UserSettings) -> None:
-        self.now = now
+    def __init__(self, scope: VisibilityScope, policy: ReadPolicy) -> None:
         self.scope = scope
-        self.allowed = None if settings.allowed_categories is None else set(settings.allowed_categories)
-        self.oldest = None if settings.retention_days is None else now - timedelta(days=settings.retention_days)
+        self.policy = policy
 
     def __call__(self, e: MemoryEntry) -> bool:
-        if not e.is_live(self.now) or not self.scope.allows(e):
-            return False
-        if self.allowed is not None and e.category not in self.allowed:
-            return False
-        return self.oldest is None or e.updated_at >= self.oldest
+        return e.is_live(self.policy.now) and self.scope.allows(e) and self.policy.allows(e)
 
 
 def _signals(e: MemoryEntry, hit: SearchHit) -> Signals:

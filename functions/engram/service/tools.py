@@ -43,6 +43,7 @@ MIN_RELEVANCE = 0.2
 # recallMemories: the context's token budget with a query, the entries shown without one.
 RECALL_TOKEN_BUDGET = 800
 RECALL_LIMIT = 20
+MEMORY_OFF_TEXT = "The user has turned memory off: nothing about them is remembered or recalled."
 
 # Failures the caller (not the model) must deal with: they leave as exceptions.
 _CALLER_ERRORS: tuple[type[EngramError], ...] = (
@@ -194,6 +195,10 @@ class ToolService:
             )
         try:
             args = T.validate_arguments(tool, call.arguments)
+            if not tool.writes and not self.memory.gate.policy(principal, user_id, as_agent=True).memory_readable:
+                # What a read tool returns goes into the model's context: memory off is
+                # an answer the model should relay, not an error it should retry.
+                return ToolOutcome(call, MEMORY_OFF_TEXT, data={"memoryEnabled": False, "entries": []})
             if tool.writes and tool.name != "rememberFact":
                 # rememberFact is counted by the write pipeline itself, with the entry.
                 self._count_write(principal, config, turn_id)
