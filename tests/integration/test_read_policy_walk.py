@@ -119,13 +119,14 @@ TOOL_ARGS: dict[str, dict[str, Any]] = {
     "search_memory": {"query": "tea", "memory_type": "all"},
 }
 MCP_READS: dict[str, dict[str, Any]] = {
+    "recall": {"userId": USER, "message": "do I like tea?"},
     "list_user_memories": {"userId": USER},
     "get_visible_memories": {"userId": USER},
     "search_user_memories": {"userId": USER, "query": "tea"},
     "get_memory_by_key": {"userId": USER, "key": "drink"},
     "count_user_memories": {"userId": USER},
 }
-MCP_WRITES = {"upsert_user_memory", "delete_user_memory", "delete_all_user_memories"}
+MCP_WRITES = {"upsert_user_memory", "forget_memory_by_key", "delete_user_memory", "delete_all_user_memories"}
 QUERIES = {
     "/v1/users/{userId}/memories/search": "q=tea",
     "/v1/users/{userId}/archival/search": "q=tea",
