@@ -20,6 +20,9 @@ def _wait(api: Api) -> None:
 def test_given_an_admin_when_a_run_is_started_then_it_is_accepted_and_its_report_shows_the_work(api: Api) -> None:
     writer = api.key("acme", "agent-a")
     admin = api.key("acme", "root", Role.ADMIN)
+    # Only configured categories expire: this agent gives "context" a day.
+    ttl = {"userMemoryConfig": {"ttlHours": {"context": 24}}}
+    assert api.call("PUT", "/v1/agents/agent-a/config", admin, json_body=ttl).status == 200
     api.call("PUT", "/v1/users/alice/memories", writer, json_body={"key": "mood", "value": "ok", "category": "context"})
     api.call("PUT", "/v1/users/bob/memories", writer, json_body={"key": "city", "value": "Paris"})
     api.engram.clock.advance(timedelta(days=2))  # type: ignore[attr-defined]

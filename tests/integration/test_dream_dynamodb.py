@@ -119,7 +119,10 @@ def test_given_a_decay_and_a_contradiction_when_dream_runs_on_dynamodb_then_chan
     engram: tuple[Engram, Recorder, ManualClock],
 ) -> None:
     e, _, clock = engram
-    config = AgentConfig(user_memory_config=UserMemoryConfig(dream_config=DreamConfig(enabled=True)))
+    # "context" expires only because this configuration gives it a TTL.
+    config = AgentConfig(
+        user_memory_config=UserMemoryConfig(dream_config=DreamConfig(enabled=True), ttl_hours={"context": 24})
+    )
     e.agents.put("t1", "agent-a", config)
     e.agents.put("t1", "agent-b", config)
     e.memory.upsert(principal("t1", "agent-a"), "u1", [UpsertCommand("language", "English")])

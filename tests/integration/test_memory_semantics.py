@@ -6,6 +6,9 @@ with a hand-moved clock so that expiry and validity can be checked to the minute
 
 from __future__ import annotations
 
+import json
+from datetime import datetime, timedelta
+
 from engram.domain.models import Role
 
 from tests.integration.conftest import Api
@@ -53,3 +56,65 @@ def test_same_value_with_another_visibility_changes_who_sees_it(api: Api) -> Non
     assert api.call("GET", f"{U}/memories/visible", b).json()["items"] == []
     history = api.call("GET", f"{U}/memories/{first['id']}/history", a).json()["items"]
     assert [h["entry"]["visibility"] for h in history][:2] in (["self", "group"], ["group", "self"])
+
+
+# -- item 1: only categories with a configured TTL expire -------------------------------
+def test_only_categories_with_a_configured_ttl_expire(api: Api) -> None:
+    admin = api.key("acme", "root", Role.ADMIN)
+    a = api.key("acme", "a")
+    cfg = api.call("GET", "/v1/agents/a/config", a).json()
+    cfg["userMemoryConfig"]["guardrails"]["allowedCategories"] = ["preference", "fact", "context", "note", "feeling"]
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    context = _put(api, a, {"key": "project", "value": "engram", "category": "context"})["entry"]
+    note = _put(api, a, {"key": "reminder", "value": "call mum", "category": "note"})["entry"]
+    feeling = _put(api, a, {"key": "mood", "value": "tired", "category": "feeling"})["entry"]
+    assert context["expiresAt"] is None and note["expiresAt"] is None and feeling["expiresAt"] is not None
+    # When a month passes
+    api.engram.clock.advance(timedelta(days=30))  # type: ignore[attr-defined]
+    # Then the unconfigured categories are still there; only the feeling expired
+    keys = {e["key"] for e in api.call("GET", f"{U}/memories/visible", a).json()["items"]}
+    assert keys == {"project", "reminder"}
+    # And the table is in the agent's config (defaults: feelings 6 hours, events 7 days)
+    assert cfg["userMemoryConfig"]["ttlHours"] == {"event": 168.0, "feeling": 6.0}
+    # And an admin's TTL for a category is honoured from then on
+    cfg["userMemoryConfig"]["ttlHours"] = {"note": 24}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    later = _put(api, a, {"key": "errand", "value": "buy milk", "category": "note"})["entry"]
+    assert later["expiresAt"] is not None
+    api.engram.clock.advance(timedelta(days=2))  # type: ignore[attr-defined]
+    keys = {e["key"] for e in api.call("GET", f"{U}/memories/visible", a).json()["items"]}
+    assert "errand" not in keys and "project" in keys
+    bad = api.call("PUT", "/v1/agents/a/config", admin, json_body={"userMemoryConfig": {"ttlHours": {"note": 0}}})
+    assert bad.status == 422
+
+
+# -- item 2: expiry runs from when the fact was observed ---------------------------------
+def test_ttl_runs_from_the_observation_time_not_the_ingestion_time(api: Api) -> None:
+    admin = api.key("acme", "root", Role.ADMIN)
+    cfg = {"userMemoryConfig": {"guardrails": {"allowedCategories": ["fact", "feeling", "event"]}}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    a = api.key("acme", "a")
+    now = api.engram.clock.now()
+    three_days_ago = (now - timedelta(days=3)).isoformat()
+    # Given a feeling and an event told three days ago and only stored now
+    tired = _put(api, a, {"key": "mood", "value": "tired", "category": "feeling", "sourceTime": three_days_ago})
+    trip = _put(api, a, {"key": "trip", "value": "Rome", "category": "event", "sourceTime": three_days_ago})
+    # Then the feeling is already over and the event has four days left, not seven
+    assert _ts(tired["entry"]["expiresAt"]) == now - timedelta(days=3) + timedelta(hours=6)
+    assert _ts(trip["entry"]["expiresAt"]) == now - timedelta(days=3) + timedelta(days=7)
+    keys = {e["key"] for e in api.call("GET", f"{U}/memories/visible", a).json()["items"]}
+    assert keys == {"trip"}
+    recalled = api.call("POST", f"{U}/recall", a, json_body={"message": "how am I feeling, am I tired?"}).json()
+    assert "tired" not in json.dumps(recalled)
+    # And a message's own timestamp is the observation time for what is extracted from it
+    msg = {"id": "m1", "role": "user", "content": "I'm feeling exhausted today.", "timestamp": three_days_ago}
+    assert api.call("POST", f"{U}/threads/t1/messages", a, json_body={"messages": [msg]}).status in (200, 201, 202)
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    stored = api.call("GET", f"{U}/export", admin).json()["entries"]
+    feelings = [e for e in stored if e["category"] == "feeling"]
+    assert feelings, stored
+    assert all(_ts(e["expiresAt"]) <= now - timedelta(days=3) + timedelta(hours=6) for e in feelings)
+
+
+def _ts(value: object) -> datetime:
+    return datetime.fromisoformat(str(value))

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from engram.adapters.hashing_embedder import HashingEmbedder
 from engram.container import Engram, build
+from engram.domain.agent_config import AgentConfig, UserMemoryConfig
 from engram.domain.models import Role, Visibility
 from engram.domain.policies import VisibilityScope
 from engram.ports import Embedder
@@ -135,6 +136,7 @@ class TestWhatIsNeverMatched:
         clock = ManualClock()
         engram = _engram(tmp_path, HashingEmbedder(), clock)
         p = principal("t1", "agent-a", Role.WRITER)
+        engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=UserMemoryConfig(ttl_hours={"context": 24})))
         engram.memory.upsert(p, "u1", [UpsertCommand(key="mood", value="tired", category="context")])
         engram.sync_index()
         clock.advance(timedelta(days=2))

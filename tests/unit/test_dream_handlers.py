@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.container import Engram, set_engram
+from engram.domain.agent_config import AgentConfig, UserMemoryConfig
 from engram.domain.dream import DreamMessage, RunStatus, Trigger
 from engram.domain.errors import StoreUnavailable
 from engram.handlers import dream as handlers
@@ -27,6 +28,8 @@ def engram(tmp_path: Path) -> Iterator[Engram]:
     e = engram_for(tmp_path, clock=clock)
     assert e.dream is not None
     e.dream.queue = InMemoryDreamQueue()
+    # Only configured categories expire: this agent gives "context" a day.
+    e.agents.put("t1", "agent-a", AgentConfig(user_memory_config=UserMemoryConfig(ttl_hours={"context": 24})))
     for u in ("u1", "u2", "u3"):
         e.memory.upsert(
             principal("t1", "agent-a"),

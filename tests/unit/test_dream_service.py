@@ -280,6 +280,7 @@ def test_given_retention_settings_when_dream_runs_then_older_entries_are_removed
 
 
 def test_given_ttl_categories_when_dream_runs_then_expired_entries_are_removed_with_history(rig: Rig) -> None:
+    rig.engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=UserMemoryConfig(ttl_hours={"context": 24})))
     feeling = rig.write("u1", "mood", "tired", category="context")
     rig.clock.advance(2 * DAY)
     _, results = rig.run()

@@ -6,12 +6,18 @@ agent with no stored configuration gets exactly these defaults.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import timedelta
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 from engram.domain.blocks import MemoryBlocksConfig
+from engram.domain.ttl import DEFAULT_TTL_HOURS
+
+# A TTL longer than this is a typo, not a retention policy (about 100 years).
+MAX_TTL_HOURS = 100 * 366 * 24.0
 
 
 class _CamelModel(BaseModel):
@@ -71,6 +77,25 @@ class UserMemoryConfig(_CamelModel):
     on_cap_reached: OnCapReached = OnCapReached.EVICT_OLDEST
     guardrails: Guardrails = Guardrails()
     dream_config: DreamConfig = DreamConfig()
+    # Hours each category lives after the fact was observed. A category not listed never
+    # expires: a memory is kept until deleted unless its agent says otherwise.
+    ttl_hours: dict[str, float] = Field(
+        default_factory=lambda: dict(DEFAULT_TTL_HOURS),
+        description="Category -> hours to keep after the fact was observed; unlisted categories never expire.",
+    )
+
+    @field_validator("ttl_hours")
+    @classmethod
+    def _sane_ttls(cls, value: dict[str, float]) -> dict[str, float]:
+        for category, hours in value.items():
+            if not category.strip() or len(category) > 100:
+                raise ValueError("ttlHours keys must be category names (1-100 characters)")
+            if not 0 < hours <= MAX_TTL_HOURS:
+                raise ValueError(f"ttlHours[{category!r}] must be more than 0 and at most {MAX_TTL_HOURS:g} hours")
+        return value
+
+    def ttl_table(self) -> Mapping[str, timedelta | None]:
+        return {c: timedelta(hours=h) for c, h in self.ttl_hours.items()}
 
 
 class AgentConfig(_CamelModel):

@@ -306,7 +306,7 @@ def decayed(confidence: float, p: Policy, steps: int) -> float:
 
 
 def is_low_confidence(confidence: float, e: MemoryEntry, p: Policy, now: datetime) -> bool:
-    return p.decay and confidence < p.prune_below and now - e.created_at > p.prune_after
+    return p.decay and confidence < p.prune_below and now - e.observed_at > p.prune_after
 
 
 def _removal(e: MemoryEntry, at: datetime, **changes: object) -> MemoryEntry:
@@ -587,5 +587,5 @@ def next_due(
         if p.decay:
             consider(decay_anchor(e) + p.decay_after)
             if e.confidence < p.prune_below:
-                consider(e.created_at + p.prune_after + TICK)
+                consider(e.observed_at + p.prune_after + TICK)
     return best

@@ -103,6 +103,11 @@ class MemoryEntry:
     # orders out-of-order writes from several devices.
     source_time: datetime | None = None
 
+    @property
+    def observed_at(self) -> datetime:
+        """When the fact was observed: its source time, else when it was stored."""
+        return self.created_at if self.source_time is None else min(self.source_time, self.created_at)
+
     def is_expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
 

@@ -187,10 +187,12 @@ def _same_value(
     updated = live.evolve(
         **changes,
         confidence=round(min(1.0, live.confidence + REINFORCE_STEP), 4),
-        last_reinforced_at=now,
+        last_reinforced_at=_latest(live.last_reinforced_at, _observed(req, now)),
         updated_at=now,
         version=guard.new_version,
-        expires_at=_expiry(req, now),
+        # A restatement extends the life of the entry, never shortens it (a late copy of
+        # an older observation must not expire what a newer one kept).
+        expires_at=_later_expiry(live.expires_at, _expiry(req, now)),
         source_time=_latest(live.source_time, req.source_time),
     )
     outcome = {
@@ -248,7 +250,8 @@ def _fresh(req: WriteRequest, now: datetime, version: int, supersedes: str | Non
         importance=50 if req.importance is None else req.importance,
         confidence=1.0 if req.confidence is None else req.confidence,
         supersedes=supersedes,
-        last_reinforced_at=now,
+        # Decay counts from the observation: a fact seen three days ago is three days old.
+        last_reinforced_at=_observed(req, now),
         expires_at=_expiry(req, now),
         valid_from=req.valid_from or req.source_time or now,
         valid_to=req.valid_to,
@@ -256,8 +259,14 @@ def _fresh(req: WriteRequest, now: datetime, version: int, supersedes: str | Non
     )
 
 
+def _observed(req: WriteRequest, now: datetime) -> datetime:
+    """When the fact was observed: its source time, never later than now."""
+    return now if req.source_time is None else min(req.source_time, now)
+
+
 def _expiry(req: WriteRequest, now: datetime) -> datetime | None:
-    by_category = expiry_for(req.category, now, req.ttl)
+    # The TTL runs from the observation; retention (a storage promise) from the write.
+    by_category = expiry_for(req.category, _observed(req, now), req.ttl)
     if req.retention is None:
         return by_category
     by_retention = now + req.retention
@@ -266,6 +275,12 @@ def _expiry(req: WriteRequest, now: datetime) -> datetime | None:
 
 def _with_current(guard: IdentityGuard, entry_id: str) -> IdentityGuard:
     return IdentityGuard(guard.identity_id, guard.expected_version, guard.new_version, entry_id)
+
+
+def _later_expiry(current: datetime | None, new: datetime | None) -> datetime | None:
+    if current is None or new is None:
+        return new
+    return max(current, new)
 
 
 def _latest(a: datetime | None, b: datetime | None) -> datetime | None:

@@ -239,7 +239,8 @@ class MemoryService:
         the user's settings are enforced here: memory off, allowed categories, retention.
         """
         settings = self.check_settings(req.tenant_id, req.user_id, req.category)
-        req = replace(req, retention=_retention(settings))
+        # The TTL table is the writing agent's configuration, whatever path the write took.
+        req = replace(req, retention=_retention(settings), ttl=config.user_memory_config.ttl_table())
         for attempt in range(MAX_ATTEMPTS):
             now = self.clock.now()
             state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)

@@ -305,7 +305,9 @@ class _Keep:
 
 
 def _signals(e: MemoryEntry, hit: SearchHit) -> Signals:
-    fresh = max(d for d in (e.updated_at, e.last_reinforced_at, e.last_accessed_at) if d is not None)
+    # Recency runs from the observation (issue #17): a fact told three days ago and stored
+    # now is three days old; an edit of its wording does not make it fresh.
+    fresh = max(d for d in (e.observed_at, e.last_reinforced_at, e.last_accessed_at) if d is not None)
     return Signals(hit.keyword, hit.semantic, e.importance, e.confidence, fresh)
 
 
