@@ -64,6 +64,7 @@ class AgentConfig(_Model):
                 "maxRecallEntries": 50,
                 "onCapReached": "evict_oldest",
                 "recallOrder": "most_recent",
+                "ttlHours": {"event": 168.0, "feeling": 6.0},
             }
         ),
         alias="userMemoryConfig",
@@ -1012,6 +1013,11 @@ class UserMemoryConfig(_Model):
     max_recall_entries: Annotated[int, Field(ge=1, le=10000)] = Field(50, alias="maxRecallEntries")
     on_cap_reached: OnCapReached = Field("evict_oldest", alias="onCapReached")
     recall_order: RecallOrder = Field("most_recent", alias="recallOrder")
+    ttl_hours: dict[str, float] = Field(
+        default_factory=lambda: {"event": 168.0, "feeling": 6.0},
+        alias="ttlHours",
+        description="Category -> hours to keep after the fact was observed; unlisted categories never expire.",
+    )
 
 
 class ValidationError(_Model):

@@ -80,7 +80,7 @@ class UserMemoryConfig(_CamelModel):
     # Hours each category lives after the fact was observed. A category not listed never
     # expires: a memory is kept until deleted unless its agent says otherwise.
     ttl_hours: dict[str, float] = Field(
-        default_factory=lambda: dict(DEFAULT_TTL_HOURS),
+        dict(DEFAULT_TTL_HOURS),
         description="Category -> hours to keep after the fact was observed; unlisted categories never expire.",
     )
 
