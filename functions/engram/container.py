@@ -6,7 +6,7 @@ cold start pays only for what it touches and tests pass their own ``Engram`` ins
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from threading import Lock
@@ -74,10 +74,10 @@ class Engram:
     write_idempotency: OwnedLayer
     drainer: OutboxDrainer | None = None
 
-    def sync_index(self) -> None:
+    def sync_index(self, progress: Callable[[int], None] | None = None) -> None:
         """Locally, bring the index up to date with the store (the cloud uses the stream)."""
         if self.drainer is not None:
-            self.drainer.drain()
+            self.drainer.drain(progress)
 
 
 def build(

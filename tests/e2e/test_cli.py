@@ -13,9 +13,12 @@ pytestmark = pytest.mark.e2e
 
 def test_demo_walks_through_the_features(server: EngramServer) -> None:
     out = server.cli("demo", "--url", server.url, "--tenant", f"demo-{server.backend}")
-    assert "Demo finished." in out
+    assert "Demo finished; its three keys are revoked." in out
     assert "-> 422" in out  # the card number was refused
     assert '"outcome": "restored"' in out
+    # The demo leaves no active key behind (it made three, one of them admin).
+    listed = server.cli("keys", "list", "--tenant", f"demo-{server.backend}").splitlines()
+    assert len(listed) == 3 and all(line.endswith("revoked") for line in listed), listed
 
 
 def test_export_then_import_into_another_tenant_round_trips(server: EngramServer) -> None:

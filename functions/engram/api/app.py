@@ -14,7 +14,14 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
 )
-from aws_lambda_powertools.event_handler.openapi.models import APIKey, APIKeyIn
+from aws_lambda_powertools.event_handler.openapi.models import (
+    APIKey,
+    HTTPBase,
+    HTTPBearer,
+    MutualTLS,
+    OAuth2,
+    OpenIdConnect,
+)
 
 from engram import __version__
 from engram.domain.errors import EngramError
@@ -22,11 +29,19 @@ from engram.domain.errors import EngramError
 logger = Logger(service="engram", child=True)
 
 API_TITLE = "Engram"
+# Markdown (Swagger UI renders it): the header sits in a code span, or `<key>` would be
+# read as an HTML tag and vanish.
 API_DESCRIPTION = (
     "Persistent memory for AI agents: remember facts about users, recall what matters for "
     "each turn, forget on request. Every route but /health and /docs needs an API key "
-    "sent as 'Authorization: Bearer <key>'."
+    "(`engram keys create` prints one) sent as `Authorization: Bearer egm_...`; in this "
+    "page, press Authorize and paste the key alone."
 )
+# HTTP bearer, so Swagger UI's Authorize adds the "Bearer " itself.
+SECURITY_SCHEMES: dict[str, APIKey | HTTPBase | OAuth2 | OpenIdConnect | HTTPBearer | MutualTLS] = {
+    "bearer": HTTPBearer(bearerFormat="egm_<key id>_<secret>", description="An Engram API key."),
+}
+SECURITY: list[dict[str, list[str]]] = [{"bearer": []}]
 
 
 def error_response(status: int, code: str, message: str, details: dict[str, Any] | None = None) -> Response[str]:
@@ -97,8 +112,8 @@ def create_app() -> APIGatewayRestResolver:
         title=API_TITLE,
         version=__version__,
         description=API_DESCRIPTION,
-        security_schemes={"apiKey": APIKey(name="Authorization", in_=APIKeyIn.header)},
-        security=[{"apiKey": []}],
+        security_schemes=SECURITY_SCHEMES,
+        security=SECURITY,
     )
 
     @app.exception_handler(EngramError)
@@ -167,8 +182,8 @@ def openapi_document() -> dict[str, Any]:
                 title=API_TITLE,
                 version=__version__,
                 description=API_DESCRIPTION,
-                security_schemes={"apiKey": APIKey(name="Authorization", in_=APIKeyIn.header)},
-                security=[{"apiKey": []}],
+                security_schemes=SECURITY_SCHEMES,
+                security=SECURITY,
             )
         )
     )

@@ -31,10 +31,30 @@ def _engram(args: argparse.Namespace) -> Any:
     return engram
 
 
+class CliError(Exception):
+    """A problem the user can fix: printed as one line, exit status 2, no traceback."""
+
+
+def _port_free(host: str, port: int) -> None:
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise CliError(
+                f"cannot listen on {host}:{port} ({exc.strerror or exc}); is another server running? "
+                "Pick another port with --port."
+            ) from None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from engram.domain.models import Role
     from engram.local.server import serve
 
+    # Before anything is created: a busy port must not leave a fresh admin key behind.
+    _port_free(args.host, args.port)
     engram = _engram(args)
     if not engram.keys.list():
         _, key = engram.keys.create(args.tenant, "admin", frozenset({Role.ADMIN}), description="created at first start")
@@ -86,8 +106,14 @@ def _admin(tenant: str) -> Any:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from engram.local.progress import progress_bar
+
     engram = _engram(args)
-    data = engram.privacy.export(_admin(args.tenant), args.user)
+    with progress_bar("export", unit="parts") as bar:
+        # One read of everything about the user; the bar says it is working on a terminal.
+        data = engram.privacy.export(_admin(args.tenant), args.user)
+        bar.total(1)
+        bar.set(1)
     text = json.dumps(data, indent=2, ensure_ascii=False)
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
@@ -97,21 +123,45 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_export(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no such file: {path}") from None
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{path} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(data, dict) or "userId" not in data or not isinstance(data.get("entries", []), list):
+        raise CliError(f"{path} is not an Engram export (expected the JSON object `engram export` writes)")
+    return data
+
+
 def cmd_import(args: argparse.Namespace) -> int:
+    from engram.local.progress import progress_bar
     from engram.service.privacy import import_user
 
+    data = _read_export(Path(args.file))
     engram = _engram(args)
-    data = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    counts = import_user(engram.store, data, args.tenant)
-    engram.sync_index()
+    if args.tenant is None and "tenantId" not in data:
+        raise CliError(f"{args.file} names no tenant: pass --tenant")
+    with progress_bar("import", unit="memories") as bar:
+        counts = import_user(engram.store, data, args.tenant, bar.step)
+    with progress_bar("index", total=counts["entries"], unit="changes") as bar:
+        engram.sync_index(bar.set)
     print(json.dumps(counts))
     return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from engram.local.demo import run_demo
+    from engram.local.demo import DemoServerMissing, run_demo
 
-    return run_demo(args.url, _settings(args), args.tenant)
+    try:
+        return run_demo(args.url, _settings(args), args.tenant)
+    except DemoServerMissing as exc:
+        raise CliError(str(exc)) from None
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
@@ -126,9 +176,12 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     if not isinstance(engram.store, SqliteStore):
         print("error: the CLI re-embeds the embedded store; the cloud runs reembed_user per user", file=sys.stderr)
         return 2
-    report = Reembedder(
-        engram.store, SqliteUserLister(engram.store), engram.index, engram.embedder, engram.clock
-    ).reembed(args.tenant, args.user)
+    from engram.local.progress import progress_bar
+
+    with progress_bar("reembed", unit="users") as bar:
+        report = Reembedder(
+            engram.store, SqliteUserLister(engram.store), engram.index, engram.embedder, engram.clock
+        ).reembed(args.tenant, args.user, bar.step)
     print(json.dumps({"modelId": report.model_id, "users": report.users, "entries": report.entries}))
     return 0
 
@@ -138,17 +191,49 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     from engram.api.mcp_server import run_stdio
 
+    if args.key:
+        key = args.key
+    else:
+        try:
+            key = Path(args.key_file).read_text(encoding="utf-8").strip()
+        except FileNotFoundError:
+            raise CliError(f"no such key file: {args.key_file} (create a key with `engram keys create`)") from None
+        except (IsADirectoryError, PermissionError, UnicodeDecodeError) as exc:
+            raise CliError(f"cannot read the key file {args.key_file}: {exc}") from None
+        if not key:
+            raise CliError(f"the key file {args.key_file} is empty")
     engram = _engram(args)
-    key = args.key if args.key else Path(args.key_file).read_text(encoding="utf-8").strip()
     anyio.run(run_stdio, engram, engram.keys.authenticate(key))
     return 0
 
 
+def _store_options(p: argparse.ArgumentParser, default: Any = None) -> None:
+    p.add_argument("--data-dir", default=default, help="Where the embedded store lives (default ~/.engram).")
+    p.add_argument("--backend", default=default, choices=["sqlite", "aws"], help="sqlite (default) or aws (DynamoDB).")
+    p.add_argument("--embedder", default=default, choices=["hash", "minilm", "bedrock"], help="Embedding model.")
+
+
+class _Parser(argparse.ArgumentParser):
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        action = super().add_subparsers(**kwargs)
+        add_parser = action.add_parser
+
+        def add(name: str, **kw: Any) -> argparse.ArgumentParser:
+            # Store options work before or after the command (`engram serve --data-dir X`);
+            # SUPPRESS keeps a command's absent option from hiding the one given before it.
+            common = argparse.ArgumentParser(add_help=False)
+            _store_options(common, argparse.SUPPRESS)
+            parents = [*kw.pop("parents", []), common]
+            sub: argparse.ArgumentParser = add_parser(name, parents=parents, **kw)
+            return sub
+
+        action.add_parser = add  # type: ignore[method-assign]
+        return action
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="engram", description="Persistent memory for AI agents.")
-    p.add_argument("--data-dir", help="Where the embedded store lives (default ~/.engram).")
-    p.add_argument("--backend", choices=["sqlite", "aws"], help="sqlite (default) or aws (DynamoDB).")
-    p.add_argument("--embedder", choices=["hash", "minilm", "bedrock"], help="Embedding model.")
+    p = _Parser(prog="engram", description="Persistent memory for AI agents.")
+    _store_options(p)
     sub = p.add_subparsers(dest="cmd", required=True)
 
     s = sub.add_parser("serve", help="Serve the API on loopback.")
@@ -212,9 +297,36 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except CliError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except EngramError as exc:
         print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        message = _aws_problem(exc)
+        if message is None:
+            raise
+        print(f"error: {message}", file=sys.stderr)
+        return 2
+
+
+def _aws_problem(exc: Exception) -> str | None:
+    """A one-line message for AWS set-up problems (--backend aws), None for anything else."""
+    try:
+        from botocore.exceptions import BotoCoreError, NoCredentialsError, NoRegionError
+    except ImportError:
+        return None
+    if isinstance(exc, NoCredentialsError):
+        return (
+            "--backend aws needs AWS credentials and none were found: set AWS_PROFILE (or "
+            "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY), or run where a role provides them"
+        )
+    if isinstance(exc, NoRegionError):
+        return "--backend aws needs a region: set AWS_REGION (or AWS_DEFAULT_REGION)"
+    if isinstance(exc, BotoCoreError):
+        return f"AWS could not be reached: {exc}"
+    return None
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ def cmd_dream(args: argparse.Namespace, settings: Any) -> int:
         TextColumn("users"),
         TimeElapsedColumn(),
         console=console,
-        disable=args.json,
+        # Drawn on a terminal only: quiet in pipes, logs and CI.
+        disable=args.json or not console.is_terminal,
     )
     with progress:
         task = progress.add_task("users", total=None)

@@ -9,7 +9,7 @@ keeps what the store lost.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -73,11 +73,12 @@ class OutboxDrainer:
         self._lock = threading.Lock()
         self._lock_path = lock_path
 
-    def drain(self) -> int:
+    def drain(self, progress: Callable[[int], None] | None = None) -> int:
+        """Index every pending change; ``progress`` hears the running count after each batch."""
         with self._lock, _file_lock(self._lock_path):
-            return self._drain()
+            return self._drain(progress)
 
-    def _drain(self) -> int:
+    def _drain(self, progress: Callable[[int], None] | None = None) -> int:
         done = 0
         while True:
             pending = self._store.pending_changes(500)
@@ -93,6 +94,8 @@ class OutboxDrainer:
             self._indexer.apply(changes)
             self._store.ack_changes(pending[-1][0])
             done += len(pending)
+            if progress is not None:
+                progress(done)
 
 
 @contextmanager

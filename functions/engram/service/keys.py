@@ -73,7 +73,9 @@ class KeyService:
     def authenticate(self, presented: str | None) -> Principal:
         if not presented:
             raise Unauthenticated("An API key is required: send it as 'Authorization: Bearer <key>'.")
-        token = presented.removeprefix("Bearer ").strip()
+        # The auth scheme is case-insensitive (RFC 9110 11.1): "bearer egm_..." is the same.
+        scheme, _, rest = presented.strip().partition(" ")
+        token = rest.strip() if scheme.lower() == "bearer" else presented.strip()
         match = _KEY_RE.match(token)
         if match is None:
             raise Unauthenticated("That is not an Engram API key.")

@@ -90,7 +90,12 @@ class PrivacyService:
         return ErasureReceipt(t, user_id, self.clock.now(), counts)
 
 
-def import_user(store: Store, data: dict[str, Any], tenant_id: str | None = None) -> dict[str, int]:
+def import_user(
+    store: Store,
+    data: dict[str, Any],
+    tenant_id: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, int]:
     """Load an export back (same or another tenant), identities and history intact.
 
     Identities that already exist are left alone and counted as skipped: an import never
@@ -111,7 +116,9 @@ def import_user(store: Store, data: dict[str, Any], tenant_id: str | None = None
     for h in history:
         by_identity.setdefault(h.identity_id, ([], []))[1].append(h)
     counts = {"identities": 0, "entries": 0, "history": 0, "skipped": 0}
-    for identity, (ents, hist) in by_identity.items():
+    for n, (identity, (ents, hist)) in enumerate(by_identity.items(), 1):
+        if progress is not None:
+            progress(n, len(by_identity))
         if store.get_identity(t, user_id, identity) is not None:
             counts["skipped"] += 1
             continue

@@ -12,6 +12,7 @@ runs ``reembed`` over every user (``engram reembed``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -65,7 +66,13 @@ class Reembedder:
             if cursor is None:
                 return done
 
-    def reembed(self, tenant_id: str | None = None, user_id: str | None = None) -> ReembedReport:
+    def reembed(
+        self,
+        tenant_id: str | None = None,
+        user_id: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ReembedReport:
+        """Re-embed every live memory; ``progress`` hears (users done, users in all) after each user."""
         report = ReembedReport(self._model_id)
         if user_id is not None:
             if tenant_id is None:
@@ -78,6 +85,8 @@ class Reembedder:
             report.users += 1
             report.entries += n
             report.by_tenant[t] = report.by_tenant.get(t, 0) + n
+            if progress is not None:
+                progress(report.users, len(pairs))
         logger.info(
             "re-embedded", extra={"model_id": report.model_id, "users": report.users, "entries": report.entries}
         )
