@@ -627,12 +627,17 @@ class BlockRepository(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class EntryChange:
-    """One entry as the store now holds it, or its id if the store no longer does."""
+    """One entry as the store now holds it, or its id if the store no longer does.
+
+    ``previous`` is the entry as it was before this change, when the change feed says
+    (the DynamoDB stream's old image); None when it does not, or the entry is new.
+    """
 
     tenant_id: str
     user_id: str
     entry_id: str
     entry: MemoryEntry | None
+    previous: MemoryEntry | None = None
 
 
 class ChangeOutbox(Protocol):

@@ -33,6 +33,7 @@ from engram.ports import EntryQuery
 from tests.artefacts import LambdaProcess, host_layers, stage_code_asset
 from tests.moto_server import DUMMY_CREDENTIALS, REGION, dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
 from tests.standins import BedrockStandin, OpenSearchStandin
+from tests.stream_reader import StreamReader
 from tests.support import engram_for
 
 pytestmark = pytest.mark.slow
@@ -69,13 +70,6 @@ class Cloud:
             aws_access_key_id=DUMMY_CREDENTIALS["AWS_ACCESS_KEY_ID"],
             aws_secret_access_key=DUMMY_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
         )
-        self.streams = boto3.client(
-            "dynamodbstreams",
-            endpoint_url=self.endpoint,
-            region_name=REGION,
-            aws_access_key_id=DUMMY_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-            aws_secret_access_key=DUMMY_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-        )
         self.queues = {
             name: self.sqs.create_queue(QueueName=fresh_table_name(name))["QueueUrl"]
             for name in ("extraction", "dream")
@@ -84,7 +78,7 @@ class Cloud:
         self.bedrock = BedrockStandin()
         self.home = tmp / "home"
         self.home.mkdir()
-        self._stream_seen: set[str] = set()
+        self.stream = StreamReader(self.ddb, self.table, self.endpoint)
         # The in-process view of the same table, for set-up (an API key) and checks.
         self.engram = engram_for(tmp / "local", store=DynamoStore(self.ddb, self.table))
 
@@ -127,28 +121,7 @@ class Cloud:
 
     def stream_records(self) -> list[dict[str, Any]]:
         """New records of the table's stream, as the Lambda event source hands them over."""
-        arn = self.ddb.describe_table(TableName=self.table)["Table"]["LatestStreamArn"]
-        records: list[dict[str, Any]] = []
-        for shard in self.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-            iterator = self.streams.get_shard_iterator(
-                StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-            )["ShardIterator"]
-            for _ in range(100):
-                page = self.streams.get_records(ShardIterator=iterator)
-                for record in page["Records"]:
-                    seq = record["dynamodb"]["SequenceNumber"]
-                    if seq in self._stream_seen:
-                        continue
-                    self._stream_seen.add(seq)
-                    body = dict(record["dynamodb"])
-                    created = body.get("ApproximateCreationDateTime")
-                    if isinstance(created, datetime):
-                        body["ApproximateCreationDateTime"] = created.timestamp()
-                    records.append({**record, "dynamodb": body, "eventSourceARN": arn})
-                iterator = page.get("NextShardIterator")
-                if not iterator or not page["Records"]:
-                    break
-        return records
+        return self.stream.records()
 
     def sqs_event(self, queue: str) -> dict[str, Any]:
         records = []

@@ -151,16 +151,64 @@ def test_given_insert_modify_and_remove_records_when_handled_then_the_index_foll
         ]
     )
     assert result == {"batchItemFailures": []}
-    assert index.ops == [
-        ("upsert", "t1", "u1", a.id),
-        ("upsert", "t1", "u1", b.id),
-        ("delete", "t1", "u1", a.id),
-        ("delete", "t1", "u1", b.id),
-    ]
+    # One change per entry, where it ended: both left the index within the batch.
+    assert index.ops == [("delete", "t1", "u1", a.id), ("delete", "t1", "u1", b.id)]
+
+
+def test_given_an_insert_when_handled_then_the_document_holds_the_typed_entry(index: RecordingIndex) -> None:
+    a = _entry("mem_" + "a" * 24)
+    assert _handle([_record("INSERT", 1, new=a)]) == {"batchItemFailures": []}
+    assert index.ops == [("upsert", "t1", "u1", a.id)]
     # The image became the domain entity: typed fields survive the attribute-value form.
     doc = index.docs[0]
     assert (doc.text, doc.confidence, doc.category, doc.updated_at) == ("favorite color: blue", 0.9, "preference", T0)
     assert isinstance(doc.importance, int)
+
+
+def test_given_modifies_that_leave_text_and_filters_alone_then_nothing_is_embedded_or_written(
+    index: RecordingIndex,
+) -> None:
+    a = _entry("mem_" + "5" * 24)
+    accessed = a.evolve(access_count=3, last_accessed_at=T0, version=2)
+    decayed = a.evolve(confidence=0.5, importance=10, version=3)
+    superseded = a.evolve(status=Status.SUPERSEDED, version=4)
+    deleted = superseded.evolve(status=Status.DELETED, version=5)
+    records = [
+        _record("MODIFY", 1, new=accessed, old=a),  # a recall's access count
+        _record("MODIFY", 2, new=decayed, old=accessed),  # a dream's decay
+    ]
+    assert _handle(records) == {"batchItemFailures": []}
+    assert index.ops == []
+    # Inactive before and after: the index never held it.
+    assert _handle([_record("MODIFY", 3, new=deleted, old=superseded)]) == {"batchItemFailures": []}
+    assert index.ops == []
+
+
+def test_given_a_modify_of_the_text_or_a_filter_then_the_document_is_rewritten(index: RecordingIndex) -> None:
+    a = _entry("mem_" + "6" * 24)
+    b = _entry("mem_" + "7" * 24)
+    records = [
+        _record("MODIFY", 1, new=a.evolve(value="green", version=2), old=a),
+        _record("MODIFY", 2, new=b.evolve(visibility=Visibility.GLOBAL, version=2), old=b),
+    ]
+    assert _handle(records) == {"batchItemFailures": []}
+    assert index.ops == [("upsert", "t1", "u1", a.id), ("upsert", "t1", "u1", b.id)]
+    assert [d.text for d in index.docs] == ["favorite color: green", "favorite color: blue"]
+
+
+def test_given_a_batch_then_its_changed_texts_are_embedded_in_one_call(index: RecordingIndex) -> None:
+    from engram.container import get_engram
+
+    calls: list[int] = []
+    embedder = get_engram().indexer._embedder
+    real = embedder.embed
+    embedder.embed = lambda texts: calls.append(len(texts)) or real(texts)  # type: ignore[method-assign]
+    entries = [_entry(f"mem_{i:024d}") for i in range(5)]
+    records = [_record("INSERT", i, new=e) for i, e in enumerate(entries, 1)]
+    records.append(_record("MODIFY", 9, new=entries[0].evolve(access_count=1, version=2), old=entries[0]))
+    assert _handle(records) == {"batchItemFailures": []}
+    assert calls == [5]
+    assert [op[3] for op in index.ops] == [e.id for e in entries[1:]] + [entries[0].id]
 
 
 def test_given_a_ttl_expiry_when_handled_then_the_entry_leaves_the_index(index: RecordingIndex) -> None:
@@ -183,8 +231,7 @@ def test_given_a_replayed_batch_when_handled_twice_then_the_index_ends_the_same(
     batch = [_record("INSERT", 1, new=a), _record("REMOVE", 2, old=a)]
     _handle(copy.deepcopy(batch))
     _handle(copy.deepcopy(batch))
-    assert index.ops[-1] == ("delete", "t1", "u1", a.id)
-    assert index.ops[:2] == index.ops[2:]
+    assert index.ops == [("delete", "t1", "u1", a.id)] * 2
 
 
 def test_given_a_record_the_index_rejects_when_handled_then_only_it_is_reported_as_failed(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -44,24 +45,97 @@ def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id:
     )
 
 
+def _searchable(entry: MemoryEntry | None) -> tuple[object, ...] | None:
+    """What a search reads from an entry's index document: its text and every field a
+    search filters on. None for an entry the index does not hold (not active).
+
+    Importance, confidence and the access statistics are left out on purpose: ranking
+    reads them from the store, so a change to them alone (a recall's access count, a
+    dream's decay, a reinforcement) leaves the document as good as it was.
+    """
+    if entry is None or entry.status is not Status.ACTIVE:
+        return None
+    return (
+        entry.text(),
+        entry.visibility,
+        entry.source_agent_id,
+        tuple(entry.group_ids),
+        entry.category,
+        entry.key,
+        entry.expires_at,
+    )
+
+
+def unchanged(change: EntryChange) -> bool:
+    """The index already holds what this change would write: the same text and filters,
+    or nothing before and after (an entry inactive in both states). A removal is never
+    skipped: deleting is cheap and makes sure."""
+    if change.previous is None or change.entry is None:
+        return False
+    return _searchable(change.entry) == _searchable(change.previous)
+
+
+def latest_per_entry(changes: Sequence[EntryChange]) -> list[EntryChange]:
+    """One change per entry: its last state, compared with its state before the first.
+
+    A batch of the stream can hold several changes to one entry, in order; only where
+    it ends matters to the index, and what the index held is where it began.
+    """
+    merged: dict[tuple[str, str, str], EntryChange] = {}
+    for change in changes:
+        key = (change.tenant_id, change.user_id, change.entry_id)
+        first = merged.get(key)
+        if first is not None:
+            change = EntryChange(change.tenant_id, change.user_id, change.entry_id, change.entry, first.previous)
+            del merged[key]  # keep the order of the last change
+        merged[key] = change
+    return list(merged.values())
+
+
+@dataclass
+class IndexReport:
+    """What one ``Indexer.apply`` did: documents embedded and written, removed, left as they were."""
+
+    upserted: int = 0
+    removed: int = 0
+    skipped: int = 0
+
+
 class Indexer:
     def __init__(self, index: SearchIndex, embedder: Embedder) -> None:
         self._index = index
         self._embedder = embedder
 
-    def apply(self, changes: Sequence[EntryChange], now: datetime | None = None) -> None:
-        live = [c.entry for c in changes if c.entry is not None and c.entry.status is Status.ACTIVE]
-        gone = [c for c in changes if c.entry is None or c.entry.status is not Status.ACTIVE]
+    def apply(self, changes: Sequence[EntryChange], now: datetime | None = None) -> IndexReport:
+        """Bring the index in step with ``changes``: one embedding call for every text
+        that changed (the embedder batches them as its model allows), one bulk write.
+
+        A change whose text and filter fields are what the index already holds is
+        skipped: no embedding, no write.
+        """
+        report = IndexReport()
+        live: list[MemoryEntry] = []
+        gone: list[EntryChange] = []
+        for change in latest_per_entry(changes):
+            if unchanged(change):
+                report.skipped += 1
+            elif change.entry is not None and change.entry.status is Status.ACTIVE:
+                live.append(change.entry)
+            else:
+                gone.append(change)
         if live:
             vectors = self._embedder.embed([e.text() for e in live])
             self._index.upsert(
                 [entry_document(e, v, self._embedder.model_id) for e, v in zip(live, vectors, strict=True)]
             )
+            report.upserted = len(live)
         by_owner: dict[tuple[str, str], list[str]] = {}
         for c in gone:
             by_owner.setdefault((c.tenant_id, c.user_id), []).append(c.entry_id)
         for (tenant_id, user_id), ids in by_owner.items():
             self._index.delete(tenant_id, user_id, ids)
+            report.removed += len(ids)
+        return report
 
 
 class OutboxDrainer:

@@ -68,8 +68,9 @@ def entry_change(record: Mapping[str, Any]) -> EntryChange | None:
     except ValueError:
         return None
     event = record.get("eventName")
+    previous = _old_entry(body.get("OldImage"))
     if event == "REMOVE":
-        return EntryChange(tenant_id, user_id, entry_id, None)
+        return EntryChange(tenant_id, user_id, entry_id, None, previous)
     if event not in ("INSERT", "MODIFY"):
         raise MalformedRecord(f"unknown stream event {event!r}")
     image = body.get("NewImage")
@@ -81,7 +82,18 @@ def entry_change(record: Mapping[str, Any]) -> EntryChange | None:
         raise MalformedRecord("the new image is not a memory entry") from exc
     if (entry.tenant_id, entry.user_id, entry.id) != (tenant_id, user_id, entry_id):
         raise MalformedRecord("the new image does not match its keys")
-    return EntryChange(tenant_id, user_id, entry_id, entry)
+    return EntryChange(tenant_id, user_id, entry_id, entry, previous)
+
+
+def _old_entry(image: Mapping[str, Any] | None) -> MemoryEntry | None:
+    """The entry before the change, if the record carries it; an old image that cannot be
+    read only costs the comparison (the change is then indexed as if new)."""
+    if not image:
+        return None
+    try:
+        return entry_from_dict(from_item(image))
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 class StreamOutbox:
