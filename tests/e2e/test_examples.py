@@ -152,3 +152,22 @@ def test_given_the_bedrock_snippet_when_the_model_uses_a_memory_tool_then_engram
         stubber.assert_no_pending_responses()
         assert reply == "Blue it is."
         assert [(e.key, e.value) for e in engram.iter_visible("bedrock-user")] == [("favorite_color", "blue")]
+
+
+def test_given_a_served_engram_when_the_langgraph_example_runs_as_a_script_then_the_graph_remembers_and_recalls(
+    server: EngramServer, key: str
+) -> None:
+    pytest.importorskip("langgraph")
+    env = {**os.environ, "ENGRAM_URL": server.url, "ENGRAM_API_KEY": key}
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "langgraph_memory.py"), "--user", "graph-user"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    # The last turn is answered from what the first two turns stored in Engram.
+    assert "The user is vegetarian" in lines[5] and "marathon" in lines[5], done.stdout
+    assert any(line.startswith("retriever -> ") and "marathon" in line for line in lines), done.stdout
