@@ -20,11 +20,20 @@ from engram.domain.errors import (
 )
 from engram.domain.models import ActorType, Role, Status, Visibility
 from engram.domain.policies import VisibilityScope
-from engram.domain.proposals import BlockChange, EntryRemoval, EntryUpsert, ProposalStatus, needs_approval
+from engram.domain.proposals import (
+    BlockChange,
+    EntryRemoval,
+    EntryUpsert,
+    Proposal,
+    ProposalStatus,
+    needs_approval,
+    new_proposal_id,
+    superseded_by,
+)
 from engram.domain.writes import Outcome
 from engram.service.memory import UpsertCommand
 
-from tests.support import ManualClock, engram_for, principal
+from tests.support import T0, ManualClock, engram_for, principal
 
 AGENT = principal("t1", "agent-a")
 OTHER = principal("t1", "agent-b")
@@ -337,3 +346,35 @@ class TestBlockProposals:
                 AGENT, "u1", BlockChange("persona", BlockEdit(set={"constraints": ["a", "b", "c", "d"]}))
             )
         assert err.value.code == "block_list_too_long"
+
+
+class TestSupersededBy:
+    """The pure rule both proposal stores apply: one open proposal per target."""
+
+    def _proposal(self, target: str, *, minutes: int = 0, status: ProposalStatus = ProposalStatus.PENDING) -> Proposal:
+        at = T0 + timedelta(minutes=minutes)
+        change = EntryUpsert("drink", "tea", "preference", Visibility.SELF, statement=None)
+        return Proposal(
+            new_proposal_id(), "t1", "u1", "agent-a", target, change, "said so", status, at, at + timedelta(days=7)
+        )
+
+    def test_given_pending_proposals_when_a_newer_one_comes_then_only_open_ones_of_its_target_are_replaced(
+        self,
+    ) -> None:
+        # Given an open proposal for the target, one for another target, a decided one and an expired one
+        open_same = self._proposal("id-1")
+        other_target = self._proposal("id-2")
+        decided = self._proposal("id-1", status=ProposalStatus.APPROVED)
+        expired = replace(self._proposal("id-1"), expires_at=T0 + timedelta(minutes=1))
+        newer = self._proposal("id-1", minutes=5)
+        now = T0 + timedelta(minutes=5)
+
+        # When the newer proposal supersedes what is pending
+        gone = superseded_by(newer, [open_same, other_target, decided, expired, newer], now)
+
+        # Then only the open proposal of the same target is replaced, linked to the newer one
+        assert [g.id for g in gone] == [open_same.id]
+        assert gone[0].status is ProposalStatus.SUPERSEDED
+        assert gone[0].superseded_by == newer.id
+        assert gone[0].decided_at == now
+        assert gone[0].revision == open_same.revision + 1

@@ -10,8 +10,8 @@ undecided expires.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -223,6 +223,21 @@ def change_from_dict(d: Mapping[str, Any]) -> ProposedChange:
     if kind == "block":
         return BlockChange(d["block"], edit_from_dict(d))
     raise ValueError(f"unknown proposed change type {kind!r}")
+
+
+def superseded_by(newer: Proposal, pending: Iterable[Proposal], now: datetime) -> list[Proposal]:
+    """The proposals ``newer`` supersedes, as they become: every other pending, unexpired
+    proposal for the same target (one open proposal per memory or block at a time)."""
+    return [
+        replace(
+            old, status=ProposalStatus.SUPERSEDED, superseded_by=newer.id, decided_at=now, revision=old.revision + 1
+        )
+        for old in pending
+        if old.target_id == newer.target_id
+        and old.status is ProposalStatus.PENDING
+        and old.expires_at > now
+        and old.id != newer.id
+    ]
 
 
 def proposal_to_dict(p: Proposal) -> dict[str, Any]:

@@ -7,7 +7,6 @@ which a DynamoDB map would drop) beside the attributes the keys and conditions n
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -16,7 +15,7 @@ from engram.adapters.dynamodb import user_control_keys as uk
 from engram.adapters.dynamodb.base import ConditionFailed, DynamoBase, Item, TransactionCancelled, attr, key_of
 from engram.domain.errors import VersionConflict
 from engram.domain.models import Page
-from engram.domain.proposals import Proposal, ProposalStatus, proposal_from_dict, proposal_to_dict
+from engram.domain.proposals import Proposal, ProposalStatus, proposal_from_dict, proposal_to_dict, superseded_by
 from engram.domain.serialization import ts
 from engram.ports import ProposalQuery
 
@@ -28,11 +27,9 @@ class DynamoProposalStore(DynamoBase):
         p = proposal
         pk = k.user_pk(p.tenant_id, p.user_id)
         for _ in range(ATTEMPTS):
-            open_ = [
-                old
-                for old in self._by_target(pk, p.target_id, ProposalStatus.PENDING)
-                if old.expires_at > now and old.id != p.id
-            ][:99]
+            pending = self._by_target(pk, p.target_id, ProposalStatus.PENDING)
+            # A transaction takes at most 100 actions: the new proposal and 99 it replaces.
+            replaced = superseded_by(p, pending, now)[:99]
             actions: list[dict[str, Any]] = [
                 {
                     "Put": {
@@ -43,16 +40,16 @@ class DynamoProposalStore(DynamoBase):
                     }
                 }
             ]
-            for old in open_:
-                gone = _superseded(old, p.id, now)
+            for gone in replaced:
                 actions.append(
                     {
                         "Put": {
                             "TableName": self.table_name,
                             "Item": _item(gone),
+                            # Conditional on the revision it had when read (one less).
                             "ConditionExpression": "#rev = :rev",
                             "ExpressionAttributeNames": {"#rev": "revision"},
-                            "ExpressionAttributeValues": {":rev": attr(old.revision)},
+                            "ExpressionAttributeValues": {":rev": attr(gone.revision - 1)},
                         }
                     }
                 )
@@ -60,7 +57,7 @@ class DynamoProposalStore(DynamoBase):
                 self.call("TransactWriteItems", TransactItems=actions)
             except TransactionCancelled:
                 continue  # an open proposal changed meanwhile: look again
-            return [old.id for old in open_]
+            return [gone.id for gone in replaced]
         raise VersionConflict("Proposals for this memory keep changing; retry.", targetId=p.target_id)
 
     def _by_target(self, pk: str, target_id: str, status: ProposalStatus) -> list[Proposal]:
@@ -147,10 +144,6 @@ def _matches(p: Proposal, query: ProposalQuery) -> bool:
     if query.agent_id is not None and p.agent_id != query.agent_id:
         return False
     return query.target_id is None or p.target_id == query.target_id
-
-
-def _superseded(old: Proposal, by: str, now: datetime) -> Proposal:
-    return replace(old, status=ProposalStatus.SUPERSEDED, superseded_by=by, decided_at=now, revision=old.revision + 1)
 
 
 def _item(p: Proposal) -> Item:

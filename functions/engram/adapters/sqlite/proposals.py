@@ -8,7 +8,7 @@ from typing import Any
 
 from engram.adapters.sqlite.store import SqliteStore, _decode_cursor, _dumps, _encode_cursor
 from engram.domain.models import Page
-from engram.domain.proposals import Proposal, ProposalStatus, proposal_from_dict, proposal_to_dict
+from engram.domain.proposals import Proposal, ProposalStatus, proposal_from_dict, proposal_to_dict, superseded_by
 from engram.domain.serialization import ts
 from engram.ports import ProposalQuery
 
@@ -26,16 +26,13 @@ class SqliteProposalStore:
                 "AND expires_at > ?",
                 (p.tenant_id, p.user_id, p.target_id, ProposalStatus.PENDING.value, ts(now)),
             ).fetchall()
-            for (body,) in rows:
-                old = proposal_from_dict(json.loads(body))
-                d = proposal_to_dict(old)
-                d.update(status=ProposalStatus.SUPERSEDED.value, supersededBy=p.id, revision=old.revision + 1)
-                d["decidedAt"] = ts(now)
+            for gone in superseded_by(p, (proposal_from_dict(json.loads(body)) for (body,) in rows), now):
+                d = proposal_to_dict(gone)
                 conn.execute(
                     "UPDATE proposals SET status=?, revision=?, body=? WHERE tenant_id=? AND user_id=? AND id=?",
-                    (d["status"], d["revision"], _dumps(d), p.tenant_id, p.user_id, old.id),
+                    (d["status"], d["revision"], _dumps(d), p.tenant_id, p.user_id, gone.id),
                 )
-                superseded.append(old.id)
+                superseded.append(gone.id)
             conn.execute(
                 "INSERT INTO proposals (tenant_id, user_id, id, agent_id, target_id, status, created_at, "
                 "expires_at, revision, body) VALUES (?,?,?,?,?,?,?,?,?,?)",
