@@ -7,11 +7,14 @@ with a hand-moved clock so that expiry and validity can be checked to the minute
 from __future__ import annotations
 
 import json
+import sqlite3
 from datetime import datetime, timedelta
+from pathlib import Path
 
 from engram.domain.models import Role
 
 from tests.integration.conftest import Api
+from tests.support import engram_for
 
 U = "/v1/users/alice"
 
@@ -118,3 +121,32 @@ def test_ttl_runs_from_the_observation_time_not_the_ingestion_time(api: Api) -> 
 
 def _ts(value: object) -> datetime:
     return datetime.fromisoformat(str(value))
+
+
+# -- item 11: a poison timestamp is refused, and a bad stored row harms nobody else ---
+def test_an_unreadable_stored_row_never_takes_down_other_users_or_a_restart(api: Api, tmp_path: Path) -> None:
+    a = api.key("acme", "a")
+    other = api.key("globex", "b")
+    refused = api.call(
+        "PUT", f"{U}/memories", a, json_body={"key": "k", "value": "v", "sourceTime": "0999-01-01T00:00:00Z"}
+    )
+    assert refused.status == 422 and "sourceTime" in refused.json()["message"]
+    # Given a row as an older version wrote it (a three-digit year no parser reads back)
+    entry = _put(api, a, {"key": "k", "value": "v", "sourceTime": "2020-01-01T00:00:00Z"})["entry"]
+    conn = sqlite3.connect(tmp_path / "engram.db")
+    conn.execute(
+        "UPDATE entries SET body = replace(body, '2020-01-01T00:00:00.000000Z', '999-01-01T00:00:00.000000Z') WHERE id = ?",
+        (entry["id"],),
+    )
+    conn.execute("INSERT INTO outbox (tenant_id, user_id, entry_id) VALUES ('acme', 'alice', ?)", (entry["id"],))
+    conn.commit()
+    conn.close()
+    # Then other users and tenants keep writing and searching
+    assert _put(api, other, {"key": "city", "value": "Paris"}, user="/v1/users/bob")["outcome"] == "created"
+    assert _put(api, a, {"key": "city", "value": "Rome"}, user="/v1/users/carol")["outcome"] == "created"
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    assert api.call("GET", "/v1/users/bob/memories/search", other, query="q=Paris").status == 200
+    # And the service starts again on the same data
+    again = engram_for(tmp_path)
+    again.sync_index()
+    assert again.store.get_entry("globex", "bob", "nope") is None

@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, Field, StringConstraints
+from pydantic import Field, StringConstraints
 
-from engram.api.schemas import ApiModel, Entry, Identifier
+from engram.api.schemas import ApiModel, Entry, Identifier, Timestamp
 from engram.domain.conversation import ExtractionRecord, Message, Thread, ThreadSummary
 from engram.domain.conversation_codec import record_to_dict
 from engram.service.long_term import LongTermItem
@@ -20,7 +20,7 @@ class MessageIn(ApiModel):
     id: Identifier = Field(description="The client's id for the message; appending it again changes nothing.")
     role: Role = "user"
     content: Annotated[str, StringConstraints(min_length=1, max_length=32_000)]
-    timestamp: AwareDatetime | None = Field(
+    timestamp: Timestamp | None = Field(
         None,
         description="When it was said, with the user's UTC offset; relative times resolve against it. "
         "Defaults to the time Engram receives it.",

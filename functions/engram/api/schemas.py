@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 from pydantic.alias_generators import to_camel
 
 from engram.domain.models import HistoryRecord, MemoryEntry, Page, UserProfile, UserSettings
@@ -15,6 +15,7 @@ from engram.domain.serialization import (
     profile_to_dict,
     settings_to_dict,
 )
+from engram.domain.timebounds import bounded
 
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:@\-]{0,127}$"
 Identifier = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
@@ -25,6 +26,10 @@ Category = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern
 MAX_VERSION = 2**53 - 1
 VersionNumber = Annotated[int, Field(ge=1, le=MAX_VERSION)]
 ExpectedVersion = Annotated[int, Field(ge=0, le=MAX_VERSION)]
+
+
+# An input time: with a UTC offset, and within the range every store round-trips.
+Timestamp = Annotated[AwareDatetime, AfterValidator(bounded)]
 
 
 class ApiModel(BaseModel):
@@ -48,12 +53,12 @@ class UpsertRequest(ApiModel):
     confidence: float | None = Field(None, ge=0, le=1)
     source_conversation_id: Identifier | None = None
     source_message_id: Identifier | None = None
-    source_time: AwareDatetime | None = Field(
+    source_time: Timestamp | None = Field(
         None,
         description="When the fact was observed at its source; an older one never overrides a newer.",
     )
-    valid_from: AwareDatetime | None = None
-    valid_to: AwareDatetime | None = None
+    valid_from: Timestamp | None = None
+    valid_to: Timestamp | None = None
 
 
 class BatchUpsertRequest(ApiModel):
@@ -276,9 +281,9 @@ class EntryChange(ApiModel):
     confidence: float | None = Field(None, ge=0, le=1)
     source_conversation_id: Identifier | None = None
     source_message_id: Identifier | None = None
-    source_time: AwareDatetime | None = None
-    valid_from: AwareDatetime | None = None
-    valid_to: AwareDatetime | None = None
+    source_time: Timestamp | None = None
+    valid_from: Timestamp | None = None
+    valid_to: Timestamp | None = None
 
 
 class ForgetChange(ApiModel):

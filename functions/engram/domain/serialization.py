@@ -23,11 +23,12 @@ from engram.domain.models import (
     Visibility,
 )
 
-_FMT = "%Y-%m-%dT%H:%M:%S.%fZ"
-
 
 def ts(value: datetime) -> str:
-    return value.astimezone(UTC).strftime(_FMT)
+    u = value.astimezone(UTC)
+    # Four-digit years always (strftime prints year 999 as "999", which fromisoformat
+    # refuses): the stores rely on fixed width to sort and to read back.
+    return f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}.{u.microsecond:06d}Z"
 
 
 def ts_opt(value: datetime | None) -> str | None:

@@ -253,10 +253,18 @@ def _fresh(req: WriteRequest, now: datetime, version: int, supersedes: str | Non
         # Decay counts from the observation: a fact seen three days ago is three days old.
         last_reinforced_at=_observed(req, now),
         expires_at=_expiry(req, now),
-        valid_from=req.valid_from or req.source_time or now,
+        valid_from=_valid_from(req, now),
         valid_to=req.valid_to,
         source_time=req.source_time,
     )
+
+
+def _valid_from(req: WriteRequest, now: datetime) -> datetime | None:
+    if req.valid_from is not None:
+        return req.valid_from
+    implied = req.source_time or now
+    # A fact told as already over ("until 2021") has an unknown start, not a negative span.
+    return None if req.valid_to is not None and req.valid_to < implied else implied
 
 
 def _observed(req: WriteRequest, now: datetime) -> datetime:

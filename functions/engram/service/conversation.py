@@ -33,6 +33,7 @@ from engram.domain.conversation_codec import message_to_dict, summary_to_dict, t
 from engram.domain.errors import NotFound, ValidationFailed
 from engram.domain.models import Principal, Role
 from engram.domain.policies import scope_for
+from engram.domain.timebounds import check_time
 from engram.ports import (
     Clock,
     ConversationRepository,
@@ -111,6 +112,7 @@ class ConversationService:
             raise ValidationFailed("Send at least one message.", field="messages")
         clean: list[NewMessage] = []
         for m in messages:
+            check_time(m.timestamp, "timestamp")
             content, rules = redact_sensitive(m.content)
             clean.append(
                 NewMessage(m.id, m.role, content, m.timestamp, m.metadata, rules) if rules else m,

@@ -20,8 +20,12 @@ try:  # POSIX only; elsewhere a single server process needs no cross-process loc
 except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
+from aws_lambda_powertools import Logger
+
 from engram.domain.models import MemoryEntry, Status
 from engram.ports import ChangeOutbox, DocKind, Embedder, EntryChange, IndexDocument, SearchIndex
+
+logger = Logger(service="engram", child=True)
 
 
 def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id: str | None) -> IndexDocument:
@@ -163,7 +167,13 @@ class OutboxDrainer:
             for _, t, u, eid in pending:
                 by_owner.setdefault((t, u), []).append(eid)
             for (t, u), ids in by_owner.items():
-                found = {e.id: e for e in self._store.get_entries(t, u, ids)}
+                try:
+                    found = {e.id: e for e in self._store.get_entries(t, u, ids)}
+                except (ValueError, TypeError, KeyError, OverflowError) as exc:
+                    # A row this code cannot read (written by an older version) must not
+                    # stall the feed for every other user: it leaves the index instead.
+                    logger.error("unreadable entries skipped by the index", extra={"error_type": type(exc).__name__})
+                    found = {}
                 changes.extend(EntryChange(t, u, i, found.get(i)) for i in dict.fromkeys(ids))
             self._indexer.apply(changes)
             self._store.ack_changes(pending[-1][0])

@@ -43,6 +43,7 @@ from engram.domain.policies import VisibilityScope, check_write, eviction_order,
 from engram.domain.proposals import Proposal, needs_approval
 from engram.domain.ranking import FusionWeights, fuse
 from engram.domain.sensitive import find_sensitive
+from engram.domain.timebounds import check_time, check_validity
 from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
 from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchIndex, SearchQuery, Store
@@ -189,6 +190,11 @@ class MemoryService:
         settings: UserSettings,
     ) -> WriteRequest:
         key = normalise_key(c.key)
+        # Checked here too, not only by the API schema: every store must round-trip them.
+        check_time(c.source_time, "sourceTime")
+        check_time(c.valid_from, "validFrom")
+        check_time(c.valid_to, "validTo")
+        check_validity(c.valid_from, c.valid_to)
         check_write(
             key,
             c.value,
