@@ -77,12 +77,14 @@ class Isolation(RuleBasedStateMachine):
         for item in _entries_in(reply_body):
             owner = self.owner.get(item["id"])
             assert owner is not None, f"unknown entry in response: {item['id']}"
-            o_tenant, o_agent, vis, groups = owner
-            assert o_tenant == tenant
+            assert owner[0] == tenant
             if admin:
                 continue
+            # Judge each object by its own visibility, not the entry's latest: a history
+            # version or a restored one must have been visible to the caller when current.
+            vis, o_agent, groups = item["visibility"], item["sourceAgentId"], item["groupIds"]
             allowed = vis == "global" or o_agent == agent or (vis == "group" and set(groups) & set(AGENTS[agent]))
-            assert allowed, f"{agent} saw {o_agent}'s {vis} entry {item['id']}"
+            assert allowed, f"{agent} saw {o_agent}'s {vis} entry {item['id']} (version {item.get('version')})"
 
     @rule(
         target=entries,
@@ -105,13 +107,45 @@ class Isolation(RuleBasedStateMachine):
         self._check(tenant, agent, data)
         return f"{user}/{data['entry']['id']}"
 
+    @rule(target=entries, ref=entries, visibility=st.sampled_from(("self", "group", "global")), n=st.integers(0, 3))
+    def reshare(self, ref: str, visibility: str, n: int) -> str:
+        """The writer of an entry writes its key again with another visibility (one identity
+        for self and group), so its history mixes versions that different agents could see."""
+        user, entry_id = ref.split("/")
+        tenant, agent, _, _ = self.owner[entry_id]
+        entry = self.api.call("GET", f"/v1/users/{user}/memories/{entry_id}", self.keys[(tenant, "root", "admin")])
+        if entry.status != 200:
+            return ref
+        key = entry.json()["key"]
+        return self.write(tenant, agent, user, key, visibility, n)
+
+    @rule(ref=entries, agent=st.sampled_from(sorted(AGENTS)), version=st.integers(1, 4))
+    def peer_history(self, ref: str, agent: str, version: int) -> None:
+        """Another agent of the same tenant reads the entry's history and restores a version:
+        each version shown or restored must have been visible to it when current."""
+        user, entry_id = ref.split("/")
+        tenant = self.owner[entry_id][0]
+        key = self.keys[(tenant, agent, "writer")]
+        base = f"/v1/users/{user}/memories/{entry_id}"
+        for reply in (
+            self.api.call("GET", f"{base}/history", key),
+            self.api.call("POST", f"{base}/restore", key, json_body={"version": version}),
+        ):
+            assert reply.status in (200, 404, 409, 422), reply.body
+            if reply.status == 200:
+                data = reply.json()
+                if "outcome" in data:
+                    self.owner[data["entry"]["id"]] = self.owner[entry_id]
+                self._check(tenant, agent, data)
+
     @rule(
         ref=entries,
         tenant=st.sampled_from(TENANTS),
         agent=st.sampled_from(sorted(AGENTS)),
         op=st.sampled_from(("get", "history", "delete", "restore")),
+        version=st.integers(1, 4),
     )
-    def touch(self, ref: str, tenant: str, agent: str, op: str) -> None:
+    def touch(self, ref: str, tenant: str, agent: str, op: str, version: int) -> None:
         user, entry_id = ref.split("/")
         key = self.keys[(tenant, agent, "writer")]
         base = f"/v1/users/{user}/memories/{entry_id}"
@@ -119,7 +153,7 @@ class Isolation(RuleBasedStateMachine):
             "get": lambda: self.api.call("GET", base, key),
             "history": lambda: self.api.call("GET", f"{base}/history", key),
             "delete": lambda: self.api.call("DELETE", base, key),
-            "restore": lambda: self.api.call("POST", f"{base}/restore", key, json_body={"version": 1}),
+            "restore": lambda: self.api.call("POST", f"{base}/restore", key, json_body={"version": version}),
         }[op]()
         assert reply.status < 500, reply.body
         o_tenant, o_agent, vis, groups = self.owner[entry_id]
@@ -201,3 +235,28 @@ def test_no_response_crosses_tenant_or_visibility(backend: str, request: pytest.
         runner().runTest()
     finally:
         set_engram(None)
+
+
+def test_history_and_restore_leave_out_versions_the_caller_could_not_see(api: Api) -> None:
+    # Given agent a's private note, later shared with its group g1 (the same identity)
+    a = api.key("t1", "a", Role.WRITER, groups=("g1",))
+    b = api.key("t1", "b", Role.WRITER, groups=("g1",))
+    base = "/v1/users/u1/memories"
+    private = {"key": "plan", "value": "<t1:a> private draft", "visibility": "self"}
+    first = api.call("PUT", base, a, json_body=private).json()["entry"]
+    shared = api.call("PUT", base, a, json_body={**private, "value": "<t1:a> shared", "visibility": "group"})
+    entry = shared.json()["entry"]
+    assert entry["visibility"] == "group"
+    hidden = [v["version"] for v in api.call("GET", f"{base}/{entry['id']}/history", a).json()["items"]]
+    assert len(hidden) >= 2, hidden
+    # When b, a group member, reads the history and tries to restore the private version
+    seen = api.call("GET", f"{base}/{entry['id']}/history", b)
+    restore = api.call("POST", f"{base}/{entry['id']}/restore", b, json_body={"version": first["version"]})
+    # Then b sees only the shared version, and the private one is as absent as a missing one
+    assert seen.status == 200, seen.body
+    assert "private draft" not in seen.body.decode()
+    assert [v["entry"]["visibility"] for v in seen.json()["items"]] == ["group"]
+    assert restore.status == 404, restore.body
+    assert restore.json()["code"] == "not_found"
+    # And a, who wrote it, still sees and may restore every version
+    assert api.call("POST", f"{base}/{entry['id']}/restore", a, json_body={"version": first["version"]}).status == 200

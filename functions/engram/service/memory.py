@@ -520,13 +520,30 @@ class MemoryService:
         limit: int = 100,
         cursor: str | None = None,
     ) -> Page[HistoryRecord]:
+        """The versions of an entry that the caller could see when each was current.
+
+        An identity keeps its history across visibility changes (an agent's `self` entry
+        later shared with a group): a group member may read the shared versions, never the
+        private ones before them.
+        """
         entry = self.get(principal, user_id, entry_id)
-        return self.store.history(principal.tenant_id, user_id, entry.identity_id, limit, cursor)
+        scope = scope_for(principal)
+        while True:
+            page = self.store.history(principal.tenant_id, user_id, entry.identity_id, limit, cursor)
+            items = [rec for rec in page.items if scope.allows(rec.entry)]
+            # A page may come back shorter than the limit (its hidden versions left out), but
+            # never empty while more follow: read on instead.
+            if items or page.next_cursor is None:
+                return Page(items, page.next_cursor)
+            cursor = page.next_cursor
 
     def restore(self, principal: Principal, user_id: str, entry_id: str, version: int) -> WriteResult:
         _require(principal, Role.WRITER)
         entry = self.get(principal, user_id, entry_id)
         record = self._version(principal.tenant_id, user_id, entry.identity_id, version)
+        # A version the caller could not see when it was current is as absent as one never written.
+        if not scope_for(principal).allows(record.entry):
+            raise NotFound(f"This memory has no version {version}.", version=version)
         old = record.entry
         reject_sensitive(old.key, old.value, old.statement)
         settings = self.check_settings(principal.tenant_id, user_id)
