@@ -97,14 +97,17 @@ def build_request(op: Operation, args: Mapping[str, Any]) -> Request:
         value = args.get(attr)
         if where == "path":
             path = path.replace("{" + wire + "}", seg(value))
-        elif value is None or value is NOT_GIVEN:
+        elif value is NOT_GIVEN:
+            continue
+        elif where == "body":
+            # None is sent as null: a PATCH clears the field with it.
+            body[wire] = plain(value)
+        elif value is None:
             continue
         elif where == "query":
             params[wire] = list(value) if isinstance(value, Sequence) and not isinstance(value, str) else value
-        elif where == "header":
-            headers[wire] = str(value)
         else:
-            body[wire] = plain(value)
+            headers[wire] = str(value)
     content = None
     if op.body is not None:
         model = op.body.model_validate(body)

@@ -798,12 +798,7 @@ class SyncOperations(SyncSender):
         self,
         user_id: str,
         *,
-        change: models.EntryChange
-        | Mapping[str, Any]
-        | models.ForgetChange
-        | Mapping[str, Any]
-        | models.BlockChange
-        | Mapping[str, Any],
+        change: models.EntryChange | models.ForgetChange | models.BlockChange | Mapping[str, Any],
         reason: str | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
     ) -> models.ProposalView:
@@ -1312,12 +1307,7 @@ class AsyncOperations(AsyncSender):
         self,
         user_id: str,
         *,
-        change: models.EntryChange
-        | Mapping[str, Any]
-        | models.ForgetChange
-        | Mapping[str, Any]
-        | models.BlockChange
-        | Mapping[str, Any],
+        change: models.EntryChange | models.ForgetChange | models.BlockChange | Mapping[str, Any],
         reason: str | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
     ) -> models.ProposalView:

@@ -159,3 +159,54 @@ def test_given_the_async_client_when_it_runs_the_same_calls_then_it_matches_the_
             assert (await admin.count_memories("async-user")).count == 0
 
     asyncio.run(main())
+
+
+def test_given_the_generated_client_when_it_drives_conversations_proposals_blocks_and_control_then_each_answers(
+    server: EngramServer, keys: dict[str, str]
+) -> None:
+    # Operations the hand-written client never had, through the generated methods.
+    user = "wide-user"
+    with EngramClient(server.url, keys["alpha"]) as alpha, EngramClient(server.url, keys["admin"]) as admin:
+        appended = alpha.append_messages(
+            user,
+            "thread-1",
+            messages=[
+                {"id": "m1", "role": "user", "content": "I'm allergic to peanuts."},
+                {"id": "m2", "role": "assistant", "content": "Noted, no peanuts."},
+            ],
+        )
+        assert appended.created == ["m1", "m2"]
+        window = alpha.read_messages(user, "thread-1", last=1)
+        assert [m.id for m in window.messages] == ["m2"] and window.truncated
+        assert [t.thread_id for t in alpha.list_threads(user).items] == ["thread-1"]
+        assert alpha.search_messages(user, q="peanuts", min_score=0.0).items
+
+        alpha.remember(user, "favorite_color", "blue", category="preference")
+        recalled = alpha.recall(user, message="Which colour do I like?", token_budget=300)
+        assert "blue" in recalled.context
+        assert alpha.search_long_term(user, q="colour", min_score=0.0).items is not None
+
+        proposal = alpha.create_proposal(
+            user, change={"type": "entry", "key": "city", "value": "Lisbon"}, reason="the user said so"
+        )
+        decided = admin.approve_proposal(user, proposal.id, note="ok")
+        assert decided.proposal.status == "approved" and decided.entry is not None
+        assert decided.entry.value == "Lisbon"
+
+        written = alpha.put_block(user, "human", values={"name": "Wide"})
+        assert written.block is not None
+        assert alpha.get_block(user, "human").version == written.block.version
+
+        assert alpha.merge_properties(user, properties={"plan": "pro"}).properties["plan"] == "pro"
+        assert "plan" not in alpha.delete_properties(user, key=["plan"]).properties
+        assert admin.patch_settings(user, retention_days=30).retention_days == 30
+        assert admin.patch_settings(user, retention_days=None).retention_days is None  # null clears, unset keeps
+
+        seen = alpha.remembered(user)
+        assert "preference" in seen.categories
+        gone = alpha.forget(user, keys=["favorite_color"])
+        assert len(gone.deleted) == 1
+
+        run = admin.start_dream_run()
+        assert run.run_id in {r.run_id for r in admin.list_dream_runs().items}
+        assert admin.list_block_presets().presets

@@ -290,3 +290,11 @@ def test_given_bad_fields_when_building_a_write_then_it_fails_before_sending() -
     with pytest.raises(ValidationError):
         client(script).remember("alice", "k", "v", visibility="everyone")
     assert script.requests == []
+
+
+def test_given_a_patch_when_a_field_is_none_then_it_is_sent_as_null_and_unset_fields_are_not_sent() -> None:
+    answer = {"userId": "alice", "memoryEnabled": True, "retentionDays": None}
+    script = Script(httpx.Response(200, json=answer))
+    client(script).patch_settings("alice", retention_days=None)
+    assert json.loads(script.requests[0].content) == {"retentionDays": None}
+    assert script.requests[0].method == "PATCH"

@@ -59,6 +59,19 @@ def _ref(schema: dict[str, Any]) -> str:
     return str(schema["$ref"]).rsplit("/", 1)[-1]
 
 
+def _top_level(annotation: str) -> list[str]:
+    """The members of a union annotation, not splitting inside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(annotation):
+        depth += char == "["
+        depth -= char == "]"
+        if depth == 0 and annotation.startswith(" | ", i):
+            parts.append(annotation[start:i])
+            start = i + 3
+    parts.append(annotation[start:])
+    return parts
+
+
 _CONSTRAINTS = {
     "minLength": "min_length",
     "maxLength": "max_length",
@@ -93,8 +106,10 @@ def py_type(schema: dict[str, Any], *, loose_models: bool = False, prefix: str =
         return f"{name} | Mapping[str, Any]" if loose_models else name
     for union in ("anyOf", "oneOf"):
         if union in schema:
-            parts = [py_type(s, loose_models=loose_models, prefix=prefix) for s in schema[union]]
-            return " | ".join(dict.fromkeys(parts))
+            parts = [p for s in schema[union] for p in _top_level(py_type(s, loose_models=loose_models, prefix=prefix))]
+            # One "Mapping[str, Any]" (for several models) and None last, as type checkers like it.
+            ordered = sorted(dict.fromkeys(parts), key=lambda p: (p == "None", p == "Mapping[str, Any]"))
+            return " | ".join(ordered)
     if "const" in schema:
         return f"Literal[{schema['const']!r}]"
     if "enum" in schema:
