@@ -114,6 +114,10 @@ class ProfileRepository(Protocol):
 
     def put_settings(self, settings: UserSettings) -> None: ...
 
+    def get_profile_and_settings(self, tenant_id: str, user_id: str) -> tuple[UserProfile | None, UserSettings | None]:
+        """Both in one read where the backend can (recall needs both on every call)."""
+        ...
+
 
 class ConfigRepository(Protocol):
     def get_agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None: ...
@@ -236,6 +240,12 @@ class SearchHit:
     keyword: float = 0.0
     semantic: float = 0.0
     extra: dict[str, object] = field(default_factory=dict)
+    # The index's copy of what ranking reads (None where the index does not keep it):
+    # recall ranks every candidate on these and reads from the store only the ones it
+    # is about to show, instead of every candidate.
+    importance: int | None = None
+    confidence: float | None = None
+    updated_at: datetime | None = None
 
 
 class SearchIndex(Protocol):

@@ -10,8 +10,9 @@ import pytest
 from engram.container import Engram, build
 from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
 from engram.domain.models import Role, Visibility
+from engram.domain.policies import VisibilityScope
 from engram.domain.rendering import estimate_tokens
-from engram.ports import Embedder
+from engram.ports import Embedder, SearchQuery
 from engram.service.indexing import entry_document
 from engram.service.memory import UpsertCommand
 from engram.service.recall import RecallRequest
@@ -215,3 +216,52 @@ class TestApi:
 
     def test_given_no_key_when_recalling_then_it_is_a_401(self, api: Api) -> None:
         assert api.call("POST", "/v1/users/u1/recall", json_body={"message": "hi"}).status == 401
+
+
+def test_given_an_index_that_keeps_ranking_fields_when_recalled_then_only_shown_entries_are_read(
+    tmp_path: Path,
+) -> None:
+    # Given many candidates for the message, and an index that returns what ranking needs
+    engram = _engram(tmp_path)
+    for i in range(30):
+        _put(engram, A, f"dog_fact_{i}", f"my dog likes thing {i}", importance=10 + i)
+    engram.sync_index()
+    read: list[str] = []
+    real = engram.recall.store.get_entries
+
+    def counting(tenant_id: str, user_id: str, ids: Any) -> Any:
+        read.extend(ids)
+        return real(tenant_id, user_id, ids)
+
+    engram.recall.store.get_entries = counting  # type: ignore[method-assign]
+    # When recalled with top 3
+    result = _recall(engram, message="what does my dog like?", top_k=3)
+    # Then only the three shown were read from the store, not every candidate
+    assert len(result.memories) == 3
+    assert sorted(read) == sorted(m.entry.id for m in result.memories)
+    assert result.considered > 3
+
+
+def test_given_the_index_lags_a_delete_when_recalled_then_the_next_candidate_is_read_instead(tmp_path: Path) -> None:
+    engram = _engram(tmp_path)
+    ids = [_put(engram, A, f"dog_fact_{i}", f"my dog likes thing {i}", importance=10 + 10 * i) for i in range(4)]
+    engram.sync_index()
+    best = _recall(engram, message="what does my dog like?", top_k=1).memories[0].entry.id
+    # The store loses the best one; the index still has it (as if it lagged behind)
+    gone = engram.memory.delete(A, "u1", best)
+    engram.index.upsert(
+        [
+            entry_document(
+                gone.evolve(status=gone.status.ACTIVE),
+                engram.embedder.embed([gone.text()])[0],
+                engram.embedder.model_id,
+            )
+        ]
+    )
+    lagging = engram.recall.index.search(
+        SearchQuery("t1", "u1", engram.clock.now(), text="dog likes", scope=VisibilityScope("agent-a"), k=10)
+    )
+    assert best in {h.id for h in lagging}
+    result = _recall(engram, message="what does my dog like?", top_k=1)
+    assert [m.entry.id for m in result.memories] != [best]
+    assert result.memories and result.memories[0].entry.id in ids

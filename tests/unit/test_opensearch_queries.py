@@ -164,7 +164,7 @@ class TestSearchBodies:
         assert clause["k"] == 7
         assert clause["filter"] == q.search_filter(query)
         assert set(body["query"]) == {"knn"}  # no post-filter beside the knn clause
-        assert body["_source"] == ["doc_id", "kind"]
+        assert body["_source"] == ["doc_id", "kind", "importance", "confidence", "updated_at"]
 
     @pytest.mark.skipif("model_id" not in SearchQuery.__dataclass_fields__, reason="SearchQuery has no model_id yet")
     def test_given_the_query_vectors_model_then_only_that_models_vectors_are_compared(self) -> None:

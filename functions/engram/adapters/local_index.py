@@ -25,7 +25,7 @@ from engram.adapters.sqlite.scrub import SECURE_DELETE, checkpoint_truncate
 from engram.domain.errors import StoreUnavailable
 from engram.domain.models import Visibility
 from engram.domain.policies import VisibilityScope
-from engram.domain.serialization import ts, ts_opt
+from engram.domain.serialization import parse_ts_opt, ts, ts_opt
 from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -55,6 +55,11 @@ class _Meta:
     category: str | None
     thread: str | None
     expires: str | None
+    # What recall ranks on before it reads the store (absent in documents indexed by
+    # older versions: recall then reads every candidate, as it used to).
+    importance: int | None = None
+    confidence: float | None = None
+    updated: str | None = None
 
 
 @dataclass(slots=True)
@@ -240,7 +245,7 @@ class LocalIndex:
             if meta is None or not _passes(meta, query, now):
                 continue
             sim = _sim_of(docs, sims, rowid)
-            hits[meta.id] = SearchHit(meta.id, DocKind(meta.kind), keyword=score, semantic=sim)
+            hits[meta.id] = _hit(meta, score, sim)
             taken += 1
             if taken >= query.k:
                 break
@@ -248,9 +253,7 @@ class LocalIndex:
             for rowid, sim in self._nearest(docs, sims, query, now):
                 meta = docs.metas[rowid]
                 if meta.id not in hits:
-                    hits[meta.id] = SearchHit(
-                        meta.id, DocKind(meta.kind), keyword=keyword.get(rowid, 0.0), semantic=sim
-                    )
+                    hits[meta.id] = _hit(meta, keyword.get(rowid, 0.0), sim)
         return list(hits.values())
 
     def _keyword(self, query: SearchQuery) -> dict[int, float]:
@@ -352,6 +355,18 @@ def _sim_of(docs: _UserDocs, sims: npt.NDArray[np.float32] | None, rowid: int) -
     return 0.0 if i is None else float(sims[i])
 
 
+def _hit(meta: _Meta, keyword: float, semantic: float) -> SearchHit:
+    return SearchHit(
+        meta.id,
+        DocKind(meta.kind),
+        keyword=keyword,
+        semantic=semantic,
+        importance=meta.importance,
+        confidence=meta.confidence,
+        updated_at=parse_ts_opt(meta.updated),
+    )
+
+
 def _meta_of(d: IndexDocument) -> dict[str, Any]:
     return {
         "id": d.id,
@@ -362,6 +377,9 @@ def _meta_of(d: IndexDocument) -> dict[str, Any]:
         "category": d.category,
         "thread": d.thread_id,
         "expires": ts_opt(d.expires_at),
+        "importance": d.importance,
+        "confidence": d.confidence,
+        "updated": ts_opt(d.updated_at),
     }
 
 
@@ -375,6 +393,9 @@ def _meta_from(m: dict[str, Any]) -> _Meta:
         m.get("category"),
         m.get("thread"),
         m.get("expires"),
+        m.get("importance"),
+        m.get("confidence"),
+        m.get("updated"),
     )
 
 

@@ -62,9 +62,10 @@ class AwsBackend:
         return self._outbox
 
     def core_reader(self) -> CoreMemoryReader:
-        from engram.service.recall import CoreByListing
+        # Tier 1 from the sparse LSI2 of core preferences (docs/dynamodb.md).
+        from engram.adapters.dynamodb.core import DynamoCoreReader
 
-        return CoreByListing(self.store)
+        return DynamoCoreReader(self.store)
 
     def access_recorder(self) -> AccessRecorder:
         # A Lambda is frozen once it answers, so nothing may be left to a background thread.

@@ -16,9 +16,9 @@ lags behind.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from aws_lambda_powertools import Logger
 
@@ -36,6 +36,7 @@ from engram.service.memory import _require
 logger = Logger(service="engram", child=True)
 
 CORE_CATEGORY = "preference"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # How many candidates the index proposes per component, per memory asked for.
 CANDIDATES_PER_ITEM = 4
 MIN_CANDIDATES = 20
@@ -156,8 +157,9 @@ class RecallService:
         started = time.perf_counter()
         t, now = principal.tenant_id, self.clock.now()
         scope = VisibilityScope(principal.agent_id, principal.group_ids)
-        profile = self.store.get_profile(t, user_id) or UserProfile(t, user_id)
-        settings = self.store.get_settings(t, user_id) or UserSettings(t, user_id)
+        stored_profile, stored_settings = self.store.get_profile_and_settings(t, user_id)
+        profile = stored_profile or UserProfile(t, user_id)
+        settings = stored_settings or UserSettings(t, user_id)
         umc = self.agents.get(t, principal.agent_id).user_memory_config
         top_k = min(request.top_k, umc.max_recall_entries)
         min_score = self.weights.min_score if request.min_score is None else request.min_score
@@ -261,19 +263,18 @@ class RecallService:
         by_id: dict[str, SearchHit] = {h.id: h for h in hits if h.id not in exclude}
         if not by_id:
             return [], 0, 0
+
+        def wanted(e: MemoryEntry) -> bool:
+            return keep(e) and (request.categories is None or e.category in request.categories)
+
         # The store is the truth: an index lagging behind a supersede or delete must not
         # bring the old value back.
-        entries = {
-            e.id: e
-            for e in self.store.get_entries(t, user_id, sorted(by_id))
-            if keep(e) and (request.categories is None or e.category in request.categories)
-        }
-        ranked = rank(
-            [(eid, _signals(e, by_id[eid])) for eid, e in entries.items()],
-            self.weights,
-            now,
-        )
-        passing = [(eid, parts) for eid, parts in ranked if parts.total >= min_score]
+        if all(_ranks_on_index(h) for h in by_id.values()):
+            entries, ranked = self._read_shown(t, user_id, by_id, wanted, now, top_k, min_score)
+        else:
+            entries = {e.id: e for e in self.store.get_entries(t, user_id, sorted(by_id)) if wanted(e)}
+            ranked = rank([(eid, _signals(e, by_id[eid])) for eid, e in entries.items()], self.weights, now)
+        passing = [(eid, parts) for eid, parts in ranked if parts.total >= min_score and eid in entries]
         items = []
         for i, (eid, parts) in enumerate(passing[:top_k]):
             hit = by_id[eid]
@@ -290,7 +291,44 @@ class RecallService:
                     hit.semantic,
                 )
             )
-        return items, len(entries), len(ranked) - len(passing)
+        below = sum(1 for _, parts in ranked if parts.total < min_score)
+        return items, len(ranked), below
+
+    def _read_shown(
+        self,
+        t: str,
+        user_id: str,
+        by_id: dict[str, SearchHit],
+        wanted: Callable[[MemoryEntry], bool],
+        now: datetime,
+        top_k: int,
+        min_score: float,
+    ) -> tuple[dict[str, MemoryEntry], list[tuple[str, ScoreParts]]]:
+        """Rank every candidate on the index's copy of its signals and read from the store
+        only the ones about to be shown; a read entry ranks on its stored signals, one the
+        store no longer shows drops out, and any newcomer to the top is read in turn.
+        Usually one read of ``top_k`` entries instead of one of every candidate."""
+        known: dict[str, MemoryEntry] = {}
+        dropped: set[str] = set()
+        while True:
+            ranked = rank(
+                [
+                    (eid, _signals(known[eid], h) if eid in known else _index_signals(h))
+                    for eid, h in by_id.items()
+                    if eid not in dropped
+                ],
+                self.weights,
+                now,
+            )
+            shown = [eid for eid, parts in ranked if parts.total >= min_score][:top_k]
+            missing = [eid for eid in shown if eid not in known]
+            if not missing:
+                return known, ranked
+            for e in self.store.get_entries(t, user_id, missing):
+                if wanted(e):
+                    known[e.id] = e
+            # Every round reads or drops each id it asks for, so this ends.
+            dropped.update(eid for eid in missing if eid not in known)
 
 
 class _Keep:
@@ -309,6 +347,15 @@ def _signals(e: MemoryEntry, hit: SearchHit) -> Signals:
     # now is three days old; an edit of its wording does not make it fresh.
     fresh = max(d for d in (e.observed_at, e.last_reinforced_at, e.last_accessed_at) if d is not None)
     return Signals(hit.keyword, hit.semantic, e.importance, e.confidence, fresh)
+
+
+def _ranks_on_index(hit: SearchHit) -> bool:
+    return hit.importance is not None and hit.confidence is not None and hit.updated_at is not None
+
+
+def _index_signals(hit: SearchHit) -> Signals:
+    # Only called on hits _ranks_on_index accepted.
+    return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, hit.updated_at or _EPOCH)
 
 
 def _why(parts: ScoreParts, matched: tuple[str, ...]) -> str:

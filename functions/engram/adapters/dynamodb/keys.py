@@ -21,8 +21,8 @@ SEP = "#"
 PK = "PK"
 SK = "SK"
 LSI1SK = "LSI1SK"  # entries by status, then recency
-LSI2SK = "LSI2SK"  # entries by status, then access count
-LSI3SK = "LSI3SK"  # active entries only, by expiry (sparse)
+LSI2SK = "LSI2SK"  # active core preferences by importance, then recency (sparse)
+LSI3SK = "LSI3SK"  # no longer set on entries (tables made before it keep their keys)
 GSI1PK = "GSI1PK"
 GSI1SK = "GSI1SK"
 GSI2PK = "GSI2PK"  # sparse: users due for dream (adapters/dynamodb/dream_state.py)
@@ -48,6 +48,11 @@ LIVE_COUNT_SK = "LIVECOUNT"
 API_KEY_SK = "KEY"
 TURN_SK = "TURN"
 API_KEYS_GSI_PK = "APIKEYS"
+
+# Recall's tier 1 reads this category's active entries through LSI2, best first.
+CORE_CATEGORY = "preference"
+CORE = "CORE"
+IMPORTANCE_DIGITS = 3
 
 # Zero padding for numbers inside sort keys, so string order is numeric order.
 VERSION_DIGITS = 10
@@ -135,11 +140,23 @@ def recency_sk(status: str, updated_at: str, entry_id: str) -> str:
     return join(status, updated_at, entry_id)
 
 
+def core_sk(importance: int, updated_at: str, entry_id: str) -> str:
+    """LSI2's key of an active core preference: descending order is importance, then recency."""
+    return join(CORE, padded(importance, IMPORTANCE_DIGITS), updated_at, entry_id)
+
+
+def core_prefix() -> str:
+    return join(CORE, "")
+
+
 def access_sk(status: str, access_count: int, updated_at: str, entry_id: str) -> str:
+    # The LSI2 key entries had before version 2 of the key design (docs/dynamodb.md,
+    # "Migration"): recognised by the migration, never written any more.
     return join(status, padded(access_count, COUNT_DIGITS), updated_at, entry_id)
 
 
 def expiry_sk(expires_at: str | None, entry_id: str) -> str:
+    # The LSI3 key entries had before version 2: kept for the migration and old tables.
     return join(expires_at or NEVER, entry_id)
 
 

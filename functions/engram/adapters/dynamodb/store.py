@@ -10,8 +10,10 @@ listing and count filters on expiry itself.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import math
+import random
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -67,6 +69,9 @@ if TYPE_CHECKING:
     from engram.settings import Settings
 
 MAX_TRANSACTION_ITEMS = 100
+# In the cloud one recall in this many records access statistics (weighted by it):
+# docs/dynamodb.md, "Access statistics".
+ACCESS_SAMPLE_EVERY = 8
 # How often a capacity-checked transaction recounts and retries before giving the
 # caller a version conflict to retry (only under heavy contention on one user).
 CAPACITY_ATTEMPTS = 4
@@ -92,6 +97,11 @@ _ERASED_AS = {
     ITEM_PROFILE: "profiles",
     ITEM_SETTINGS: "settings",
 }
+# The live-count item: ``n`` live entries (an upper bound: expired ones are still in it),
+# ``exact`` set once a recount settled it (then n is exact until ``nextExpiry``), and
+# ``nextExpiry``, no later than the earliest expiry among the counted entries.
+COUNTER_EXACT = "exact"
+COUNTER_NEXT_EXPIRY = "nextExpiry"
 _TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _LIVE = Status.ACTIVE.value
 
@@ -111,13 +121,29 @@ class _Group:
 
 
 class DynamoStore(DynamoBase):
-    def __init__(self, client: DynamoDBClient, table_name: str, metrics: DynamoMetrics | None = None) -> None:
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        table_name: str,
+        metrics: DynamoMetrics | None = None,
+        *,
+        access_sample_every: int = 1,
+        sampler: random.Random | None = None,
+    ) -> None:
         super().__init__(client, table_name, metrics)
         self._listeners: list[Callable[[], None]] = []
+        if access_sample_every < 1:
+            raise ValueError("access_sample_every must be at least 1")
+        self.access_sample_every = access_sample_every
+        self._sampler = sampler or random.Random()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DynamoStore:
-        return cls(cls.client_from_settings(settings), settings.table_name)
+        return cls(
+            cls.client_from_settings(settings),
+            settings.table_name,
+            access_sample_every=ACCESS_SAMPLE_EVERY,
+        )
 
     def on_commit(self, listener: Callable[[], None]) -> None:
         """Call ``listener`` after every applied changeset (the local change feed)."""
@@ -165,15 +191,14 @@ class DynamoStore(DynamoBase):
         after: list[Any] | None,
         want: int,
     ) -> list[MemoryEntry]:
-        index, sk_attr = (k.LSI2, k.LSI2SK) if accessed else (k.LSI1, k.LSI1SK)
-        names = {"#pk": k.PK, "#sk": sk_attr}
+        names = {"#pk": k.PK, "#sk": k.LSI1SK}
         values: dict[str, Any] = {":pk": attr(pk)}
         upper: str | None = None
-        if after is None:
+        if after is None or accessed:
             condition = "#pk = :pk AND begins_with(#sk, :prefix)"
             values[":prefix"] = attr(k.join(status, ""))
         else:
-            upper = k.access_sk(status, *after) if accessed else k.recency_sk(status, *after)
+            upper = k.recency_sk(status, *after)
             # BETWEEN is inclusive: the cursor's own item is dropped below.
             condition = "#pk = :pk AND #sk BETWEEN :lo AND :hi"
             values[":lo"] = attr(k.join(status, ""))
@@ -195,22 +220,23 @@ class DynamoStore(DynamoBase):
             clause = _scope_filter(query.scope, names, values)
             filters.append(clause)
         params: dict[str, Any] = {
-            "IndexName": index,
+            "IndexName": k.LSI1,
             "KeyConditionExpression": condition,
             "ExpressionAttributeNames": names,
             "ExpressionAttributeValues": values,
             "ScanIndexForward": False,
             "ConsistentRead": True,
+        }
+        if not accessed:
             # Filters drop items after the page is read: read a little more than needed,
             # and go on reading only if that was not enough.
-            "Limit": min(want + max(want // 4, 5), 1000),
-        }
+            params["Limit"] = min(want + max(want // 4, 5), 1000)
         if filters:
             params["FilterExpression"] = " AND ".join(filters)
         out: list[MemoryEntry] = []
         for page in self.query_pages(**params):
             for item in page.get("Items", []):
-                if upper is not None and item.get(sk_attr, {}).get("S") == upper:
+                if upper is not None and item.get(k.LSI1SK, {}).get("S") == upper:
                     continue
                 entry = _entry(item)
                 # The filter expression did this already; checked again because a wrong
@@ -220,25 +246,88 @@ class DynamoStore(DynamoBase):
                 if query.scope is not None and not query.scope.allows(entry):
                     continue
                 out.append(entry)
-            if len(out) >= want:
+            if not accessed and len(out) >= want:
                 break
+        if not accessed:
+            return out[:want]
+        # Most accessed first: no index keeps that order any more (an access count in a
+        # key would rewrite an index entry on every recall), so every entry of the status
+        # is read and sorted here. Listings in this order are rare; recall never uses it.
+        if after is not None:
+            bound = tuple(after)
+            out = [e for e in out if _sort_tuple_accessed(e) < bound]
+        out.sort(key=_sort_tuple_accessed, reverse=True)
         return out[:want]
 
     def count_live(self, tenant_id: str, user_id: str, now: datetime) -> int:
-        return self._count_live(k.user_pk(tenant_id, user_id), now)
+        """One read of the user's counter while it is exact; a recount when an expiry has
+        passed since it was last settled (or on a table from before the counter was)."""
+        pk = k.user_pk(tenant_id, user_id)
+        item = self.get(pk, k.LIVE_COUNT_SK)
+        if item is None:
+            # Every change that adds a live entry moves the counter: no counter, no entry.
+            return 0
+        data = from_item(item)
+        if _counter_exact(data, ts(now)):
+            return max(0, int(data["n"]))
+        return self._settle(pk, now, data)
 
-    def _count_live(self, pk: str, now: datetime) -> int:
-        total = 0
-        for page in self.query_pages(
-            IndexName=k.LSI3,
-            KeyConditionExpression="#pk = :pk AND #sk > :after",
-            ExpressionAttributeNames={"#pk": k.PK, "#sk": k.LSI3SK},
-            ExpressionAttributeValues={":pk": attr(pk), ":after": attr(k.live_after(ts(now)))},
-            Select="COUNT",
+    def _settle(self, pk: str, now: datetime, seen: dict[str, Any] | None) -> int:
+        """Count the live entries, and store the count and the next expiry in the counter
+        unless a write moved it since ``seen`` was read; the count either way."""
+        live, next_expiry = self._exact_live(pk, now)
+        names = {"#n": "n", "#type": k.ITEM_TYPE, "#exact": COUNTER_EXACT, "#nx": COUNTER_NEXT_EXPIRY}
+        values: dict[str, Any] = {":live": attr(live), ":type": attr(ITEM_LIVE_COUNT), ":exact": attr(1)}
+        expression = "SET #n = :live, #type = :type, #exact = :exact"
+        if next_expiry is None:
+            expression += " REMOVE #nx"
+        else:
+            expression += ", #nx = :nx"
+            values[":nx"] = attr(next_expiry)
+        conditions = []
+        if seen is None or "n" not in seen:
+            conditions.append("attribute_not_exists(#n)")
+        else:
+            conditions.append("#n = :seenN")
+            values[":seenN"] = attr(seen["n"])
+        if seen is None or COUNTER_NEXT_EXPIRY not in seen:
+            conditions.append("attribute_not_exists(#nx)")
+        else:
+            conditions.append("#nx = :seenNx")
+            values[":seenNx"] = attr(seen[COUNTER_NEXT_EXPIRY])
+        # A write moved the counter meanwhile: the next count settles it.
+        with contextlib.suppress(ConditionFailed):
+            self.call(
+                "UpdateItem",
+                TableName=self.table_name,
+                Key=key_of(pk, k.LIVE_COUNT_SK),
+                UpdateExpression=expression,
+                ConditionExpression=" AND ".join(conditions),
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=values,
+            )
+        return live
+
+    def _exact_live(self, pk: str, now: datetime) -> tuple[int, str | None]:
+        """The live entries (LSI1, active ones, consistent) and the earliest expiry to come."""
+        now_ts = ts(now)
+        live = 0
+        next_expiry: str | None = None
+        for item in self.query_items(
+            IndexName=k.LSI1,
+            KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+            ExpressionAttributeNames={"#pk": k.PK, "#sk": k.LSI1SK, "#exp": "expiresAt"},
+            ExpressionAttributeValues={":pk": attr(pk), ":prefix": attr(k.join(_LIVE, ""))},
+            ProjectionExpression="#exp",
             ConsistentRead=True,
         ):
-            total += int(page.get("Count", 0))
-        return total
+            expires = item.get("expiresAt", {}).get("S")
+            if expires is None:
+                live += 1
+            elif expires > now_ts:
+                live += 1
+                next_expiry = expires if next_expiry is None else min(next_expiry, expires)
+        return live, next_expiry
 
     # -- the atomic write ---------------------------------------------------------------
     def apply(self, changeset: Changeset, now: datetime) -> None:
@@ -253,14 +342,16 @@ class DynamoStore(DynamoBase):
         # Dream: the changed user is due, marked in the change's own transaction (or
         # right after it, if a split change left no room in its first one).
         due = mark_due_action(self.table_name, changeset, now)
+        expiry = self._expiry_change(pk, changeset, now)
         for chunk in _chunks(groups):
             delta = sum(g.delta for g in chunk)
             actions = [a for g in chunk for a in g.actions]
             limit = cap if delta > 0 else None
             counter = None
-            if delta != 0:
+            if delta != 0 or expiry is not None:
                 counter = len(actions)
-                actions.append(self._count_action(pk, delta, limit))
+                actions.append(self._count_action(pk, delta, limit, expiry))
+                expiry = None
             if due is not None and len(actions) < MAX_TRANSACTION_ITEMS:
                 actions.append(due)
                 due = None
@@ -353,17 +444,50 @@ class DynamoStore(DynamoBase):
             put["ExpressionAttributeValues"] = {":expected": attr(guard.expected_version)}
         return {"Put": put}
 
-    def _count_action(self, pk: str, delta: int, cap: int | None) -> dict[str, Any]:
+    def _expiry_change(self, pk: str, changeset: Changeset, now: datetime) -> tuple[str | None, str] | None:
+        """``(seen, new)`` when the change adds a live entry expiring before the counter's
+        next expiry: the counter must learn it (it stays exact only until then)."""
+        expiries = [ts(e.expires_at) for e in changeset.entries if e.expires_at is not None and e.is_live(now)]
+        if not expiries:
+            return None
+        earliest = min(expiries)
+        item = self.get(pk, k.LIVE_COUNT_SK, projection=(COUNTER_NEXT_EXPIRY,))
+        seen = None if item is None else item.get(COUNTER_NEXT_EXPIRY, {}).get("S")
+        return None if seen is not None and seen <= earliest else (seen, earliest)
+
+    def _count_action(
+        self, pk: str, delta: int, cap: int | None, expiry: tuple[str | None, str] | None
+    ) -> dict[str, Any]:
+        names = {"#n": "n", "#type": k.ITEM_TYPE}
+        values: dict[str, Any] = {":delta": attr(delta), ":type": attr(ITEM_LIVE_COUNT)}
+        expression = "SET #type = :type"
+        conditions: list[str] = []
+        if expiry is not None:
+            seen, earliest = expiry
+            names["#nx"] = COUNTER_NEXT_EXPIRY
+            values[":nx"] = attr(earliest)
+            expression += ", #nx = :nx"
+            if seen is None:
+                conditions.append("attribute_not_exists(#nx)")
+            else:
+                conditions.append("#nx = :seenNx")
+                values[":seenNx"] = attr(seen)
+        expression += " ADD #n :delta"
+        if cap is not None:
+            # A counter not yet settled (a new user's, or one from an older table) is not
+            # trusted near the cap: the failed condition makes the adapter count.
+            names["#exact"] = COUNTER_EXACT
+            values[":room"] = attr(cap - delta)
+            conditions.append("(attribute_not_exists(#n) OR (attribute_exists(#exact) AND #n <= :room))")
         update: dict[str, Any] = {
             "TableName": self.table_name,
             "Key": key_of(pk, k.LIVE_COUNT_SK),
-            "UpdateExpression": "SET #type = :type ADD #n :delta",
-            "ExpressionAttributeNames": {"#n": "n", "#type": k.ITEM_TYPE},
-            "ExpressionAttributeValues": {":delta": attr(delta), ":type": attr(ITEM_LIVE_COUNT)},
+            "UpdateExpression": expression,
+            "ExpressionAttributeNames": names,
+            "ExpressionAttributeValues": values,
         }
-        if cap is not None:
-            update["ConditionExpression"] = "attribute_not_exists(#n) OR #n <= :room"
-            update["ExpressionAttributeValues"][":room"] = attr(cap - delta)
+        if conditions:
+            update["ConditionExpression"] = " AND ".join(conditions)
         return {"Update": update}
 
     def _transact(
@@ -383,41 +507,25 @@ class DynamoStore(DynamoBase):
                 return
             except TransactionCancelled as exc:
                 failed = [i for i, reason in enumerate(exc.reasons) if reason == "ConditionalCheckFailed"]
-                capacity_only = cap is not None and counter is not None and failed == [counter]
-                if not capacity_only:
+                counter_only = counter is not None and failed == [counter]
+                if not counter_only:
                     raise VersionConflict(
                         "This memory was changed by another writer; retry.", reasons=sorted(set(exc.reasons))
                     ) from exc
             # The live count is an upper bound (entries that expired since are still in
-            # it): recount before telling the caller the user is full.
-            assert cap is not None
+            # it): recount before telling the caller the user is full. A counter that
+            # failed on its expiry condition alone (another writer moved it) is settled
+            # too; this action's condition then fails again, and the writer re-plans.
+            if cap is None:
+                raise VersionConflict("The user's counter moved meanwhile; retry.")
             self._recount(pk, now, delta, cap)
         raise VersionConflict("Too many concurrent writers for this user; retry.")
 
     def _recount(self, pk: str, now: datetime, delta: int, cap: int) -> None:
-        item = self.get(pk, k.LIVE_COUNT_SK, projection=("n",))
-        stored = None if item is None or "n" not in item else int(item["n"]["N"])
-        live = self._count_live(pk, now)
+        item = self.get(pk, k.LIVE_COUNT_SK)
+        live = self._settle(pk, now, None if item is None else from_item(item))
         if live + delta > cap:
             raise _capacity_error(live, cap)
-        update: dict[str, Any] = {
-            "TableName": self.table_name,
-            "Key": key_of(pk, k.LIVE_COUNT_SK),
-            "UpdateExpression": "SET #n = :live, #type = :type",
-            "ExpressionAttributeNames": {"#n": "n", "#type": k.ITEM_TYPE},
-            "ExpressionAttributeValues": {":live": attr(live), ":type": attr(ITEM_LIVE_COUNT)},
-        }
-        # Only if no write moved the count since it was read; otherwise the next
-        # attempt recounts again.
-        if stored is None:
-            update["ConditionExpression"] = "attribute_not_exists(#n)"
-        else:
-            update["ConditionExpression"] = "#n = :stored"
-            update["ExpressionAttributeValues"][":stored"] = attr(stored)
-        try:
-            self.call("UpdateItem", **update)
-        except ConditionFailed:
-            return
 
     def history(
         self,
@@ -468,52 +576,58 @@ class DynamoStore(DynamoBase):
         ]
 
     def record_access(self, tenant_id: str, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
-        if not entry_ids:
+        """Sampled and batched: one recall in ``access_sample_every`` writes, for all the
+        entries it showed, one ``TransactWriteItems`` that adds ``access_sample_every``
+        to each count. Counts stay unbiased; a write per entry per recall would cost
+        more than the recall itself (each rewrites the entry and its LSI copy, and wakes
+        the stream). ``lastAccessedAt`` is then as old as the last sampled recall."""
+        ids = list(dict.fromkeys(entry_ids))
+        if not ids:
+            return
+        every = self.access_sample_every
+        if every > 1 and self._sampler.random() * every >= 1:
             return
         pk = k.user_pk(tenant_id, user_id)
-        projection = ("id", "status", "updatedAt", "version", "accessCount")
-        wanted = [key_of(pk, k.entry_sk(i)) for i in dict.fromkeys(entry_ids)]
-        current: list[dict[str, Any] | None] = [from_item(it) for it in self.batch_get(wanted, projection=projection)]
-        for state in current:
-            for _ in range(5):
-                if state is None:
-                    break
+        for start in range(0, len(ids), MAX_TRANSACTION_ITEMS):
+            chunk = ids[start : start + MAX_TRANSACTION_ITEMS]
+            for _ in range(2):
                 try:
-                    self._bump_access(pk, state, at)
+                    actions = [self._access_action(pk, i, every, at) for i in chunk]
+                    self.call("TransactWriteItems", TransactItems=actions)
                     break
-                except ConditionFailed:
-                    # A write replaced the entry in between: count on its new state.
-                    fresh = self.get(pk, k.entry_sk(str(state["id"])), projection=projection)
-                    state = None if fresh is None else from_item(fresh)
+                except TransactionCancelled as exc:
+                    # An entry erased meanwhile fails its condition; the others go again.
+                    chunk = [i for i, r in zip(chunk, exc.reasons, strict=False) if r != "ConditionalCheckFailed"]
+                    if not chunk:
+                        break
 
-    def _bump_access(self, pk: str, state: dict[str, Any], at: datetime) -> None:
-        count = int(state.get("accessCount", 0)) + 1
-        self.call(
-            "UpdateItem",
-            TableName=self.table_name,
-            Key=key_of(pk, k.entry_sk(str(state["id"]))),
-            UpdateExpression="SET #ac = :count, #la = :at, #sk2 = :sk2",
-            # Not a versioned change, but the version pins status and updatedAt, which
-            # the access sort key repeats.
-            ConditionExpression="#version = :version",
-            ExpressionAttributeNames={
-                "#ac": "accessCount",
-                "#la": "lastAccessedAt",
-                "#sk2": k.LSI2SK,
-                "#version": "version",
-            },
-            ExpressionAttributeValues={
-                ":count": attr(count),
-                ":at": attr(ts(at)),
-                ":sk2": attr(k.access_sk(str(state["status"]), count, str(state["updatedAt"]), str(state["id"]))),
-                ":version": attr(state["version"]),
-            },
-        )
+    def _access_action(self, pk: str, entry_id: str, weight: int, at: datetime) -> dict[str, Any]:
+        # Not a versioned change: the entry's version and index keys stay as they are. A
+        # versioned write racing with it may keep the count it read (best effort).
+        return {
+            "Update": {
+                "TableName": self.table_name,
+                "Key": key_of(pk, k.entry_sk(entry_id)),
+                "UpdateExpression": "SET #la = :at ADD #ac :weight",
+                "ConditionExpression": "attribute_exists(#pk)",
+                "ExpressionAttributeNames": {"#ac": "accessCount", "#la": "lastAccessedAt", "#pk": k.PK},
+                "ExpressionAttributeValues": {":weight": attr(weight), ":at": attr(ts(at))},
+            }
+        }
 
     # -- profiles and settings ------------------------------------------------------------
     def get_profile(self, tenant_id: str, user_id: str) -> UserProfile | None:
         item = self.get(k.user_pk(tenant_id, user_id), k.PROFILE_SK)
         return None if item is None else profile_from_dict(from_item(item))
+
+    def get_profile_and_settings(self, tenant_id: str, user_id: str) -> tuple[UserProfile | None, UserSettings | None]:
+        pk = k.user_pk(tenant_id, user_id)
+        found = {it[k.SK]["S"]: it for it in self.batch_get([key_of(pk, k.PROFILE_SK), key_of(pk, k.SETTINGS_SK)])}
+        profile, settings = found.get(k.PROFILE_SK), found.get(k.SETTINGS_SK)
+        return (
+            None if profile is None else profile_from_dict(from_item(profile)),
+            None if settings is None else settings_from_dict(from_item(settings)),
+        )
 
     def put_profile(self, profile: UserProfile) -> None:
         pk = k.user_pk(profile.tenant_id, profile.user_id)
@@ -697,11 +811,13 @@ def entry_item(e: MemoryEntry) -> Item:
             k.SK: k.entry_sk(e.id),
             k.ITEM_TYPE: ITEM_ENTRY,
             k.LSI1SK: k.recency_sk(e.status.value, updated, e.id),
-            k.LSI2SK: k.access_sk(e.status.value, e.access_count, updated, e.id),
         }
     )
-    if e.status is Status.ACTIVE:
-        data[k.LSI3SK] = k.expiry_sk(data["expiresAt"], e.id)
+    # Only recall's tier 1 reads LSI2 for entries: every other entry stays out of it, and
+    # no entry is in LSI3 (the live count is a counter). An index holding the item costs
+    # a write of its size on every change, so each one must earn its place.
+    if e.status is Status.ACTIVE and e.category == k.CORE_CATEGORY:
+        data[k.LSI2SK] = k.core_sk(e.importance, updated, e.id)
     if e.expires_at is not None:
         data[k.TTL] = epoch_seconds(e.expires_at)
     return to_item(data)
@@ -733,6 +849,13 @@ def _api_key_item(record: ApiKeyRecord) -> Item:
             k.GSI1SK: k.api_key_listing_sk(record.tenant_id, record.key_id),
         }
     )
+
+
+def _counter_exact(data: dict[str, Any], now_ts: str) -> bool:
+    if "n" not in data or COUNTER_EXACT not in data:
+        return False
+    next_expiry = data.get(COUNTER_NEXT_EXPIRY)
+    return next_expiry is None or str(next_expiry) > now_ts
 
 
 def _unexpired(data: dict[str, Any], now_ts: str) -> bool:

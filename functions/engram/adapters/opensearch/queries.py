@@ -18,18 +18,21 @@ import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 from engram.domain.models import Visibility
 from engram.domain.policies import VisibilityScope
-from engram.domain.serialization import ts, ts_opt
+from engram.domain.serialization import parse_ts_opt, ts, ts_opt
 from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery, Vector
 
 VECTOR_FIELD = "vector"
 TEXT_ANALYZER = "engram_text"
 # What a search hit needs back; the vector and text stay on the cluster.
-HIT_SOURCE = ["doc_id", "kind"]
+# What recall ranks on rides along with each hit, so only the shown entries are read
+# from DynamoDB.
+HIT_SOURCE = ["doc_id", "kind", "importance", "confidence", "updated_at"]
 # Bulk requests stay well under the smallest domain's 10 MiB HTTP payload limit even
 # with 1024-dimension vectors (about 20 KiB of JSON each).
 BULK_CHUNK = 200
@@ -397,13 +400,26 @@ class RawHit:
     id: str
     kind: DocKind
     score: float
+    importance: int | None = None
+    confidence: float | None = None
+    updated_at: datetime | None = None
 
 
 def hits_of(response: Mapping[str, Any]) -> list[RawHit]:
     out: list[RawHit] = []
     for hit in response.get("hits", {}).get("hits", []):
         source = hit.get("_source") or {}
-        out.append(RawHit(str(source["doc_id"]), DocKind(source["kind"]), float(hit.get("_score") or 0.0)))
+        importance, confidence = source.get("importance"), source.get("confidence")
+        out.append(
+            RawHit(
+                str(source["doc_id"]),
+                DocKind(source["kind"]),
+                float(hit.get("_score") or 0.0),
+                None if importance is None else int(importance),
+                None if confidence is None else float(confidence),
+                parse_ts_opt(source.get("updated_at")),
+            )
+        )
     return out
 
 
@@ -417,13 +433,23 @@ def merge_hits(
     cosines = cosines or {}
     hits: dict[str, SearchHit] = {}
     for h in keyword:
-        hits.setdefault(h.id, SearchHit(h.id, h.kind, keyword=h.score, semantic=cosines.get(h.id, 0.0)))
+        hits.setdefault(h.id, _hit(h, h.score, cosines.get(h.id, 0.0)))
     for h in semantic:
         prior = hits.get(h.id)
-        hits[h.id] = SearchHit(
-            h.id, h.kind, keyword=prior.keyword if prior else 0.0, semantic=cosine_from_score(h.score)
-        )
+        hits[h.id] = _hit(h, prior.keyword if prior else 0.0, cosine_from_score(h.score))
     return list(hits.values())
+
+
+def _hit(h: RawHit, keyword: float, semantic: float) -> SearchHit:
+    return SearchHit(
+        h.id,
+        h.kind,
+        keyword=keyword,
+        semantic=semantic,
+        importance=h.importance,
+        confidence=h.confidence,
+        updated_at=h.updated_at,
+    )
 
 
 @dataclass(frozen=True, slots=True)

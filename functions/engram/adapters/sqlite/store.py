@@ -357,6 +357,9 @@ class SqliteStore:
     def put_settings(self, settings: UserSettings) -> None:
         self._put_body("user_settings", settings.tenant_id, settings.user_id, settings_to_dict(settings))
 
+    def get_profile_and_settings(self, tenant_id: str, user_id: str) -> tuple[UserProfile | None, UserSettings | None]:
+        return self.get_profile(tenant_id, user_id), self.get_settings(tenant_id, user_id)
+
     def _get_body(self, table: str, tenant_id: str, user_id: str) -> dict[str, Any] | None:
         row = (
             self._conn()

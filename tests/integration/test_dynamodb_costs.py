@@ -1,0 +1,220 @@
+"""What each DynamoDB access pattern reads and writes (issue 16), against moto server.
+
+The request counts come from the adapter's own metrics; the read units these patterns
+cost are measured by bench/dynamodb_requests.py. Here: the live count is one read of a
+counter that stays exact across expiries, recall's tier 1 reads only the preferences it
+shows, access statistics are one sampled, batched write, and the migration brings
+entries of an older table to the current keys.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from engram.adapters.dynamodb import DynamoStore, create_table
+from engram.adapters.dynamodb import keys as k
+from engram.adapters.dynamodb.base import to_item
+from engram.adapters.dynamodb.core import DynamoCoreReader
+from engram.adapters.dynamodb.migrate import migrate_entries
+from engram.adapters.dynamodb.store import ITEM_ENTRY, entry_item
+from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Visibility
+from engram.domain.policies import VisibilityScope
+from engram.domain.serialization import entry_to_dict
+from engram.domain.writes import WriteRequest, plan_write
+
+from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint
+from tests.support import T0
+
+
+@pytest.fixture
+def table() -> Iterator[tuple[Any, str]]:
+    client = dynamodb_client(moto_endpoint())
+    name = fresh_table_name()
+    create_table(client, name)
+    yield client, name
+    client.delete_table(TableName=name)
+
+
+@pytest.fixture
+def store(table: tuple[Any, str]) -> DynamoStore:
+    return DynamoStore(*table)
+
+
+def _write(
+    store: DynamoStore,
+    key: str,
+    value: str = "v",
+    *,
+    category: str = "fact",
+    agent: str = "agent-a",
+    visibility: Visibility = Visibility.SELF,
+    importance: int | None = None,
+    now: datetime = T0,
+) -> MemoryEntry:
+    req = WriteRequest(
+        "t1", "u1", key, value, category, visibility, agent, Actor(ActorType.AGENT, agent), importance=importance
+    )
+    state = store.get_identity("t1", "u1", req.identity)
+    current = store.get_entry("t1", "u1", state.current_entry_id) if state and state.current_entry_id else None
+    plan = plan_write(req, current, None if state is None else state.version, now)
+    store.apply(Changeset("t1", "u1", (plan.guard,), plan.entries, plan.history, plan.active_delta, 500), now)
+    return plan.entry
+
+
+def _requests(store: DynamoStore) -> dict[str, int]:
+    return {op: s.requests for op, s in store.metrics.snapshot().items() if s.requests}
+
+
+# -- the live count -----------------------------------------------------------------------
+
+
+def test_given_a_settled_counter_when_counting_then_one_get_item_answers(store: DynamoStore) -> None:
+    for i in range(3):
+        _write(store, f"k{i}")
+    assert store.count_live("t1", "u1", T0) == 3  # the first count settles a new counter
+    store.metrics.reset()
+    assert store.count_live("t1", "u1", T0) == 3
+    assert _requests(store) == {"GetItem": 1}
+    _write(store, "k3")
+    store.metrics.reset()
+    assert store.count_live("t1", "u1", T0) == 4
+    assert _requests(store) == {"GetItem": 1}
+
+
+def test_given_an_expiry_passing_when_counting_then_the_counter_is_recounted_once(store: DynamoStore) -> None:
+    _write(store, "trip", category="event")  # 7 days
+    _write(store, "name", "Alice")
+    assert store.count_live("t1", "u1", T0) == 2
+    # A feeling expires (6 hours) before the event: the counter must learn the earlier expiry.
+    _write(store, "mood", "tired", category="feeling", now=T0 + timedelta(minutes=1))
+    assert store.count_live("t1", "u1", T0 + timedelta(hours=1)) == 3
+    later = T0 + timedelta(hours=7)
+    store.metrics.reset()
+    assert store.count_live("t1", "u1", later) == 2
+    assert _requests(store) == {"GetItem": 1, "Query": 1, "UpdateItem": 1}
+    store.metrics.reset()
+    assert store.count_live("t1", "u1", later) == 2
+    assert _requests(store) == {"GetItem": 1}
+    assert store.count_live("t1", "u1", T0 + timedelta(days=8)) == 1
+
+
+def test_given_a_counter_from_an_older_table_when_counting_then_it_is_recounted(store: DynamoStore) -> None:
+    for i in range(2):
+        _write(store, f"k{i}")
+    # Before the counter was trusted it was an upper bound with no mark: say it is wrong.
+    store.put(to_item({k.PK: k.user_pk("t1", "u1"), k.SK: k.LIVE_COUNT_SK, k.ITEM_TYPE: "liveCount", "n": 7}))
+    assert store.count_live("t1", "u1", T0) == 2
+    store.metrics.reset()
+    assert store.count_live("t1", "u1", T0) == 2
+    assert _requests(store) == {"GetItem": 1}
+
+
+# -- recall's tier 1 -------------------------------------------------------------------------
+
+
+def test_given_preferences_when_tier1_is_read_then_the_best_visible_ones_come_from_one_query(
+    store: DynamoStore,
+) -> None:
+    for i in range(12):
+        _write(store, f"pref_{i}", f"value {i}", category="preference", importance=10 + i)
+    _write(store, "fact", "not a preference", importance=100)
+    _write(store, "other", "another agent's own", category="preference", agent="agent-b", importance=100)
+    _write(store, "shared", "everyone's", category="preference", visibility=Visibility.GLOBAL, importance=95)
+    reader = DynamoCoreReader(store)
+    store.metrics.reset()
+    top = reader.top_by_importance("t1", "u1", VisibilityScope("agent-a"), "preference", T0, 5)
+    assert [e.key for e in top] == ["shared", "pref_11", "pref_10", "pref_9", "pref_8"]
+    assert _requests(store) == {"Query": 1}
+    # Only the preference entries that are active are in the index at all.
+    items = store.client.scan(TableName=store.table_name)["Items"]
+    in_lsi2 = {it["key"]["S"] for it in items if it.get(k.ITEM_TYPE, {}).get("S") == ITEM_ENTRY and k.LSI2SK in it}
+    assert "fact" not in in_lsi2
+    assert not any(k.LSI3SK in it for it in items)
+
+
+def test_given_a_superseded_preference_when_tier1_is_read_then_only_the_new_value_shows(store: DynamoStore) -> None:
+    _write(store, "color", "blue", category="preference", importance=80)
+    _write(store, "color", "green", category="preference", importance=80)
+    top = DynamoCoreReader(store).top_by_importance("t1", "u1", VisibilityScope("agent-a"), "preference", T0, 5)
+    assert [e.value for e in top] == ["green"]
+
+
+# -- access statistics -------------------------------------------------------------------------
+
+
+def test_given_recalled_entries_when_access_is_recorded_then_one_batched_write_covers_them(
+    store: DynamoStore,
+) -> None:
+    ids = [_write(store, f"k{i}").id for i in range(5)]
+    store.metrics.reset()
+    store.record_access("t1", "u1", ids, T0 + timedelta(minutes=5))
+    assert _requests(store) == {"TransactWriteItems": 1}
+    for e in store.get_entries("t1", "u1", ids):
+        assert e.access_count == 1
+        assert e.last_accessed_at == T0 + timedelta(minutes=5)
+        assert e.version == 1  # not a versioned change
+
+
+def test_given_sampling_when_many_recalls_record_access_then_counts_stay_unbiased(table: tuple[Any, str]) -> None:
+    store = DynamoStore(*table, access_sample_every=4, sampler=random.Random(7))
+    [entry] = [_write(store, "k")]
+    writes = 0
+    for _ in range(200):
+        store.metrics.reset()
+        store.record_access("t1", "u1", [entry.id], T0)
+        calls = _requests(store)
+        assert sum(calls.values()) <= 1
+        writes += calls.get("TransactWriteItems", 0)
+    stored = store.get_entry("t1", "u1", entry.id)
+    assert stored is not None
+    assert stored.access_count == 4 * writes
+    assert 30 <= writes <= 70  # about one in four (seeded)
+
+
+def test_given_an_erased_entry_among_recalled_ones_when_access_is_recorded_then_the_others_count(
+    store: DynamoStore,
+) -> None:
+    ids = [_write(store, f"k{i}").id for i in range(3)]
+    store.client.delete_item(
+        TableName=store.table_name, Key={k.PK: {"S": k.user_pk("t1", "u1")}, k.SK: {"S": k.entry_sk(ids[1])}}
+    )
+    store.record_access("t1", "u1", ids, T0)
+    counts = {e.id: e.access_count for e in store.get_entries("t1", "u1", ids)}
+    assert counts == {ids[0]: 1, ids[2]: 1}
+
+
+# -- migration from the keys of version 1 -------------------------------------------------------
+
+
+def _legacy_item(e: MemoryEntry) -> dict[str, Any]:
+    """An entry as version 1 of the key design wrote it."""
+    item = entry_item(e)
+    data = entry_to_dict(e)
+    item.pop(k.LSI2SK, None)
+    item[k.LSI2SK] = {"S": k.access_sk(e.status.value, e.access_count, data["updatedAt"], e.id)}
+    if e.status.value == "active":
+        item[k.LSI3SK] = {"S": k.expiry_sk(data.get("expiresAt"), e.id)}
+    return item
+
+
+def test_given_entries_of_an_older_table_when_migrated_then_tier1_sees_them(store: DynamoStore) -> None:
+    pref = _write(store, "color", "blue", category="preference", importance=70)
+    fact = _write(store, "city", "Paris")
+    for e in (pref, fact):
+        store.put(_legacy_item(e))
+    reader = DynamoCoreReader(store)
+    scope = VisibilityScope("agent-a")
+    assert reader.top_by_importance("t1", "u1", scope, "preference", T0, 5) == []
+    assert migrate_entries(store) == {"scanned": 2, "rewritten": 2, "raced": 0}
+    assert [e.key for e in reader.top_by_importance("t1", "u1", scope, "preference", T0, 5)] == ["color"]
+    items = [it for it in store.client.scan(TableName=store.table_name)["Items"] if it[k.ITEM_TYPE]["S"] == ITEM_ENTRY]
+    assert {it["key"]["S"]: it.get(k.LSI2SK, {}).get("S", "") for it in items} == {
+        "color": k.core_sk(70, entry_to_dict(pref)["updatedAt"], pref.id),
+        "city": "",
+    }
+    assert not any(k.LSI3SK in it for it in items)
+    assert migrate_entries(store) == {"scanned": 2, "rewritten": 0, "raced": 0}
