@@ -107,7 +107,8 @@ def test_given_only_the_capacity_condition_fails_then_a_recount_decides(stubbed:
     # guard, entry, history, live count: only the last one's condition failed
     _cancelled(stubber, "None", "None", "None", "ConditionalCheckFailed")
     stubber.add_response("get_item", {"Item": {"n": {"N": "3"}}})
-    stubber.add_response("query", {"Count": 3, "ScannedCount": 3, "Items": []})
+    stubber.add_response("query", {"Count": 3, "ScannedCount": 3, "Items": [{}, {}, {}]})  # none expires
+    stubber.add_response("update_item", {})  # the recount settles the counter at 3
     with pytest.raises(CapacityReached) as raised:
         store.apply(_changeset(cap=3), T0)
     assert raised.value.details == {"maxEntriesPerUser": 3}
