@@ -45,3 +45,27 @@ def test_given_a_terminal_when_engram_dream_runs_then_it_prints_a_summary_table(
     assert main(["--data-dir", str(tmp_path), "dream"]) == 0
     out = capsys.readouterr().out
     assert "users processed" in out and "entries read" in out and "users/s" in out
+
+
+def test_given_a_terminal_when_engram_dream_runs_then_the_bar_advances_every_few_users(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram.local import dream_runner
+    from rich.console import Console
+
+    _seed(tmp_path, 12)
+    batches: list[int] = []
+    original = dream_runner.run_dream
+
+    def counting(*args: object, on_batch: object = None, **kwargs: object) -> object:
+        def seen(result: object) -> None:
+            batches.append(result.processed)  # type: ignore[attr-defined]
+            on_batch(result)  # type: ignore[operator]
+
+        return original(*args, on_batch=seen, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dream_runner, "run_dream", counting)
+    monkeypatch.setattr(Console, "is_terminal", property(lambda self: True))
+    assert main(["--data-dir", str(tmp_path), "dream"]) == 0
+    # 12 users in batches of 5: the bar moved three times, not once from 0 to done.
+    assert batches == [5, 5, 2]

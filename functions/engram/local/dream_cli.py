@@ -8,6 +8,9 @@ from typing import Any
 
 from engram.domain.dream import Stats
 
+# Users per batch while a progress bar is drawn.
+PROGRESS_BATCH = 5
+
 
 def add_dream_command(sub: Any, settings_of: Any) -> None:
     d = sub.add_parser("dream", help="Run dream (consolidation) over every due user now.")
@@ -66,6 +69,12 @@ def cmd_dream(args: argparse.Namespace, settings: Any) -> int:
         def batch(result: BatchResult) -> None:
             progress.advance(task, result.processed + result.skipped + result.failed)
 
+        if console.is_terminal and not args.json:
+            # The bar moves once per batch: small batches make it move every few users
+            # instead of jumping from 0 to done (the run's work is the same).
+            settings = settings.model_copy(
+                update={"dream_batch_users": min(settings.dream_batch_users, PROGRESS_BATCH)}
+            )
         result = run_dream(
             settings, tenant_id=args.tenant, workers=max(1, args.workers), on_planned=planned, on_batch=batch
         )
