@@ -150,3 +150,27 @@ def test_an_unreadable_stored_row_never_takes_down_other_users_or_a_restart(api:
     again = engram_for(tmp_path)
     again.sync_index()
     assert again.store.get_entry("globex", "bob", "nope") is None
+
+
+# -- item 3: eviction never touches, nor reveals, what the writer cannot see -----------
+def test_evict_oldest_evicts_only_the_writers_own_entries(api: Api) -> None:
+    admin = api.key("acme", "root", Role.ADMIN)
+    beta = api.key("acme", "beta")
+    gamma = api.key("acme", "gamma")
+    cap = {"userMemoryConfig": {"maxEntriesPerUser": 2, "onCapReached": "evict_oldest"}}
+    assert api.call("PUT", "/v1/agents/gamma/config", admin, json_body=cap).status == 200
+    secret = _put(api, beta, {"key": "diary", "value": "private thoughts"})["entry"]
+    first = _put(api, gamma, {"key": "g1", "value": "one"})["entry"]
+    # When gamma writes past the cap
+    r = _put(api, gamma, {"key": "g2", "value": "two"})
+    # Then gamma's own oldest entry made room; beta's private entry is untouched and unnamed
+    assert r["evictedIds"] == [first["id"]]
+    assert api.call("GET", f"{U}/memories/{secret['id']}", beta).json()["value"] == "private thoughts"
+    # And when gamma has nothing of its own to evict, the write is refused without counts
+    cap["userMemoryConfig"]["maxEntriesPerUser"] = 1
+    assert api.call("PUT", "/v1/agents/gamma/config", admin, json_body=cap).status == 200
+    api.call("DELETE", f"{U}/memories/key/g2", gamma)
+    refused = api.call("PUT", f"{U}/memories", gamma, json_body={"key": "g3", "value": "three"})
+    assert refused.status == 409 and refused.json()["code"] == "capacity_reached"
+    assert "1 memories" not in refused.json()["message"] and secret["id"] not in refused.body.decode()
+    assert api.call("GET", f"{U}/memories/{secret['id']}", beta).status == 200

@@ -272,13 +272,23 @@ class MemoryService:
             live = self.store.count_live(req.tenant_id, req.user_id, now)
             overflow = live + delta - cap
             if overflow > 0 and umc.on_cap_reached is OnCapReached.REJECT:
+                # The count covers entries the caller may not see, so it is not told.
                 raise CapacityReached(
-                    f"This user already has {live} memories, the most this agent allows ({cap}). "
+                    f"This user is at the most memories this agent allows ({cap}). "
                     "Delete some, or configure onCapReached=evict_oldest.",
                     maxEntriesPerUser=cap,
                 )
             if overflow > 0:
-                for victim in self._oldest(req.tenant_id, req.user_id, now, overflow, exclude=req.identity):
+                victims = self._oldest(req.tenant_id, req.user_id, now, overflow, req.identity, req.agent_id)
+                if len(victims) < overflow:
+                    # The cap is per user, eviction per writer: an agent only ever evicts
+                    # what it wrote itself, never another agent's memories.
+                    raise CapacityReached(
+                        f"This user is at the most memories this agent allows ({cap}) and this agent "
+                        "has too few memories of its own to make room. Delete some first.",
+                        maxEntriesPerUser=cap,
+                    )
+                for victim in victims:
                     state = self.store.get_identity(req.tenant_id, req.user_id, victim.identity_id)
                     if state is None:
                         continue
@@ -310,12 +320,15 @@ class MemoryService:
         )
         return tuple(evicted)
 
-    def _oldest(self, tenant_id: str, user_id: str, now: datetime, n: int, exclude: str) -> list[MemoryEntry]:
+    def _oldest(
+        self, tenant_id: str, user_id: str, now: datetime, n: int, exclude: str, writer: str
+    ) -> list[MemoryEntry]:
+        """The writer's own oldest live entries: eviction never touches another agent's."""
         live: list[MemoryEntry] = []
         cursor: str | None = None
         while True:
             page = self.store.list_entries(tenant_id, user_id, EntryQuery(now=now, limit=1000, cursor=cursor))
-            live.extend(e for e in page.items if e.identity_id != exclude)
+            live.extend(e for e in page.items if e.identity_id != exclude and e.source_agent_id == writer)
             cursor = page.next_cursor
             if cursor is None:
                 break

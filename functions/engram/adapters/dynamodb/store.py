@@ -904,7 +904,7 @@ def _sort_tuple_accessed(e: MemoryEntry) -> tuple[Any, ...]:
 
 def _capacity_error(live: int, cap: int) -> CapacityReached:
     return CapacityReached(
-        f"This user already has {live} memories, the most this agent allows ({cap}).",
+        f"This user is at the most memories this agent allows ({cap}).",
         maxEntriesPerUser=cap,
     )
 

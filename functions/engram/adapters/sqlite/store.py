@@ -247,7 +247,7 @@ class SqliteStore:
                 ).fetchone()[0]
                 if live + changeset.active_delta > changeset.max_active:
                     raise CapacityReached(
-                        f"This user already has {live} memories, the most this agent allows ({changeset.max_active}).",
+                        f"This user is at the most memories this agent allows ({changeset.max_active}).",
                         maxEntriesPerUser=changeset.max_active,
                     )
             for guard in changeset.guards:
