@@ -766,6 +766,11 @@ class RecallResponse(_Model):
     context: str = Field(
         alias="context", description="The rendered block; a pure function of the rest of this response."
     )
+    degraded: bool = Field(
+        False,
+        alias="degraded",
+        description="The search index was unavailable: tier 2 was chosen by keywords from the store alone (no semantic match, no minimum score).",
+    )
     format: str = Field(alias="format", description="The version of the block's format (docs/recall.md).")
     memories: list[RecallItem] = Field(alias="memories", description="Tier 2, best first.")
     memory_enabled: bool = Field(alias="memoryEnabled")

@@ -26,7 +26,7 @@ API_KEY_PATTERN = r"^(Bearer )?egm_[0-9a-f]{16}_[A-Za-z0-9_\-]{43}$"
 AUTHORIZATION_HEADER = "method.request.header.Authorization"
 
 # API Gateway's own refusals, in the service's error shape (code, message, details).
-GATEWAY_ERRORS: dict[apigw.ResponseType, tuple[str, str]] = {
+GATEWAY_ERRORS: dict[apigw.ResponseType, tuple[str | None, str]] = {
     apigw.ResponseType.UNAUTHORIZED: ("401", "unauthenticated"),
     apigw.ResponseType.ACCESS_DENIED: ("403", "forbidden"),
     apigw.ResponseType.MISSING_AUTHENTICATION_TOKEN: ("404", "route_not_found"),
@@ -36,8 +36,19 @@ GATEWAY_ERRORS: dict[apigw.ResponseType, tuple[str, str]] = {
     apigw.ResponseType.BAD_REQUEST_PARAMETERS: ("400", "validation_error"),
     apigw.ResponseType.BAD_REQUEST_BODY: ("400", "validation_error"),
     apigw.ResponseType.WAF_FILTERED: ("403", "forbidden"),
-    apigw.ResponseType.DEFAULT_4_XX: ("400", "bad_request"),
-    apigw.ResponseType.DEFAULT_5_XX: ("502", "gateway_error"),
+    apigw.ResponseType.RESOURCE_NOT_FOUND: ("404", "route_not_found"),
+    apigw.ResponseType.UNSUPPORTED_MEDIA_TYPE: ("415", "unsupported_media_type"),
+    apigw.ResponseType.INVALID_API_KEY: ("403", "forbidden"),
+    apigw.ResponseType.EXPIRED_TOKEN: ("403", "forbidden"),
+    apigw.ResponseType.INTEGRATION_TIMEOUT: ("504", "upstream_timeout"),
+    apigw.ResponseType.INTEGRATION_FAILURE: ("502", "upstream_failed"),
+    apigw.ResponseType.AUTHORIZER_FAILURE: ("500", "authorizer_failed"),
+    apigw.ResponseType.AUTHORIZER_CONFIGURATION_ERROR: ("500", "authorizer_failed"),
+    apigw.ResponseType.API_CONFIGURATION_ERROR: ("500", "gateway_error"),
+    # The catch-alls keep the status API Gateway chose (None): a 4xx or 5xx without a
+    # response of its own above is answered with its real code, never flattened.
+    apigw.ResponseType.DEFAULT_4_XX: (None, "client_error"),
+    apigw.ResponseType.DEFAULT_5_XX: (None, "gateway_error"),
 }
 
 ACCESS_LOG_FIELDS = {

@@ -87,7 +87,11 @@ class EngramConfig(BaseModel):
 
     # Schedule: nightly at 03:00 UTC.
     dream_schedule: str = "cron(0 3 * * ? *)"
+    # The queue consumers' ceilings (SQS event source maximum concurrency): dream runs and
+    # ingest bursts scale out only this far, so the api and authorizer keep the rest of
+    # the account's concurrency (1,000 by default).
     dream_worker_concurrency: int = Field(10, ge=2, le=1000)
+    extraction_concurrency: int = Field(10, ge=2, le=1000)
 
     # Observability.
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

@@ -7,7 +7,7 @@ function holds is written down here, once, as a ``grant_*``:
     api, mcp       read/write (+idem.) write   send extraction (+dream: api) embed (+extract)
     authorizer     API key items only  -       -                      -
     indexer        stream read         write   send indexer failures  embed
-    extraction     read/write (+idem.) query   consume extraction     embed (+extract)
+    extraction     read/write (+idem.) write   consume extraction     embed (+extract)
     dream planner  read/write          -       send dream             -
     dream worker   read/write          query   consume + send dream   embed (+summarise)
 
@@ -163,10 +163,17 @@ class EngramMemory(Construct):
 
         # Message ingest -> extraction.
         fns["extraction"].add_event_source(
-            sources.SqsEventSource(queues.extraction, batch_size=10, report_batch_item_failures=True)
+            sources.SqsEventSource(
+                queues.extraction,
+                batch_size=10,
+                report_batch_item_failures=True,
+                # A burst of ingest must not take the concurrency the api and authorizer need.
+                max_concurrency=config.extraction_concurrency,
+            )
         )
         table.grant_read_write_data(fns["extraction"])
-        search.grant_query(fns["extraction"])  # semantic dedup against what is indexed
+        # Semantic dedup queries the index, and each processed message is indexed for search.
+        search.grant_write(fns["extraction"])
 
         # Schedule -> planner -> SQS batches of users -> workers.
         # The planner writes the run's report and progress items, so it needs write too.

@@ -1,8 +1,9 @@
 """Search: the Amazon OpenSearch Service domain holding the k-NN + BM25 index.
 
 Access is IAM only: the domain's resource policy names the functions' roles (and an
-optional operator role), and each role's own policy grants just the HTTP verbs it
-uses. k-NN needs no domain switch on the managed service; the indexer creates the
+optional operator role) per kind of access, and each role's own policy grants the same:
+a role that only queries may call the index's search paths and nothing else, a role
+that writes documents may call every path. k-NN needs no domain switch on the managed service; the indexer creates the
 index with ``index.knn: true``.
 """
 
@@ -99,19 +100,27 @@ class Search(Construct):
         self.domain.node.add_dependency(logs_policy)
         self.endpoint_url = f"https://{self.domain.domain_endpoint}"
 
-        # The domain's resource policy: the roles granted below (and the operator), nobody else.
-        # A policy document resolves at synth, so grants made after this point still land in it.
-        self._access = iam.PolicyStatement(
-            sid="OnlyTheEngramRoles",
-            actions=list(WRITE_ACTIONS),
-            resources=[stack.format_arn(service="es", resource="domain", resource_name=f"{self.domain_name}/*")],
+        # The domain's resource policy, one statement per kind of access: roles that only
+        # query may call the search paths of Engram's index and nothing else (POST alone
+        # would also let them _bulk); roles that write documents get every path. Grants
+        # made later land in the statements, which are rendered at synth.
+        domain_arn = stack.format_arn(service="es", resource="domain", resource_name=self.domain_name)
+        self._query_paths = query_paths(domain_arn, config.opensearch_index)
+        self._readers = iam.PolicyStatement(
+            sid="QueryingRoles", actions=list(QUERY_ACTIONS), resources=list(self._query_paths)
         )
+        self._writers = iam.PolicyStatement(
+            sid="IndexingRoles", actions=list(WRITE_ACTIONS), resources=[f"{domain_arn}/*"]
+        )
+        # A statement goes in with its first principal: one without any fails the deployment.
+        self._policy = iam.PolicyDocument()
+        self._named: set[str] = set()
         if config.search_operator_role_arn:
-            self._access.add_arn_principal(config.search_operator_role_arn)
-        self.node.add_validation(_NamesSomeone(self._access))
+            self._name(self._writers, config.search_operator_role_arn)
+        self.node.add_validation(_NamesSomeone(self._readers, self._writers))
         cfn_domain = self.domain.node.default_child
         assert isinstance(cfn_domain, opensearch.CfnDomain)
-        cfn_domain.access_policies = iam.PolicyDocument(statements=[self._access])
+        cfn_domain.access_policies = self._policy
         self._cfn_domain = cfn_domain
 
         acknowledge(
@@ -141,21 +150,18 @@ class Search(Construct):
             )
 
     def grant_query(self, grantee: iam.IGrantable) -> iam.Grant:
-        """Search and read the index."""
-        return self._grant(grantee, QUERY_ACTIONS)
+        """Search the index: the search paths only, so no document can be written."""
+        self._name(self._readers, self._role_arn(grantee))
+        return iam.Grant.add_to_principal(
+            grantee=grantee, actions=list(QUERY_ACTIONS), resource_arns=list(self._query_paths)
+        )
 
     def grant_write(self, grantee: iam.IGrantable) -> iam.Grant:
         """Query, and create, index and delete documents."""
-        return self._grant(grantee, WRITE_ACTIONS)
-
-    def _grant(self, grantee: iam.IGrantable, actions: tuple[str, ...]) -> iam.Grant:
-        role_arn = getattr(grantee.grant_principal, "role_arn", None)
-        if role_arn is None:
-            raise TypeError("Only roles can be named in the domain's resource policy.")
-        self._access.add_arn_principal(role_arn)
+        self._name(self._writers, self._role_arn(grantee))
         grant = iam.Grant.add_to_principal(
             grantee=grantee,
-            actions=list(actions),
+            actions=list(WRITE_ACTIONS),
             resource_arns=[self.domain.domain_arn, f"{self.domain.domain_arn}/*"],
         )
         acknowledge(
@@ -166,16 +172,35 @@ class Search(Construct):
         )
         return grant
 
+    def _name(self, statement: iam.PolicyStatement, role_arn: str) -> None:
+        if statement.sid not in self._named:
+            self._named.add(str(statement.sid))
+            self._policy.add_statements(statement)
+        statement.add_arn_principal(role_arn)
+
+    @staticmethod
+    def _role_arn(grantee: iam.IGrantable) -> str:
+        role_arn = getattr(grantee.grant_principal, "role_arn", None)
+        if role_arn is None:
+            raise TypeError("Only roles can be named in the domain's resource policy.")
+        return str(role_arn)
+
+
+def query_paths(domain_arn: str, index: str) -> tuple[str, ...]:
+    """What the adapter's searches call: ``_msearch`` (at the root, the index named in the
+    body) and the index's ``_search``, and nothing that writes."""
+    return (f"{domain_arn}/_msearch", f"{domain_arn}/{index}/_search", f"{domain_arn}/{index}/_msearch")
+
 
 @jsii.implements(IValidation)
 class _NamesSomeone:
     """A resource policy without a principal fails at deploy time; fail the synth instead."""
 
-    def __init__(self, statement: iam.PolicyStatement) -> None:
-        self._statement = statement
+    def __init__(self, *statements: iam.PolicyStatement) -> None:
+        self._statements = statements
 
     def validate(self) -> list[str]:
-        if self._statement.has_principal:
+        if any(s.has_principal for s in self._statements):
             return []
         return [
             "No role may call the search domain: grant one with grant_query/grant_write, or set searchOperatorRoleArn."

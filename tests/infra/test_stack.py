@@ -158,15 +158,26 @@ def test_given_the_stack_then_the_domain_is_encrypted_https_only_and_sized_from_
 
 def test_given_the_stack_then_only_the_roles_that_use_the_index_may_call_the_domain(synth: Synth) -> None:
     domain = synth.one("AWS::OpenSearchService::Domain")["Properties"]
-    (statement,) = domain["AccessPolicies"]["Statement"]
+    statements = {s["Sid"]: s for s in domain["AccessPolicies"]["Statement"]}
     roles = {fn: f["Properties"]["Role"] for fn, f in functions(synth).items()}
 
-    assert statement["Effect"] == "Allow"
-    assert sorted(statement["Principal"]["AWS"], key=json.dumps) == sorted(
-        [roles[n] for n in ("Api", "Mcp", "Indexer", "Extraction", "DreamWorker")], key=json.dumps
+    def principals(sid: str) -> list[Any]:
+        return sorted(as_list(statements[sid]["Principal"]["AWS"]), key=json.dumps)
+
+    assert set(statements) == {"QueryingRoles", "IndexingRoles"}
+    assert all(s["Effect"] == "Allow" for s in statements.values())
+    # Only the functions that index documents may write; the dream worker only searches.
+    assert principals("IndexingRoles") == sorted(
+        [roles[n] for n in ("Api", "Mcp", "Indexer", "Extraction")], key=json.dumps
     )
-    assert all(action.startswith("es:ESHttp") and "*" not in action for action in statement["Action"])
-    assert f"domain/{domain['DomainName']}/*" in json.dumps(statement["Resource"])
+    assert principals("QueryingRoles") == [roles["DreamWorker"]]
+    for statement in statements.values():
+        assert all(action.startswith("es:ESHttp") and "*" not in action for action in statement["Action"])
+    assert f"domain/{domain['DomainName']}/*" in json.dumps(statements["IndexingRoles"]["Resource"])
+    # The querying roles reach the search paths of the index and nothing else (not _bulk).
+    paths = json.dumps(statements["QueryingRoles"]["Resource"])
+    assert "/_msearch" in paths and "/engram-memory/_search" in paths
+    assert "/*" not in paths and "_bulk" not in paths
 
 
 # --- functions -----------------------------------------------------------------------------
@@ -442,6 +453,13 @@ def test_given_gateway_refusals_then_they_answer_in_the_service_error_shape(synt
     assert '"code":"unauthenticated"' in responses["UNAUTHORIZED"]["ResponseTemplates"]["application/json"]
     assert responses["MISSING_AUTHENTICATION_TOKEN"]["StatusCode"] == "404"
     assert responses["THROTTLED"]["StatusCode"] == "429"
+    # Each family keeps its own status: a timeout is a 504, an unknown path a 404, a body
+    # of the wrong type a 415; the catch-alls keep whatever status the gateway chose.
+    assert responses["INTEGRATION_TIMEOUT"]["StatusCode"] == "504"
+    assert responses["RESOURCE_NOT_FOUND"]["StatusCode"] == "404"
+    assert responses["UNSUPPORTED_MEDIA_TYPE"]["StatusCode"] == "415"
+    assert "StatusCode" not in responses["DEFAULT_4XX"] and "StatusCode" not in responses["DEFAULT_5XX"]
+    assert all("$context.requestId" in r["ResponseTemplates"]["application/json"] for r in responses.values())
 
 
 # --- least privilege -----------------------------------------------------------------------
@@ -497,12 +515,23 @@ def test_given_the_indexer_then_it_reads_the_stream_writes_the_index_and_not_the
 
 
 def test_given_query_only_functions_then_they_cannot_change_the_index(synth: Synth) -> None:
-    for function in ("Extraction", "DreamWorker"):
-        es = {a for a in actions_of(role_statements(synth, function)) if a.startswith("es:")}
-        assert es == {"es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost"}, function
+    statements = [s for s in role_statements(synth, "DreamWorker") if "es:ESHttpPost" in as_list(s["Action"])]
+    (search,) = statements
+    assert set(as_list(search["Action"])) == {"es:ESHttpGet", "es:ESHttpHead", "es:ESHttpPost"}
+    resources = json.dumps(search["Resource"])
+    assert "_search" in resources and "/*" not in resources and "_bulk" not in resources
     planner = actions_of(role_statements(synth, "DreamPlanner"))
     assert not [a for a in planner if a.startswith(("es:", "bedrock:"))]
     assert "sqs:SendMessage" in planner
+
+
+def test_given_the_queue_consumers_then_their_concurrency_is_capped_below_the_api_headroom(synth: Synth) -> None:
+    mappings = synth.of_type("AWS::Lambda::EventSourceMapping").values()
+    sqs = [m["Properties"] for m in mappings if "Queue" in json.dumps(m["Properties"]["EventSourceArn"])]
+    caps = [m.get("ScalingConfig", {}).get("MaximumConcurrency") for m in sqs]
+    assert caps and all(isinstance(c, int) and c <= 10 for c in caps), caps
+    # Together they leave most of an account's default 1,000 to the request path.
+    assert sum(caps) <= 100
 
 
 def test_given_bedrock_embeddings_then_invoke_is_granted_on_the_one_model(synth: Synth) -> None:

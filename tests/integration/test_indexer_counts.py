@@ -7,8 +7,8 @@ every embedding call and every document written. The figures:
 - a write costs one embedding (the indexer's, of the new text);
 - a recall costs one (its query): the access counts it writes reach the stream, and the
   indexer leaves their documents alone;
-- a dream run costs embeddings only for the entries whose text it changed: decaying
-  every entry's confidence re-embeds and rewrites nothing.
+- a dream run costs embeddings only for the entries it changed (decay changes the
+  confidence, which the index keeps for ranking); a run that changes nothing, none.
 """
 
 from __future__ import annotations
@@ -121,7 +121,8 @@ def test_given_the_cloud_path_then_writes_recalls_and_dream_runs_embed_only_what
     assert cloud.bedrock.calls == 1
     assert cloud.opensearch.indexed == written
 
-    # A dream run that decays every entry and changes no text: nothing embedded or written.
+    # A dream run that decays every entry: the index keeps confidence (recall ranks its
+    # candidates on it), so each decayed entry is embedded and written once, no more.
     e.clock.advance(timedelta(days=8))  # type: ignore[attr-defined]
     cloud.bedrock.reset()
     cloud.dream()
@@ -129,8 +130,14 @@ def test_given_the_cloud_path_then_writes_recalls_and_dream_runs_embed_only_what
     assert cloud.index_stream() >= len(FACTS)  # every decayed entry changed in the table
     decayed = [x for x in e.store.list_entries("t1", "u1", _query(e)).items if x.confidence < 1.0]
     assert len(decayed) == len(FACTS)
-    assert cloud.bedrock.calls == dream_calls  # the indexer embedded nothing
-    assert cloud.opensearch.indexed == written
+    assert cloud.bedrock.calls == dream_calls + len(decayed)
+    assert cloud.opensearch.indexed == written + len(decayed)
+    written = cloud.opensearch.indexed
+    # The same run again changes nothing, and costs nothing.
+    cloud.bedrock.reset()
+    cloud.dream()
+    cloud.index_stream()
+    assert cloud.bedrock.calls == 0 and cloud.opensearch.indexed == written
 
     # A changed value: one embedding, one document.
     cloud.bedrock.reset()

@@ -170,15 +170,21 @@ def test_given_modifies_that_leave_text_and_filters_alone_then_nothing_is_embedd
 ) -> None:
     a = _entry("mem_" + "5" * 24)
     accessed = a.evolve(access_count=3, last_accessed_at=T0, version=2)
-    decayed = a.evolve(confidence=0.5, importance=10, version=3)
+    again = accessed.evolve(access_count=4, version=3)
     superseded = a.evolve(status=Status.SUPERSEDED, version=4)
     deleted = superseded.evolve(status=Status.DELETED, version=5)
     records = [
         _record("MODIFY", 1, new=accessed, old=a),  # a recall's access count
-        _record("MODIFY", 2, new=decayed, old=accessed),  # a dream's decay
+        _record("MODIFY", 2, new=again, old=accessed),  # and the next one's
     ]
     assert _handle(records) == {"batchItemFailures": []}
     assert index.ops == []
+    # A ranking signal the index keeps (a dream's decay) is written.
+    assert _handle([_record("MODIFY", 6, new=again.evolve(confidence=0.5, version=6), old=again)]) == {
+        "batchItemFailures": []
+    }
+    assert index.ops == [("upsert", "t1", "u1", a.id)]
+    index.ops.clear()
     # Inactive before and after: the index never held it.
     assert _handle([_record("MODIFY", 3, new=deleted, old=superseded)]) == {"batchItemFailures": []}
     assert index.ops == []

@@ -97,6 +97,13 @@ class RecallResponse(ApiModel):
     considered: int = Field(description="Candidates from the index that the store confirmed live and visible.")
     below_min_score: int
     over_budget: list[str] = Field(description="Ids of memories chosen but left out to stay within the budget.")
+    degraded: bool = Field(
+        False,
+        description=(
+            "The search index was unavailable: tier 2 was chosen by keywords from the store alone "
+            "(no semantic match, no minimum score)."
+        ),
+    )
 
 
 def _item(i: ServiceItem) -> RecallItem:
@@ -181,4 +188,5 @@ def recall(userId: UserId, body: RecallRequest) -> RecallResponse:
         considered=r.considered,
         below_min_score=r.below_min_score,
         over_budget=list(r.over_budget),
+        degraded=r.degraded,
     )

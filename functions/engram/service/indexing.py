@@ -50,12 +50,12 @@ def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id:
 
 
 def _searchable(entry: MemoryEntry | None) -> tuple[object, ...] | None:
-    """What a search reads from an entry's index document: its text and every field a
-    search filters on. None for an entry the index does not hold (not active).
+    """What the index's document of an entry holds that a search reads: its text, every
+    field a search filters on, and the signals recall ranks candidates on (importance,
+    confidence, updated time). None for an entry the index does not hold (not active).
 
-    Importance, confidence and the access statistics are left out on purpose: ranking
-    reads them from the store, so a change to them alone (a recall's access count, a
-    dream's decay, a reinforcement) leaves the document as good as it was.
+    The access statistics are left out on purpose: the index has no copy of them, so a
+    recall's access count leaves the document exactly as good as it was.
     """
     if entry is None or entry.status is not Status.ACTIVE:
         return None
@@ -67,6 +67,9 @@ def _searchable(entry: MemoryEntry | None) -> tuple[object, ...] | None:
         entry.category,
         entry.key,
         entry.expires_at,
+        entry.importance,
+        entry.confidence,
+        entry.updated_at,
     )
 
 

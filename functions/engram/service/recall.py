@@ -15,20 +15,33 @@ lags behind.
 
 from __future__ import annotations
 
+import math
+import re
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from aws_lambda_powertools import Logger
 
-from engram.domain.errors import ValidationFailed
-from engram.domain.models import MemoryEntry, Principal, Role, UserProfile, UserSettings
+from engram.domain.errors import StoreUnavailable, ValidationFailed
+from engram.domain.models import MemoryEntry, Principal, Role, Status, UserProfile, UserSettings
 from engram.domain.policies import VisibilityScope
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank, weights_for
 from engram.domain.read_policy import Reader, ReadPolicy
 from engram.domain.rendering import Identity, Memory, Rendered, render
-from engram.ports import Clock, CoreMemoryReader, DocKind, Embedder, SearchHit, SearchIndex, SearchQuery, Store
+from engram.ports import (
+    Clock,
+    CoreMemoryReader,
+    DocKind,
+    Embedder,
+    EntryQuery,
+    SearchHit,
+    SearchIndex,
+    SearchQuery,
+    Store,
+)
 from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
 from engram.service.memory import _require
@@ -79,6 +92,8 @@ class RecallResult:
     below_min_score: int
     over_budget: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # The search index could not answer: tier 2 came from a keyword match over the store.
+    degraded: bool = False
 
 
 class CoreByListing:
@@ -173,9 +188,10 @@ class RecallService:
         preferences: list[RecallItem] = []
         memories: list[RecallItem] = []
         considered = below = 0
+        degraded = False
         if settings.memory_enabled:
             preferences = self._tier1(t, user_id, scope, now, request.core_preferences, keep)
-            memories, considered, below = self._tier2(
+            memories, considered, below, degraded = self._tier2(
                 t, user_id, scope, now, request, vector, top_k, min_score, keep, {p.entry.id for p in preferences}
             )
         rendered = render(
@@ -202,6 +218,7 @@ class RecallService:
                 "over_budget": len(rendered.over_budget),
                 "tokens": rendered.tokens,
                 "duration_ms": elapsed,
+                "degraded": degraded,
             },
         )
         return RecallResult(
@@ -218,6 +235,7 @@ class RecallService:
             below_min_score=below,
             over_budget=rendered.over_budget,
             timings_ms={"recall": elapsed},
+            degraded=degraded,
         )
 
     def _tier1(
@@ -245,24 +263,35 @@ class RecallService:
         min_score: float,
         keep: _Keep,
         exclude: set[str],
-    ) -> tuple[list[RecallItem], int, int]:
-        hits = self.index.search(
-            SearchQuery(
-                tenant_id=t,
-                user_id=user_id,
-                now=now,
-                text=request.message,
-                vector=vector,
-                scope=scope,
-                kinds=(DocKind.MEMORY,),
-                categories=request.categories,
-                k=max(top_k * CANDIDATES_PER_ITEM, MIN_CANDIDATES),
-                model_id=self.embedder.model_id,
+    ) -> tuple[list[RecallItem], int, int, bool]:
+        k = max(top_k * CANDIDATES_PER_ITEM, MIN_CANDIDATES)
+        degraded = False
+        try:
+            hits = self.index.search(
+                SearchQuery(
+                    tenant_id=t,
+                    user_id=user_id,
+                    now=now,
+                    text=request.message,
+                    vector=vector,
+                    scope=scope,
+                    kinds=(DocKind.MEMORY,),
+                    categories=request.categories,
+                    k=k,
+                    model_id=self.embedder.model_id,
+                )
             )
-        )
+        except StoreUnavailable as exc:
+            # The search index is down: the store still answers, so recall degrades to a
+            # keyword match over the user's live entries and says so, rather than failing.
+            logger.warning("recall degraded: search index unavailable", extra={"tenant_id": t, "error": exc.code})
+            degraded = True
+            hits = keyword_hits(self._live_entries(t, user_id, now), request.message, k)
+            # Keyword-only scores sit on another scale than the tuned hybrid's minimum.
+            min_score = 0.0
         by_id: dict[str, SearchHit] = {h.id: h for h in hits if h.id not in exclude}
         if not by_id:
-            return [], 0, 0
+            return [], 0, 0, degraded
 
         def wanted(e: MemoryEntry) -> bool:
             return keep(e) and (request.categories is None or e.category in request.categories)
@@ -292,7 +321,21 @@ class RecallService:
                 )
             )
         below = sum(1 for _, parts in ranked if parts.total < min_score)
-        return items, len(ranked), below
+        return items, len(ranked), below, degraded
+
+    def _live_entries(self, t: str, user_id: str, now: datetime) -> list[MemoryEntry]:
+        """The user's active entries, up to ``FALLBACK_MAX_ENTRIES``, from the store."""
+        out: list[MemoryEntry] = []
+        cursor: str | None = None
+        while len(out) < FALLBACK_MAX_ENTRIES:
+            page = self.store.list_entries(
+                t, user_id, EntryQuery(now=now, statuses=(Status.ACTIVE,), limit=500, cursor=cursor)
+            )
+            out.extend(page.items)
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        return out[:FALLBACK_MAX_ENTRIES]
 
     def _read_shown(
         self,
@@ -340,6 +383,39 @@ class _Keep:
 
     def __call__(self, e: MemoryEntry) -> bool:
         return e.is_live(self.policy.now) and self.scope.allows(e) and self.policy.allows(e)
+
+
+# How many of a user's entries the degraded path reads from the store (a user's cap is
+# usually far below; the store pages them 500 at a time).
+FALLBACK_MAX_ENTRIES = 2000
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _words(text: str) -> list[str]:
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(text.lower())]
+
+
+def keyword_hits(entries: Sequence[MemoryEntry], text: str, k: int) -> list[SearchHit]:
+    """BM25 over ``entries``' searchable text, in process: the keyword part of the hybrid,
+    for when the search index cannot answer. Entries that share no word are left out."""
+    terms = set(_words(text))
+    bags = {e.id: Counter(_words(e.text())) for e in entries}
+    if not terms or not bags:
+        return []
+    average = sum(sum(b.values()) for b in bags.values()) / len(bags) or 1.0
+    df = {t: sum(1 for b in bags.values() if t in b) for t in terms}
+    scored: list[SearchHit] = []
+    for entry_id, bag in bags.items():
+        length = sum(bag.values())
+        score = 0.0
+        for term in terms:
+            if bag[term]:
+                idf = math.log(1 + (len(bags) - df[term] + 0.5) / (df[term] + 0.5))
+                score += idf * bag[term] * 2.2 / (bag[term] + 1.2 * (0.25 + 0.75 * length / average))
+        if score > 0:
+            scored.append(SearchHit(entry_id, DocKind.MEMORY, keyword=score, semantic=0.0))
+    scored.sort(key=lambda h: -h.keyword)
+    return scored[:k]
 
 
 def _signals(e: MemoryEntry, hit: SearchHit) -> Signals:

@@ -1,0 +1,78 @@
+"""Recall when the search domain is down: the table still answers, so tier 2 comes from a
+keyword match over the user's entries, flagged ``degraded``, instead of a 503.
+
+DynamoDB on moto server; OpenSearch is the loopback stand-in, told to answer every
+request with a 503 as a domain that is down (or red) does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from engram.adapters.dynamodb import DynamoStore, create_table
+from engram.adapters.opensearch import OpenSearchIndex
+from engram.api.auth import principal_context
+from engram.container import Engram, set_engram
+from engram.handlers import api as api_handler
+from engram.local.events import api_event
+from engram.local.lambda_context import LocalContext
+from engram.service.memory import UpsertCommand
+from engram.settings import Settings
+
+from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+from tests.standins import OpenSearchStandin
+from tests.support import ManualClock, engram_for, principal
+
+AGENT = principal("t1", "agent-a")
+
+
+@pytest.fixture
+def cloud(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Engram, OpenSearchStandin]]:
+    request.session.config.add_cleanup(stop_moto)
+    ddb = dynamodb_client(moto_endpoint())
+    table = fresh_table_name()
+    create_table(ddb, table)
+    opensearch = OpenSearchStandin()
+    index = OpenSearchIndex.from_settings(Settings(opensearch_url=opensearch.url), 384)
+    engram = engram_for(tmp_path, store=DynamoStore(ddb, table), clock=ManualClock())
+    engram.index = engram.memory.index = engram.recall.index = index
+    set_engram(engram)
+    yield engram, opensearch
+    set_engram(None)
+    opensearch.stop()
+    ddb.delete_table(TableName=table)
+
+
+def recall(message: str) -> tuple[int, dict[str, object]]:
+    event = api_event(
+        "POST",
+        "/v1/users/u1/recall",
+        headers={"content-type": "application/json"},
+        body=json.dumps({"message": message}),
+        authorizer=principal_context(AGENT),
+    )
+    response = api_handler.handler(event, LocalContext())
+    return response["statusCode"], json.loads(response["body"])
+
+
+def test_given_the_search_domain_down_when_recalling_then_keywords_from_the_table_answer_flagged_degraded(
+    cloud: tuple[Engram, OpenSearchStandin],
+) -> None:
+    engram, opensearch = cloud
+    engram.memory.upsert(
+        AGENT, "u1", [UpsertCommand("dentist", "Dr Silva on Tuesday"), UpsertCommand("car", "a blue Fiat")]
+    )
+    status, body = recall("when is my dentist appointment?")
+    assert status == 200 and body["degraded"] is False  # the domain answers (nothing indexed here)
+
+    opensearch.fail_with = 503
+    status, body = recall("when is my dentist appointment?")
+
+    assert status == 200, body
+    assert body["degraded"] is True
+    assert [m["entry"]["key"] for m in body["memories"]] == ["dentist"]  # type: ignore[index]
+    assert "Dr Silva" in str(body["context"])
+    assert opensearch.requests["_msearch"] >= 2  # it was asked, and failed
