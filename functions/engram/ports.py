@@ -100,8 +100,19 @@ class MemoryRepository(Protocol):
 
     def history_of_user(self, tenant_id: str, user_id: str) -> list[HistoryRecord]: ...
 
-    def record_access(self, tenant_id: str, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
-        """Bump access statistics; not a versioned change and never blocks a write."""
+    def record_access(
+        self,
+        tenant_id: str,
+        user_id: str,
+        entry_ids: Sequence[str],
+        at: datetime,
+        last_accessed: Mapping[str, datetime | None] | None = None,
+    ) -> None:
+        """Bump access statistics; not a versioned change and never blocks a write.
+
+        ``last_accessed`` is each entry's ``last_accessed_at`` as the caller read it: a
+        backend that samples (DynamoDB) still writes the entries whose value is stale.
+        """
         ...
 
 

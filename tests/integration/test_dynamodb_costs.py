@@ -161,11 +161,12 @@ def test_given_recalled_entries_when_access_is_recorded_then_one_batched_write_c
 
 def test_given_sampling_when_many_recalls_record_access_then_counts_stay_unbiased(table: tuple[Any, str]) -> None:
     store = DynamoStore(*table, access_sample_every=4, sampler=random.Random(7))
-    [entry] = [_write(store, "k")]
+    entry = _write(store, "k")
+    fresh = {entry.id: T0}  # the caller read a last access from this very moment
     writes = 0
     for _ in range(200):
         store.metrics.reset()
-        store.record_access("t1", "u1", [entry.id], T0)
+        store.record_access("t1", "u1", [entry.id], T0, fresh)
         calls = _requests(store)
         assert sum(calls.values()) <= 1
         writes += calls.get("TransactWriteItems", 0)
@@ -173,6 +174,27 @@ def test_given_sampling_when_many_recalls_record_access_then_counts_stay_unbiase
     assert stored is not None
     assert stored.access_count == 4 * writes
     assert 30 <= writes <= 70  # about one in four (seeded)
+
+
+class _Never:
+    def random(self) -> float:
+        return 0.99
+
+
+def test_given_an_unsampled_recall_of_a_stale_entry_when_recorded_then_last_access_is_still_written(
+    table: tuple[Any, str],
+) -> None:
+    store = DynamoStore(*table, access_sample_every=64, sampler=_Never())  # type: ignore[arg-type]
+    entry = _write(store, "k")
+    store.metrics.reset()
+    store.record_access("t1", "u1", [entry.id], T0 + timedelta(hours=1), {entry.id: T0})
+    assert _requests(store) == {}  # accessed an hour ago, not sampled: nothing written
+    store.record_access("t1", "u1", [entry.id], T0 + timedelta(days=2), {entry.id: T0})
+    store.record_access("t1", "u1", [entry.id], T0 + timedelta(days=3), {entry.id: None})
+    stored = store.get_entry("t1", "u1", entry.id)
+    assert stored is not None
+    assert stored.last_accessed_at == T0 + timedelta(days=3)
+    assert stored.access_count == 2
 
 
 def test_given_an_erased_entry_among_recalled_ones_when_access_is_recorded_then_the_others_count(

@@ -265,3 +265,35 @@ def test_given_the_index_lags_a_delete_when_recalled_then_the_next_candidate_is_
     result = _recall(engram, message="what does my dog like?", top_k=1)
     assert [m.entry.id for m in result.memories] != [best]
     assert result.memories and result.memories[0].entry.id in ids
+
+
+def test_given_many_hits_when_searched_then_only_the_top_ones_are_read_and_a_dropped_one_is_replaced(
+    tmp_path: Path,
+) -> None:
+    engram = _engram(tmp_path)
+    for i in range(20):
+        _put(engram, A, f"dog_fact_{i}", f"my dog likes thing {i}")
+    engram.sync_index()
+    before = [r.entry.id for r in engram.memory.search(A, "u1", "dog likes", limit=3)]
+    gone = engram.memory.delete(A, "u1", before[0])
+    engram.index.upsert(  # the index lags the delete
+        [
+            entry_document(
+                gone.evolve(status=gone.status.ACTIVE),
+                engram.embedder.embed([gone.text()])[0],
+                engram.embedder.model_id,
+            )
+        ]
+    )
+    read: list[str] = []
+    real = engram.memory.store.get_entries
+
+    def counting(tenant_id: str, user_id: str, ids: Any) -> Any:
+        read.extend(ids)
+        return real(tenant_id, user_id, ids)
+
+    engram.memory.store.get_entries = counting  # type: ignore[method-assign]
+    results = engram.memory.search(A, "u1", "dog likes", limit=3)
+    assert len(results) == 3
+    assert before[0] not in [r.entry.id for r in results]
+    assert len(read) == 4  # the best three, then one more for the deleted one

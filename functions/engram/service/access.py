@@ -35,6 +35,9 @@ class Access:
     user_id: str
     entry_ids: tuple[str, ...]
     at: datetime
+    # (entry id, its last_accessed_at as recall read it): lets a sampling store keep
+    # that time fresh without writing on every recall.
+    last_accessed: tuple[tuple[str, datetime | None], ...] = ()
 
 
 class AccessRecorder(Protocol):
@@ -124,15 +127,22 @@ def _apply(repo: MemoryRepository, accesses: Sequence[Access]) -> None:
     recalled n times in the batch goes into n rounds; most batches are one round."""
     counts: dict[tuple[str, str], Counter[str]] = {}
     latest: dict[tuple[str, str], datetime] = {}
+    seen: dict[tuple[str, str], dict[str, datetime | None]] = {}
     for a in accesses:
         owner = (a.tenant_id, a.user_id)
+        seen.setdefault(owner, {}).update(a.last_accessed)
         counts.setdefault(owner, Counter()).update(dict.fromkeys(a.entry_ids, 1))
         latest[owner] = max(latest.get(owner, a.at), a.at)
     for (tenant_id, user_id), counter in counts.items():
         for round_ in range(1, max(counter.values()) + 1):
             ids = [i for i, n in counter.items() if n >= round_]
             try:
-                repo.record_access(tenant_id, user_id, ids, latest[(tenant_id, user_id)])
+                known = seen.get((tenant_id, user_id), {})
+                at = latest[(tenant_id, user_id)]
+                if all(i in known for i in ids):
+                    repo.record_access(tenant_id, user_id, ids, at, {i: known[i] for i in ids})
+                else:
+                    repo.record_access(tenant_id, user_id, ids, at)
             except Exception as exc:  # statistics must never take recall down
                 logger.warning(
                     "access statistics not recorded",

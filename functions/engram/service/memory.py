@@ -463,19 +463,22 @@ class MemoryService:
         )
         if not hits:
             return []
+        fused = fuse([h.keyword for h in hits], [h.semantic for h in hits], self.fusion)
+        scores = {h.id: s for h, s in zip(hits, fused, strict=True)}
+        order = sorted(hits, key=lambda h: (-scores[h.id], h.id))
         # The store is the truth: an index lagging behind a delete must not resurrect it.
-        entries = {e.id: e for e in self.store.get_entries(principal.tenant_id, user_id, [h.id for h in hits])}
-        kept = [
-            h
-            for h in hits
-            if h.id in entries
-            and entries[h.id].is_live(now)
-            and scope.allows(entries[h.id])
-            and policy.allows(entries[h.id])
-        ]
-        scores = fuse([h.keyword for h in kept], [h.semantic for h in kept], self.fusion)
-        ranked = sorted(zip(kept, scores, strict=True), key=lambda p: (-p[1], p[0].id))
-        return [SearchResult(entries[h.id], s, h.keyword, h.semantic) for h, s in ranked[:limit]]
+        # Read only the best ``limit`` candidates, and the next ones for any that drop out
+        # (one read of ``limit`` entries instead of every candidate: docs/dynamodb.md).
+        entries: dict[str, MemoryEntry] = {}
+        pos = 0
+        while len(entries) < limit and pos < len(order):
+            batch = order[pos : pos + limit - len(entries)]
+            pos += len(batch)
+            for e in self.store.get_entries(principal.tenant_id, user_id, [h.id for h in batch]):
+                if e.is_live(now) and scope.allows(e) and policy.allows(e):
+                    entries[e.id] = e
+        shown = [h for h in order if h.id in entries][:limit]
+        return [SearchResult(entries[h.id], scores[h.id], h.keyword, h.semantic) for h in shown]
 
     # -- deletes, history, restore ----------------------------------------------------
     def delete(

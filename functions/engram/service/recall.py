@@ -204,7 +204,9 @@ class RecallService:
         preferences = [p for p in preferences if p.entry.id in shown]
         memories = [m for m in memories if m.entry.id in shown]
         if shown:
-            self.access.record(Access(t, user_id, tuple(rendered.included), now))
+            read = {item.entry.id: item.entry.last_accessed_at for item in (*preferences, *memories)}
+            included = tuple(rendered.included)
+            self.access.record(Access(t, user_id, included, now, tuple((i, read[i]) for i in included if i in read)))
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         logger.info(
             "recall",

@@ -15,7 +15,7 @@ import json
 import math
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -71,7 +71,9 @@ if TYPE_CHECKING:
 MAX_TRANSACTION_ITEMS = 100
 # In the cloud one recall in this many records access statistics (weighted by it):
 # docs/dynamodb.md, "Access statistics".
-ACCESS_SAMPLE_EVERY = 8
+ACCESS_SAMPLE_EVERY = 64
+# An unsampled recall still records an entry whose last access is older than this.
+ACCESS_REFRESH = timedelta(days=1)
 # How often a capacity-checked transaction recounts and retries before giving the
 # caller a version conflict to retry (only under heavy contention on one user).
 CAPACITY_ATTEMPTS = 4
@@ -575,29 +577,46 @@ class DynamoStore(DynamoBase):
             )
         ]
 
-    def record_access(self, tenant_id: str, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
-        """Sampled and batched: one recall in ``access_sample_every`` writes, for all the
-        entries it showed, one ``TransactWriteItems`` that adds ``access_sample_every``
-        to each count. Counts stay unbiased; a write per entry per recall would cost
-        more than the recall itself (each rewrites the entry and its LSI copy, and wakes
-        the stream). ``lastAccessedAt`` is then as old as the last sampled recall."""
+    def record_access(
+        self,
+        tenant_id: str,
+        user_id: str,
+        entry_ids: Sequence[str],
+        at: datetime,
+        last_accessed: Mapping[str, datetime | None] | None = None,
+    ) -> None:
+        """Sampled and batched (docs/dynamodb.md, "Access statistics"): one recall in
+        ``access_sample_every`` adds that many to the count of every entry it showed;
+        the others write only entries whose ``lastAccessedAt`` (as the caller read it)
+        is missing or older than ``ACCESS_REFRESH``, adding one, so dream never takes a
+        recalled entry for a stale one. At most one ``TransactWriteItems``, usually
+        none: a write per entry per recall would cost more than the recall itself (each
+        rewrites the entry and its LSI copies, and wakes the stream)."""
         ids = list(dict.fromkeys(entry_ids))
         if not ids:
             return
         every = self.access_sample_every
-        if every > 1 and self._sampler.random() * every >= 1:
+        if every == 1 or self._sampler.random() * every < 1:
+            weights = dict.fromkeys(ids, every)
+        elif last_accessed is None:
+            weights = dict.fromkeys(ids, 1)  # nothing known: count them all, once
+        else:
+            stale = at - ACCESS_REFRESH
+            weights = {i: 1 for i in ids if (last_accessed.get(i) or stale) <= stale}
+        if not weights:
             return
         pk = k.user_pk(tenant_id, user_id)
-        for start in range(0, len(ids), MAX_TRANSACTION_ITEMS):
-            chunk = ids[start : start + MAX_TRANSACTION_ITEMS]
+        chunks = list(weights.items())
+        for start in range(0, len(chunks), MAX_TRANSACTION_ITEMS):
+            chunk = chunks[start : start + MAX_TRANSACTION_ITEMS]
             for _ in range(2):
                 try:
-                    actions = [self._access_action(pk, i, every, at) for i in chunk]
+                    actions = [self._access_action(pk, i, w, at) for i, w in chunk]
                     self.call("TransactWriteItems", TransactItems=actions)
                     break
                 except TransactionCancelled as exc:
                     # An entry erased meanwhile fails its condition; the others go again.
-                    chunk = [i for i, r in zip(chunk, exc.reasons, strict=False) if r != "ConditionalCheckFailed"]
+                    chunk = [c for c, r in zip(chunk, exc.reasons, strict=False) if r != "ConditionalCheckFailed"]
                     if not chunk:
                         break
 

@@ -11,7 +11,7 @@ import base64
 import json
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -307,7 +307,14 @@ class SqliteStore:
         )
         return [history_from_dict(json.loads(r[0])) for r in rows]
 
-    def record_access(self, tenant_id: str, user_id: str, entry_ids: Sequence[str], at: datetime) -> None:
+    def record_access(
+        self,
+        tenant_id: str,
+        user_id: str,
+        entry_ids: Sequence[str],
+        at: datetime,
+        last_accessed: Mapping[str, datetime | None] | None = None,
+    ) -> None:
         if not entry_ids:
             return
         stamp = ts(at)
