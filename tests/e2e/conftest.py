@@ -38,8 +38,16 @@ def free_port() -> int:
 
 
 class EngramServer:
-    def __init__(self, data_dir: Path, env: dict[str, str], backend: str, serve_args: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        env: dict[str, str],
+        backend: str,
+        serve_args: tuple[str, ...] = (),
+        ready_seconds: float = 30,
+    ) -> None:
         self.serve_args = serve_args
+        self.ready_seconds = ready_seconds
         self.data_dir = data_dir
         self.backend = backend
         self.port = free_port()
@@ -58,7 +66,7 @@ class EngramServer:
             stdout=out,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + self.ready_seconds
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"engram serve exited: {self.log.read_text()[-2000:]}")

@@ -8,10 +8,8 @@ event and calls the same handler. The local server and in-process tests share it
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engram.api.app import error_event
@@ -21,28 +19,9 @@ from engram.domain.errors import Unauthenticated
 from engram.handlers import api as api_handler
 from engram.local.events import api_event
 from engram.local.lambda_context import LocalContext
+from engram.local.rate_limit import TokenBuckets
 
 PUBLIC_PATHS = ("/health", "/docs")
-
-
-@dataclass
-class TokenBucket:
-    rate: float
-    burst: float
-    tokens: float = 0.0
-    stamp: float = field(default_factory=time.monotonic)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.burst
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 @dataclass
@@ -56,10 +35,10 @@ class Reply:
 
 
 class LocalGateway:
-    def __init__(self, engram: Engram) -> None:
+    def __init__(self, engram: Engram, limiter: TokenBuckets | None = None) -> None:
         self.engram = engram
-        self._buckets: dict[str, TokenBucket] = {}
-        self._lock = threading.Lock()
+        # engram serve --workers hands every process the same shared buckets.
+        self.limiter = limiter or TokenBuckets()
 
     def handle(
         self,
@@ -101,12 +80,7 @@ class LocalGateway:
         return _reply(api_handler.handler(event, LocalContext()))
 
     def _admit(self, key: str) -> bool:
-        rate = self.engram.settings.requests_per_second_per_key
-        with self._lock:
-            bucket = self._buckets.get(key)
-            if bucket is None:
-                bucket = self._buckets[key] = TokenBucket(rate, max(rate, 1.0))
-            return bucket.take()
+        return self.limiter.admit(key, self.engram.settings.requests_per_second_per_key)
 
 
 def _reply(result: Mapping[str, Any]) -> Reply:

@@ -20,11 +20,17 @@ from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
 from engram.container import Engram
+from engram.domain.errors import RateLimited
+from engram.domain.models import Principal
 from engram.local.gateway import LocalGateway
+from engram.local.rate_limit import TokenBuckets
 
 
-def create_asgi_app(engram: Engram, host: str = "127.0.0.1") -> Starlette:
-    gateway = LocalGateway(engram)
+def create_asgi_app(engram: Engram, host: str = "127.0.0.1", limiter: TokenBuckets | None = None) -> Starlette:
+    """The API and /mcp; ``limiter`` is the per-key request budget shared with the other
+    worker processes (``serve --workers``), or this process's own."""
+    limiter = limiter or TokenBuckets()
+    gateway = LocalGateway(engram, limiter)
 
     async def proxy(request: Request) -> Response:
         limit = engram.settings.max_body_bytes
@@ -58,7 +64,17 @@ def create_asgi_app(engram: Engram, host: str = "127.0.0.1") -> Starlette:
     # On loopback the MCP SDK also checks Host and Origin (DNS rebinding); on another
     # interface the host names are the operator's, so only the API key guards /mcp.
     loopback = host in ("127.0.0.1", "localhost", "::1")
-    mcp = mcp_endpoint(lambda: engram, bearer_authenticator(engram), loopback=loopback)
+    authenticate = bearer_authenticator(engram)
+
+    def admitted(scope: Scope) -> Principal:
+        # /mcp spends from the same per-key budget as the REST routes.
+        principal = authenticate(scope)
+        rate = engram.settings.requests_per_second_per_key
+        if not limiter.admit(principal.key_id or principal.agent_id, rate):
+            raise RateLimited("Too many requests for this key; slow down.", requestsPerSecond=rate)
+        return principal
+
+    mcp = mcp_endpoint(lambda: engram, admitted, loopback=loopback)
     routes: list[Any] = [Route("/mcp", mcp.app)]
     app = Starlette(routes=routes, lifespan=mcp.lifespan)
     app.router.default = fallback
@@ -89,8 +105,12 @@ def serve(
     # with one shared socket, whichever process woke first accepted a whole burst of
     # keep-alive connections and the other sat idle.
     ctx = multiprocessing.get_context("spawn")
+    # One per-key request budget for all workers, in shared memory: per process, a key
+    # would get its rate once per worker.
+    limiter = TokenBuckets(ctx=ctx)
     procs = [
-        ctx.Process(target=_worker, args=(host, port, log_level), name=f"engram-worker-{n}") for n in range(workers)
+        ctx.Process(target=_worker, args=(host, port, log_level, limiter), name=f"engram-worker-{n}")
+        for n in range(workers)
     ]
     for proc in procs:
         proc.start()
@@ -106,7 +126,7 @@ def serve(
         proc.join()
 
 
-def _worker(host: str, port: int, log_level: str) -> None:
+def _worker(host: str, port: int, log_level: str, limiter: TokenBuckets) -> None:
     """One ``engram serve --workers N`` process."""
     from engram.container import build, set_engram
 
@@ -119,5 +139,5 @@ def _worker(host: str, port: int, log_level: str) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
     sock.bind((host, port))
-    config = uvicorn.Config(create_asgi_app(engram, host), log_level=log_level, access_log=False)
+    config = uvicorn.Config(create_asgi_app(engram, host, limiter), log_level=log_level, access_log=False)
     uvicorn.Server(config).run(sockets=[sock])
