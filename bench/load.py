@@ -5,7 +5,10 @@ raised out of the way, seeds users, then runs bounded phases (a fixed duration e
 
 - ``recall``: ``POST /v1/users/{userId}/recall`` with rotating messages over seeded users;
 - ``upsert``: ``PUT /v1/users/{userId}/memories`` rewriting a rotating set of keys
-  (the users stay at a fixed size, every write supersedes an entry).
+  (the users stay at a fixed size, every write supersedes an entry);
+- ``tenants``: the same writes from six writer keys of three tenants at once, each with
+  its own ``Idempotency-Key`` (as the Python client sends), to the same user ids in every
+  tenant: the mixed-tenant write path, idempotency records included.
 
 The load generator is ``wrk`` (C, one thread) when it is installed (``make bench``
 installs it with apt-get where it can), otherwise an asyncio + httpx generator in this
@@ -30,8 +33,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -122,38 +127,81 @@ def seed(url: str, key: str, users: int = USERS, entries: int = ENTRIES_PER_USER
     return time.perf_counter() - t0
 
 
-def requests_for(phase: str, count: int = 400) -> list[tuple[str, str, str]]:
-    """(method, path, body) of the requests a phase cycles through, the same for every generator."""
+TENANTS = 3
+AGENTS = 2
+
+
+@dataclass(frozen=True)
+class Req:
+    method: str
+    path: str
+    body: str
+    key: int = 0  # which of the run's API keys sends it
+    idempotent: bool = False  # a fresh Idempotency-Key on every send
+
+
+def requests_for(phase: str, count: int = 400) -> list[Req]:
+    """The requests a phase cycles through, the same for every generator."""
     out = []
     for i in range(count):
         user = f"load-{i % USERS}"
         if phase == "recall":
             body = {"message": MESSAGES[i % len(MESSAGES)], "topK": 5}
-            out.append(("POST", f"/v1/users/{user}/recall", json.dumps(body)))
+            out.append(Req("POST", f"/v1/users/{user}/recall", json.dumps(body)))
+        elif phase == "tenants":
+            # Key 0 is the admin key; 1.. are the writers of every tenant, interleaved.
+            writer = 1 + i % (TENANTS * AGENTS)
+            body = {"key": f"load_key_{i % 50}", "value": f"value number {i} of writer {writer}", "category": "fact"}
+            out.append(Req("PUT", f"/v1/users/{user}/memories", json.dumps(body), writer, idempotent=True))
         else:
             body = {"key": f"load_key_{i % 50}", "value": f"value number {i}", "category": "fact"}
-            out.append(("PUT", f"/v1/users/{user}/memories", json.dumps(body)))
+            out.append(Req("PUT", f"/v1/users/{user}/memories", json.dumps(body)))
     return out
+
+
+def tenant_keys(data_dir: Path) -> list[str]:
+    """A writer key for each agent of each tenant, made in the server's own store."""
+    from engram.container import build
+    from engram.domain.models import Role
+    from engram.settings import Settings
+
+    engram = build(Settings(data_dir=data_dir, backend="sqlite"))
+    return [
+        engram.keys.create(f"load-tenant-{t}", f"agent-{a}", frozenset({Role.WRITER}))[1]
+        for t in range(TENANTS)
+        for a in range(AGENTS)
+    ]
 
 
 WRK_SCRIPT = """
 local reqs = {}
 local i = 0
+local run = tostring(os.time())
 statuses = {}  -- a global of each thread's state, read back in done()
 local threads = {}
 function setup(thread)
   table.insert(threads, thread)
 end
 function init(args)
+  local keys = {}
+  for k in args[2]:gmatch("[^,]+") do keys[#keys + 1] = k end
   for line in io.lines(args[1]) do
-    local method, path, body = line:match("^(%S+)\\t(%S+)\\t(.*)$")
-    reqs[#reqs + 1] = wrk.format(method, path, {["Content-Type"] = "application/json",
-      ["Authorization"] = "Bearer " .. args[2]}, body)
+    local method, path, key, idem, body = line:match("^(%S+)\\t(%S+)\\t(%d+)\\t(%d)\\t(.*)$")
+    local headers = {["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. keys[tonumber(key) + 1]}
+    if idem == "1" then
+      reqs[#reqs + 1] = {method = method, path = path, headers = headers, body = body}
+    else
+      reqs[#reqs + 1] = wrk.format(method, path, headers, body)
+    end
   end
 end
 function request()
   i = i + 1
-  return reqs[(i % #reqs) + 1]
+  local r = reqs[(i % #reqs) + 1]
+  if type(r) == "string" then return r end
+  -- A fresh Idempotency-Key per send, as a client sends one per write.
+  r.headers["Idempotency-Key"] = run .. "-" .. tostring(i) .. "-" .. tostring(math.random(1e9))
+  return wrk.format(r.method, r.path, r.headers, r.body)
 end
 function response(status, headers, body)
   statuses[status] = (statuses[status] or 0) + 1
@@ -174,13 +222,16 @@ end
 """
 
 
-def run_wrk(url: str, key: str, phase: str, seconds: int, connections: int, workdir: Path) -> dict[str, Any]:
+def run_wrk(url: str, keys: list[str], phase: str, seconds: int, connections: int, workdir: Path) -> dict[str, Any]:
     script = workdir / "engram.lua"
     script.write_text(WRK_SCRIPT, encoding="utf-8")
     reqs = workdir / f"{phase}.tsv"
-    reqs.write_text("".join(f"{m}\t{p}\t{b}\n" for m, p, b in requests_for(phase)), encoding="utf-8")
+    lines = (f"{r.method}\t{r.path}\t{r.key}\t{int(r.idempotent)}\t{r.body}\n" for r in requests_for(phase))
+    reqs.write_text("".join(lines), encoding="utf-8")
     cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), url, "--"]
-    out = subprocess.run([*cmd, str(reqs), key], capture_output=True, text=True, timeout=seconds + 60, check=True)
+    out = subprocess.run(
+        [*cmd, str(reqs), ",".join(keys)], capture_output=True, text=True, timeout=seconds + 60, check=True
+    )
     line = next(ln for ln in out.stdout.splitlines() if ln.startswith("WRKJSON "))
     raw = json.loads(line.removeprefix("WRKJSON "))
     p = raw["percentiles_ms"]
@@ -202,15 +253,15 @@ def run_wrk(url: str, key: str, phase: str, seconds: int, connections: int, work
     }
 
 
-def run_httpx(url: str, key: str, phase: str, seconds: int, connections: int) -> dict[str, Any]:
+def run_httpx(url: str, keys: list[str], phase: str, seconds: int, connections: int) -> dict[str, Any]:
     reqs = requests_for(phase)
+    auth = [{"Authorization": f"Bearer {k}", "Content-Type": "application/json"} for k in keys]
 
     async def main() -> tuple[list[float], int, float]:
         latencies: list[float] = []
         bad = 0
         limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-        async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=10) as client:
+        async with httpx.AsyncClient(base_url=url, limits=limits, timeout=10) as client:
             t0 = time.perf_counter()
             stop = t0 + seconds
 
@@ -218,10 +269,13 @@ def run_httpx(url: str, key: str, phase: str, seconds: int, connections: int) ->
                 nonlocal bad
                 i = w
                 while time.perf_counter() < stop:
-                    method, path, body = reqs[i % len(reqs)]
+                    req = reqs[i % len(reqs)]
                     i += connections
+                    headers = auth[req.key]
+                    if req.idempotent:
+                        headers = {**headers, "Idempotency-Key": uuid.uuid4().hex}
                     s = time.perf_counter()
-                    r = await client.request(method, path, content=body)
+                    r = await client.request(req.method, req.path, content=req.body, headers=headers)
                     latencies.append((time.perf_counter() - s) * 1000)
                     bad += r.status_code != 200
 
@@ -258,7 +312,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--seconds", type=int, default=10, help="duration of each phase")
     ap.add_argument("--connections", type=int, default=16)
     ap.add_argument("--generator", choices=["auto", "wrk", "httpx"], default="auto")
-    ap.add_argument("--phases", default="recall,upsert")
+    ap.add_argument("--phases", default="recall,upsert,tenants")
     ap.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="engram serve processes (default: one per core)"
     )
@@ -275,6 +329,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="engram-load-") as tmp:
         work = Path(tmp)
         with engram_server(work / "data", workers=args.workers) as (url, key, pid):
+            keys = [key, *tenant_keys(work / "data")]
             results["seed"] = {
                 "users": USERS,
                 "entries_per_user": ENTRIES_PER_USER,
@@ -282,14 +337,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             }
             for phase in args.phases.split(","):
                 # A short warm-up so lazy imports and caches are not part of the figure.
-                run_httpx(url, key, phase, 1, 2)
+                run_httpx(url, keys, phase, 1, 2)
                 cpu0 = server_cpu_seconds(pid)
                 if generator == "wrk":
-                    r = run_wrk(url, key, phase, args.seconds, args.connections, work)
+                    r = run_wrk(url, keys, phase, args.seconds, args.connections, work)
                 else:
-                    r = run_httpx(url, key, phase, args.seconds, args.connections)
+                    r = run_httpx(url, keys, phase, args.seconds, args.connections)
                 r["server_cpu_share"] = round((server_cpu_seconds(pid) - cpu0) / r["seconds"], 2)
                 results["phases"][phase] = r
+    # Timings move with whatever else the machine runs: keep how busy it was.
+    results["load_average_1m"] = round(os.getloadavg()[0], 2)
     recall = results["phases"].get("recall")
     results["goal_recall_rps"] = GOAL_RECALL_RPS
     results["goal_met"] = None if recall is None else recall["rps"] >= GOAL_RECALL_RPS and recall["non_2xx"] == 0

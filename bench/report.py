@@ -144,7 +144,13 @@ def load_section() -> str:
     out.append(
         f"`engram serve` on 127.0.0.1 started by `bench.load` ({_machine(data)}), {seed.get('users', '?')} users of "
         f"{seed.get('entries_per_user', '?')} entries, {data['connections']} connections, load generator "
-        f"`{data['generator']}`, the per-key rate limit raised for the run.\n\n"
+        f"`{data['generator']}`, the per-key rate limit raised for the run"
+        + (
+            f"; load average {data['load_average_1m']} at the end of the run (other work shared the machine)"
+            if data.get("load_average_1m", 0) > (data.get("machine", {}).get("cpus") or 1)
+            else ""
+        )
+        + ".\n\n"
         "| phase | requests/s | p50 ms | p95 ms | p99 ms | non-200 | server CPU (cores) |\n|---|---:|---:|---:|---:|---:|---:|\n"
     )
     for phase, r in data["phases"].items():
@@ -164,16 +170,17 @@ def load_section() -> str:
     out.append(
         f"\nGoal: over {data['goal_recall_rps']} recall requests per second on 2 cores: "
         f"**{'met' if met else 'not met'}**.\n\n"
+        "Phases: `recall` (one key), `upsert` (one key, every write supersedes an entry) and `tenants` (the "
+        "same writes from six writer keys of three tenants at once to the same user ids, each with a fresh "
+        "`Idempotency-Key`, so the idempotency records are written and checked too).\n\n"
         "Where a recall request's time goes (py-spy on the server under this load): the Lambda handler "
         "path (Powertools resolver with request and response validation, logging and metrics decorators) "
         "around `RecallService.recall`, the JSON response, uvicorn's event loop, and the access-statistics "
-        "writer thread. The server is one process: every request holds the same interpreter lock, so one "
-        "process tops out at one core whatever the concurrency, and a thread pool of handler threads adds "
-        "lock hand-offs (capping the pool at 2 threads was measured and was slower). The server CPU column "
-        "shows how much of a core it got while the machine was shared. The next step to the goal is more than one "
-        "server process (uvicorn workers): the embedded index already tells every process when its copy of a "
-        "user's vectors is stale, but the outbox drainer and the per-key rate limit are per process today and "
-        "would need a cross-process lock and a shared bucket first.\n"
+        "writer thread. A process resolves one request at a time (Powertools keeps the request it resolves "
+        "in state its threads share; docs/security.md measures that serialising costs no CPU per request), "
+        "and the interpreter lock caps a process at one core anyway, so the server runs one process per core "
+        "(`--workers`), which share the store, the index's outbox drainer (a cross-process lock) and one "
+        "per-key rate limit (shared memory).\n"
     )
     return "".join(out)
 

@@ -52,6 +52,11 @@ def test_given_two_workers_when_one_key_floods_them_then_it_gets_one_budget_not_
             "Accept": "application/json, text/event-stream",
             "MCP-Protocol-Version": "2025-06-18",
         }
-        assert httpx.post(f"{server.url}/mcp", json=rpc, headers=headers, timeout=30).status_code == 429
+        with httpx.Client(base_url=server.url, headers=headers, timeout=30) as c:
+            t0 = time.monotonic()
+            mcp = [c.post("/mcp", json=rpc).status_code for _ in range(12)]
+            elapsed = time.monotonic() - t0
+        assert set(mcp) <= {200, 429}
+        assert mcp.count(200) <= RATE + RATE * elapsed + 1, (mcp, elapsed)
     finally:
         server.stop()
