@@ -55,6 +55,7 @@ PLANS: dict[str, Plan] = {
     "integrations": Plan((), 20),
     "user_control": Plan(("--n", "100"), 20),
     "load": Plan(("--seconds", "8", "--connections", "16"), 60),
+    "serialised_resolver": Plan(("--windows", "3"), 20),
     "sizes": Plan((), 15, needs="layers"),
 }
 
