@@ -164,6 +164,16 @@ class TurnCounter(Protocol):
         ...
 
 
+class ErasureMarks(Protocol):
+    """The erasure tombstone: when a user was last erased (issue #17 item 12)."""
+
+    def mark_erased(self, tenant_id: str, user_id: str, at: datetime) -> None:
+        """Record the erasure before anything is deleted; ``apply`` checks it atomically."""
+        ...
+
+    def erased_at(self, tenant_id: str, user_id: str) -> datetime | None: ...
+
+
 class UserDataEraser(Protocol):
     """Every store that holds data about a user implements this for erasure."""
 
@@ -189,6 +199,7 @@ class Store(
     KeyStore,
     TurnCounter,
     UserDataEraser,
+    ErasureMarks,
     Protocol,
 ):
     """One adapter per backing system implements every repository port."""

@@ -17,8 +17,19 @@ from tests.moto_server import DUMMY_CREDENTIALS, REGION, dynamodb_client, fresh_
 def _aws(data_dir: Path) -> dict[str, str]:
     endpoint = moto_endpoint()
     name = fresh_table_name("engram-e2e")
-    create_table(dynamodb_client(endpoint), name)
+    client = dynamodb_client(endpoint)
+    create_table(client, name)
+    # Extraction's idempotency records live in their own table, as deployed (erasure
+    # deletes a user's records there: without the table, erasing a user with messages fails).
+    idempotency = fresh_table_name("engram-e2e-idem")
+    client.create_table(
+        TableName=idempotency,
+        BillingMode="PAY_PER_REQUEST",
+        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
+        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
+    )
     return {
+        "ENGRAM_IDEMPOTENCY_TABLE": idempotency,
         **DUMMY_CREDENTIALS,
         "ENGRAM_DYNAMODB_ENDPOINT": endpoint,
         "ENGRAM_TABLE_NAME": name,

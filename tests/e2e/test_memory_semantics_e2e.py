@@ -7,6 +7,7 @@ store and on DynamoDB (moto server); any other is a clean 4xx and harms nobody.
 from __future__ import annotations
 
 import random
+import time
 from datetime import datetime, timedelta, timezone
 
 from tests.e2e.conftest import EngramServer
@@ -68,3 +69,49 @@ def test_any_accepted_timestamp_survives_a_restart_and_no_other_is_a_5xx(server_
             assert key in by_key, name
             assert datetime.fromisoformat(by_key[key][field]) == sent, (name, by_key[key][field])
         assert c.put("/v1/users/alice/memories", json={"key": "after", "value": "restart"}).status_code == 200
+
+
+FACTS = [
+    "I live in Lisbon.",
+    "My favourite food is ramen.",
+    "I work as a nurse.",
+    "My dog is called Rex.",
+    "I love hiking.",
+]
+
+
+def _settled(c: object, sentinel: str, deadline: float) -> None:
+    """Wait until the sentinel user's fact is extracted: the jobs queued before it ran."""
+    import httpx
+
+    assert isinstance(c, httpx.Client)
+    while time.monotonic() < deadline:
+        if c.get(f"/v1/users/{sentinel}/memories").json()["items"]:
+            return
+        time.sleep(0.1)
+    raise AssertionError("extraction did not settle")
+
+
+def test_erasure_wins_over_queued_and_in_flight_extraction_repeatedly(server_on_every_backend: EngramServer) -> None:
+    srv = server_on_every_backend
+    writer = srv.key("acme", "a")
+    admin = srv.key("acme", "root", "admin")
+    with srv.client(writer) as w, srv.client(admin) as adm:
+        for round_ in range(10):
+            user = f"erase-{round_}"
+            messages = [{"id": f"m{i}", "content": FACTS[i % len(FACTS)]} for i in range(25)]
+            # Given 25 messages just appended (their extraction queued or running)
+            assert w.post(f"/v1/users/{user}/threads/t1/messages", json={"messages": messages}).status_code < 300
+            # When the user is erased at once
+            r = adm.delete(f"/v1/users/{user}", params={"confirm": "CONFIRM"})
+            assert r.status_code == 200, r.text
+            # Then, once every queued job has run, nothing of the user is left
+            sentinel = f"sentinel-{round_}"
+            w.post(f"/v1/users/{sentinel}/threads/t1/messages", json={"messages": [{"id": "s", "content": FACTS[0]}]})
+            _settled(adm, sentinel, time.monotonic() + 60)
+            time.sleep(0.2)
+            export = adm.get(f"/v1/users/{user}/export").json()
+            assert export["entries"] == [] and export["history"] == [], (round_, export["entries"][:2])
+            assert adm.get(f"/v1/users/{user}/memories").json()["items"] == []
+            # And the user can start afresh after the erasure
+        assert w.put(f"/v1/users/{user}/memories", json={"key": "city", "value": "Porto"}).status_code == 200

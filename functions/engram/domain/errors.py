@@ -70,6 +70,13 @@ class VersionConflict(EngramError):
     status = 409
 
 
+class UserErased(EngramError):
+    """A write that began before the user was erased: erasure wins over it."""
+
+    code = "user_erased"
+    status = 409
+
+
 class ConfirmationRequired(EngramError):
     code = "confirmation_required"
     status = 400

@@ -162,6 +162,10 @@ class Changeset:
     # overshoot it: live entries after the change must stay <= max_active.
     active_delta: int = 0
     max_active: int | None = None
+    # When the write's cause arrived (the request, or the message it was extracted
+    # from). The store refuses it atomically if the user was erased at or after this
+    # time: erasure wins over every write in flight or queued when it ran.
+    origin: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

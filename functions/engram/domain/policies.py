@@ -24,6 +24,12 @@ def identity_id(tenant_id: str, user_id: str, key: str, visibility: Visibility, 
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
+def erasure_mark_id(tenant_id: str, user_id: str) -> str:
+    """The key of a user's erasure tombstone: a one-way hash, so that the tombstone,
+    which outlives the erasure, holds no identifier of the erased user."""
+    return hashlib.sha256("\x1f".join(("erased", tenant_id, user_id)).encode()).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class VisibilityScope:
     """What one agent may see of a user's memory (behaviour item 3).

@@ -64,6 +64,9 @@ class WriteRequest:
     # The user's retention setting: nothing outlives it, whatever its category's TTL.
     retention: timedelta | None = None
     ttl: Mapping[str, timedelta | None] = field(default_factory=lambda: DEFAULT_TTL)
+    # When the write's cause reached Engram (for extraction: the message's arrival);
+    # None means the write itself. An erasure at or after it wins over the write.
+    origin: datetime | None = None
 
     @property
     def identity(self) -> str:

@@ -23,7 +23,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from engram.domain.agent_config import Guardrails
 from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, MessageRole, message_doc_id
 from engram.domain.conversation_codec import record_to_dict
-from engram.domain.errors import CapacityReached, GuardrailViolation, ValidationFailed
+from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed
 from engram.domain.extraction import ExtractedFact, Extraction, IdentityUpdate
 from engram.domain.models import Actor, ActorType, MemoryEntry, Principal, Role, UserSettings, Visibility
 from engram.domain.policies import VisibilityScope, check_key
@@ -87,8 +87,15 @@ class ExtractionService:
             return {"status": "gone"}  # erased (or its thread deleted) before it was processed
         if msg.extraction is not None:
             return record_to_dict(msg.extraction)  # processed already, by an earlier delivery
+        if self._erased_since(msg):
+            return {"status": "erased"}
         self._index(msg)
         record = self._extract(msg)
+        if self._erased_since(msg):
+            # The user was erased while this job ran: take back what it indexed and
+            # record nothing (the store already refused its memory writes).
+            self.index.delete(msg.tenant_id, msg.user_id, [message_doc_id(msg.thread_id, msg.id)])
+            return {"status": "erased"}
         self.repo.mark_extracted(msg.tenant_id, msg.user_id, msg.thread_id, msg.id, record)
         logger.info(
             "message processed",
@@ -101,6 +108,10 @@ class ExtractionService:
             },
         )
         return record_to_dict(record)
+
+    def _erased_since(self, msg: Message) -> bool:
+        erased = self.store.erased_at(msg.tenant_id, msg.user_id)
+        return erased is not None and erased >= msg.created_at
 
     def _index(self, msg: Message) -> None:
         if not msg.content.strip():
@@ -170,6 +181,8 @@ class ExtractionService:
             except CapacityReached:
                 dropped["capacity"] += 1
                 continue
+            except UserErased:
+                return skipped("erased")
             outcomes[result.outcome.value] += 1
         return ExtractionRecord("extracted", now, name, None, dict(outcomes), dict(dropped), identity.fields(), usage)
 
@@ -224,6 +237,7 @@ class ExtractionService:
             source_message_id=msg.id,
             source_time=msg.timestamp,
             valid_from=fact.valid_from,
+            origin=msg.created_at,
             reason=f"extracted by {self.extractor.name} ({fact.rule})",
             retention=None if settings.retention_days is None else timedelta(days=settings.retention_days),
             ttl=self.memory.ttl,

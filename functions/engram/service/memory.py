@@ -246,7 +246,12 @@ class MemoryService:
         """
         settings = self.check_settings(req.tenant_id, req.user_id, req.category)
         # The TTL table is the writing agent's configuration, whatever path the write took.
-        req = replace(req, retention=_retention(settings), ttl=config.user_memory_config.ttl_table())
+        req = replace(
+            req,
+            retention=_retention(settings),
+            ttl=config.user_memory_config.ttl_table(),
+            origin=req.origin or self.clock.now(),
+        )
         for attempt in range(MAX_ATTEMPTS):
             now = self.clock.now()
             state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
@@ -315,6 +320,7 @@ class MemoryService:
                 tuple(history),
                 delta,
                 cap,
+                req.origin,
             ),
             now,
         )

@@ -76,6 +76,11 @@ class PrivacyService:
                 "Erasing a user deletes everything about them for good; pass confirm=CONFIRM to proceed."
             )
         t = principal.tenant_id
+        erased_at = self.clock.now()
+        # The tombstone goes first: any write still in flight or queued for this user
+        # (extraction of a message already appended, a concurrent PUT) began before it
+        # and is refused atomically by the store, so nothing reappears after the erase.
+        self.store.mark_erased(t, user_id, erased_at)
         counts: dict[str, int] = {}
         for name, eraser in self.erasers.items():
             counts.update({f"{name}.{k}" if k in counts else k: v for k, v in eraser.erase_user(t, user_id).items()})
@@ -87,7 +92,7 @@ class PrivacyService:
         scrubbers = {id(s): s for s in stores if isinstance(s, ResidueScrubber)}
         for scrubber in scrubbers.values():
             scrubber.scrub_residue()
-        return ErasureReceipt(t, user_id, self.clock.now(), counts)
+        return ErasureReceipt(t, user_id, erased_at, counts)
 
 
 def import_user(

@@ -14,6 +14,7 @@ list it in the key table of ``docs/dynamodb.md``.
 from __future__ import annotations
 
 from engram.domain.errors import ValidationFailed
+from engram.domain.policies import erasure_mark_id
 
 SEP = "#"
 
@@ -43,6 +44,14 @@ IDENTITY = "I"
 PROFILE_SK = "PROFILE"
 SETTINGS_SK = "SETTINGS"
 LIVE_COUNT_SK = "LIVECOUNT"
+# The erasure tombstone: in its own partition, keyed by a hash of (tenant, user), so
+# it outlives the erasure of the user's partition and names nobody.
+ERASED_SK = "ERASED"
+
+
+def erasure_pk(tenant_id: str, user_id: str) -> str:
+    return "ERASURE#" + erasure_mark_id(tenant_id, user_id)
+
 
 # Fixed sort keys of singleton items in their own partitions.
 API_KEY_SK = "KEY"

@@ -34,7 +34,7 @@ from engram.adapters.dynamodb.base import (
 )
 from engram.adapters.dynamodb.dream_state import mark_due_action
 from engram.domain.agent_config import AgentConfig, RecallOrder
-from engram.domain.errors import CapacityReached, GuardrailViolation, ValidationFailed, VersionConflict
+from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed, VersionConflict
 from engram.domain.models import (
     ApiKeyRecord,
     Changeset,
@@ -55,6 +55,7 @@ from engram.domain.serialization import (
     history_to_dict,
     key_from_dict,
     key_to_dict,
+    parse_ts,
     profile_from_dict,
     profile_to_dict,
     settings_from_dict,
@@ -87,6 +88,9 @@ ITEM_IDENTITY = "identity"
 ITEM_PROFILE = "profile"
 ITEM_SETTINGS = "settings"
 ITEM_LIVE_COUNT = "liveCount"
+ITEM_ERASURE = "erasure"
+# A tombstone must outlive every queued job of the user: SQS keeps a message 14 days.
+ERASURE_MARK_KEPT = timedelta(days=15)
 ITEM_AGENT_CONFIG = "agentConfig"
 ITEM_API_KEY = "apiKey"
 ITEM_TURN = "turn"
@@ -348,6 +352,12 @@ class DynamoStore(DynamoBase):
         for chunk in _chunks(groups):
             delta = sum(g.delta for g in chunk)
             actions = [a for g in chunk for a in g.actions]
+            erasure = None
+            if changeset.origin is not None:
+                # Erasure wins: the write commits only if the user was not erased since
+                # its cause arrived (checked in the same transaction).
+                erasure = len(actions)
+                actions.append(self._not_erased_since(changeset.tenant_id, changeset.user_id, changeset.origin))
             limit = cap if delta > 0 else None
             counter = None
             if delta != 0 or expiry is not None:
@@ -357,7 +367,7 @@ class DynamoStore(DynamoBase):
             if due is not None and len(actions) < MAX_TRANSACTION_ITEMS:
                 actions.append(due)
                 due = None
-            self._transact(pk, actions, counter, delta, limit, now)
+            self._transact(pk, actions, counter, delta, limit, now, erasure)
             deferred = [h for g in chunk for h in g.deferred_history]
             if deferred:
                 self.batch_put(deferred)
@@ -457,6 +467,31 @@ class DynamoStore(DynamoBase):
         seen = None if item is None else item.get(COUNTER_NEXT_EXPIRY, {}).get("S")
         return None if seen is not None and seen <= earliest else (seen, earliest)
 
+    def _not_erased_since(self, tenant_id: str, user_id: str, origin: datetime) -> dict[str, Any]:
+        return {
+            "ConditionCheck": {
+                "TableName": self.table_name,
+                "Key": key_of(k.erasure_pk(tenant_id, user_id), k.ERASED_SK),
+                "ConditionExpression": "attribute_not_exists(#at) OR #at < :origin",
+                "ExpressionAttributeNames": {"#at": "erasedAt"},
+                "ExpressionAttributeValues": {":origin": attr(ts(origin))},
+            }
+        }
+
+    def mark_erased(self, tenant_id: str, user_id: str, at: datetime) -> None:
+        self.put(
+            {
+                **key_of(k.erasure_pk(tenant_id, user_id), k.ERASED_SK),
+                k.ITEM_TYPE: attr(ITEM_ERASURE),
+                "erasedAt": attr(ts(at)),
+                k.TTL: attr(epoch_seconds(at + ERASURE_MARK_KEPT)),
+            }
+        )
+
+    def erased_at(self, tenant_id: str, user_id: str) -> datetime | None:
+        item = self.get(k.erasure_pk(tenant_id, user_id), k.ERASED_SK)
+        return None if item is None else parse_ts(item["erasedAt"]["S"])
+
     def _count_action(
         self, pk: str, delta: int, cap: int | None, expiry: tuple[str | None, str] | None
     ) -> dict[str, Any]:
@@ -500,6 +535,7 @@ class DynamoStore(DynamoBase):
         delta: int,
         cap: int | None,
         now: datetime,
+        erasure: int | None = None,
     ) -> None:
         if cap is not None and delta > cap:
             self._recount(pk, now, delta, cap)  # raises: no count can make room
@@ -509,6 +545,8 @@ class DynamoStore(DynamoBase):
                 return
             except TransactionCancelled as exc:
                 failed = [i for i, reason in enumerate(exc.reasons) if reason == "ConditionalCheckFailed"]
+                if erasure is not None and erasure in failed:
+                    raise UserErased("This user was erased after this write began; it was not applied.") from exc
                 counter_only = counter is not None and failed == [counter]
                 if not counter_only:
                     raise VersionConflict(
@@ -898,12 +936,12 @@ def _scope_filter(scope: VisibilityScope, names: dict[str, str], values: dict[st
 
 
 def _chunks(groups: Iterable[_Group]) -> list[list[_Group]]:
-    """Groups packed into transactions, one slot per transaction kept for the counter."""
+    """Groups packed into transactions, slots kept for the counter and the erasure check."""
     chunks: list[list[_Group]] = []
     current: list[_Group] = []
     size = 0
     for g in groups:
-        if current and size + len(g.actions) > MAX_TRANSACTION_ITEMS - 1:
+        if current and size + len(g.actions) > MAX_TRANSACTION_ITEMS - 2:
             chunks.append(current)
             current, size = [], 0
         current.append(g)

@@ -154,6 +154,15 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             json_extract(body, '$.importance') DESC, updated_at DESC, id)""",
         ],
     ),
+    (
+        "erasures_v1",
+        [
+            # The erasure tombstone: writes whose cause arrived before this time are
+            # refused inside their own transaction (erasure wins over in-flight work).
+            # Keyed by a one-way hash of (tenant, user): no identifier outlives the erasure.
+            """CREATE TABLE erasures (mark_id TEXT PRIMARY KEY, erased_at TEXT NOT NULL)""",
+        ],
+    ),
 ]
 
 

@@ -25,6 +25,7 @@ from engram.domain.errors import (
     CapacityReached,
     GuardrailViolation,
     StoreUnavailable,
+    UserErased,
     ValidationFailed,
     VersionConflict,
 )
@@ -38,7 +39,7 @@ from engram.domain.models import (
     UserSettings,
     Visibility,
 )
-from engram.domain.policies import VisibilityScope
+from engram.domain.policies import VisibilityScope, erasure_mark_id
 from engram.domain.serialization import (
     entry_from_dict,
     entry_to_dict,
@@ -46,6 +47,7 @@ from engram.domain.serialization import (
     history_to_dict,
     key_from_dict,
     key_to_dict,
+    parse_ts,
     profile_from_dict,
     profile_to_dict,
     settings_from_dict,
@@ -226,6 +228,12 @@ class SqliteStore:
         entry_rows = [_entry_row(e) for e in changeset.entries]
         history_rows = [(t, u, h.identity_id, h.version, _dumps(history_to_dict(h))) for h in changeset.history]
         with self._tx() as conn:
+            if changeset.origin is not None:
+                erased = conn.execute(
+                    "SELECT erased_at FROM erasures WHERE mark_id=?", (erasure_mark_id(t, u),)
+                ).fetchone()
+                if erased is not None and erased[0] >= ts(changeset.origin):
+                    raise UserErased("This user was erased after this write began; it was not applied.")
             for guard in changeset.guards:
                 row = conn.execute(
                     "SELECT version FROM identities WHERE tenant_id=? AND user_id=? AND identity_id=?",
@@ -466,6 +474,22 @@ class SqliteStore:
         return total
 
     # -- erasure -------------------------------------------------------------------------------
+    def mark_erased(self, tenant_id: str, user_id: str, at: datetime) -> None:
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT INTO erasures (mark_id, erased_at) VALUES (?, ?) "
+                "ON CONFLICT (mark_id) DO UPDATE SET erased_at = excluded.erased_at",
+                (erasure_mark_id(tenant_id, user_id), ts(at)),
+            )
+
+    def erased_at(self, tenant_id: str, user_id: str) -> datetime | None:
+        row = (
+            self._conn()
+            .execute("SELECT erased_at FROM erasures WHERE mark_id=?", (erasure_mark_id(tenant_id, user_id),))
+            .fetchone()
+        )
+        return None if row is None else parse_ts(row[0])
+
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
         counts: dict[str, int] = {}
         with self._tx() as conn:
