@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     # SQS fan-out (set by the CDK stack): message ingest -> extraction; dream planner -> workers.
     extraction_queue_url: str | None = None
     dream_queue_url: str | None = None
+    # The cloud re-index: its work queue, and the stream indexer's failure queue it replays.
+    reindex_queue_url: str | None = None
+    indexer_failures_queue_url: str | None = None
     # Dream: users per queue message, and the optional LLM summariser (Bedrock Converse)
     # with its prices, which the per-run cost cap is enforced with.
     dream_batch_users: int = Field(100, ge=1, le=1000)

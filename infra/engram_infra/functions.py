@@ -56,6 +56,12 @@ SPECS: dict[str, FunctionSpec] = {
     "dream_worker": FunctionSpec(
         "engram.handlers.dream.worker_handler", "Engram dream run: consolidate a batch", 1024, Duration.minutes(5)
     ),
+    "reindex": FunctionSpec(
+        "engram.handlers.reindex.handler",
+        "Engram search index backfill from the table, and replay of failed stream batches",
+        1024,
+        Duration.minutes(5),
+    ),
 }
 
 

@@ -10,6 +10,8 @@ function holds is written down here, once, as a ``grant_*``:
     extraction     read/write (+idem.) write   consume extraction     embed (+extract)
     dream planner  read/write          -       send dream             -
     dream worker   read/write          query   consume + send dream   embed (+summarise)
+    reindex        read + stream read  write   consume + send reindex embed
+                                               consume indexer failures
 
 (+idem.: the idempotency table; +extract / +summarise: only with extractor=bedrock or
 dreamSummarizer=bedrock.)
@@ -64,6 +66,7 @@ class EngramMemory(Construct):
             key=self.storage.key,
             extraction_timeout=SPECS["extraction"].timeout,
             dream_worker_timeout=SPECS["dream_worker"].timeout,
+            reindex_timeout=SPECS["reindex"].timeout,
         )
         self.functions = Functions(
             self,
@@ -195,9 +198,23 @@ class EngramMemory(Construct):
         table.grant_read_write_data(fns["dream_worker"])
         search.grant_query(fns["dream_worker"])
 
+        # The cloud re-index (engram reindex): scans the table, reads failed batches back
+        # from the stream, writes the index; two workers at most, so a backfill never
+        # crowds out the request path or the stream indexer.
+        table.grant_read_data(fns["reindex"])
+        table.grant_stream_read(fns["reindex"])
+        search.grant_write(fns["reindex"])
+        queues.reindex.grant_send_messages(fns["reindex"])
+        queues.indexer_failures.grant_consume_messages(fns["reindex"])
+        fns["reindex"].add_environment("ENGRAM_REINDEX_QUEUE_URL", queues.reindex.queue_url)
+        fns["reindex"].add_environment("ENGRAM_INDEXER_FAILURES_QUEUE_URL", queues.indexer_failures.queue_url)
+        fns["reindex"].add_event_source(
+            sources.SqsEventSource(queues.reindex, batch_size=1, report_batch_item_failures=True, max_concurrency=2)
+        )
+
         models: dict[str, list[str]] = {}
         if config.embedder == "bedrock":
-            models[config.bedrock_embedding_model] = ["api", "mcp", "indexer", "extraction", "dream_worker"]
+            models[config.bedrock_embedding_model] = ["api", "mcp", "indexer", "extraction", "dream_worker", "reindex"]
         if config.extractor == "bedrock":
             # Extraction runs in its Lambda, and inline when a thread reaches its message limit.
             models.setdefault(config.bedrock_extraction_model, []).extend(["api", "mcp", "extraction"])
@@ -213,7 +230,7 @@ class EngramMemory(Construct):
 
         # The table's indexes hold the same items as the table, so grants name them too.
         table_id = Stack.of(self).get_logical_id(table.node.default_child)  # type: ignore[arg-type]
-        for name in ("api", "mcp", "extraction", "dream_planner", "dream_worker"):
+        for name in ("api", "mcp", "extraction", "dream_planner", "dream_worker", "reindex"):
             assert fns[name].role is not None
             acknowledge(
                 fns[name].role,  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Queues: extraction and dream fan-out, each with its dead-letter queue, plus the failure
+"""Queues: extraction, dream and re-index fan-out, each with its dead-letter queue, plus the failure
 destinations of the stream indexer and of the schedule. All encrypted, all TLS-only."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class Queues(Construct):
         key: kms.IKey,
         extraction_timeout: Duration,
         dream_worker_timeout: Duration,
+        reindex_timeout: Duration,
     ) -> None:
         super().__init__(scope, construct_id)
         self._key = key
@@ -41,6 +42,14 @@ class Queues(Construct):
             "Dream",
             visibility=Duration.seconds(6 * dream_worker_timeout.to_seconds()),
             dlq=self.dream_dlq,
+        )
+
+        # The cloud re-index's work: backfill segments and replays of failed stream batches.
+        self.reindex_dlq = self._queue("ReindexDlq", retention=DLQ_RETENTION)
+        self.reindex = self._queue(
+            "Reindex",
+            visibility=Duration.seconds(6 * reindex_timeout.to_seconds()),
+            dlq=self.reindex_dlq,
         )
 
         # Where the indexer's event source mapping parks batches it gave up on (shard and
@@ -73,6 +82,7 @@ class Queues(Construct):
             "Extraction": self.extraction_dlq,
             "Dream": self.dream_dlq,
             "Indexer": self.indexer_failures,
+            "Reindex": self.reindex_dlq,
             "Schedule": self.schedule_dlq,
         }
 

@@ -24,6 +24,10 @@ class EngramStack(Stack):
             "SearchEndpoint": (memory.search.endpoint_url, "OpenSearch domain endpoint (IAM/SigV4 only)"),
             "ExtractionQueueUrl": (memory.queues.extraction.queue_url, "SQS queue feeding fact extraction"),
             "DreamQueueUrl": (memory.queues.dream.queue_url, "SQS queue feeding dream workers"),
+            "ReindexFunctionName": (
+                memory.functions["reindex"].function_name,
+                "Search index backfill and failure replay: engram reindex --function <this>",
+            ),
             "AlarmTopicArn": (memory.observability.topic.topic_arn, "SNS topic every alarm publishes to"),
             "DashboardName": (memory.observability.dashboard.dashboard_name, "CloudWatch dashboard"),
             "KeyArn": (memory.storage.key.key_arn, "Customer-managed KMS key encrypting the data"),

@@ -24,6 +24,7 @@ HANDLERS = {
     "Extraction": "engram.handlers.extraction.handler",
     "DreamPlanner": "engram.handlers.dream.planner_handler",
     "DreamWorker": "engram.handlers.dream.worker_handler",
+    "Reindex": "engram.handlers.reindex.handler",
 }
 DATA_SERVICES = ("dynamodb:", "es:", "sqs:", "bedrock:", "s3:", "sns:")
 
@@ -168,7 +169,7 @@ def test_given_the_stack_then_only_the_roles_that_use_the_index_may_call_the_dom
     assert all(s["Effect"] == "Allow" for s in statements.values())
     # Only the functions that index documents may write; the dream worker only searches.
     assert principals("IndexingRoles") == sorted(
-        [roles[n] for n in ("Api", "Mcp", "Indexer", "Extraction")], key=json.dumps
+        [roles[n] for n in ("Api", "Mcp", "Indexer", "Extraction", "Reindex")], key=json.dumps
     )
     assert principals("QueryingRoles") == [roles["DreamWorker"]]
     for statement in statements.values():
@@ -270,7 +271,11 @@ def test_given_a_function_then_its_handler_names_a_callable_in_the_package(funct
 
 def test_given_the_stack_then_the_work_queues_have_encrypted_dead_letter_queues(synth: Synth) -> None:
     key = arn(synth.logical_id("AWS::KMS::Key", "StorageKey"))
-    for queue_name, dlq_name, timeout in (("Extraction", "ExtractionDlq", 120), ("Dream", "DreamDlq", 300)):
+    for queue_name, dlq_name, timeout in (
+        ("Extraction", "ExtractionDlq", 120),
+        ("Dream", "DreamDlq", 300),
+        ("Reindex", "ReindexDlq", 300),
+    ):
         queue = synth.resources[synth.logical_id("AWS::SQS::Queue", f"Queues{queue_name}")]["Properties"]
         dlq = synth.logical_id("AWS::SQS::Queue", f"Queues{dlq_name}")
         assert queue["RedrivePolicy"] == {"deadLetterTargetArn": arn(dlq), "maxReceiveCount": 5}
@@ -290,7 +295,7 @@ def test_given_the_stack_then_every_queue_is_encrypted_and_refuses_plain_http(sy
             ):
                 tls_only.update(q["Ref"] for q in policy["Properties"]["Queues"])
 
-    assert len(queues) == 6
+    assert len(queues) == 8
     assert tls_only == set(queues)
     for queue in queues.values():
         props = queue["Properties"]
@@ -582,7 +587,8 @@ def test_given_the_stack_then_each_function_has_error_and_throttle_alarms(synth:
 
 def test_given_the_stack_then_every_dead_letter_queue_depth_is_alarmed(synth: Synth) -> None:
     dlqs = {
-        synth.logical_id("AWS::SQS::Queue", n) for n in ("ExtractionDlq", "DreamDlq", "IndexerFailures", "ScheduleDlq")
+        synth.logical_id("AWS::SQS::Queue", n)
+        for n in ("ExtractionDlq", "DreamDlq", "IndexerFailures", "ScheduleDlq", "ReindexDlq")
     }
     watched = {
         d["Value"]["Fn::GetAtt"][0]
@@ -658,3 +664,18 @@ def test_given_the_template_then_cfn_lint_finds_no_errors_nor_warnings_but_cdk_d
     problems = [f"{m.rule.id} {m.message}" for m in matches if m.rule.id[0] in "EW" and m.rule.id != "W3005"]
 
     assert not problems, "\n".join(problems)
+
+
+def test_given_the_reindex_function_then_it_scans_the_table_reads_the_stream_and_writes_the_index(
+    synth: Synth,
+) -> None:
+    statements = role_statements(synth, "Reindex")
+    actions = actions_of(statements)
+
+    assert {"dynamodb:Scan", "dynamodb:BatchGetItem", "dynamodb:GetRecords", "dynamodb:GetShardIterator"} <= actions
+    assert not actions & {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem"}
+    assert {"es:ESHttpPost", "es:ESHttpPut", "es:ESHttpDelete"} <= actions
+    assert {"sqs:SendMessage", "sqs:ReceiveMessage", "sqs:DeleteMessage"} <= actions
+    reindex = functions(synth)["Reindex"]["Properties"]
+    assert reindex["Handler"] == "engram.handlers.reindex.handler"
+    assert {"ENGRAM_REINDEX_QUEUE_URL", "ENGRAM_INDEXER_FAILURES_QUEUE_URL"} <= set(reindex["Environment"]["Variables"])

@@ -72,7 +72,7 @@ class Cloud:
         )
         self.queues = {
             name: self.sqs.create_queue(QueueName=fresh_table_name(name))["QueueUrl"]
-            for name in ("extraction", "dream")
+            for name in ("extraction", "dream", "reindex", "failures")
         }
         self.opensearch = OpenSearchStandin()
         self.bedrock = BedrockStandin()
@@ -111,6 +111,8 @@ class Cloud:
             "ENGRAM_IDEMPOTENCY_TABLE": self.idempotency,
             "ENGRAM_EXTRACTION_QUEUE_URL": self.queues["extraction"],
             "ENGRAM_DREAM_QUEUE_URL": self.queues["dream"],
+            "ENGRAM_REINDEX_QUEUE_URL": self.queues["reindex"],
+            "ENGRAM_INDEXER_FAILURES_QUEUE_URL": self.queues["failures"],
             # AWS on loopback: moto server, and the Bedrock stand-in.
             "ENGRAM_DYNAMODB_ENDPOINT": self.endpoint,
             "AWS_ENDPOINT_URL_DYNAMODB": self.endpoint,
@@ -317,6 +319,14 @@ def test_given_the_shipped_artefacts_when_each_function_is_invoked_then_every_on
     batches = cloud.sqs_event("dream")
     assert len(batches["Records"]) == (1 if planned["usersPlanned"] else 0)
     assert worker.result(batches) == {"batchItemFailures": []}
+
+    # Re-index: a backfill queued by a direct invocation, then done from its queue.
+    reindex = start("reindex", "engram.handlers.reindex.handler")
+    assert reindex.result({"action": "start", "segments": 1}) == {"action": "start", "segments": 1}
+    assert reindex.result(cloud.sqs_event("reindex")) == {"batchItemFailures": []}
+    live = {e.id for e in cloud.engram.store.list_entries("acme", "alice", EntryQuery(now=now)).items}
+    memories = {d["doc_id"] for d in cloud.opensearch.documents(INDEX).values() if d["kind"] == "memory"}
+    assert memories == live
 
     # MCP: tools/list, and a tool call.
     mcp = start("mcp", "engram.handlers.mcp.handler")

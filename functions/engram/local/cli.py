@@ -288,6 +288,9 @@ def parser() -> argparse.ArgumentParser:
     from engram.local.dream_cli import add_dream_command
 
     add_dream_command(sub, _settings)
+    from engram.local.reindex_cli import add_reindex_command
+
+    add_reindex_command(sub)
     return p
 
 

@@ -1,0 +1,106 @@
+"""What the cloud re-index reads from DynamoDB: every entry item, a segment of a parallel
+Scan at a time, and the keys a failed stream batch carried.
+
+The Scan is the backfill's source because the table, not the index, is the truth: it
+needs no list of users, and segments let several workers share the table. A failed
+stream batch reaches the indexer's failure queue as the shard and sequence range only
+(the Lambda on-failure record, no item data); its keys are read back from the stream
+while the stream still holds them (24 hours), and the entries from the table as they
+are now.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from engram.adapters.dynamodb import keys as k
+from engram.adapters.dynamodb.base import from_item
+from engram.domain.errors import StoreUnavailable
+from engram.domain.models import MemoryEntry, Page
+from engram.domain.serialization import entry_from_dict
+
+if TYPE_CHECKING:
+    from engram.adapters.dynamodb.store import DynamoStore
+
+ENTRY_PREFIX = k.ENTRY + k.SEP
+
+
+class DynamoEntryScanner:
+    def __init__(self, store: DynamoStore) -> None:
+        self._store = store
+
+    def scan_entries(self, segment: int, segments: int, cursor: str | None, limit: int = 200) -> Page[MemoryEntry]:
+        """One page of the segment's entry items (any status); ``next_cursor`` None at its end."""
+        params: dict[str, Any] = {
+            "TableName": self._store.table_name,
+            "Segment": segment,
+            "TotalSegments": segments,
+            "Limit": limit,
+            "FilterExpression": "begins_with(#sk, :entry)",
+            "ExpressionAttributeNames": {"#sk": k.SK},
+            "ExpressionAttributeValues": {":entry": {"S": ENTRY_PREFIX}},
+        }
+        if cursor is not None:
+            params["ExclusiveStartKey"] = json.loads(base64.urlsafe_b64decode(cursor))
+        response = self._store.call("Scan", **params)
+        entries = [entry_from_dict(from_item(item)) for item in response.get("Items", [])]
+        last = response.get("LastEvaluatedKey")
+        return Page(entries, base64.urlsafe_b64encode(json.dumps(last).encode()).decode() if last else None)
+
+
+class DynamoStreamRange:
+    """The entry keys of the stream records between two sequence numbers of one shard."""
+
+    def __init__(self, streams: Any) -> None:
+        self._streams = streams
+
+    def entry_keys(self, batch: Mapping[str, Any]) -> list[tuple[str, str, str]]:
+        """(tenant, user, entry id) of every entry record of a failed batch, in order."""
+        try:
+            iterator = self._streams.get_shard_iterator(
+                StreamArn=batch["streamArn"],
+                ShardId=batch["shardId"],
+                ShardIteratorType="AT_SEQUENCE_NUMBER",
+                SequenceNumber=batch["startSequenceNumber"],
+            )["ShardIterator"]
+            end = int(batch["endSequenceNumber"])
+            found: list[tuple[str, str, str]] = []
+            for _ in range(10_000):  # a batch is at most 10,000 records
+                page = self._streams.get_records(ShardIterator=iterator, Limit=1000)
+                for record in page.get("Records", []):
+                    if int(record["dynamodb"]["SequenceNumber"]) > end:
+                        return found
+                    keys = record["dynamodb"].get("Keys") or {}
+                    owner_entry = _entry_key(keys)
+                    if owner_entry is not None:
+                        found.append(owner_entry)
+                iterator = page.get("NextShardIterator")
+                if not iterator or not page.get("Records"):
+                    return found
+            return found
+        except (ClientError, BotoCoreError) as exc:
+            # Most often the records are past the stream's 24 hours: only a backfill can help.
+            raise StoreUnavailable(
+                "The failed stream batch cannot be read back; run a backfill (engram reindex).",
+                shardId=batch.get("shardId"),
+            ) from exc
+
+
+def _entry_key(keys: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    pk = (keys.get(k.PK) or {}).get("S")
+    sk = (keys.get(k.SK) or {}).get("S")
+    if not isinstance(pk, str) or not isinstance(sk, str):
+        return None
+    entry_id = k.entry_id_of(sk)
+    if entry_id is None:
+        return None
+    try:
+        tenant_id, user_id = k.parse_user_pk(pk)
+    except ValueError:
+        return None
+    return tenant_id, user_id, entry_id

@@ -1,0 +1,151 @@
+"""The cloud re-index: rebuild the search index from the table, and replay the batches
+the stream indexer gave up on.
+
+- Backfill: ``start(segments)`` queues one message per segment of a parallel Scan; a
+  worker indexes its segment page by page through the same ``Indexer`` the stream uses
+  (active entries written, any other state removed), and when its invocation runs short
+  of time it queues the rest of its segment (a cursor) and returns. Idempotent: running
+  it again, or twice at once, leaves the index as the table says.
+- Replay: ``replay_failures()`` moves each on-failure record of the indexer's failure
+  queue (a shard and a range of sequence numbers) onto the work queue; a worker reads
+  the range's keys back from the stream and indexes those entries as the table holds
+  them now, so a replay never writes a stale state.
+
+Driven by ``engram reindex`` (which invokes the function) or an EventBridge rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from aws_lambda_powertools import Logger
+
+from engram.domain.errors import ValidationFailed
+from engram.domain.models import MemoryEntry, Page
+from engram.ports import EntryChange
+from engram.service.indexing import Indexer, IndexReport
+
+logger = Logger(service="engram", child=True)
+
+# Hand the rest of a segment on when less than this is left of the invocation.
+TIME_MARGIN_SECONDS = 20.0
+MAX_SEGMENTS = 1000
+
+
+class EntryScanner(Protocol):
+    def scan_entries(self, segment: int, segments: int, cursor: str | None, limit: int = 200) -> Page[MemoryEntry]: ...
+
+
+class StreamRange(Protocol):
+    def entry_keys(self, batch: Mapping[str, Any]) -> list[tuple[str, str, str]]: ...
+
+
+class EntryReader(Protocol):
+    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
+
+
+class Messages(Protocol):
+    def send(self, bodies: Sequence[Mapping[str, Any]]) -> None: ...
+
+    def receive(self, limit: int = 10) -> list[tuple[str, dict[str, Any]]]: ...
+
+    def delete(self, receipt: str) -> None: ...
+
+
+@dataclass
+class ReindexResult:
+    entries: int = 0
+    upserted: int = 0
+    removed: int = 0
+    skipped: int = 0
+    continued: bool = False
+
+    def add(self, report: IndexReport, entries: int) -> None:
+        self.entries += entries
+        self.upserted += report.upserted
+        self.removed += report.removed
+        self.skipped += report.skipped
+
+
+class ReindexService:
+    def __init__(
+        self,
+        store: EntryReader,
+        scanner: EntryScanner,
+        stream: StreamRange,
+        indexer: Indexer,
+        work: Messages,
+        failures: Messages | None = None,
+    ) -> None:
+        self._store = store
+        self._scanner = scanner
+        self._stream = stream
+        self._indexer = indexer
+        self._work = work
+        self._failures = failures
+
+    def start(self, segments: int = 4) -> int:
+        """Queue a backfill of the whole table in ``segments`` parallel parts."""
+        if not 1 <= segments <= MAX_SEGMENTS:
+            raise ValidationFailed(f"segments must be 1-{MAX_SEGMENTS}.", field="segments")
+        self._work.send([{"kind": "scan", "segment": i, "segments": segments} for i in range(segments)])
+        logger.info("reindex started", extra={"segments": segments})
+        return segments
+
+    def replay_failures(self, limit: int = 1000) -> int:
+        """Move the indexer's failed batches onto the work queue; how many were moved."""
+        if self._failures is None:
+            raise ValidationFailed("No failure queue is configured (ENGRAM_INDEXER_FAILURES_QUEUE_URL).")
+        moved = 0
+        while moved < limit:
+            received = self._failures.receive(10)
+            if not received:
+                break
+            for receipt, body in received:
+                batch = body.get("DDBStreamBatchInfo")
+                if isinstance(batch, dict):
+                    self._work.send([{"kind": "replay", "batch": batch}])
+                    moved += 1
+                else:
+                    logger.warning("not a stream on-failure record; dropped", extra={"keys": sorted(body)})
+                self._failures.delete(receipt)
+        logger.info("indexer failures queued for replay", extra={"batches": moved})
+        return moved
+
+    def handle(self, message: Mapping[str, Any], time_left: Callable[[], float] | None = None) -> ReindexResult:
+        kind = message.get("kind")
+        if kind == "scan":
+            return self.scan(int(message["segment"]), int(message["segments"]), message.get("cursor"), time_left)
+        if kind == "replay":
+            return self.replay(message["batch"])
+        raise ValidationFailed("Not a re-index message.", kind=str(kind))
+
+    def scan(
+        self, segment: int, segments: int, cursor: str | None = None, time_left: Callable[[], float] | None = None
+    ) -> ReindexResult:
+        result = ReindexResult()
+        while True:
+            page = self._scanner.scan_entries(segment, segments, cursor)
+            changes = [EntryChange(e.tenant_id, e.user_id, e.id, e) for e in page.items]
+            result.add(self._indexer.apply(changes), len(changes))
+            cursor = page.next_cursor
+            if cursor is None:
+                return result
+            if time_left is not None and time_left() < TIME_MARGIN_SECONDS:
+                self._work.send([{"kind": "scan", "segment": segment, "segments": segments, "cursor": cursor}])
+                result.continued = True
+                return result
+
+    def replay(self, batch: Mapping[str, Any]) -> ReindexResult:
+        result = ReindexResult()
+        by_owner: dict[tuple[str, str], list[str]] = {}
+        for tenant_id, user_id, entry_id in self._stream.entry_keys(batch):
+            by_owner.setdefault((tenant_id, user_id), []).append(entry_id)
+        for (tenant_id, user_id), ids in by_owner.items():
+            unique = list(dict.fromkeys(ids))
+            found = {e.id: e for e in self._store.get_entries(tenant_id, user_id, unique)}
+            changes = [EntryChange(tenant_id, user_id, i, found.get(i)) for i in unique]
+            result.add(self._indexer.apply(changes), len(changes))
+        return result

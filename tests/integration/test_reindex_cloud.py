@@ -1,0 +1,215 @@
+"""The cloud re-index, end to end on moto server: a backfill of the search index from the
+table, and a replay of the stream indexer's failed batches.
+
+DynamoDB, its stream and SQS are moto server's; the search index is the OpenSearch
+stand-in of ``tests/standins.py`` behind the real OpenSearch adapter. The ``reindex``
+handler is driven as the stack drives it: invoked with an action (``engram reindex``),
+then fed its own queue's messages as SQS events.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from engram.adapters.dynamodb import DynamoStore, create_table
+from engram.adapters.opensearch import OpenSearchIndex
+from engram.container import Engram, set_engram
+from engram.handlers import reindex as reindex_handler
+from engram.local.lambda_context import LocalContext
+from engram.service.memory import UpsertCommand
+from engram.settings import Settings
+
+from tests.moto_server import DUMMY_CREDENTIALS, REGION, dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+from tests.standins import OpenSearchStandin
+from tests.stream_reader import StreamReader
+from tests.support import ManualClock, engram_for, principal
+
+INDEX = "engram-reindex"
+AGENT = principal("t1", "agent-a")
+
+
+class Cloud:
+    def __init__(self, engram: Engram, sqs: Any, queues: dict[str, str], opensearch: OpenSearchStandin, stream: Any):
+        self.engram, self.sqs, self.queues, self.opensearch, self.stream = engram, sqs, queues, opensearch, stream
+
+    def invoke(self, event: dict[str, Any]) -> dict[str, Any]:
+        return dict(reindex_handler.handler(event, LocalContext()))
+
+    def drain_work(self) -> int:
+        """Deliver the work queue to the function until it is empty, as the event source does."""
+        delivered = 0
+        for _ in range(50):
+            got = self.sqs.receive_message(QueueUrl=self.queues["work"], MaxNumberOfMessages=10).get("Messages", [])
+            if not got:
+                return delivered
+            records = [
+                {
+                    "messageId": m["MessageId"],
+                    "receiptHandle": m["ReceiptHandle"],
+                    "body": m["Body"],
+                    "attributes": {"ApproximateReceiveCount": "1"},
+                    "messageAttributes": {},
+                    "md5OfBody": m["MD5OfBody"],
+                    "eventSource": "aws:sqs",
+                    "eventSourceARN": f"arn:aws:sqs:{REGION}:123456789012:reindex",
+                    "awsRegion": REGION,
+                }
+                for m in got
+            ]
+            assert self.invoke({"Records": records}) == {"batchItemFailures": []}
+            for m in got:
+                self.sqs.delete_message(QueueUrl=self.queues["work"], ReceiptHandle=m["ReceiptHandle"])
+            delivered += len(records)
+        raise AssertionError("the work queue never drained")
+
+
+@pytest.fixture
+def cloud(tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Cloud]:
+    request.session.config.add_cleanup(stop_moto)
+    endpoint = moto_endpoint()
+    monkeypatch.setenv("AWS_ENDPOINT_URL_SQS", endpoint)
+    ddb = dynamodb_client(endpoint)
+    table = fresh_table_name()
+    create_table(ddb, table)
+    sqs = boto3.client(
+        "sqs",
+        endpoint_url=endpoint,
+        region_name=REGION,
+        aws_access_key_id=DUMMY_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=DUMMY_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+    )
+    queues = {n: sqs.create_queue(QueueName=fresh_table_name(n))["QueueUrl"] for n in ("work", "failures")}
+    opensearch = OpenSearchStandin()
+    engram = engram_for(
+        tmp_path,
+        store=DynamoStore(ddb, table),
+        clock=ManualClock(),
+        backend="aws",
+        opensearch_url=opensearch.url,
+        dynamodb_endpoint=endpoint,
+        reindex_queue_url=queues["work"],
+        indexer_failures_queue_url=queues["failures"],
+    )
+    index = OpenSearchIndex.from_settings(Settings(opensearch_url=opensearch.url, opensearch_index=INDEX), 384)
+    engram.index = engram.memory.index = engram.recall.index = index
+    engram.indexer._index = index
+    set_engram(engram)
+    yield Cloud(engram, sqs, queues, opensearch, StreamReader(ddb, table, endpoint))
+    set_engram(None)
+    opensearch.stop()
+    for url in queues.values():
+        sqs.delete_queue(QueueUrl=url)
+    ddb.delete_table(TableName=table)
+
+
+def live_ids(e: Engram, *users: str) -> set[str]:
+    from engram.ports import EntryQuery
+
+    return {x.id for u in users for x in e.store.list_entries("t1", u, EntryQuery(now=e.clock.now())).items}
+
+
+def test_given_an_empty_index_when_a_backfill_runs_then_it_holds_every_live_entry_and_nothing_else(
+    cloud: Cloud,
+) -> None:
+    e = cloud.engram
+    for user in ("u1", "u2", "u3"):
+        e.memory.upsert(AGENT, user, [UpsertCommand(f"fact{i}", f"value {i}") for i in range(7)])
+    assert cloud.opensearch.documents(INDEX) == {}
+
+    assert cloud.invoke({"action": "start", "segments": 3}) == {"action": "start", "segments": 3}
+    assert cloud.drain_work() >= 3
+    first = live_ids(e, "u1", "u2", "u3")
+    assert len(first) == 21 and cloud.opensearch.doc_ids(INDEX) == first
+
+    # The index missed a supersede (say the indexer was down): the next backfill removes
+    # the superseded entry's document and adds its successor.
+    e.memory.upsert(AGENT, "u1", [UpsertCommand("fact0", "changed")])
+    now = live_ids(e, "u1", "u2", "u3")
+    (gone,) = first - now
+    cloud.invoke({"action": "start", "segments": 2})
+    cloud.drain_work()
+    assert cloud.opensearch.doc_ids(INDEX) == now and gone not in cloud.opensearch.doc_ids(INDEX)
+
+
+def test_given_failed_stream_batches_when_replayed_then_their_entries_are_indexed_as_the_table_holds_them(
+    cloud: Cloud,
+) -> None:
+    e = cloud.engram
+    e.memory.upsert(AGENT, "u1", [UpsertCommand("city", "Lisbon"), UpsertCommand("pet", "cat")])
+    e.memory.upsert(AGENT, "u1", [UpsertCommand("city", "Porto")])
+    records = cloud.stream.records()
+    shard = records[0]["dynamodb"]["SequenceNumber"], records[-1]["dynamodb"]["SequenceNumber"]
+    # What the event source mapping sends to its on-failure destination (no item data).
+    description = boto3.client(
+        "dynamodbstreams",
+        endpoint_url=moto_endpoint(),
+        region_name=REGION,
+        aws_access_key_id=DUMMY_CREDENTIALS["AWS_ACCESS_KEY_ID"],
+        aws_secret_access_key=DUMMY_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
+    ).describe_stream(StreamArn=cloud.stream.arn)["StreamDescription"]
+    failure = {
+        "requestContext": {"requestId": "r1", "condition": "RetryAttemptsExhausted", "approximateInvokeCount": 11},
+        "responseContext": {"statusCode": 200, "executedVersion": "$LATEST", "functionError": "Unhandled"},
+        "version": "1.0",
+        "timestamp": "2026-01-15T10:31:00.000Z",
+        "DDBStreamBatchInfo": {
+            "shardId": description["Shards"][0]["ShardId"],
+            "startSequenceNumber": shard[0],
+            "endSequenceNumber": shard[1],
+            "approximateArrivalOfFirstRecord": "2026-01-15T10:30:00Z",
+            "approximateArrivalOfLastRecord": "2026-01-15T10:30:01Z",
+            "batchSize": len(records),
+            "streamArn": cloud.stream.arn,
+        },
+    }
+    cloud.sqs.send_message(QueueUrl=cloud.queues["failures"], MessageBody=json.dumps(failure))
+    cloud.sqs.send_message(QueueUrl=cloud.queues["failures"], MessageBody=json.dumps({"not": "a failure"}))
+
+    assert cloud.invoke({"action": "replay"}) == {"action": "replay", "batches": 1}
+    assert cloud.drain_work() == 1
+
+    docs = cloud.opensearch.documents(INDEX).values()
+    assert sorted(d["text"] for d in docs) == ["city: Porto", "pet: cat"]  # the table's state, not a stale one
+    assert {d["doc_id"] for d in docs} == live_ids(e, "u1")
+    # The failure queue is empty: every record was moved or dropped.
+    assert cloud.sqs.receive_message(QueueUrl=cloud.queues["failures"]).get("Messages", []) == []
+
+
+def test_given_the_cli_verb_when_run_then_it_invokes_the_function_that_queues_the_backfill(cloud: Cloud) -> None:
+    import argparse
+    import io
+
+    from engram.local.reindex_cli import cmd_reindex
+
+    class LambdaClient:
+        """boto3's lambda client as far as the verb uses it, invoking the handler here."""
+
+        def __init__(self) -> None:
+            self.calls: list[tuple[str, dict[str, Any]]] = []
+
+        def invoke(self, FunctionName: str, Payload: bytes) -> dict[str, Any]:
+            event = json.loads(Payload)
+            self.calls.append((FunctionName, event))
+            return {"StatusCode": 200, "Payload": io.BytesIO(json.dumps(cloud.invoke(event)).encode())}
+
+    cloud.engram.memory.upsert(AGENT, "u1", [UpsertCommand("city", "Lisbon")])
+    client = LambdaClient()
+    args = argparse.Namespace(function="engram-reindex", segments=2, replay_failures=False, region=None)
+    assert cmd_reindex(args, client) == 0
+    assert client.calls == [("engram-reindex", {"action": "start", "segments": 2})]
+    assert cloud.drain_work() == 2
+    assert cloud.opensearch.doc_ids(INDEX) == live_ids(cloud.engram, "u1")
+
+
+def test_given_no_reindex_queue_then_the_function_says_what_is_missing(tmp_path: Path) -> None:
+    set_engram(engram_for(tmp_path))
+    try:
+        with pytest.raises(Exception, match="ENGRAM_REINDEX_QUEUE_URL"):
+            reindex_handler.handler({"action": "start"}, LocalContext())
+    finally:
+        set_engram(None)
