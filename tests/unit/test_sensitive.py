@@ -22,6 +22,26 @@ from engram.domain.sensitive import find_sensitive, iban_valid, luhn_valid
         ("NI number JG 10 37 59 A", "", "government_id"),
         ("DE89 3704 0044 0532 0130 00", "", "bank_account"),
         ("my account number is 12345678", "", "bank_account"),
+        # issue #18: forms the old filter let through
+        ("pw is hunter2", "", "secret"),
+        ("wifi password for home is 'letmein123'", "", "secret"),
+        ("pass: s3cr3t!", "", "secret"),
+        ("password hunter2", "", "secret"),
+        ("my bank pin 4821", "", "secret"),
+        ("card 4111.1111.1111.1111", "", "payment_card"),
+        ("078051120", "", "government_id"),
+        ("social security number is 219099999", "", "government_id"),
+        ("passport number 533380006", "", "government_id"),
+        ("driver's licence number MORGA753116SM9IJ", "", "government_id"),
+        ("my DL is S530-460-71-234-0", "", "government_id"),
+        ("tax id 94-1234567", "", "government_id"),
+        ("card 4532 7788 1290 4456 07/29", "", "payment_card"),
+        # keys that name the secret (what chat extraction stored), or hold it
+        ("219099999", "social_security_number", "government_id"),
+        ("hunter2", "pw", "secret"),
+        ("533380006", "passport_number", "government_id"),
+        ("4321", "door_code", "secret"),
+        ("visa", "card_4111111111111111", "payment_card"),
     ],
 )
 def test_sensitive_data_is_found(text: str, key: str, rule: str) -> None:
@@ -45,10 +65,25 @@ def test_sensitive_data_is_found(text: str, key: str, rule: str) -> None:
         "my pin collection has 300 pins",
         "reference FR89 4573 1668 4585 6097 1382 343",  # invalid IBAN whose digits pass Luhn in part
         "ticket 1234 5678 9012 3456 7890 1234",  # a longer run of groups, not a card
+        # issue #18: refused by mistake
+        "my pin is in my wallet",
+        "the secret is out: I love jazz",
+        "my IMEI is 490154203237518",  # Luhn-valid, but no card brand has that shape
+        "490154203237518",
+        "renewing my passport costs 80 pounds",
+        "npm token rotated yesterday",
     ],
 )
 def test_look_alikes_pass(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("password_manager", "Bitwarden"), ("passport_expiry", "2027-05"), ("card_type", "visa"), ("zip_code", "94110")],
+)
+def test_keys_about_a_sensitive_thing_are_not_the_thing(key: str, value: str) -> None:
+    assert find_sensitive(value, key) is None
 
 
 def test_checksums() -> None:
