@@ -14,7 +14,7 @@ field holds a tuple of stripped, non-empty, single-line items; an empty field is
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -368,6 +368,16 @@ class BlockEdit:
 
     def is_empty(self) -> bool:
         return self.replace is None and not self.set and not self.append and not self.remove and not self.complete_task
+
+
+def edit_texts(edit: BlockEdit) -> Iterator[tuple[str, str]]:
+    """(field, text) of everything an edit would store."""
+    for values in (edit.replace or {}, edit.set, edit.append):
+        for name, value in values.items():
+            items = value if isinstance(value, list | tuple) else (value,)
+            yield from ((name, str(v)) for v in items if v is not None)
+    if edit.task_notes:
+        yield "task_notes", edit.task_notes
 
 
 # -- values ------------------------------------------------------------------------------------

@@ -239,6 +239,42 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
     return "".join(out), tuple(rules)
 
 
+def redact_metadata(value: Any, key: str = "", rules: list[str] | None = None) -> tuple[Any, tuple[str, ...]]:
+    """Message metadata (execution traces, tool calls) with sensitive data redacted.
+
+    Kept, like the content, because the agent needs its trace back: every string is
+    redacted as content is, a value whose key names a secret ("password", "card_number")
+    is replaced whole, numbers are checked as text (a card sent as a JSON number), and
+    keys that hold a secret themselves are replaced too.
+    """
+    found: list[str] = [] if rules is None else rules
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            name = str(k)
+            in_key = find_sensitive(name.replace("_", " "))
+            if in_key is not None:
+                found.append(in_key.rule)
+                name = f"{REDACTED}{len(out)}"
+            out[name] = redact_metadata(v, str(k), found)[0]
+        return out, tuple(found)
+    if isinstance(value, list):
+        return [redact_metadata(v, key, found)[0] for v in value], tuple(found)
+    if isinstance(value, bool) or value is None:
+        return value, tuple(found)
+    text = value if isinstance(value, str) else str(value)
+    whole = find_sensitive(text, key) if key else None
+    if whole is not None and find_sensitive(text) is None:
+        # Only the key says what it is ({"pin": "4821"}): the value goes whole.
+        found.append(whole.rule)
+        return REDACTED, tuple(found)
+    redacted, fired = redact_sensitive(text)
+    if not fired:
+        return value, tuple(found)
+    found.extend(fired)
+    return redacted, tuple(found)
+
+
 def _redact_numbers(clause: str, rules: list[str]) -> str:
     def swap(m: re.Match[str]) -> str:
         match = find_sensitive(m.group())

@@ -20,7 +20,10 @@ its keyword. Measured on a hand-written corpus with a held-out part:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from engram.domain.errors import SensitiveDataRejected
 
 SECRET = "secret"
 CARD = "payment_card"
@@ -766,6 +769,18 @@ def _key_rule(key: str) -> str | None:
         if present & single or any(set(p) <= present for p in pairs):
             return rule
     return None
+
+
+def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> None:
+    """Refuse to store any of ``(key, text)``: the one check of every path that keeps the
+    user's text as given (entries, blocks, profile, agent names, proposals). A 422 names
+    the rule, never the value (nor the key, which may hold the value itself)."""
+    for key, text in fields:
+        match = find_sensitive(text, key)
+        if match is not None:
+            raise SensitiveDataRejected(
+                f"Engram does not store {match.description}; this {what} was refused.", rule=match.rule
+            )
 
 
 def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:

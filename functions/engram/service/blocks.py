@@ -36,6 +36,7 @@ from engram.domain.blocks import (
     block_to_dict,
     block_version_to_dict,
     complete_task,
+    edit_texts,
     enforce_list_limits,
     schemas_for,
     values_to_plain,
@@ -43,6 +44,7 @@ from engram.domain.blocks import (
 from engram.domain.errors import Forbidden, NotFound, ValidationFailed, VersionConflict
 from engram.domain.models import Actor, ActorType, Page, Principal, Role
 from engram.domain.proposals import BLOCK_PREFIX, Proposal, needs_approval
+from engram.domain.sensitive import reject_sensitive
 from engram.ports import BlockRepository, Clock
 from engram.service.agents import AgentConfigService
 from engram.service.archival import ArchivalService
@@ -158,6 +160,7 @@ class BlockService:
         _require(principal, Role.WRITER)
         if edit.is_empty():
             raise ValidationFailed("The edit changes nothing: give replace, set, append, remove or completeTask.")
+        reject_sensitive(edit_texts(edit), "block value")  # before it can become a proposal
         t = principal.tenant_id
         agent = self._agent(principal, agent_id)
         config = self.agents.get(t, agent)
@@ -343,6 +346,9 @@ class BlockService:
         proposal_id: str | None = None,
     ) -> BlockWriteResult:
         settings = self.memory.check_settings(tenant_id, user_id)
+        # Every block change ends here (edits, presets, restores, approvals): the filter
+        # may have tightened since a version or a proposal was made.
+        reject_sensitive(edit_texts(edit), "block value")
 
         def attempt() -> BlockWriteResult:
             current = self.repo.get_block(tenant_id, user_id, agent_id, schema.name)

@@ -25,6 +25,7 @@ from engram.domain.conversation import (
     Window,
     fit_window,
     message_doc_id,
+    redact_metadata,
     redact_sensitive,
     roll_summary,
     summary_doc_id,
@@ -113,10 +114,12 @@ class ConversationService:
         clean: list[NewMessage] = []
         for m in messages:
             check_time(m.timestamp, "timestamp")
+            # Messages are kept (the agent reads its window back), so they are redacted,
+            # not refused: the content and every value of the metadata.
             content, rules = redact_sensitive(m.content)
-            clean.append(
-                NewMessage(m.id, m.role, content, m.timestamp, m.metadata, rules) if rules else m,
-            )
+            metadata, meta_rules = redact_metadata(m.metadata)
+            fired = rules + meta_rules
+            clean.append(NewMessage(m.id, m.role, content, m.timestamp, metadata, fired) if fired else m)
         t = principal.tenant_id
         outcome = self.repo.append(t, user_id, thread_id, principal.agent_id, clean, self.clock.now())
         # Jobs go out for every message not yet processed, replays included: a replay

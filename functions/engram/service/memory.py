@@ -21,7 +21,6 @@ from engram.domain.errors import (
     GuardrailViolation,
     MemoryDisabled,
     NotFound,
-    SensitiveDataRejected,
     ValidationFailed,
     VersionConflict,
 )
@@ -42,7 +41,7 @@ from engram.domain.models import (
 from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, scope_for
 from engram.domain.proposals import Proposal, needs_approval
 from engram.domain.ranking import FusionWeights, fuse
-from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive import reject_sensitive as refuse_sensitive
 from engram.domain.timebounds import check_time, check_validity
 from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
@@ -605,13 +604,8 @@ class MemoryService:
 
 
 def reject_sensitive(key: str, value: str, statement: str | None = None) -> None:
-    for text in (value, statement or ""):
-        match = find_sensitive(text, key)
-        if match is not None:
-            raise SensitiveDataRejected(
-                f"Engram does not store {match.description}; this value was refused.",
-                rule=match.rule,
-            )
+    """An entry: its key (which may name or hold the secret), value and statement."""
+    refuse_sensitive([(key, value), (key, statement or "")])
 
 
 def _require(principal: Principal, role: Role) -> None:

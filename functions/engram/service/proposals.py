@@ -28,7 +28,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 
 from engram.domain.agent_config import AgentConfig
-from engram.domain.blocks import BlockEdit, values_to_plain
+from engram.domain.blocks import BlockEdit, edit_texts, values_to_plain
 from engram.domain.errors import NotFound, ProposalNotOpen, ValidationFailed
 from engram.domain.models import Actor, ActorType, MemoryEntry, Page, Principal, Role, Status, Visibility
 from engram.domain.policies import check_write
@@ -43,6 +43,7 @@ from engram.domain.proposals import (
     new_proposal_id,
     proposal_to_dict,
 )
+from engram.domain.sensitive import reject_sensitive as refuse_sensitive
 from engram.domain.writes import Outcome, WriteRequest, plan_write
 from engram.ports import Clock, ProposalQuery, ProposalRepository, Store
 from engram.service.agents import AgentConfigService
@@ -148,6 +149,7 @@ class ProposalService:
         if edit.is_empty():
             raise ValidationFailed("The edit changes nothing: give replace, set, append, remove or completeTask.")
         self.memory.check_settings(principal.tenant_id, user_id)
+        refuse_sensitive(edit_texts(edit), "block value")
         _, current, after = self.blocks.preview(principal, user_id, block, edit)
         config = self.agents.get(principal.tenant_id, principal.agent_id)
         return self._create(
@@ -174,6 +176,8 @@ class ProposalService:
     ) -> Proposal:
         if len(reason) > MAX_REASON:
             raise ValidationFailed(f"The reason takes at most {MAX_REASON} characters.", field="reason")
+        # The user reads the reason; it is stored, so it is filtered like the change itself.
+        refuse_sensitive([("reason", reason)], "reason")
         now = self.clock.now()
         proposal = Proposal(
             id=new_proposal_id(),

@@ -8,6 +8,7 @@ from engram.domain.agent_config import Guardrails
 from engram.domain.errors import ConfirmationRequired, ValidationFailed
 from engram.domain.models import Principal, Role, UserProfile, UserSettings, Visibility
 from engram.domain.policies import check_key, normalise_key, scope_for
+from engram.domain.sensitive import reject_sensitive
 from engram.ports import Clock, Store
 from engram.service.memory import MemoryService, UpsertCommand, WriteResult, _require
 from engram.service.privacy import CONFIRMATION
@@ -38,9 +39,9 @@ class UserService:
         _require(principal, Role.WRITER)
         current = self.profile(principal, user_id)
         changes: dict[str, object] = {f: None for f in clear}
-        for field_name, value in (("name", name), ("nickname", nickname), ("pronouns", pronouns)):
-            if value is not None:
-                changes[field_name] = value
+        given = [(f, v) for f, v in (("name", name), ("nickname", nickname), ("pronouns", pronouns)) if v is not None]
+        reject_sensitive(given, "profile field")
+        changes.update(given)
         updated = replace(current, **changes, updated_at=self.clock.now())  # type: ignore[arg-type]
         self.store.put_profile(updated)
         return updated
@@ -48,6 +49,7 @@ class UserService:
     def set_agent_name(self, principal: Principal, user_id: str, name: str) -> UserProfile:
         """The name this user gave the calling agent ("I'll call you Jarvis")."""
         _require(principal, Role.WRITER)
+        reject_sensitive([("agent_name", name)], "agent name")
         current = self.profile(principal, user_id)
         names = dict(current.agent_names)
         names[principal.agent_id] = name
