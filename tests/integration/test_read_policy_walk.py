@@ -328,3 +328,19 @@ def test_retention_hides_what_it_ended_before_any_dream_run(api: Api) -> None:
         assert walk["GET /v1/users/{userId}/memories/count"][2] == {"count": 1}, who
     export = world.ok("GET", f"/v1/users/{USER}/export", world.admin)
     assert expired <= set(MARK.findall(json.dumps(export))), "export is the copy of everything held"
+
+
+def test_history_shows_a_reader_only_the_versions_it_may_see(api: Api) -> None:
+    # Found by the isolation property on DynamoDB: b's group entry, rewritten by b as a
+    # self entry (the same identity), let a group member read the self value in history.
+    b = api.key("acme", "b", Role.WRITER, groups=("team",))
+    a = api.key("acme", "a", Role.WRITER, groups=("team",))
+    base = f"/v1/users/{USER}/memories"
+    shared = api.call("PUT", base, b, json_body={"key": "city", "value": "Porto", "visibility": "group"}).json()
+    assert (
+        api.call("PUT", base, b, json_body={"key": "city", "value": "zqxprivate1", "visibility": "self"}).status == 200
+    )
+    history = api.call("GET", f"{base}/{shared['entry']['id']}/history", a)
+    assert history.status == 200
+    assert "Porto" in history.body.decode()
+    assert "zqxprivate1" not in history.body.decode()
