@@ -71,11 +71,25 @@ class EngramServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"engram serve exited: {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200:
+                if httpx.get(f"{self.url}/health", timeout=1).status_code == 200 and self._all_listening():
                     return
             except httpx.HTTPError:
-                time.sleep(0.1)
+                pass
+            time.sleep(0.1)
         raise RuntimeError(f"engram serve did not come up: {self.log.read_text()[-2000:]}")
+
+    def _all_listening(self) -> bool:
+        """With ``--workers N``, whether all N processes have bound their socket: until then
+        the kernel hands every connection to the ones that have (Linux; elsewhere assumed)."""
+        args = list(self.serve_args)
+        workers = int(args[args.index("--workers") + 1]) if "--workers" in args else 1
+        table = Path("/proc/net/tcp")
+        if workers <= 1 or not table.exists():
+            return True
+        port = f"{self.port:04X}"
+        rows = table.read_text().splitlines()[1:]
+        listening = [r for r in rows if r.split()[1].endswith(f":{port}") and r.split()[3] == "0A"]
+        return len(listening) >= workers
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.proc is not None and self.proc.poll() is None:

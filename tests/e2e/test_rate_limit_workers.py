@@ -13,7 +13,10 @@ from tests.e2e.keys import make_keys
 
 pytestmark = pytest.mark.e2e
 
-RATE = 2.0  # requests per second per key; the burst is the same
+# One request per 100 s per key (the burst is one request): within the test, a budget
+# shared by the workers admits exactly one request, a budget per process one per worker;
+# no figure depends on how fast a busy machine serves.
+RATE = 0.01
 
 
 def test_given_two_workers_when_one_key_floods_them_then_it_gets_one_budget_not_two(
@@ -31,20 +34,20 @@ def test_given_two_workers_when_one_key_floods_them_then_it_gets_one_budget_not_
     try:
         (key,) = make_keys(server, ("acme", "agent", ("writer",)))
 
-        # When 16 connections (the kernel spreads them over both processes) send 64 requests
+        # When 16 connections (the kernel spreads them over both processes) send 48 requests
         def send(n: int) -> int:
             with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {key}"}, timeout=30) as c:
                 return c.get("/v1/users/u/memories/count").status_code
 
         t0 = time.monotonic()
         with ThreadPoolExecutor(16) as pool:
-            statuses = list(pool.map(send, range(64)))
+            statuses = list(pool.map(send, range(48)))
         elapsed = time.monotonic() - t0
 
         # Then the key got its burst plus what refilled meanwhile, once, whichever process answered
         admitted = statuses.count(200)
         assert set(statuses) <= {200, 429}
-        assert admitted <= RATE + RATE * elapsed + 1, (admitted, elapsed)
+        assert admitted == 1, (admitted, elapsed)
         # And /mcp spends from the same budget
         rpc = {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}
         headers = {
@@ -53,10 +56,6 @@ def test_given_two_workers_when_one_key_floods_them_then_it_gets_one_budget_not_
             "MCP-Protocol-Version": "2025-06-18",
         }
         with httpx.Client(base_url=server.url, headers=headers, timeout=30) as c:
-            t0 = time.monotonic()
-            mcp = [c.post("/mcp", json=rpc).status_code for _ in range(12)]
-            elapsed = time.monotonic() - t0
-        assert set(mcp) <= {200, 429}
-        assert mcp.count(200) <= RATE + RATE * elapsed + 1, (mcp, elapsed)
+            assert [c.post("/mcp", json=rpc).status_code for _ in range(4)] == [429] * 4
     finally:
         server.stop()
