@@ -364,6 +364,7 @@ OPERATIONS: dict[str, Operation] = {
             ("order", "order", "query"),
             ("limit", "limit", "query"),
             ("cursor", "cursor", "query"),
+            ("as_of", "asOf", "query"),
         ),
         None,
         models.EntryPage,
@@ -645,6 +646,7 @@ OPERATIONS: dict[str, Operation] = {
             ("q", "q", "query"),
             ("limit", "limit", "query"),
             ("category", "category", "query"),
+            ("as_of", "asOf", "query"),
         ),
         None,
         models.SearchResponse,
@@ -964,6 +966,7 @@ class SyncOperations(SyncSender):
         order: models.RecallOrder | Mapping[str, Any] | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        as_of: datetime | None = None,
     ) -> models.EntryPage:
         """GET /v1/users/{userId}/memories: List a user's memories in the caller's view (an admin key sees all)"""
         return self._send(OPERATIONS["list_memories"], locals())  # type: ignore[no-any-return]
@@ -1163,7 +1166,13 @@ class SyncOperations(SyncSender):
         return self._send(OPERATIONS["search_long_term"], locals())  # type: ignore[no-any-return]
 
     def search_memories(
-        self, user_id: str, *, q: str, limit: int | None = None, category: str | None = None
+        self,
+        user_id: str,
+        *,
+        q: str,
+        limit: int | None = None,
+        category: str | None = None,
+        as_of: datetime | None = None,
     ) -> models.SearchResponse:
         """GET /v1/users/{userId}/memories/search: Search memories by keyword and meaning"""
         return self._send(OPERATIONS["search_memories"], locals())  # type: ignore[no-any-return]
@@ -1473,6 +1482,7 @@ class AsyncOperations(AsyncSender):
         order: models.RecallOrder | Mapping[str, Any] | None = None,
         limit: int | None = None,
         cursor: str | None = None,
+        as_of: datetime | None = None,
     ) -> models.EntryPage:
         """GET /v1/users/{userId}/memories: List a user's memories in the caller's view (an admin key sees all)"""
         return await self._send(OPERATIONS["list_memories"], locals())  # type: ignore[no-any-return]
@@ -1672,7 +1682,13 @@ class AsyncOperations(AsyncSender):
         return await self._send(OPERATIONS["search_long_term"], locals())  # type: ignore[no-any-return]
 
     async def search_memories(
-        self, user_id: str, *, q: str, limit: int | None = None, category: str | None = None
+        self,
+        user_id: str,
+        *,
+        q: str,
+        limit: int | None = None,
+        category: str | None = None,
+        as_of: datetime | None = None,
     ) -> models.SearchResponse:
         """GET /v1/users/{userId}/memories/search: Search memories by keyword and meaning"""
         return await self._send(OPERATIONS["search_memories"], locals())  # type: ignore[no-any-return]

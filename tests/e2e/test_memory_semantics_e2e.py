@@ -62,7 +62,8 @@ def test_any_accepted_timestamp_survives_a_restart_and_no_other_is_a_5xx(server_
     assert len(accepted) >= 8, accepted
     srv.restart()
     with srv.client(a) as c:
-        items = c.get("/v1/users/alice/memories", params={"limit": 200}).json()["items"]
+        # status=all: the raw record (the default view shows only facts valid now)
+        items = c.get("/v1/users/alice/memories", params={"limit": 200, "status": "all"}).json()["items"]
         by_key = {e["key"]: e for e in items}
         for name, sent in accepted.items():
             key, field = name.split("|")

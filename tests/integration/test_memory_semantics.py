@@ -174,3 +174,41 @@ def test_evict_oldest_evicts_only_the_writers_own_entries(api: Api) -> None:
     assert refused.status == 409 and refused.json()["code"] == "capacity_reached"
     assert "1 memories" not in refused.json()["message"] and secret["id"] not in refused.body.decode()
     assert api.call("GET", f"{U}/memories/{secret['id']}", beta).status == 200
+
+
+# -- item 8: bi-temporal for real -------------------------------------------------------
+def test_validity_is_checked_current_only_by_default_and_as_of_shows_the_past(api: Api) -> None:
+    a = api.key("acme", "a")
+    # Given an interval that ends before it starts, the write is refused
+    bad = {"key": "job", "value": "nurse", "validFrom": "2024-01-01T00:00:00Z", "validTo": "2020-01-01T00:00:00Z"}
+    r = api.call("PUT", f"{U}/memories", a, json_body=bad)
+    assert r.status == 422 and r.json()["details"]["field"] == "validTo"
+    # Given a fact that ended in 2021 and one that starts in 2030
+    _put(api, a, {"key": "employer", "value": "Acme Ltd", "validTo": "2021-06-30T00:00:00Z"})
+    _put(api, a, {"key": "pension", "value": "retired", "validFrom": "2030-01-01T00:00:00Z"})
+    # And a city that changed: Paris from 2019, Rome from 2024-06-01
+    paris = _put(api, a, {"key": "city", "value": "Paris", "validFrom": "2019-01-01T00:00:00Z"})["entry"]
+    rome = _put(api, a, {"key": "city", "value": "Rome", "validFrom": "2024-06-01T00:00:00Z"})
+    assert rome["outcome"] == "superseded"
+    # Then the old value's validity ends when its successor's begins
+    old = api.call("GET", f"{U}/memories/{paris['id']}", a).json()
+    assert _ts(old["validTo"]) == datetime.fromisoformat("2024-06-01T00:00:00+00:00")
+    # And reads show what holds now
+    now_keys = {(e["key"], e["value"]) for e in api.call("GET", f"{U}/memories", a).json()["items"]}
+    assert now_keys == {("city", "Rome")}
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    found = api.call("GET", f"{U}/memories/search", a, query="q=Acme employer").json()["items"]
+    assert all(i["entry"]["key"] != "employer" for i in found)
+    recalled = json.dumps(api.call("POST", f"{U}/recall", a, json_body={"message": "who is my employer, Acme?"}).json())
+    assert "Acme Ltd" not in recalled and "retired" not in recalled
+    # And asOf shows what held then, superseded values included
+    then = {
+        (e["key"], e["value"])
+        for e in api.call("GET", f"{U}/memories", a, query="asOf=2020-03-01T00:00:00Z").json()["items"]
+    }
+    assert then == {("city", "Paris"), ("employer", "Acme Ltd")}
+    later = {e["key"] for e in api.call("GET", f"{U}/memories", a, query="asOf=2031-01-01T00:00:00Z").json()["items"]}
+    assert later == {"city", "pension"}
+    found = api.call("GET", f"{U}/memories/search", a, query="q=Acme employer&asOf=2020-03-01T00:00:00Z").json()
+    assert any(i["entry"]["key"] == "employer" for i in found["items"])
+    assert api.call("GET", f"{U}/memories", a, query="asOf=0999-01-01T00:00:00Z").status == 422

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Literal
 from urllib.parse import unquote
 
@@ -31,7 +32,14 @@ from engram.api.schemas import (
 from engram.domain.agent_config import RecallOrder
 from engram.domain.models import Status, Visibility
 from engram.domain.policies import scope_for
+from engram.domain.timebounds import check_time
 from engram.service.memory import UpsertCommand, WriteResult
+
+# Bi-temporal reads: the facts that held at this time (default: now). With a UTC offset.
+AsOf = Annotated[
+    datetime | None,
+    Query(description="Show the facts that held at this time (ISO 8601 with offset); default now."),
+]
 
 router = new_router()
 TAG = ["memories"]
@@ -105,8 +113,10 @@ def list_memories(
     order: Order = None,
     limit: Limit = 50,
     cursor: Cursor = None,
+    asOf: AsOf = None,
 ) -> EntryPage:
     engram, principal = context(router)
+    check_time(asOf, "asOf")
     page = engram.memory.list_memories(
         principal,
         userId,
@@ -116,6 +126,7 @@ def list_memories(
         order=order or RecallOrder.MOST_RECENT,
         limit=limit,
         cursor=cursor,
+        as_of=asOf,
     )
     return EntryPage.of(page)
 
@@ -150,9 +161,11 @@ def search_memories(
     q: Annotated[str, Query(min_length=1, max_length=2000, description="Search text.")],
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
     category: Annotated[str | None, Query(max_length=64)] = None,
+    asOf: AsOf = None,
 ) -> SearchResponse:
     engram, principal = context(router)
-    results = engram.memory.search(principal, userId, q, limit=limit, category=category)
+    check_time(asOf, "asOf")
+    results = engram.memory.search(principal, userId, q, limit=limit, category=category, as_of=asOf)
     return SearchResponse(
         query=q,
         items=[

@@ -108,6 +108,12 @@ class MemoryEntry:
         """When the fact was observed: its source time, else when it was stored."""
         return self.created_at if self.source_time is None else min(self.source_time, self.created_at)
 
+    def valid_at(self, moment: datetime) -> bool:
+        """Bi-temporal: the fact held in the world at ``moment`` ([validFrom, validTo))."""
+        if self.valid_from is not None and moment < self.valid_from:
+            return False
+        return self.valid_to is None or moment < self.valid_to
+
     def is_expired(self, now: datetime) -> bool:
         return self.expires_at is not None and self.expires_at <= now
 

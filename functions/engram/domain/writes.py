@@ -145,7 +145,8 @@ def plan_write(
     old = live.evolve(
         status=Status.SUPERSEDED,
         superseded_by=entry.id,
-        valid_to=now,
+        # The old fact held until its successor began to hold, not until the write.
+        valid_to=_ended_at(live, entry, now),
         updated_at=now,
         version=next_version,
     )
@@ -260,6 +261,15 @@ def _fresh(req: WriteRequest, now: datetime, version: int, supersedes: str | Non
         valid_to=req.valid_to,
         source_time=req.source_time,
     )
+
+
+def _ended_at(old: MemoryEntry, successor: MemoryEntry, now: datetime) -> datetime:
+    end = successor.valid_from or now
+    if old.valid_to is not None and old.valid_to < end:
+        return old.valid_to  # it had already ended by itself
+    if old.valid_from is not None and end < old.valid_from:
+        return old.valid_from  # an empty span, never a negative one
+    return end
 
 
 def _valid_from(req: WriteRequest, now: datetime) -> datetime | None:

@@ -368,18 +368,26 @@ class MemoryService:
         limit: int = 50,
         cursor: str | None = None,
         forgetting: bool = False,
+        as_of: datetime | None = None,
     ) -> Page[MemoryEntry]:
         """A page of entries in ``scope`` that the read policy lets the caller see.
 
-        ``forgetting``: the page names what to delete, so memory off and retention do not
-        hide anything (a user can always forget). A filtered page may hold fewer than
-        ``limit`` items while a cursor still follows.
+        ``forgetting``: the page names what to delete, so memory off, retention and
+        validity do not hide anything (a user can always forget). A filtered page may
+        hold fewer than ``limit`` items while a cursor still follows.
+
+        Active-only listings (the default) are bi-temporal: they show the facts that hold
+        now, or at ``as_of``, when superseded entries that held then are included too.
+        Other status filters are the raw record of what changed.
         """
         policy = None if forgetting else self.gate.policy(principal, user_id)
         if policy is not None and not policy.memory_readable:
             return Page([])
         if key is not None:
             key = normalise_key(key)
+        current_only = statuses == (Status.ACTIVE,) and not forgetting
+        if as_of is not None and current_only:
+            statuses = (Status.ACTIVE, Status.SUPERSEDED)
         query = EntryQuery(
             now=self.clock.now(),
             scope=scope,
@@ -391,11 +399,15 @@ class MemoryService:
             cursor=cursor,
         )
         page = self.store.list_entries(principal.tenant_id, user_id, query)
+        if current_only:
+            moment = as_of or query.now
+            page = Page([e for e in page.items if e.valid_at(moment)], page.next_cursor)
         if policy is None:
             return page
         # Only live entries answer to the policy; the history of superseded and deleted
         # ones (status filters) is the owner's record of what changed.
-        kept = [e for e in page.items if e.status is not Status.ACTIVE or policy.allows(e)]
+        # An as-of view shows superseded facts as facts, so the policy covers them too.
+        kept = [e for e in page.items if (e.status is not Status.ACTIVE and not current_only) or policy.allows(e)]
         return Page(kept, page.next_cursor)
 
     def visible(
@@ -444,6 +456,7 @@ class MemoryService:
         category: str | None = None,
         scope: VisibilityScope | None = None,
         as_agent: bool = False,
+        as_of: datetime | None = None,
     ) -> list[SearchResult]:
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
@@ -480,7 +493,8 @@ class MemoryService:
             batch = order[pos : pos + limit - len(entries)]
             pos += len(batch)
             for e in self.store.get_entries(principal.tenant_id, user_id, [h.id for h in batch]):
-                if e.is_live(now) and scope.allows(e) and policy.allows(e):
+                # Current facts only (bi-temporal), or those that held at ``as_of``.
+                if e.is_live(now) and e.valid_at(as_of or now) and scope.allows(e) and policy.allows(e):
                     entries[e.id] = e
         shown = [h for h in order if h.id in entries][:limit]
         return [SearchResult(entries[h.id], scores[h.id], h.keyword, h.semantic) for h in shown]

@@ -384,7 +384,13 @@ class _Keep:
         self.policy = policy
 
     def __call__(self, e: MemoryEntry) -> bool:
-        return e.is_live(self.policy.now) and self.scope.allows(e) and self.policy.allows(e)
+        # Current facts only: one that ended, or has not begun, is not the user's now (bi-temporal).
+        return (
+            e.is_live(self.policy.now)
+            and e.valid_at(self.policy.now)
+            and self.scope.allows(e)
+            and self.policy.allows(e)
+        )
 
 
 # How many of a user's entries the degraded path reads from the store (a user's cap is
