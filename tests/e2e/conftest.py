@@ -44,7 +44,9 @@ class EngramServer:
         env: dict[str, str],
         backend: str,
         serve_args: tuple[str, ...] = (),
-        ready_seconds: float = 30,
+        # Generous: a loaded CI machine can take tens of seconds to import the app; a server
+        # that starts fast is not slowed by a long deadline.
+        ready_seconds: float = 120,
     ) -> None:
         self.serve_args = serve_args
         self.ready_seconds = ready_seconds
