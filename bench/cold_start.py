@@ -12,8 +12,16 @@
 4. The code asset (functions/ without caches and tests, by the stack's own rules) and,
    when ``make layer`` has built them, the dependency layers, unzipped.
 
+5. With ``--artefacts``: each handler's import CPU from the shipped artefacts alone, as
+   Lambda runs it (a clean ``python -I -S -B``: only the staged code asset and the layers
+   on the path, nothing written, as ``/opt`` and ``/var/task`` are read-only), with the
+   layers built for this machine's Python twice: sources only (how layers shipped before)
+   and with bytecode (how ``layers/build.py`` ships them now). This machine cannot run
+   the arm64 python3.12 layer itself, so the bytecode is this Python's; the Lambda
+   build's is CPython 3.12's (see layers/build.py).
+
 Goals: API handler import under 250 ms here; code asset under 2 MB.
-Run: ``.venv/bin/python -m bench.cold_start [--repeats 5]``
+Run: ``.venv/bin/python -m bench.cold_start [--repeats 5] [--artefacts]``
 """
 
 from __future__ import annotations
@@ -163,11 +171,73 @@ def sizes() -> dict[str, Any]:
     return out
 
 
+ARTEFACT_IMPORT = """
+import sys, time
+sys.path[:0] = sys.argv[1:]
+c0 = time.process_time()
+import {module}
+print((time.process_time() - c0) * 1000, len(sys.modules))
+"""
+
+
+def artefact_import_cpu(modules: list[str], repeats: int) -> dict[str, Any]:
+    """Import CPU per handler from the artefacts: layers without bytecode, then with it."""
+    import shutil
+
+    sys.path.insert(0, str(ROOT / "layers"))
+    import build as layer_build  # layers/build.py
+
+    target = layer_build.host_target()
+    code = Path(tempfile.mkdtemp(prefix="engram-code-"))
+    for rel in shipped_files(CODE_DIR):
+        (code / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(CODE_DIR / rel, code / rel)
+    out: dict[str, Any] = {"python": f"{target.python_version} {target.machine}", "handlers": {}}
+    try:
+        for variant, bytecode in (("sources_only", False), ("with_bytecode", True)):
+            layers = LAYER_DIR / f"bench-{variant}-{layer_build.build_key(target)}"
+            if not (layers / ".complete").is_file():
+                layer_build.build(layers, target, bytecode=bytecode)
+                (layers / ".complete").write_text(variant)
+            for module in modules:
+                paths = [str(code), str(layers / CORE_LAYER / "python")]
+                if module == "engram.handlers.mcp":
+                    paths.append(str(layers / MCP_LAYER / "python"))
+                runs = []
+                for _ in range(repeats):
+                    with environment(LAMBDA_ENV):
+                        done = subprocess.run(
+                            [sys.executable, "-I", "-S", "-B", "-c", ARTEFACT_IMPORT.format(module=module), *paths],
+                            capture_output=True,
+                            text=True,
+                            check=True,
+                        )
+                    cpu, count = done.stdout.split()
+                    runs.append((float(cpu), int(count)))
+                entry = out["handlers"].setdefault(module, {})
+                entry[f"{variant}_cpu_ms"] = round(statistics.median(r[0] for r in runs), 1)
+                entry["modules"] = runs[0][1]
+    finally:
+        shutil.rmtree(code, ignore_errors=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description="Handler import times, the first request, asset sizes.")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument(
+        "--artefacts", action="store_true", help="also time each handler's import from the built artefacts (slow)"
+    )
     args = ap.parse_args(argv)
     modules = handler_modules()
+    if args.artefacts:
+        artefacts = artefact_import_cpu(modules, args.repeats)
+        print(
+            f"Import CPU from the artefacts (python -I -S -B, Python {artefacts['python']}, median of {args.repeats})"
+        )
+        print(f"  {'module':32}{'modules':>9}{'sources only ms':>17}{'with bytecode ms':>18}")
+        for module, r in artefacts["handlers"].items():
+            print(f"  {module:32}{r['modules']:>9}{r['sources_only_cpu_ms']:>17.1f}{r['with_bytecode_cpu_ms']:>18.1f}")
     local, in_lambda = {}, {}
     for module in modules:
         with environment({}, OUTSIDE_LAMBDA):
@@ -188,6 +258,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         **cpu,
         "api_heaviest_imports": heavy,
         "sizes": assets,
+        **({"artefact_import_cpu": artefacts} if args.artefacts else {}),
         "goals": {
             "api_import_below_250ms": api_ms < GOAL_API_IMPORT_MS,
             "code_asset_below_2mb": assets["code"]["unzipped_bytes"] < GOAL_CODE_BYTES,
