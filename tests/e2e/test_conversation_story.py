@@ -75,6 +75,10 @@ def test_given_a_conversation_when_served_then_facts_are_extracted_deduped_super
     agent = story_server.key("acme", "alpha", "writer")
     admin = story_server.key("acme", "ops", "admin")
     with story_server.client(agent) as c, story_server.client(admin) as root:
+        # Given an agent that allows feelings (extraction honours its categories)
+        allowed = ["preference", "fact", "context", "feeling", "event"]
+        config = {"userMemoryConfig": {"guardrails": {"allowedCategories": allowed}}}
+        assert root.put("/v1/agents/alpha/config", json=config).status_code == 200
         # Given the user tells the agent these things
         tell(c, STORY)
         processed = wait_processed(c, len(STORY))

@@ -312,6 +312,10 @@ class TestPrivacy:
 
 
 def test_the_feeling_is_gone_six_hours_later(api: Api, alpha: str, clock: ManualClock) -> None:
+    # Extraction honours the agent's categories: this agent allows feelings.
+    allow = {"userMemoryConfig": {"guardrails": {"allowedCategories": ["preference", "fact", "context", "feeling"]}}}
+    admin = api.key("acme", "ops", Role.ADMIN)
+    assert api.call("PUT", "/v1/agents/alpha/config", admin, json_body=allow).status == 200
     say(api, alpha, "t1", "I'm feeling tired")
     assert [m["key"] for m in memories(api, alpha)] == ["feeling"]
     clock.advance(timedelta(hours=6, minutes=1))

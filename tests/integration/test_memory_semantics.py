@@ -212,3 +212,21 @@ def test_validity_is_checked_current_only_by_default_and_as_of_shows_the_past(ap
     found = api.call("GET", f"{U}/memories/search", a, query="q=Acme employer&asOf=2020-03-01T00:00:00Z").json()
     assert any(i["entry"]["key"] == "employer" for i in found["items"])
     assert api.call("GET", f"{U}/memories", a, query="asOf=0999-01-01T00:00:00Z").status == 422
+
+
+# -- item 10 (part): extraction honours the agent's allowedCategories -------------------
+def test_extraction_writes_only_the_agents_allowed_categories(api: Api) -> None:
+    admin = api.key("acme", "root", Role.ADMIN)
+    strict = {"userMemoryConfig": {"guardrails": {"allowedCategories": ["preference", "fact"]}}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=strict).status == 200
+    a = api.key("acme", "a")
+    said = ["I'm feeling exhausted today.", "my favorite food is pizza", "I like sushi"]
+    messages = [{"id": f"m{i}", "role": "user", "content": t} for i, t in enumerate(said)]
+    assert api.call("POST", f"{U}/threads/t1/messages", a, json_body={"messages": messages}).status < 300
+    worker = api.engram.conversation.worker
+    assert worker is None or worker.wait_idle(10)
+    stored = api.call("GET", f"{U}/export", admin).json()["entries"]
+    assert stored, "the preference is extracted"
+    assert {e["category"] for e in stored} <= {"preference", "fact"}, [(e["key"], e["category"]) for e in stored]
+    record = api.call("GET", f"{U}/threads/t1/messages/m0", a).json()
+    assert record["extraction"]["dropped"].get("category_not_allowed", 0) >= 1, record["extraction"]

@@ -191,9 +191,11 @@ class ExtractionService:
             return "category_disabled"
         if find_sensitive(fact.value, fact.key) is not None or find_sensitive(fact.statement) is not None:
             return "sensitive"
-        # The agent's length limits hold for what is written on its behalf; its category
-        # list does not: extraction's categories (feeling, event...) are the system's own
-        # vocabulary, each with its TTL, as "legacy" is for properties.
+        # The agent's rules hold for what is written on its behalf: its categories (an
+        # agent allowing only preference and fact gets no feelings or events) and its
+        # length limits.
+        if fact.category not in guardrails.allowed_categories:
+            return "category_not_allowed"
         try:
             check_key(fact.key, guardrails)
         except (GuardrailViolation, ValidationFailed):
