@@ -45,7 +45,7 @@ PROFILE_SK = "PROFILE"
 SETTINGS_SK = "SETTINGS"
 LIVE_COUNT_SK = "LIVECOUNT"
 # The erasure tombstone: in its own partition, keyed by a hash of (tenant, user), so
-# it outlives the erasure of the user's partition and names nobody.
+# it outlives the erasure of the user's partition and holds only a hash (see docs/user-control.md).
 ERASED_SK = "ERASED"
 
 

@@ -159,7 +159,7 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
         [
             # The erasure tombstone: writes whose cause arrived before this time are
             # refused inside their own transaction (erasure wins over in-flight work).
-            # Keyed by a one-way hash of (tenant, user): no identifier outlives the erasure.
+            # Keyed by a one-way hash of (tenant, user), not the ids themselves (see docs/user-control.md).
             """CREATE TABLE erasures (mark_id TEXT PRIMARY KEY, erased_at TEXT NOT NULL)""",
         ],
     ),
