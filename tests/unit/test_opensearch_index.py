@@ -91,7 +91,8 @@ def _doc(doc_id: str = "e1", vector: list[float] | None = None) -> IndexDocument
     )
 
 
-MAPPING = (200, {"mem": {"mappings": {"properties": {"vector": {"type": "knn_vector", "dimension": DIM}}}}})
+# A current index: every field this version maps (an older one gets the missing fields put).
+MAPPING = (200, {"mem": {"mappings": q.index_body(DIM)["mappings"]}})
 BULK_OK = (200, {"errors": False, "items": [{"index": {"status": 201}}]})
 
 
@@ -314,3 +315,19 @@ def test_given_the_container_with_an_opensearch_url_then_it_builds_the_opensearc
 
     index, _ = shared_search_index(Settings(data_dir=tmp_path, opensearch_url="http://localhost:9200"), 384)
     assert isinstance(index, OpenSearchIndex) and index.dimension == 384
+
+
+def test_given_an_index_from_before_occurred_at_when_first_writing_then_the_field_is_put_into_its_mapping() -> None:
+    old = q.index_body(DIM)["mappings"]
+    old = {**old, "properties": {k: v for k, v in old["properties"].items() if k != "occurred_at"}}
+    script = (
+        Script()
+        .on("HEAD", "/mem", (200, None))
+        .on("GET", "/mem/_mapping", (200, {"mem": {"mappings": old}}))
+        .on("PUT", "/mem/_mapping", (200, {"acknowledged": True}))
+    )
+    _index(script).ensure_index()
+    put = [r for r in script.requests if r["method"] == "PUT"]
+    assert put and json.loads(put[0]["body"])["properties"] == {
+        "occurred_at": q.index_body(DIM)["mappings"]["properties"]["occurred_at"]
+    }

@@ -432,3 +432,13 @@ def test_given_any_doc_and_query_then_the_opensearch_filter_agrees_with_the_loca
         meta, query, ts(query.now)
     )
     assert _holds(q.search_filter(query), source) == local
+
+
+def test_an_index_created_before_a_field_was_added_gets_it_before_the_first_write() -> None:
+    from engram.adapters.opensearch.queries import index_body, missing_properties
+
+    body = index_body(8)
+    old = {"engram": {"mappings": {"properties": dict(body["mappings"]["properties"])}}}
+    del old["engram"]["mappings"]["properties"]["occurred_at"]
+    assert missing_properties(old, 8) == {"occurred_at": body["mappings"]["properties"]["occurred_at"]}
+    assert missing_properties({"engram": {"mappings": body["mappings"]}}, 8) == {}

@@ -23,7 +23,7 @@ MEMS = [_m(3, "dog_name", "Rex", statement="a beagle"), _m(4, "employer", "Acme 
 def test_given_fixed_inputs_when_rendered_then_the_block_has_the_documented_format() -> None:
     r = render(IDENTITY, PREFS, MEMS, 1000)
     assert r.text == (
-        '<user-memory format="1">\n'
+        '<user-memory format="2">\n'
         "About the user:\n"
         "- Name: Alice\n"
         "- Prefers to be called: Ali\n"

@@ -107,7 +107,9 @@ def test_given_facts_and_preferences_when_search_memory_filters_by_type_then_onl
     assert [e["key"] for e in prefs.data["entries"]] == ["coffee"]
     facts = run(engram, "search_memory", {"query": "coffee", "memory_type": "facts"})
     assert [e["key"] for e in facts.data["entries"]] == ["coffee_shop"]
-    assert all(e["score"] >= 0.2 for e in both.data["entries"])
+    # The floor is the one ranking's tuned minimum (Mordecai's fixed 0.2 meant nothing on
+    # another embedder's scale; docs/recall.md).
+    assert all(e["score"] >= engram.memory.ranking.min_score for e in both.data["entries"])
 
 
 def test_given_a_memory_when_forgotten_then_eddi_confirms_and_it_is_gone(engram: Engram) -> None:

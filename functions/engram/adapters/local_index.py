@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -25,10 +24,9 @@ from engram.adapters.sqlite.scrub import SECURE_DELETE, checkpoint_truncate
 from engram.domain.errors import StoreUnavailable
 from engram.domain.models import Visibility
 from engram.domain.policies import VisibilityScope
+from engram.domain.ranking import query_terms
 from engram.domain.serialization import parse_ts_opt, ts, ts_opt
 from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery
-
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS idx_docs (
@@ -60,6 +58,7 @@ class _Meta:
     importance: int | None = None
     confidence: float | None = None
     updated: str | None = None
+    at: str | None = None  # when it occurred (IndexDocument.occurred_at), sortable text
 
 
 @dataclass(slots=True)
@@ -70,6 +69,7 @@ class _UserDocs:
     vec_rowids: list[int]  # the rowid of each matrix row
     vec_row: dict[int, int]  # and back
     matrix: npt.NDArray[np.float32]
+    vec_kinds: npt.NDArray[np.str_] | None = None  # the kind of each matrix row
 
 
 def _owner(tenant_id: str, user_id: str) -> str:
@@ -258,7 +258,7 @@ class LocalIndex:
 
     def _keyword(self, query: SearchQuery) -> dict[int, float]:
         """BM25 of the user's best-matching documents by rowid, best first."""
-        tokens = list(dict.fromkeys(t for t in _TOKEN.findall(query.text.casefold())))[:32]
+        tokens = query_terms(query.text)
         if not tokens:
             return {}
         match = (
@@ -268,12 +268,21 @@ class LocalIndex:
         )
         # The owner token confines the match to one (tenant, user); rowids are then
         # resolved against that user's own documents only (see ``search``).
+        # Only this query's kinds compete for the LIMIT: a user's many messages must not
+        # push their few memories out of a memory search (or the other way round). With
+        # kinds filtered here, twice k is enough: scope and expiry rarely reject a hit.
+        kinds = [k.value for k in query.kinds]
         rows = (
             self._conn()
             .execute(
-                "SELECT rowid, bm25(idx_fts, 0.0, 1.0) AS score FROM idx_fts WHERE idx_fts MATCH ? "
+                # CROSS JOIN keeps the full-text match as the outer loop (each hit then
+                # finds its document by rowid); a rowid IN (...) filter made FTS5 test
+                # every document of the user one by one instead.
+                "SELECT idx_fts.rowid, bm25(idx_fts, 0.0, 1.0) AS score FROM idx_fts CROSS JOIN idx_docs AS d "
+                "ON d.rowid = idx_fts.rowid WHERE idx_fts MATCH ? AND d.tenant_id = ? AND d.user_id = ? "
+                f"AND d.kind IN ({','.join('?' * len(kinds))}) "
                 "ORDER BY score LIMIT ?",
-                (match, max(query.k * 8, 50)),
+                (match, query.tenant_id, query.user_id, *kinds, max(query.k * 2, 50)),
             )
             .fetchall()
         )
@@ -283,6 +292,25 @@ class LocalIndex:
     def _nearest(
         self, docs: _UserDocs, sims: npt.NDArray[np.float32], query: SearchQuery, now: str
     ) -> list[tuple[int, float]]:
+        if docs.vec_kinds is not None and len({m.kind for m in docs.metas.values()}) > 1:
+            # Other kinds can never pass: rank only this query's (a user's hundreds of
+            # messages must not be walked through to find their few memories).
+            wanted = np.isin(docs.vec_kinds, [k.value for k in query.kinds])
+            sims = np.where(wanted, sims, -np.inf).astype(np.float32)
+            n = int(wanted.sum())
+            if n == 0:
+                return []
+            order_all = np.flatnonzero(wanted)
+            if n <= max(query.k * 4, 32):
+                order = order_all[np.argsort(-sims[order_all], kind="stable")]
+                out_small: list[tuple[int, float]] = []
+                for i in order:
+                    rowid = docs.vec_rowids[int(i)]
+                    if _passes(docs.metas[rowid], query, now):
+                        out_small.append((rowid, float(sims[int(i)])))
+                        if len(out_small) >= query.k:
+                            break
+                return out_small
         n = sims.shape[0]
         want = query.k
         # Partial sort of a few times k: filters rarely reject that many; if they do, widen.
@@ -340,7 +368,8 @@ class LocalIndex:
             else np.zeros((0, 0), dtype=np.float32)
         )
         vec_rowids = [int(r[0]) for r in chosen]
-        fresh = _UserDocs(gen, model_id, metas, vec_rowids, {r: i for i, r in enumerate(vec_rowids)}, matrix)
+        kinds = np.array([metas[r].kind for r in vec_rowids], dtype=np.str_)
+        fresh = _UserDocs(gen, model_id, metas, vec_rowids, {r: i for i, r in enumerate(vec_rowids)}, matrix, kinds)
         with self._lock:
             if len(self._cache) > 2048:
                 self._cache.clear()
@@ -380,6 +409,7 @@ def _meta_of(d: IndexDocument) -> dict[str, Any]:
         "importance": d.importance,
         "confidence": d.confidence,
         "updated": ts_opt(d.updated_at),
+        "at": ts_opt(d.occurred_at),
     }
 
 
@@ -396,6 +426,7 @@ def _meta_from(m: dict[str, Any]) -> _Meta:
         m.get("importance"),
         m.get("confidence"),
         m.get("updated"),
+        m.get("at"),
     )
 
 
@@ -410,6 +441,13 @@ def _passes(meta: _Meta, query: SearchQuery, now: str) -> bool:
         return False
     if meta.thread is not None and meta.thread in query.exclude_thread_ids:
         return False
+    if query.occurred_from is not None or query.occurred_to is not None:
+        if meta.at is None:
+            return False
+        if query.occurred_from is not None and meta.at < ts(query.occurred_from):
+            return False
+        if query.occurred_to is not None and meta.at >= ts(query.occurred_to):
+            return False
     return query.scope is None or _visible(meta, query.scope)
 
 

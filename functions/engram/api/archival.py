@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path, Query
 from engram.api.control_schemas import ArchivalHitView, ArchivalPage, ArchivalSearchResponse, ArchivalView
 from engram.api.deps import Cursor, Limit, UserId, context, new_router
 from engram.api.responses import errors
-from engram.api.schemas import ID_PATTERN, DeletedResponse
+from engram.api.schemas import ID_PATTERN, DeletedResponse, ScoreParts
 from engram.domain.archival import ARCHIVAL_ID_PATTERN
 
 router = new_router()
@@ -41,14 +41,25 @@ def search_archival(
     mode: Annotated[Literal["hybrid", "keyword", "semantic"], Query()] = "hybrid",
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
     agentId: AgentId = None,
+    minScore: Annotated[
+        float | None, Query(ge=0, le=1, description="The least hybrid score; default tuned per embedder.")
+    ] = None,
 ) -> ArchivalSearchResponse:
     engram, principal = context(router)
-    hits = engram.archival.search(principal, userId, q, limit=limit, agent_id=agentId, mode=mode)
+    hits = engram.archival.search(principal, userId, q, limit=limit, agent_id=agentId, mode=mode, min_score=minScore)
     return ArchivalSearchResponse(
         query=q,
         mode=mode,
         items=[
-            ArchivalHitView(record=ArchivalView.of(h.record), score=h.score, keyword=h.keyword, semantic=h.semantic)
+            ArchivalHitView(
+                record=ArchivalView.of(h.record),
+                score=h.score,
+                keyword=h.keyword,
+                semantic=h.semantic,
+                parts=None if h.parts is None else ScoreParts.of(h.parts),
+                matched_by=list(h.matched_by),
+                why=h.why,
+            )
             for h in hits
         ],
     )

@@ -21,6 +21,7 @@ from engram.api.schemas import (
     ForgetChange,
     ProposalView,
     ProposedChange,
+    ScoreParts,
     VersionNumber,
 )
 from engram.domain.archival import ArchivalRecord
@@ -289,9 +290,12 @@ class ArchivalPage(ApiModel):
 
 class ArchivalHitView(ApiModel):
     record: ArchivalView
-    score: float
-    keyword: float
-    semantic: float
+    score: float = Field(description="The hybrid score (parts.total).")
+    keyword: float = Field(description="The raw BM25 score.")
+    semantic: float = Field(description="The raw cosine similarity.")
+    parts: ScoreParts | None = None
+    matched_by: list[str] = Field(default_factory=list, description="bm25, vector: how it matched.")
+    why: str = Field("", description="Why it matched, in words.")
 
 
 class ArchivalSearchResponse(ApiModel):

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, StringConstraints
 
-from engram.api.schemas import ApiModel, Entry, Identifier, Timestamp
+from engram.api.schemas import ApiModel, Entry, Identifier, ScoreParts, Timestamp
 from engram.domain.conversation import ExtractionRecord, Message, Thread, ThreadSummary
 from engram.domain.conversation_codec import record_to_dict
 from engram.service.long_term import LongTermItem
@@ -150,7 +150,10 @@ class MessageWindow(ApiModel):
 
 class MessageHitOut(ApiModel):
     message: MessageOut
-    score: float = Field(description="Cosine similarity to the query.")
+    score: float = Field(description="The hybrid score (parts.total).")
+    parts: ScoreParts | None = None
+    matched_by: list[str] = Field(default_factory=list, description="bm25, vector, time: how it matched.")
+    why: str = Field("", description="Why it matched, in words.")
 
 
 class MessageSearchResponse(ApiModel):
@@ -172,6 +175,9 @@ class LongTermItemOut(ApiModel):
     namespace: str
     memory_type: Literal["facts", "preferences", "summaries"]
     score: float | None = None
+    parts: ScoreParts | None = None
+    matched_by: list[str] = Field(default_factory=list, description="bm25, vector, time: how it matched (search).")
+    why: str | None = Field(None, description="Why it matched, in words (search).")
     entry: Entry | None = None
     summary: SummaryOut | None = None
 
@@ -181,6 +187,9 @@ class LongTermItemOut(ApiModel):
             namespace=i.namespace,
             memory_type=i.memory_type.value,
             score=i.score,
+            parts=None if i.parts is None else ScoreParts.of(i.parts),
+            matched_by=list(i.matched_by),
+            why=i.why,
             entry=None if i.entry is None else Entry.of(i.entry),
             summary=None if i.summary is None else SummaryOut.of(i.summary),
         )

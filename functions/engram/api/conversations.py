@@ -20,7 +20,7 @@ from engram.api.conversation_schemas import (
 )
 from engram.api.deps import UserId, context, new_router
 from engram.api.responses import errors
-from engram.api.schemas import ID_PATTERN
+from engram.api.schemas import ID_PATTERN, ScoreParts
 from engram.domain.conversation import MessageRole, NewMessage
 
 router = new_router()
@@ -134,7 +134,10 @@ def delete_thread(userId: UserId, threadId: ThreadId) -> ThreadDeleted:
 @router.get(
     "/users/<userId>/messages/search",
     summary="Search the user's messages across threads by meaning",
-    description="Messages scoring below minScore (cosine similarity, 0.60 by default) are dropped.",
+    description=(
+        "Ranked by recall's one hybrid score (words, meaning, and the time span the query names); "
+        "messages below minScore (tuned per embedder by default) are dropped. Each hit says why it matched."
+    ),
     tags=TAG,
     responses=errors(),
 )
@@ -142,7 +145,9 @@ def search_messages(
     userId: UserId,
     q: Annotated[str, Query(min_length=1, max_length=2000, description="Search text.")],
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
-    minScore: Annotated[float | None, Query(ge=0, le=1, description="Similarity floor.")] = None,
+    minScore: Annotated[
+        float | None, Query(ge=0, le=1, description="The least hybrid score; default tuned per embedder.")
+    ] = None,
     excludeThreadId: Annotated[
         str | None, Query(pattern=ID_PATTERN, description="Leave out this thread (usually the current one).")
     ] = None,
@@ -154,6 +159,15 @@ def search_messages(
     )
     return MessageSearchResponse(
         query=q,
-        min_score=feature.conversations.config.min_score if minScore is None else minScore,
-        items=[MessageHitOut(message=MessageOut.of(h.message), score=h.score) for h in hits],
+        min_score=feature.conversations.min_score_default() if minScore is None else minScore,
+        items=[
+            MessageHitOut(
+                message=MessageOut.of(h.message),
+                score=h.score,
+                parts=None if h.parts is None else ScoreParts.of(h.parts),
+                matched_by=list(h.matched_by),
+                why=h.why,
+            )
+            for h in hits
+        ],
     )

@@ -10,7 +10,7 @@ from engram.api.conversation_schemas import LongTermItemOut, LongTermPage, LongT
 from engram.api.deps import UserId, context, new_router
 from engram.api.responses import errors
 from engram.api.schemas import ID_PATTERN
-from engram.service.long_term import DEFAULT_MIN_SCORE, MemoryType
+from engram.service.long_term import MemoryType
 
 router = new_router()
 TAG = ["long-term memory"]
@@ -48,7 +48,9 @@ def search(
     q: Annotated[str, Query(min_length=1, max_length=2000, description="Search text.")],
     memoryType: MemoryTypeParam = "all",
     limit: Annotated[int, Query(ge=1, le=100, description="Top k.")] = 10,
-    minScore: Annotated[float, Query(ge=0, le=1, description="Relevance floor.")] = DEFAULT_MIN_SCORE,
+    minScore: Annotated[
+        float | None, Query(ge=0, le=1, description="The least hybrid score; default tuned per embedder.")
+    ] = None,
 ) -> LongTermSearchResponse:
     engram, principal = context(router)
     items = engram.conversation.long_term.search(principal, userId, q, MemoryType(memoryType), limit, minScore)

@@ -24,6 +24,7 @@ from engram.api.schemas import (
     HistoryPage,
     RestoreRequest,
     ScoredEntry,
+    ScoreParts,
     SearchResponse,
     UpsertRequest,
     Version,
@@ -162,14 +163,27 @@ def search_memories(
     limit: Annotated[int, Query(ge=1, le=100)] = 10,
     category: Annotated[str | None, Query(max_length=64)] = None,
     asOf: AsOf = None,
+    minScore: Annotated[
+        float | None, Query(ge=0, le=1, description="The least hybrid score; default tuned per embedder.")
+    ] = None,
 ) -> SearchResponse:
     engram, principal = context(router)
     check_time(asOf, "asOf")
-    results = engram.memory.search(principal, userId, q, limit=limit, category=category, as_of=asOf)
+    results = engram.memory.search(principal, userId, q, limit=limit, category=category, as_of=asOf, min_score=minScore)
     return SearchResponse(
         query=q,
+        min_score=engram.memory.ranking.min_score if minScore is None else minScore,
         items=[
-            ScoredEntry(entry=Entry.of(r.entry), score=r.score, keyword=r.keyword, semantic=r.semantic) for r in results
+            ScoredEntry(
+                entry=Entry.of(r.entry),
+                score=r.score,
+                keyword=r.keyword,
+                semantic=r.semantic,
+                parts=None if r.parts is None else ScoreParts.of(r.parts),
+                matched_by=list(r.matched_by),
+                why=r.why,
+            )
+            for r in results
         ],
     )
 

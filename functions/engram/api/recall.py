@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
 from engram.api.deps import UserId, context, new_router
 from engram.api.responses import errors
-from engram.api.schemas import ApiModel, Category, Entry
+from engram.api.schemas import ID_PATTERN, ApiModel, Category, Entry, ScoreParts
 from engram.domain.rendering import FORMAT_VERSION, TOKEN_ESTIMATOR
+from engram.service.recall import EpisodeItem as ServiceEpisode
 from engram.service.recall import RecallItem as ServiceItem
 from engram.service.recall import RecallRequest as ServiceRequest
 
@@ -32,17 +34,12 @@ class RecallRequest(ApiModel):
         None, min_length=1, max_length=20, description="Only memories of these categories in tier 2."
     )
     core_preferences: int = Field(5, ge=0, le=20, description="How many top preferences tier 1 holds.")
-
-
-class ScoreParts(ApiModel):
-    semantic: float = Field(description="Cosine similarity to the message, 0..1.")
-    keyword: float = Field(description="BM25 as a share of the best match (or a floor), 0..1.")
-    importance: float
-    recency: float
-    confidence: float
-    relevance: float = Field(description="The query part: semantic and keyword fused.")
-    prior: float = Field(description="Importance, recency and confidence mixed.")
-    total: float
+    episodes: bool = Field(
+        True, description="Rank the user's past messages (this agent's threads) beside memories in tier 2."
+    )
+    exclude_thread_id: Annotated[str, StringConstraints(pattern=ID_PATTERN)] | None = Field(
+        None, description="Leave out this thread's messages (the current one: the agent has its window already)."
+    )
 
 
 class Provenance(ApiModel):
@@ -63,6 +60,35 @@ class RecallItem(ApiModel):
     parts: ScoreParts | None = None
     provenance: Provenance
     entry: Entry
+
+
+class EpisodeProvenance(ApiModel):
+    thread_id: str
+    message_id: str
+    seq: int = Field(description="The message's place in its thread, from 1.")
+    role: str
+    speaker: str = Field(description="Who said it: metadata.speaker when the client gave one, else the role.")
+    said_at: datetime = Field(description="When it was said (the message's own timestamp).")
+    source_agent_id: str = Field(description="The agent whose thread it is.")
+    matched_by: list[str] = Field(description="bm25, vector, time: how it matched.")
+    bm25: float
+    cosine: float
+
+
+class EpisodeItem(ApiModel):
+    tier: int = Field(description="Always 2: ranked with the memories by the same score.")
+    rank: int = Field(description="Its place in tier 2's one order, memories and episodes together.")
+    why: str
+    score: float
+    parts: ScoreParts
+    provenance: EpisodeProvenance
+    content: str = Field(description="What was said.")
+
+
+class TimeWindowOut(ApiModel):
+    start: datetime
+    end: datetime = Field(description="Exclusive.")
+    text: str = Field(description="The words of the message it was read from.")
 
 
 class IdentityOut(ApiModel):
@@ -89,7 +115,11 @@ class RecallResponse(ApiModel):
     context: str = Field(description="The rendered block; a pure function of the rest of this response.")
     format: str = Field(description="The version of the block's format (docs/recall.md).")
     tier1: Tier1
-    memories: list[RecallItem] = Field(description="Tier 2, best first.")
+    memories: list[RecallItem] = Field(description="Tier 2 memory entries, best first.")
+    episodes: list[EpisodeItem] = Field(
+        description="Tier 2 past messages, best first; ``rank`` places them among the memories."
+    )
+    time_window: TimeWindowOut | None = Field(None, description="The time span the message asks about, if any.")
     tokens: TokenUse
     min_score: float
     model_id: str = Field(description="The embedding model that scored the memories.")
@@ -106,21 +136,33 @@ class RecallResponse(ApiModel):
     )
 
 
+def _episode(i: ServiceEpisode) -> EpisodeItem:
+    m = i.message
+    return EpisodeItem(
+        tier=i.tier,
+        rank=i.rank,
+        why=i.why,
+        score=i.parts.total,
+        parts=ScoreParts.of(i.parts),
+        provenance=EpisodeProvenance(
+            thread_id=m.thread_id,
+            message_id=m.id,
+            seq=m.seq,
+            role=m.role.value,
+            speaker=i.speaker,
+            said_at=m.timestamp,
+            source_agent_id=m.agent_id,
+            matched_by=list(i.matched_by),
+            bm25=i.keyword_raw,
+            cosine=i.semantic_raw,
+        ),
+        content=m.content,
+    )
+
+
 def _item(i: ServiceItem) -> RecallItem:
     e = i.entry
-    parts = None
-    if i.parts is not None:
-        p = i.parts
-        parts = ScoreParts(
-            semantic=p.semantic,
-            keyword=p.keyword,
-            importance=p.importance,
-            recency=p.recency,
-            confidence=p.confidence,
-            relevance=p.relevance,
-            prior=p.prior,
-            total=p.total,
-        )
+    parts = None if i.parts is None else ScoreParts.of(i.parts)
     return RecallItem(
         tier=i.tier,
         rank=i.rank,
@@ -144,10 +186,11 @@ def _item(i: ServiceItem) -> RecallItem:
     "/users/<userId>/recall",
     summary="Recall what the calling agent should know about the user for this message",
     description=(
-        "Tier 1 (identity and top core preferences) always; tier 2 the top-k memories by a hybrid "
-        "of semantic similarity, BM25, importance, recency and confidence, above minScore. Only "
-        "memories visible to the calling agent, never superseded, deleted or expired ones. The "
-        "context block fits tokenBudget and is the same bytes for the same inputs."
+        "Tier 1 (identity and top core preferences) always; tier 2 the top-k memories and past "
+        "messages (episodes, from the calling agent's threads) in one order by a hybrid of semantic "
+        "similarity, BM25, importance, recency, confidence and the time span the message names, "
+        "above minScore. Only what is visible to the calling agent, never superseded, deleted or "
+        "expired entries. The context block fits tokenBudget and is the same bytes for the same inputs."
     ),
     tags=TAG,
     responses=errors(),
@@ -164,6 +207,8 @@ def recall(userId: UserId, body: RecallRequest) -> RecallResponse:
             min_score=body.min_score,
             categories=None if body.categories is None else tuple(body.categories),
             core_preferences=body.core_preferences,
+            episodes=body.episodes,
+            exclude_thread_id=body.exclude_thread_id,
         ),
     )
     return RecallResponse(
@@ -181,6 +226,10 @@ def recall(userId: UserId, body: RecallRequest) -> RecallResponse:
             preferences=[_item(p) for p in r.preferences],
         ),
         memories=[_item(m) for m in r.memories],
+        episodes=[_episode(e) for e in r.episodes],
+        time_window=None
+        if r.window is None
+        else TimeWindowOut(start=r.window.start, end=r.window.end, text=r.window.text),
         tokens=TokenUse(budget=body.token_budget, used=r.rendered.tokens, estimator=TOKEN_ESTIMATOR),
         min_score=r.min_score,
         model_id=r.model_id,

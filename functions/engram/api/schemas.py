@@ -9,6 +9,7 @@ from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
 from engram.domain.models import HistoryRecord, MemoryEntry, Page, UserProfile, UserSettings
+from engram.domain.ranking import ScoreParts as DomainScoreParts
 from engram.domain.serialization import (
     entry_to_dict,
     history_to_dict,
@@ -126,15 +127,47 @@ class EntryPage(ApiModel):
         return cls(items=[Entry.of(e) for e in page.items], next_cursor=page.next_cursor)
 
 
+class ScoreParts(ApiModel):
+    """The parts of the one hybrid score every search and recall reports (docs/recall.md)."""
+
+    semantic: float = Field(description="Cosine similarity to the query, 0..1.")
+    keyword: float = Field(description="BM25 as a share of the best match (or a floor), 0..1.")
+    importance: float
+    recency: float
+    confidence: float
+    time: float = Field(0.0, description="1 when it falls in the time span the query names, fading outside.")
+    relevance: float = Field(description="The query part: semantic and keyword fused (and lifted by time).")
+    prior: float = Field(description="Importance, recency and confidence mixed.")
+    total: float
+
+    @classmethod
+    def of(cls, p: DomainScoreParts) -> ScoreParts:
+        return cls(
+            semantic=p.semantic,
+            keyword=p.keyword,
+            importance=p.importance,
+            recency=p.recency,
+            confidence=p.confidence,
+            time=p.time,
+            relevance=p.relevance,
+            prior=p.prior,
+            total=p.total,
+        )
+
+
 class ScoredEntry(ApiModel):
     entry: Entry
-    score: float
-    keyword: float
-    semantic: float
+    score: float = Field(description="The hybrid score (parts.total).")
+    keyword: float = Field(description="The raw BM25 score.")
+    semantic: float = Field(description="The raw cosine similarity.")
+    parts: ScoreParts | None = None
+    matched_by: list[str] = Field(default_factory=list, description="bm25, vector, time: how it matched.")
+    why: str = Field("", description="Why it matched, in words.")
 
 
 class SearchResponse(ApiModel):
     query: str
+    min_score: float = Field(description="The least hybrid score a hit needed.")
     items: list[ScoredEntry]
 
 

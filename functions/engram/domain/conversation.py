@@ -15,6 +15,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from engram.domain.relative_time import find_relative_times
 from engram.domain.sensitive import find_sensitive
 
 LIMIT_NOTICE = "Your conversation has been summarized and important information saved."
@@ -162,6 +163,23 @@ class ExtractionJob:
 def message_doc_id(thread_id: str, message_id: str) -> str:
     """The search-index id of a message ("|" never occurs in API ids, so it is unambiguous)."""
     return f"msg|{thread_id}|{message_id}"
+
+
+def speaker_of(m: Message) -> str:
+    """Who said it: the name the client gave (metadata ``speaker``), else the role."""
+    named = m.metadata.get("speaker") if isinstance(m.metadata, dict) else None
+    return named.strip() if isinstance(named, str) and named.strip() else m.role.value
+
+
+def message_search_text(m: Message) -> str:
+    """What the index holds of a message: who said it, what, and the dates its relative
+    times meant when it was said ("yesterday" in a message of 7 May is 2023-05-06), so a
+    later question about the date or the speaker can find it."""
+    text = f"{speaker_of(m)}: {m.content}"
+    times = find_relative_times(m.content, m.timestamp)
+    if times:
+        text += " (" + "; ".join(f"{t.text} = {t.label()}" for t in times) + ")"
+    return text
 
 
 def summary_doc_id(thread_id: str) -> str:

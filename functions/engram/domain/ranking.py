@@ -2,9 +2,35 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+# Function words carry no topic: on short conversational turns "what did you do" would
+# otherwise rank "So what is new?" above the turn that answers (BM25 favours short
+# documents). Dropped from keyword queries only; documents keep every word.
+STOPWORDS = frozenset(
+    word
+    for line in (
+        "a about above after again all am an and any are as at be been before being below between both but by",
+        "can could did do does doing down during each few for from further had has have having he her here hers",
+        "herself him himself his how i if in into is it its itself just let me more most my myself no nor not now",
+        "of off on once only or other our ours out over own same she should so some such than that the their",
+        "theirs them then there these they this those through to too under until up us very was we were what",
+        "when where which while who whom why will with would you your yours yourself",
+    )
+    for word in line.split()
+)
+
+
+def query_terms(text: str, limit: int = 32) -> list[str]:
+    """The words of a keyword query, casefolded, deduplicated, function words dropped
+    (all of them kept when the query has nothing else)."""
+    words = list(dict.fromkeys(_TOKEN.findall(text.casefold())))
+    content = [w for w in words if w not in STOPWORDS]
+    return (content or words)[:limit]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,38 +76,48 @@ class HybridWeights:
     recency_half_life_days: float = 30.0
     # The least total a tier-2 memory needs unless the request names its own.
     min_score: float = 0.15
+    # How much a question's time span ("in June 2023") lifts what falls inside it:
+    # relevance x (1 + time_boost x time match). It multiplies, as the prior does.
+    time_boost: float = 0.5
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.semantic <= 1.0 or not 0.0 <= self.prior_share <= 1.0:
             raise ValueError("semantic and prior_share are shares between 0 and 1")
         if self.keyword_floor <= 0 or self.recency_half_life_days <= 0:
             raise ValueError("keyword_floor and recency_half_life_days must be positive")
-        if min(self.importance, self.recency, self.confidence) < 0:
-            raise ValueError("prior weights must not be negative")
+        if min(self.importance, self.recency, self.confidence, self.time_boost) < 0:
+            raise ValueError("prior weights and time_boost must not be negative")
 
 
-# What bench/retrieval_eval.py chose on the training split of the generated evaluation,
-# one set per embedder family; anything else gets the defaults above.
+# What bench/conv_tune.py chose on the TRAIN conversations of bench/conv_data.py (the
+# natural path: threads, /recall with topK 20), one set per embedder family; anything
+# else gets the defaults above. The tuner's minimum (the highest costing at most 0.01 of
+# train R@20: 0.37 hash, 0.325 MiniLM) assumes a user with hundreds of documents, where
+# BM25 carries weight; a new user's few memories score on meaning alone, so the minimum
+# is lowered to what meaning alone reaches for a related text (0.10 hash, 0.20 MiniLM:
+# cosine 0.33 / 0.40), which still leaves off-topic questions empty (docs/recall.md).
 TUNED_WEIGHTS: dict[str, HybridWeights] = {
     "engram-hash-v1-": HybridWeights(
-        semantic=0.6,
-        keyword_floor=16.0,
-        prior_share=0.7,
+        semantic=0.3,
+        keyword_floor=1.0,
+        prior_share=0.0,
         importance=1.0,
         recency=0.0,
         confidence=0.0,
         recency_half_life_days=30.0,
-        min_score=0.01,
+        min_score=0.1,
+        time_boost=1.5,
     ),
     "all-MiniLM-L6-v2": HybridWeights(
-        semantic=0.9,
-        keyword_floor=8.0,
-        prior_share=0.7,
+        semantic=0.5,
+        keyword_floor=16.0,
+        prior_share=0.0,
         importance=0.4,
         recency=0.2,
         confidence=0.4,
         recency_half_life_days=90.0,
-        min_score=0.17,
+        min_score=0.2,
+        time_boost=1.5,
     ),
 }
 
@@ -102,6 +138,7 @@ class Signals:
     importance: int  # 0..100
     confidence: float  # 0..1
     freshness: datetime  # the latest of written, reinforced or used
+    time_match: float = 0.0  # 0..1: inside the time span the question names (domain.temporal)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +153,7 @@ class ScoreParts:
     relevance: float
     prior: float
     total: float
+    time: float = 0.0
 
 
 def keyword_scale(bm25: float, best: float, floor: float) -> float:
@@ -135,10 +173,13 @@ def score(signals: Signals, weights: HybridWeights, now: datetime, best_keyword:
     rec = recency(signals.freshness, now, weights.recency_half_life_days)
     conf = max(0.0, min(1.0, signals.confidence))
     relevance = weights.semantic * sem + (1.0 - weights.semantic) * kw
+    tm = max(0.0, min(1.0, signals.time_match))
+    if tm > 0:
+        relevance = min(1.0, relevance * (1.0 + weights.time_boost * tm))
     mix = weights.importance + weights.recency + weights.confidence
     prior = (weights.importance * imp + weights.recency * rec + weights.confidence * conf) / mix if mix else 0.0
     total = relevance * ((1.0 - weights.prior_share) + weights.prior_share * prior)
-    return ScoreParts(sem, kw, imp, rec, conf, relevance, prior, total)
+    return ScoreParts(sem, kw, imp, rec, conf, relevance, prior, total, tm)
 
 
 def rank(
@@ -149,3 +190,59 @@ def rank(
     scored = [(cid, score(s, weights, now, best)) for cid, s in candidates]
     scored.sort(key=lambda p: (-p[1].total, p[0]))
     return scored
+
+
+def matched_by(keyword_raw: float, parts: ScoreParts) -> tuple[str, ...]:
+    """How the candidate was found: ``bm25`` (shares words), ``vector`` (close in meaning),
+    ``time`` (said within the span the question names)."""
+    found = (("bm25", keyword_raw > 0), ("vector", parts.semantic > 0), ("time", parts.time > 0))
+    return tuple(name for name, hit in found if hit)
+
+
+_HOW = {"bm25": "shares words with {to}", "vector": "is close in meaning", "time": "falls in the time asked about"}
+
+
+def explain(parts: ScoreParts, matched: tuple[str, ...], to: str = "the query") -> str:
+    """Why a hit was chosen, in words, with every score part (what each result reports)."""
+    how = " and ".join(_HOW[m].format(to=to) for m in matched) or "passes the minimum score"
+    when = f", time {parts.time:.2f}" if parts.time > 0 else ""
+    return (
+        f"relevant to {to} ({how}): relevance {parts.relevance:.3f} "
+        f"(semantic {parts.semantic:.3f}, keyword {parts.keyword:.3f}{when}), "
+        f"prior {parts.prior:.3f} (importance {parts.importance:.2f}, recency {parts.recency:.2f}, "
+        f"confidence {parts.confidence:.2f}), score {parts.total:.3f}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One hit of any search, as every search reports it: its parts and why."""
+
+    id: str
+    parts: ScoreParts
+    matched_by: tuple[str, ...]
+    why: str
+
+    @property
+    def score(self) -> float:
+        return self.parts.total
+
+
+def rank_above(
+    candidates: Sequence[tuple[str, Signals]],
+    weights: HybridWeights,
+    now: datetime,
+    min_score: float,
+) -> tuple[list[Ranked], int]:
+    """The one ranking of recall, search, message search, archival and long-term search:
+    candidates at or above ``min_score``, best first, each explained; and how many fell
+    below it."""
+    scored = rank(candidates, weights, now)
+    raw = {cid: s.keyword for cid, s in candidates}
+    out = []
+    for cid, parts in scored:
+        if parts.total < min_score:
+            continue
+        matched = matched_by(raw[cid], parts)
+        out.append(Ranked(cid, parts, matched, explain(parts, matched)))
+    return out, len(scored) - len(out)

@@ -17,12 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-FORMAT_VERSION = "1"
+FORMAT_VERSION = "2"
 OPEN = f'<user-memory format="{FORMAT_VERSION}">'
 CLOSE = "</user-memory>"
 IDENTITY_HEADING = "About the user:"
 PREFERENCES_HEADING = "Core preferences:"
 MEMORIES_HEADING = "Relevant memories:"
+EPISODES_HEADING = "From past conversations:"
+# An episode line shows at most this many characters of its message: a long message
+# would otherwise spend the budget that several relevant ones could share.
+EPISODE_CHARS = 480
 TOKEN_ESTIMATOR = "engram-estimate-v1"
 
 _PIECE = re.compile(r"[A-Za-z]+|[0-9]+|\S")
@@ -86,6 +90,19 @@ class Memory:
 
 
 @dataclass(frozen=True, slots=True)
+class Episode:
+    """What the block shows of one past message (episodic memory)."""
+
+    id: str
+    speaker: str
+    text: str
+    at: datetime  # when it was said
+
+
+Relevant = Memory | Episode
+
+
+@dataclass(frozen=True, slots=True)
 class Rendered:
     text: str
     tokens: int
@@ -116,50 +133,60 @@ def memory_line(m: Memory) -> str:
     return f"{line} [{m.category}, {m.updated_at.date().isoformat()}]"
 
 
-def render(identity: Identity, preferences: Sequence[Memory], memories: Sequence[Memory], budget: int) -> Rendered:
+def episode_line(e: Episode) -> str:
+    text = clean(e.text)
+    if len(text) > EPISODE_CHARS:
+        text = text[: EPISODE_CHARS - 1].rstrip() + "…"
+    return f"- [{e.at.date().isoformat()}] {clean(e.speaker)}: {text}"
+
+
+def render(identity: Identity, preferences: Sequence[Memory], relevant: Sequence[Relevant], budget: int) -> Rendered:
     """The block within ``budget`` estimated tokens, filled in priority order.
 
-    Identity first, then core preferences, then relevant memories, each in the order
-    given. A line that does not fit is left out and the next, shorter one may still fit;
-    a section heading is paid for with its first line. Nothing to show renders as "".
+    Identity first, then core preferences, then what is relevant to the message in the
+    order given (memories and past messages ranked together), so the budget goes to the
+    most relevant first whatever its kind. Memories are shown under one heading and
+    episodes under another, each in rank order. A line that does not fit is left out and
+    the next, shorter one may still fit; a section heading is paid for with its first
+    line. Nothing to show renders as "".
     """
     frame = estimate_tokens(OPEN) + estimate_tokens(CLOSE)
     spent = 0
-    sections: list[tuple[str, list[tuple[str, str]]]] = [
-        (IDENTITY_HEADING, [(f"identity:{f}", line) for f, line in identity_lines(identity)]),
-        (PREFERENCES_HEADING, [(m.id, preference_line(m)) for m in preferences]),
-        (MEMORIES_HEADING, [(m.id, memory_line(m)) for m in memories]),
+    offered: list[tuple[str, str, str]] = [
+        (IDENTITY_HEADING, f"identity:{f}", line) for f, line in identity_lines(identity)
     ]
-    kept: list[tuple[str, list[str]]] = []
+    offered += [(PREFERENCES_HEADING, m.id, preference_line(m)) for m in preferences]
+    offered += [
+        (MEMORIES_HEADING, r.id, memory_line(r)) if isinstance(r, Memory) else (EPISODES_HEADING, r.id, episode_line(r))
+        for r in relevant
+    ]
+    shown: dict[str, list[str]] = {}
     included: list[str] = []
     fields: list[str] = []
     dropped: list[str] = []
-    for heading, lines in sections:
-        shown: list[str] = []
-        for ref, line in lines:
-            cost = _line_tokens(line)
-            if not shown:
-                cost += _line_tokens(heading)
-            if spent == 0:
-                cost += frame
-            if spent + cost > budget:
-                if not ref.startswith("identity:"):
-                    dropped.append(ref)
-                continue
-            spent += cost
-            shown.append(line)
-            if ref.startswith("identity:"):
-                fields.append(ref.removeprefix("identity:"))
-            else:
-                included.append(ref)
-        if shown:
-            kept.append((heading, shown))
-    if not kept:
+    for heading, ref, line in offered:
+        cost = _line_tokens(line)
+        if heading not in shown:
+            cost += _line_tokens(heading)
+        if spent == 0:
+            cost += frame
+        if spent + cost > budget:
+            if not ref.startswith("identity:"):
+                dropped.append(ref)
+            continue
+        spent += cost
+        shown.setdefault(heading, []).append(line)
+        if ref.startswith("identity:"):
+            fields.append(ref.removeprefix("identity:"))
+        else:
+            included.append(ref)
+    if not shown:
         return Rendered("", 0, (), (), tuple(dropped))
     out = [OPEN]
-    for heading, shown in kept:
-        out.append(heading)
-        out.extend(shown)
+    for heading in (IDENTITY_HEADING, PREFERENCES_HEADING, MEMORIES_HEADING, EPISODES_HEADING):
+        if heading in shown:
+            out.append(heading)
+            out.extend(shown[heading])
     out.append(CLOSE)
     text = "\n".join(out)
     return Rendered(text, estimate_tokens(text), tuple(fields), tuple(included), tuple(dropped))

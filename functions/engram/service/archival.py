@@ -10,7 +10,7 @@ lost to search for longer than one failure.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -20,7 +20,7 @@ from engram.domain.archival import ArchivalRecord
 from engram.domain.errors import EngramError, Forbidden, NotFound, ValidationFailed
 from engram.domain.models import Page, Principal, Role, Visibility
 from engram.domain.policies import VisibilityScope
-from engram.domain.ranking import FusionWeights, fuse
+from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
 from engram.domain.read_policy import ReadPolicy
 from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex, SearchQuery
 from engram.service.memory import _require
@@ -35,8 +35,11 @@ SearchMode = Literal["hybrid", "keyword", "semantic"]
 class ArchivalHit:
     record: ArchivalRecord
     score: float
-    keyword: float
-    semantic: float
+    keyword: float  # raw BM25
+    semantic: float  # raw cosine
+    parts: ScoreParts | None = None
+    matched_by: tuple[str, ...] = ()
+    why: str = ""
 
 
 def archival_document(r: ArchivalRecord, vector: Sequence[float] | None, model_id: str | None) -> IndexDocument:
@@ -64,7 +67,8 @@ class ArchivalService:
     index: SearchIndex
     embedder: Embedder
     clock: Clock
-    fusion: FusionWeights = field(default_factory=FusionWeights)
+    # The one ranking recall uses; None: tuned for the embedder (domain/ranking.py).
+    weights: HybridWeights | None = None
     # Memory off hides archival memory from agents; retention ends it (the read policy).
     gate: ReadGate | None = None
 
@@ -107,7 +111,11 @@ class ArchivalService:
         limit: int = 10,
         agent_id: str | None = None,
         mode: SearchMode = "hybrid",
+        min_score: float | None = None,
     ) -> list[ArchivalHit]:
+        """Archival records relevant to ``text`` by recall's one ranking, at or above
+        ``min_score`` (None: the embedder's tuned minimum); ``keyword`` and ``semantic``
+        modes rank by that component alone."""
         _require(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
@@ -128,7 +136,8 @@ class ArchivalService:
                 vector=vector,
                 scope=scope,
                 kinds=(DocKind.ARCHIVAL,),
-                k=max(limit * 2, 10),
+                k=max(limit * 4, 20),
+                model_id=self.embedder.model_id,
             )
         )
         if not hits:
@@ -143,9 +152,25 @@ class ArchivalService:
         ]
         if mode == "keyword":
             kept = [h for h in kept if h.keyword > 0]
-        scores = fuse([h.keyword for h in kept], [h.semantic for h in kept], self.fusion)
-        ranked = sorted(zip(kept, scores, strict=True), key=lambda p: (-p[1], p[0].id))
-        return [ArchivalHit(records[h.id], s, h.keyword, h.semantic) for h, s in ranked[:limit]]
+        weights = self.weights or weights_for(self.embedder.model_id)
+        if mode != "hybrid":
+            # One component alone, scaled by this query's best match (no floor): a
+            # keyword search returns what shares a word, a semantic one what is nearest.
+            weights = replace(weights, semantic=1.0 if mode == "semantic" else 0.0, keyword_floor=1e-9)
+        by_id = {h.id: h for h in kept}
+        ranked, _ = rank_above(
+            [
+                (h.id, Signals(h.keyword, 0.0 if mode == "keyword" else h.semantic, 50, 1.0, records[h.id].created_at))
+                for h in kept
+            ],
+            weights,
+            now,
+            weights.min_score if min_score is None else min_score,
+        )
+        return [
+            ArchivalHit(records[r.id], r.score, by_id[r.id].keyword, by_id[r.id].semantic, r.parts, r.matched_by, r.why)
+            for r in ranked[:limit]
+        ]
 
     def list_records(
         self,

@@ -34,6 +34,8 @@ from engram.domain.conversation_codec import message_to_dict, summary_to_dict, t
 from engram.domain.errors import NotFound, ValidationFailed
 from engram.domain.models import Principal, Role
 from engram.domain.policies import scope_for
+from engram.domain.ranking import ScoreParts, Signals, rank_above, weights_for
+from engram.domain.temporal import question_window, time_match
 from engram.domain.timebounds import check_time
 from engram.ports import (
     Clock,
@@ -51,6 +53,8 @@ from engram.service.read_gate import ReadGate
 logger = Logger(service="engram", child=True)
 
 PAGE = 200
+# A message has no importance of its own: the middle of the scale (as in recall).
+MESSAGE_IMPORTANCE = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +62,10 @@ class ConversationConfig:
     window: int = 20  # messages read back when the caller names no limit (Mona, Mordecai)
     message_limit: int = 30  # window size at which it is summarised and cleared (Mordecai)
     summary_every: int = 10  # the rolling summary folds in new messages every M of them
-    min_score: float = 0.60  # cross-thread search similarity floor (Oasis)
+    # Cross-thread search floor on recall's hybrid score; None: the embedder's tuned
+    # minimum (Oasis' 0.60 was a cosine floor for one sentence model, meaningless for
+    # another embedder or for a fused score).
+    min_score: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +90,9 @@ class WindowView:
 class MessageHit:
     message: Message
     score: float
+    parts: ScoreParts | None = None
+    matched_by: tuple[str, ...] = ()
+    why: str = ""
 
 
 class Forgetter(Protocol):
@@ -310,42 +320,65 @@ class ConversationService:
         min_score: float | None = None,
         exclude_thread_id: str | None = None,
     ) -> list[MessageHit]:
-        """Messages from any of the caller's threads whose meaning is close to ``text``.
-
-        Scored by cosine similarity of embeddings; anything under ``min_score`` (0.60 by
-        default) is dropped, as in Oasis' cross-thread recall.
-        """
+        """Messages from any of the caller's threads relevant to ``text``, by recall's one
+        ranking (words and meaning, and the time span the text names), at or above
+        ``min_score`` (None: the configured floor, else the embedder's tuned minimum)."""
         _require(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
         if self.gate is not None and not self.gate.policy(principal, user_id).memory_readable:
             return []
-        floor = self.config.min_score if min_score is None else min_score
+        weights = weights_for(self.embedder.model_id)
+        floor = self.min_score_default() if min_score is None else min_score
         now = self.clock.now()
-        hits = self.index.search(
-            SearchQuery(
-                tenant_id=principal.tenant_id,
-                user_id=user_id,
-                now=now,
-                text=text,
-                vector=self.embedder.embed([text])[0],
-                scope=scope_for(principal),
-                kinds=(DocKind.MESSAGE,),
-                exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id else (),
-                k=max(limit * 3, 20),
-            )
+        window = question_window(text, now)
+        base = SearchQuery(
+            tenant_id=principal.tenant_id,
+            user_id=user_id,
+            now=now,
+            text=text,
+            vector=self.embedder.embed([text])[0],
+            scope=scope_for(principal),
+            kinds=(DocKind.MESSAGE,),
+            exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id else (),
+            k=max(limit * 4, 20),
+            model_id=self.embedder.model_id,
         )
-        scored = {h.id: h.semantic for h in hits if h.semantic >= floor}
-        keys = [_split_doc_id(doc_id) for doc_id in scored]
-        found = self.repo.get_messages(principal.tenant_id, user_id, [k for k in keys if k is not None])
+        hits = {h.id: h for h in self.index.search(base)}
+        if window is not None:
+            for h in self.index.search(replace(base, occurred_from=window.start, occurred_to=window.end)):
+                hits.setdefault(h.id, h)
+        keys = [k for k in (_split_doc_id(doc_id) for doc_id in hits) if k is not None]
+        found = self.repo.get_messages(principal.tenant_id, user_id, keys)
         # The repository is the truth: a message deleted after indexing is not returned.
-        out = [
-            MessageHit(m, scored[message_doc_id(m.thread_id, m.id)])
+        live = {
+            message_doc_id(m.thread_id, m.id): m
             for m in found
             if _may_read(principal, m.agent_id) and m.thread_id != exclude_thread_id
-        ]
-        out.sort(key=lambda h: (-h.score, h.message.thread_id, h.message.seq))
-        return out[:limit]
+        }
+        ranked, _ = rank_above(
+            [
+                (
+                    doc_id,
+                    Signals(
+                        hits[doc_id].keyword,
+                        hits[doc_id].semantic,
+                        MESSAGE_IMPORTANCE,
+                        1.0,
+                        m.timestamp,
+                        time_match(m.timestamp, window),
+                    ),
+                )
+                for doc_id, m in live.items()
+            ],
+            weights,
+            now,
+            floor,
+        )
+        return [MessageHit(live[r.id], r.score, r.parts, r.matched_by, r.why) for r in ranked[:limit]]
+
+    def min_score_default(self) -> float:
+        return weights_for(self.embedder.model_id).min_score if self.config.min_score is None else self.config.min_score
 
     # -- privacy ------------------------------------------------------------------------------
     def export_user(self, tenant_id: str, user_id: str) -> dict[str, Any]:

@@ -21,7 +21,14 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyIt
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.domain.agent_config import Guardrails
-from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, MessageRole, message_doc_id
+from engram.domain.conversation import (
+    ExtractionJob,
+    ExtractionRecord,
+    Message,
+    MessageRole,
+    message_doc_id,
+    message_search_text,
+)
 from engram.domain.conversation_codec import record_to_dict
 from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed
 from engram.domain.extraction import ExtractedFact, Extraction, IdentityUpdate
@@ -116,6 +123,7 @@ class ExtractionService:
     def _index(self, msg: Message) -> None:
         if not msg.content.strip():
             return
+        text = message_search_text(msg)
         self.index.upsert(
             [
                 IndexDocument(
@@ -123,8 +131,8 @@ class ExtractionService:
                     tenant_id=msg.tenant_id,
                     user_id=msg.user_id,
                     kind=DocKind.MESSAGE,
-                    text=msg.content,
-                    vector=self.embedder.embed([msg.content])[0],
+                    text=text,
+                    vector=self.embedder.embed([text])[0],
                     model_id=self.embedder.model_id,
                     # A thread is between the user and one agent: its messages are that
                     # agent's own, as self memories are.
@@ -133,6 +141,7 @@ class ExtractionService:
                     thread_id=msg.thread_id,
                     category=msg.role.value,
                     updated_at=msg.created_at,
+                    occurred_at=msg.timestamp,
                 )
             ]
         )

@@ -46,6 +46,7 @@ def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id:
         confidence=entry.confidence,
         updated_at=entry.updated_at,
         expires_at=entry.expires_at,
+        occurred_at=entry.source_time or entry.created_at,
     )
 
 

@@ -4,7 +4,8 @@
 by category, facts everything else), ``/summaries/{user}/{thread}`` the rolling thread
 summaries. Nothing is copied: the views read the entries and summaries themselves, so
 they can never disagree with them. ``search_memory`` takes a ``memory_type`` of all,
-facts, preferences or summaries, and a relevance floor (Mordecai's 0.2 by default).
+facts, preferences or summaries, and ranks with recall's one ranking above its minimum
+score (the embedder's tuned one unless the caller names another).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from engram.domain.conversation import ThreadSummary, summary_doc_id
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role
 from engram.domain.policies import scope_for
-from engram.domain.ranking import fuse
+from engram.domain.ranking import Ranked, ScoreParts, Signals, rank_above
 from engram.ports import Clock, ConversationRepository, DocKind, Embedder, SearchIndex, SearchQuery
 from engram.service.conversation import ConversationService
 from engram.service.memory import MemoryService, _require
 
 PREFERENCE = "preference"
-DEFAULT_MIN_SCORE = 0.2
+# A thread summary has no importance or confidence of its own: the middle of the scale.
+SUMMARY_IMPORTANCE = 50
 
 
 class MemoryType(StrEnum):
@@ -39,6 +41,9 @@ class LongTermItem:
     entry: MemoryEntry | None = None
     summary: ThreadSummary | None = None
     score: float | None = None
+    parts: ScoreParts | None = None
+    matched_by: tuple[str, ...] = ()
+    why: str | None = None
 
 
 def namespace_of(user_id: str, entry: MemoryEntry) -> tuple[str, MemoryType]:
@@ -92,7 +97,7 @@ class LongTermMemory:
         text: str,
         memory_type: MemoryType = MemoryType.ALL,
         limit: int = 10,
-        min_score: float = DEFAULT_MIN_SCORE,
+        min_score: float | None = None,
     ) -> list[LongTermItem]:
         _require(principal, Role.VIEWER)
         if not text.strip():
@@ -100,10 +105,10 @@ class LongTermMemory:
         found: list[LongTermItem] = []
         if memory_type is not MemoryType.SUMMARIES:
             # Over-fetch: facts and preferences share one index and are split here.
-            for r in self.memory.search(principal, user_id, text, limit=limit * 3):
+            for r in self.memory.search(principal, user_id, text, limit=limit * 3, min_score=min_score):
                 ns, kind = namespace_of(user_id, r.entry)
-                if memory_type in (MemoryType.ALL, kind) and r.score >= min_score:
-                    found.append(LongTermItem(ns, kind, entry=r.entry, score=r.score))
+                if memory_type in (MemoryType.ALL, kind):
+                    found.append(LongTermItem(ns, kind, r.entry, None, r.score, r.parts, r.matched_by, r.why))
         if memory_type in (MemoryType.ALL, MemoryType.SUMMARIES) and self._summaries_readable(principal, user_id):
             found.extend(self._summaries(principal, user_id, text, limit, min_score))
         found.sort(key=lambda i: (-(i.score or 0.0), i.namespace))
@@ -114,33 +119,53 @@ class LongTermMemory:
         return self.memory.gate.policy(principal, user_id).memory_readable
 
     def _summaries(
-        self, principal: Principal, user_id: str, text: str, limit: int, min_score: float
+        self, principal: Principal, user_id: str, text: str, limit: int, min_score: float | None
     ) -> list[LongTermItem]:
+        now = self.clock.now()
         hits = self.index.search(
             SearchQuery(
                 tenant_id=principal.tenant_id,
                 user_id=user_id,
-                now=self.clock.now(),
+                now=now,
                 text=text,
                 vector=self.embedder.embed([text])[0],
                 scope=scope_for(principal),
                 kinds=(DocKind.SUMMARY,),
-                k=max(limit * 2, 10),
+                k=max(limit * 4, 20),
+                model_id=self.embedder.model_id,
             )
         )
-        if not hits:
-            return []
-        scores = fuse([h.keyword for h in hits], [h.semantic for h in hits], self.memory.fusion)
-        out: list[LongTermItem] = []
-        for hit, score in zip(hits, scores, strict=True):
-            if score < min_score:
-                continue
+        summaries: dict[str, ThreadSummary] = {}
+        for hit in hits:
             thread_id = hit.id.split("|", 1)[1] if hit.id.startswith("sum|") else None
             summary = None if thread_id is None else self.repo.get_summary(principal.tenant_id, user_id, thread_id)
             # The repository is the truth; the index only proposes.
             if summary is None or summary_doc_id(summary.thread_id) != hit.id:
                 continue
-            if not (principal.is_admin or summary.agent_id == principal.agent_id):
-                continue
-            out.append(LongTermItem(summary_namespace(summary), MemoryType.SUMMARIES, summary=summary, score=score))
-        return out
+            if principal.is_admin or summary.agent_id == principal.agent_id:
+                summaries[hit.id] = summary
+        by_id = {h.id: h for h in hits}
+        weights = self.memory.ranking
+        ranked: list[Ranked]
+        ranked, _ = rank_above(
+            [
+                (sid, Signals(by_id[sid].keyword, by_id[sid].semantic, SUMMARY_IMPORTANCE, 1.0, s.updated_at))
+                for sid, s in summaries.items()
+            ],
+            weights,
+            now,
+            weights.min_score if min_score is None else min_score,
+        )
+        return [
+            LongTermItem(
+                summary_namespace(summaries[r.id]),
+                MemoryType.SUMMARIES,
+                None,
+                summaries[r.id],
+                r.score,
+                r.parts,
+                r.matched_by,
+                r.why,
+            )
+            for r in ranked
+        ]

@@ -11,7 +11,7 @@ import random
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from engram.domain.agent_config import AgentConfig, OnCapReached, RecallOrder
@@ -40,12 +40,13 @@ from engram.domain.models import (
 )
 from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, scope_for
 from engram.domain.proposals import Proposal, needs_approval
-from engram.domain.ranking import FusionWeights, fuse
+from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
 from engram.domain.sensitive import reject_sensitive as refuse_sensitive
+from engram.domain.temporal import TimeWindow, time_match
 from engram.domain.timebounds import check_time, check_validity
 from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
-from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchIndex, SearchQuery, Store
+from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchHit, SearchIndex, SearchQuery, Store
 from engram.service.agents import AgentConfigService
 from engram.service.read_gate import ReadGate
 
@@ -90,8 +91,27 @@ class Proposer(Protocol):
 class SearchResult:
     entry: MemoryEntry
     score: float
-    keyword: float
-    semantic: float
+    keyword: float  # raw BM25
+    semantic: float  # raw cosine
+    parts: ScoreParts | None = None
+    matched_by: tuple[str, ...] = ()
+    why: str = ""
+
+
+def entry_signals(e: MemoryEntry, hit: SearchHit, window: TimeWindow | None = None) -> Signals:
+    """An entry's ranking inputs: the hit's BM25 and cosine, its priors, and whether it
+    was observed in the time span a question names."""
+    # Recency runs from the observation (issue #17): a fact told three days ago and stored
+    # now is three days old; an edit of its wording does not make it fresh.
+    fresh = max(d for d in (e.observed_at, e.last_reinforced_at, e.last_accessed_at) if d is not None)
+    return Signals(hit.keyword, hit.semantic, e.importance, e.confidence, fresh, time_match(e.observed_at, window))
+
+
+def index_signals(hit: SearchHit) -> Signals:
+    """A hit's ranking inputs from the index's copy of the entry (only for hits that
+    carry them: ``search`` reads the others from the store first)."""
+    fresh = hit.updated_at or datetime(1970, 1, 1, tzinfo=UTC)
+    return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, fresh)
 
 
 @dataclass
@@ -102,7 +122,14 @@ class MemoryService:
     clock: Clock
     agents: AgentConfigService
     ttl: Mapping[str, timedelta | None] = field(default_factory=lambda: dict(DEFAULT_TTL))
-    fusion: FusionWeights = field(default_factory=FusionWeights)
+    # The one ranking recall uses, tuned per embedder (domain/ranking.py); None: the
+    # embedder's tuned weights.
+    weights: HybridWeights | None = None
+
+    @property
+    def ranking(self) -> HybridWeights:
+        return self.weights or weights_for(self.embedder.model_id)
+
     # Set by the container: agents configured with requireApproval propose through it.
     proposer: Proposer | None = None
     # What every read may show (memory off, retention, categories); other services share it.
@@ -457,7 +484,10 @@ class MemoryService:
         scope: VisibilityScope | None = None,
         as_agent: bool = False,
         as_of: datetime | None = None,
+        min_score: float | None = None,
     ) -> list[SearchResult]:
+        """The entries most relevant to ``text`` by recall's ranking, at or above
+        ``min_score`` (None: the embedder's tuned minimum), each with why it matched."""
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
         policy = self.gate.policy(principal, user_id, as_agent=as_agent)
@@ -465,6 +495,7 @@ class MemoryService:
             return []
         now = self.clock.now()
         scope = scope or scope_for(principal)
+        weights = self.ranking
         vector = self.embedder.embed([text])[0]
         hits = self.index.search(
             SearchQuery(
@@ -476,28 +507,54 @@ class MemoryService:
                 scope=scope,
                 kinds=(DocKind.MEMORY,),
                 categories=None if category is None else (category,),
-                k=max(limit * 2, 10),
+                k=max(limit * 4, 20),
+                model_id=self.embedder.model_id,
             )
         )
         if not hits:
             return []
-        fused = fuse([h.keyword for h in hits], [h.semantic for h in hits], self.fusion)
-        scores = {h.id: s for h, s in zip(hits, fused, strict=True)}
-        order = sorted(hits, key=lambda h: (-scores[h.id], h.id))
-        # The store is the truth: an index lagging behind a delete must not resurrect it.
-        # Read only the best ``limit`` candidates, and the next ones for any that drop out
-        # (one read of ``limit`` entries instead of every candidate: docs/dynamodb.md).
-        entries: dict[str, MemoryEntry] = {}
-        pos = 0
-        while len(entries) < limit and pos < len(order):
-            batch = order[pos : pos + limit - len(entries)]
-            pos += len(batch)
-            for e in self.store.get_entries(principal.tenant_id, user_id, [h.id for h in batch]):
-                # Current facts only (bi-temporal), or those that held at ``as_of``.
-                if e.is_live(now) and e.valid_at(as_of or now) and scope.allows(e) and policy.allows(e):
-                    entries[e.id] = e
-        shown = [h for h in order if h.id in entries][:limit]
-        return [SearchResult(entries[h.id], scores[h.id], h.keyword, h.semantic) for h in shown]
+        by_id = {h.id: h for h in hits}
+        floor = weights.min_score if min_score is None else min_score
+        # Rank on what the index knows of each candidate, then read from the store only the
+        # best ``limit`` (and the next ones for any that drop out): one read of ``limit``
+        # entries instead of every candidate (docs/dynamodb.md). The store is the truth:
+        # an index lagging behind a delete must not resurrect it, and a read entry ranks
+        # on its stored signals.
+        known: dict[str, MemoryEntry] = {}
+        dropped: set[str] = set()
+        # Documents indexed by older versions carry no signals: those are read up front.
+        unsigned = [h.id for h in hits if h.importance is None or h.confidence is None or h.updated_at is None]
+
+        def shown(e: MemoryEntry) -> bool:
+            # Current facts only (bi-temporal), or those that held at ``as_of``.
+            return e.is_live(now) and e.valid_at(as_of or now) and scope.allows(e) and policy.allows(e)
+
+        for e in self.store.get_entries(principal.tenant_id, user_id, unsigned) if unsigned else []:
+            if shown(e):
+                known[e.id] = e
+        dropped.update(i for i in unsigned if i not in known)
+        while True:
+            ranked, _ = rank_above(
+                [
+                    (h.id, entry_signals(known[h.id], h) if h.id in known else index_signals(h))
+                    for h in hits
+                    if h.id not in dropped
+                ],
+                weights,
+                now,
+                floor,
+            )
+            missing = [r.id for r in ranked[:limit] if r.id not in known]
+            if not missing:
+                break
+            for e in self.store.get_entries(principal.tenant_id, user_id, missing):
+                if shown(e):
+                    known[e.id] = e
+            dropped.update(i for i in missing if i not in known)
+        return [
+            SearchResult(known[r.id], r.score, by_id[r.id].keyword, by_id[r.id].semantic, r.parts, r.matched_by, r.why)
+            for r in ranked[:limit]
+        ]
 
     # -- deletes, history, restore ----------------------------------------------------
     def delete(

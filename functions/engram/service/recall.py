@@ -1,10 +1,13 @@
 """Recall: what an agent should know about the user for this turn (behaviour item 12).
 
 Tier 1 is always there: who the user is (name, nickname, pronouns, what they call this
-agent) and their top core preferences by importance. Tier 2 is the top-k memories for
-the message by the hybrid score (``engram.domain.ranking``), above a minimum score.
-Both are rendered into one context block within a token budget
-(``engram.domain.rendering``), and every item says why it is there.
+agent) and their top core preferences by importance. Tier 2 is the top-k of what is
+relevant to the message, by the one hybrid score (``engram.domain.ranking``) above a
+minimum score: memory entries and, fused with them in one order, episodes (the user's
+past messages across this agent's threads, with when they were said and by whom). A
+question that names a time ("in June 2023", "last week") also looks among what was
+said in that span. Both tiers are rendered into one context block within a token
+budget (``engram.domain.rendering``), and every item says why it is there.
 
 Only what the calling agent may see is considered (global entries, its own self
 entries, its groups' entries), whatever roles its key has: the block goes into that
@@ -19,20 +22,23 @@ import math
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from aws_lambda_powertools import Logger
 
+from engram.domain.conversation import Message, message_doc_id, speaker_of
 from engram.domain.errors import StoreUnavailable, ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role, Status, UserProfile, UserSettings
 from engram.domain.policies import VisibilityScope
-from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank, weights_for
+from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank, score, weights_for
 from engram.domain.read_policy import Reader, ReadPolicy
-from engram.domain.rendering import Identity, Memory, Rendered, render
+from engram.domain.rendering import Episode, Identity, Memory, Relevant, Rendered, render
+from engram.domain.temporal import TimeWindow, question_window, time_match
 from engram.ports import (
     Clock,
+    ConversationRepository,
     CoreMemoryReader,
     DocKind,
     Embedder,
@@ -44,7 +50,7 @@ from engram.ports import (
 )
 from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
-from engram.service.memory import _require
+from engram.service.memory import _require, entry_signals
 
 logger = Logger(service="engram", child=True)
 
@@ -53,6 +59,9 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 # How many candidates the index proposes per component, per memory asked for.
 CANDIDATES_PER_ITEM = 4
 MIN_CANDIDATES = 20
+# A past message has no importance or confidence of its own: it gets the middle of the
+# scale, so the prior neither lifts nor sinks it against entries.
+EPISODE_IMPORTANCE = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +72,9 @@ class RecallRequest:
     min_score: float | None = None  # None: the tuned default of the embedder's weights
     categories: tuple[str, ...] | None = None  # narrows tier 2 only
     core_preferences: int = 5
+    episodes: bool = True  # past messages beside entries in tier 2
+    # The thread the agent is in: its messages are in the agent's window already.
+    exclude_thread_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +87,28 @@ class RecallItem:
     matched_by: tuple[str, ...] = ()
     keyword_raw: float = 0.0
     semantic_raw: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeItem:
+    """A past message chosen for tier 2, with where it came from."""
+
+    message: Message
+    rank: int
+    why: str
+    parts: ScoreParts
+    matched_by: tuple[str, ...] = ()
+    keyword_raw: float = 0.0
+    semantic_raw: float = 0.0
+    tier: int = 2
+
+    @property
+    def id(self) -> str:
+        return message_doc_id(self.message.thread_id, self.message.id)
+
+    @property
+    def speaker(self) -> str:
+        return speaker_of(self.message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +127,22 @@ class RecallResult:
     over_budget: tuple[str, ...]
     timings_ms: dict[str, float] = field(default_factory=dict)
     # The search index could not answer: tier 2 came from a keyword match over the store.
+    degraded: bool = False
+    episodes: list[EpisodeItem] = field(default_factory=list)
+    # Tier 2 in its one fused order (memories and episodes), as rendered.
+    ranked: list[RecallItem | EpisodeItem] = field(default_factory=list)
+    window: TimeWindow | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """Tier 2's candidates: index hits confirmed by the store, with their ranking inputs."""
+
+    hits: dict[str, SearchHit]
+    entries: dict[str, MemoryEntry]
+    messages: dict[str, Message]
+    candidates: list[tuple[str, Signals]]
+    # The search index could not answer: entries came from a keyword match over the store.
     degraded: bool = False
 
 
@@ -142,8 +192,12 @@ class RecallService:
         core: CoreMemoryReader,
         access: AccessRecorder,
         weights: HybridWeights | None = None,
+        messages: ConversationRepository | None = None,
     ) -> None:
         self.store = store
+        # Where episodes are read back (set by the conversation feature when the backend
+        # has one); without it recall is entries only.
+        self.messages = messages
         self.index = index
         self.embedder = embedder
         self.clock = clock
@@ -185,27 +239,37 @@ class RecallService:
             agent_name=profile.agent_names.get(principal.agent_id),
         )
         keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT))
+        window = question_window(request.message, now)
         preferences: list[RecallItem] = []
-        memories: list[RecallItem] = []
+        ranked: list[RecallItem | EpisodeItem] = []
         considered = below = 0
         degraded = False
         if settings.memory_enabled:
             preferences = self._tier1(t, user_id, scope, now, request.core_preferences, keep)
-            memories, considered, below, degraded = self._tier2(
-                t, user_id, scope, now, request, vector, top_k, min_score, keep, {p.entry.id for p in preferences}
+            ranked, considered, below, hits, degraded = self._tier2(
+                t,
+                user_id,
+                scope,
+                now,
+                request,
+                vector,
+                top_k,
+                min_score,
+                keep,
+                {p.entry.id for p in preferences},
+                window,
             )
-        rendered = render(
-            identity,
-            [_memory(p.entry) for p in preferences],
-            [_memory(m.entry) for m in memories],
-            request.token_budget,
-        )
+            preferences = self._tier1_parts(preferences, hits, now, window)
+        relevant: list[Relevant] = [_memory(r.entry) if isinstance(r, RecallItem) else _episode(r) for r in ranked]
+        rendered = render(identity, [_memory(p.entry) for p in preferences], relevant, request.token_budget)
         shown = set(rendered.included)
         preferences = [p for p in preferences if p.entry.id in shown]
-        memories = [m for m in memories if m.entry.id in shown]
-        if shown:
+        ranked = [r for r in ranked if _ref(r) in shown]
+        memories = [r for r in ranked if isinstance(r, RecallItem)]
+        episodes = [r for r in ranked if isinstance(r, EpisodeItem)]
+        if any(not i.startswith("msg|") for i in rendered.included):
             read = {item.entry.id: item.entry.last_accessed_at for item in (*preferences, *memories)}
-            included = tuple(rendered.included)
+            included = tuple(i for i in rendered.included if not i.startswith("msg|"))
             self.access.record(Access(t, user_id, included, now, tuple((i, read[i]) for i in included if i in read)))
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         logger.info(
@@ -215,6 +279,8 @@ class RecallService:
                 "agent_id": principal.agent_id,
                 "tier1": len(preferences),
                 "tier2": len(memories),
+                "episodes": len(episodes),
+                "time_window": window is not None,
                 "considered": considered,
                 "below_min_score": below,
                 "over_budget": len(rendered.over_budget),
@@ -238,6 +304,9 @@ class RecallService:
             over_budget=rendered.over_budget,
             timings_ms={"recall": elapsed},
             degraded=degraded,
+            episodes=episodes,
+            ranked=ranked,
+            window=window,
         )
 
     def _tier1(
@@ -253,6 +322,106 @@ class RecallService:
             for i, e in enumerate(kept)
         ]
 
+    def _tier1_parts(
+        self, preferences: list[RecallItem], hits: dict[str, SearchHit], now: datetime, window: TimeWindow | None
+    ) -> list[RecallItem]:
+        """Tier 1 is there whatever the message; its items still carry their score parts
+        against it (what the index found of them, else zero relevance) so every item of
+        the response explains itself the same way."""
+        best = max((h.keyword for h in hits.values()), default=0.0)
+        out = []
+        for p in preferences:
+            hit = hits.get(p.entry.id) or SearchHit(p.entry.id, DocKind.MEMORY)
+            parts = score(entry_signals(p.entry, hit, window), self.weights, now, best)
+            matched = matched_by(hit.keyword, parts)
+            why = f"{p.why}; against the message: " + explain(parts, matched, to="the message")
+            out.append(
+                replace(p, why=why, parts=parts, matched_by=matched, keyword_raw=hit.keyword, semantic_raw=hit.semantic)
+            )
+        return out
+
+    def candidates(self, principal: Principal, user_id: str, request: RecallRequest, vector: Sequence[float]) -> Pool:
+        """Tier 2's candidates and their ranking inputs, unranked (bench/conv_tune.py tunes
+        the weights on them without searching again)."""
+        t, now = principal.tenant_id, self.clock.now()
+        scope = VisibilityScope(principal.agent_id, principal.group_ids)
+        settings = self.store.get_settings(t, user_id) or UserSettings(t, user_id)
+        keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT))
+        window = question_window(request.message, now)
+        return self._pool(t, user_id, scope, now, request, vector, request.top_k, keep, set(), window)
+
+    def _pool(
+        self,
+        t: str,
+        user_id: str,
+        scope: VisibilityScope,
+        now: datetime,
+        request: RecallRequest,
+        vector: Sequence[float],
+        top_k: int,
+        keep: _Keep,
+        exclude: set[str],
+        window: TimeWindow | None,
+        lazy: bool = False,
+    ) -> Pool:
+        """Tier 2's candidates. ``lazy``: entries whose index document carries their ranking
+        signals are ranked on those without a store read (``_tier2`` reads only the ones
+        about to be shown); otherwise every candidate entry is read now."""
+        k = max(top_k * CANDIDATES_PER_ITEM, MIN_CANDIDATES)
+        kinds = [DocKind.MEMORY]
+        with_episodes = request.episodes and self.messages is not None and request.categories is None
+        if with_episodes:
+            kinds.append(DocKind.MESSAGE)
+        base = SearchQuery(
+            tenant_id=t,
+            user_id=user_id,
+            now=now,
+            text=request.message,
+            vector=vector,
+            scope=scope,
+            categories=request.categories,
+            exclude_thread_ids=(request.exclude_thread_id,) if request.exclude_thread_id else (),
+            k=k,
+            model_id=self.embedder.model_id,
+        )
+        hits: dict[str, SearchHit] = {}
+        try:
+            # Each kind has its own candidate list, so hundreds of messages never crowd
+            # the few entries out of the candidates (or the other way round).
+            for kind in kinds:
+                for h in self.index.search(replace(base, kinds=(kind,))):
+                    hits.setdefault(h.id, h)
+            if window is not None:
+                # What was said in the span asked about, however it is worded.
+                spanned = replace(base, kinds=tuple(kinds), occurred_from=window.start, occurred_to=window.end)
+                for h in self.index.search(spanned):
+                    hits.setdefault(h.id, h)
+        except StoreUnavailable as exc:
+            # The search index is down: the store still answers, so recall degrades to a
+            # keyword match over the user's live entries (no episodes) and says so.
+            logger.warning("recall degraded: search index unavailable", extra={"tenant_id": t, "error": exc.code})
+            found = {h.id: h for h in keyword_hits(self._live_entries(t, user_id, now), request.message, k)}
+            live = {e.id: e for e in self.store.get_entries(t, user_id, sorted(found)) if _wanted(e, keep, request)}
+            return Pool(
+                found, live, {}, [(eid, entry_signals(e, found[eid], window)) for eid, e in live.items()], degraded=True
+            )
+        entry_hits = {h.id: h for h in hits.values() if h.kind is DocKind.MEMORY and h.id not in exclude}
+        message_hits = {h.id: h for h in hits.values() if h.kind is DocKind.MESSAGE}
+        candidates: list[tuple[str, Signals]] = []
+        entries: dict[str, MemoryEntry] = {}
+        if lazy and all(_ranks_on_index(h) for h in entry_hits.values()):
+            candidates += [(eid, _index_signals(h, window)) for eid, h in entry_hits.items()]
+        elif entry_hits:
+            # The store is the truth: an index lagging behind a supersede or delete must
+            # not bring the old value back.
+            entries = {
+                e.id: e for e in self.store.get_entries(t, user_id, sorted(entry_hits)) if _wanted(e, keep, request)
+            }
+            candidates += [(eid, entry_signals(e, entry_hits[eid], window)) for eid, e in entries.items()]
+        messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
+        candidates += [(mid, _episode_signals(m, message_hits[mid], window)) for mid, m in messages.items()]
+        return Pool(hits, entries, messages, candidates)
+
     def _tier2(
         self,
         t: str,
@@ -265,65 +434,48 @@ class RecallService:
         min_score: float,
         keep: _Keep,
         exclude: set[str],
-    ) -> tuple[list[RecallItem], int, int, bool]:
-        k = max(top_k * CANDIDATES_PER_ITEM, MIN_CANDIDATES)
-        degraded = False
-        try:
-            hits = self.index.search(
-                SearchQuery(
-                    tenant_id=t,
-                    user_id=user_id,
-                    now=now,
-                    text=request.message,
-                    vector=vector,
-                    scope=scope,
-                    kinds=(DocKind.MEMORY,),
-                    categories=request.categories,
-                    k=k,
-                    model_id=self.embedder.model_id,
-                )
-            )
-        except StoreUnavailable as exc:
-            # The search index is down: the store still answers, so recall degrades to a
-            # keyword match over the user's live entries and says so, rather than failing.
-            logger.warning("recall degraded: search index unavailable", extra={"tenant_id": t, "error": exc.code})
-            degraded = True
-            hits = keyword_hits(self._live_entries(t, user_id, now), request.message, k)
+        window: TimeWindow | None,
+    ) -> tuple[list[RecallItem | EpisodeItem], int, int, dict[str, SearchHit], bool]:
+        pool = self._pool(t, user_id, scope, now, request, vector, top_k, keep, exclude, window, lazy=True)
+        hits, messages = pool.hits, pool.messages
+        if pool.degraded:
             # Keyword-only scores sit on another scale than the tuned hybrid's minimum.
             min_score = 0.0
-        by_id: dict[str, SearchHit] = {h.id: h for h in hits if h.id not in exclude}
-        if not by_id:
-            return [], 0, 0, degraded
-
-        def wanted(e: MemoryEntry) -> bool:
-            return keep(e) and (request.categories is None or e.category in request.categories)
-
-        # The store is the truth: an index lagging behind a supersede or delete must not
-        # bring the old value back.
-        if all(_ranks_on_index(h) for h in by_id.values()):
-            entries, ranked = self._read_shown(t, user_id, by_id, wanted, now, top_k, min_score)
-        else:
-            entries = {e.id: e for e in self.store.get_entries(t, user_id, sorted(by_id)) if wanted(e)}
-            ranked = rank([(eid, _signals(e, by_id[eid])) for eid, e in entries.items()], self.weights, now)
-        passing = [(eid, parts) for eid, parts in ranked if parts.total >= min_score and eid in entries]
-        items = []
-        for i, (eid, parts) in enumerate(passing[:top_k]):
-            hit = by_id[eid]
-            matched = tuple(m for m, s in (("bm25", hit.keyword), ("vector", parts.semantic)) if s > 0)
-            items.append(
-                RecallItem(
-                    entries[eid],
-                    2,
-                    i + 1,
-                    _why(parts, matched),
-                    parts,
-                    matched,
-                    hit.keyword,
-                    hit.semantic,
-                )
+        # Entries ranked on the index's copy of their signals are read from the store only
+        # when about to be shown; a read entry ranks on its stored signals, one the store
+        # no longer shows drops out, and any newcomer to the top is read in turn (usually
+        # one read of ``top_k`` entries instead of one of every candidate).
+        known = dict(pool.entries)
+        dropped: set[str] = set()
+        while True:
+            ranked = rank(
+                [
+                    (cid, entry_signals(known[cid], hits[cid], window) if cid in known else sig)
+                    for cid, sig in pool.candidates
+                    if cid not in dropped
+                ],
+                self.weights,
+                now,
             )
-        below = sum(1 for _, parts in ranked if parts.total < min_score)
-        return items, len(ranked), below, degraded
+            passing = [(cid, parts) for cid, parts in ranked if parts.total >= min_score]
+            missing = [cid for cid, _ in passing[:top_k] if cid not in known and cid not in messages]
+            if not missing:
+                break
+            for e in self.store.get_entries(t, user_id, missing):
+                if _wanted(e, keep, request):
+                    known[e.id] = e
+            # Every round reads or drops each id it asks for, so this ends.
+            dropped.update(cid for cid in missing if cid not in known)
+        items: list[RecallItem | EpisodeItem] = []
+        for i, (cid, parts) in enumerate(passing[:top_k]):
+            hit = hits[cid]
+            matched = matched_by(hit.keyword, parts)
+            why = explain(parts, matched, to="the message")
+            if cid in known:
+                items.append(RecallItem(known[cid], 2, i + 1, why, parts, matched, hit.keyword, hit.semantic))
+            else:
+                items.append(EpisodeItem(messages[cid], i + 1, why, parts, matched, hit.keyword, hit.semantic))
+        return items, len(ranked), len(ranked) - len(passing), hits, pool.degraded
 
     def _live_entries(self, t: str, user_id: str, now: datetime) -> list[MemoryEntry]:
         """The user's active entries, up to ``FALLBACK_MAX_ENTRIES``, from the store."""
@@ -339,41 +491,28 @@ class RecallService:
                 break
         return out[:FALLBACK_MAX_ENTRIES]
 
-    def _read_shown(
+    def _messages(
         self,
         t: str,
         user_id: str,
-        by_id: dict[str, SearchHit],
-        wanted: Callable[[MemoryEntry], bool],
-        now: datetime,
-        top_k: int,
-        min_score: float,
-    ) -> tuple[dict[str, MemoryEntry], list[tuple[str, ScoreParts]]]:
-        """Rank every candidate on the index's copy of its signals and read from the store
-        only the ones about to be shown; a read entry ranks on its stored signals, one the
-        store no longer shows drops out, and any newcomer to the top is read in turn.
-        Usually one read of ``top_k`` entries instead of one of every candidate."""
-        known: dict[str, MemoryEntry] = {}
-        dropped: set[str] = set()
-        while True:
-            ranked = rank(
-                [
-                    (eid, _signals(known[eid], h) if eid in known else _index_signals(h))
-                    for eid, h in by_id.items()
-                    if eid not in dropped
-                ],
-                self.weights,
-                now,
-            )
-            shown = [eid for eid, parts in ranked if parts.total >= min_score][:top_k]
-            missing = [eid for eid in shown if eid not in known]
-            if not missing:
-                return known, ranked
-            for e in self.store.get_entries(t, user_id, missing):
-                if wanted(e):
-                    known[e.id] = e
-            # Every round reads or drops each id it asks for, so this ends.
-            dropped.update(eid for eid in missing if eid not in known)
+        scope: VisibilityScope,
+        doc_ids: Sequence[str],
+        keep: _Keep,
+        exclude_thread_id: str | None,
+    ) -> dict[str, Message]:
+        """The live messages behind index hits, by document id (the repository decides)."""
+        if self.messages is None or not doc_ids:
+            return {}
+        keys = [k for k in (_message_key(d) for d in doc_ids) if k is not None]
+        found = self.messages.get_messages(t, user_id, keys)
+        return {
+            message_doc_id(m.thread_id, m.id): m
+            for m in found
+            # A thread is between the user and one agent: only that agent recalls it.
+            if (scope.everything or m.agent_id == scope.agent_id)
+            and m.thread_id != exclude_thread_id
+            and keep.said_within_retention(m.timestamp)
+        }
 
 
 class _Keep:
@@ -391,6 +530,9 @@ class _Keep:
             and self.scope.allows(e)
             and self.policy.allows(e)
         )
+
+    def said_within_retention(self, at: datetime) -> bool:
+        return self.policy.within_retention(at)
 
 
 # How many of a user's entries the degraded path reads from the store (a user's cap is
@@ -426,34 +568,39 @@ def keyword_hits(entries: Sequence[MemoryEntry], text: str, k: int) -> list[Sear
     return scored[:k]
 
 
-def _signals(e: MemoryEntry, hit: SearchHit) -> Signals:
-    # Recency runs from the observation (issue #17): a fact told three days ago and stored
-    # now is three days old; an edit of its wording does not make it fresh.
-    fresh = max(d for d in (e.observed_at, e.last_reinforced_at, e.last_accessed_at) if d is not None)
-    return Signals(hit.keyword, hit.semantic, e.importance, e.confidence, fresh)
-
-
 def _ranks_on_index(hit: SearchHit) -> bool:
     return hit.importance is not None and hit.confidence is not None and hit.updated_at is not None
 
 
-def _index_signals(hit: SearchHit) -> Signals:
+def _index_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:
     # Only called on hits _ranks_on_index accepted.
-    return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, hit.updated_at or _EPOCH)
+    at = hit.updated_at or _EPOCH
+    return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, at, time_match(at, window))
 
 
-def _why(parts: ScoreParts, matched: tuple[str, ...]) -> str:
-    how = " and ".join({"bm25": "shares words with the message", "vector": "is close in meaning"}[m] for m in matched)
-    return (
-        f"relevant to the message ({how}): relevance {parts.relevance:.3f} "
-        f"(semantic {parts.semantic:.3f}, keyword {parts.keyword:.3f}), "
-        f"prior {parts.prior:.3f} (importance {parts.importance:.2f}, recency {parts.recency:.2f}, "
-        f"confidence {parts.confidence:.2f}), score {parts.total:.3f}"
-    )
+def _episode_signals(m: Message, hit: SearchHit, window: TimeWindow | None) -> Signals:
+    return Signals(hit.keyword, hit.semantic, EPISODE_IMPORTANCE, 1.0, m.timestamp, time_match(m.timestamp, window))
+
+
+def _message_key(doc_id: str) -> tuple[str, str] | None:
+    parts = doc_id.split("|")
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "msg" else None
+
+
+def _wanted(e: MemoryEntry, keep: _Keep, request: RecallRequest) -> bool:
+    return keep(e) and (request.categories is None or e.category in request.categories)
+
+
+def _ref(item: RecallItem | EpisodeItem) -> str:
+    return item.entry.id if isinstance(item, RecallItem) else item.id
 
 
 def _memory(e: MemoryEntry) -> Memory:
     return Memory(e.id, e.key, e.value, e.category, e.updated_at, e.statement)
+
+
+def _episode(item: EpisodeItem) -> Episode:
+    return Episode(item.id, item.speaker, item.message.content, item.message.timestamp)
 
 
 def _validate(request: RecallRequest) -> None:

@@ -37,9 +37,10 @@ from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand, _re
 from engram.service.recall import RecallRequest, RecallResult
 from engram.service.users import UserService
 
-# Mordecai's retrieval defaults: top-k and the minimum relevance of a hit.
+# Mordecai's retrieval top-k. The minimum relevance of a hit is the one ranking's,
+# tuned per embedder (domain/ranking.py): Mordecai's fixed 0.2 meant nothing on another
+# embedder's scale.
 SEARCH_TOP_K = 10
-MIN_RELEVANCE = 0.2
 # recallMemories: the context's token budget with a query, the entries shown without one.
 RECALL_TOKEN_BUDGET = 800
 RECALL_LIMIT = 20
@@ -88,7 +89,7 @@ class LongTermSearch(Protocol):
         text: str,
         memory_type: MemoryType = MemoryType.ALL,
         limit: int = 10,
-        min_score: float = MIN_RELEVANCE,
+        min_score: float | None = None,
     ) -> list[LongTermItem]: ...
 
 
@@ -287,18 +288,14 @@ class ToolService:
     def _typed_search(self, inv: _Invocation, args: Any) -> ToolOutcome:
         a: T.TypedSearchArgs = args
         if self.long_term is not None:
-            items = self.long_term.search(
-                inv.principal, inv.user_id, a.query, MemoryType(a.memory_type), SEARCH_TOP_K, MIN_RELEVANCE
-            )
+            items = self.long_term.search(inv.principal, inv.user_id, a.query, MemoryType(a.memory_type), SEARCH_TOP_K)
             lines = [_long_term_bullet(i) for i in items]
             data = [_long_term_item(i) for i in items]
         else:
             # Mordecai's namespaces: /preferences holds preferences, /facts everything else.
             results = self.memory.search(inv.principal, inv.user_id, a.query, limit=SEARCH_TOP_K * 3)
             kind = {"all": None, "facts": False, "preferences": True}[a.memory_type]
-            hits = [
-                r for r in results if r.score >= MIN_RELEVANCE and kind in (None, r.entry.category == "preference")
-            ][:SEARCH_TOP_K]
+            hits = [r for r in results if kind in (None, r.entry.category == "preference")][:SEARCH_TOP_K]
             lines = [_bullet(r.entry) for r in hits]
             data = [{**_entry(r.entry), "score": r.score} for r in hits]
         return ToolOutcome(

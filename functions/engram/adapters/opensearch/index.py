@@ -142,7 +142,11 @@ class OpenSearchIndex:
                     # Another process created it between the check and here: that is fine.
                     if exc.error != "resource_already_exists_exception":
                         raise
-            existing = queries.mapped_dimension(client.indices.get_mapping(index=self.index_name))
+            mapping = client.indices.get_mapping(index=self.index_name)
+            existing = queries.mapped_dimension(mapping)
+            missing = queries.missing_properties(mapping, self.dimension)
+            if existing == self.dimension and missing:
+                client.indices.put_mapping(index=self.index_name, body={"properties": missing})
         if existing != self.dimension:
             raise StoreUnavailable(
                 f"The OpenSearch index '{self.index_name}' has "

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from engram.domain.models import Visibility
 from engram.domain.policies import VisibilityScope
+from engram.domain.ranking import query_terms
 from engram.domain.serialization import parse_ts_opt, ts, ts_opt
 from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery, Vector
 
@@ -101,6 +102,9 @@ def index_body(dimension: int) -> dict[str, Any]:
                 # Nanosecond dates: expiry is compared to the microsecond, exactly as the
                 # local index compares its timestamps; a millisecond date would round.
                 "expires_at": {"type": "date_nanos"},
+                # When what it records happened (a message's own timestamp): questions
+                # about a time span filter on it.
+                "occurred_at": {"type": "date_nanos"},
             },
         },
     }
@@ -154,6 +158,7 @@ def document_source(doc: IndexDocument, dimension: int) -> dict[str, Any]:
         "confidence": doc.confidence,
         "updated_at": ts_opt(doc.updated_at),
         "expires_at": ts_opt(doc.expires_at),
+        "occurred_at": ts_opt(doc.occurred_at),
     }
     vector = usable_vector(doc.vector, dimension)
     if vector is not None:
@@ -243,6 +248,13 @@ def search_filter(query: SearchQuery) -> dict[str, Any]:
         clauses.append({"terms": {"category": list(query.categories)}})
     if query.thread_ids is not None:
         clauses.append({"terms": {"thread_id": list(query.thread_ids)}})
+    if query.occurred_from is not None or query.occurred_to is not None:
+        span: dict[str, str] = {}
+        if query.occurred_from is not None:
+            span["gte"] = ts(query.occurred_from)
+        if query.occurred_to is not None:
+            span["lt"] = ts(query.occurred_to)
+        clauses.append({"range": {"occurred_at": span}})
     visibility = visibility_filter(query.scope)
     if visibility is not None:
         clauses.append(visibility)
@@ -262,7 +274,9 @@ def bm25_body(query: SearchQuery) -> dict[str, Any] | None:
         "_source": HIT_SOURCE,
         "query": {
             "bool": {
-                "must": [{"match": {"text": {"query": query.text}}}],
+                # The same words the local index matches: function words dropped
+                # (domain.ranking.query_terms), so both backends rank alike.
+                "must": [{"match": {"text": {"query": " ".join(query_terms(query.text))}}}],
                 "filter": [search_filter(query)],
             }
         },
@@ -482,6 +496,19 @@ def response_failure(response: Mapping[str, Any]) -> Failure | None:
     error = response["error"]
     error_type = str(error.get("type", "unknown")) if isinstance(error, dict) else "unknown"
     return Failure(int(response.get("status", 500)), error_type)
+
+
+def missing_properties(mapping: Mapping[str, Any], dimension: int) -> dict[str, Any]:
+    """Fields this version maps that an existing index (a GET _mapping answer) lacks.
+
+    The mapping is strict, so a document with a field the index does not know is
+    rejected; fields added since an index was created (``occurred_at``) are put into its
+    mapping before the first write (adding a field is allowed on a live index)."""
+    wanted: dict[str, Any] = index_body(dimension)["mappings"]["properties"]
+    present: set[str] = set()
+    for body in mapping.values():
+        present |= set(body.get("mappings", {}).get("properties", {}))
+    return {name: spec for name, spec in wanted.items() if name not in present}
 
 
 def mapped_dimension(mapping: Mapping[str, Any]) -> int | None:

@@ -139,19 +139,21 @@ class SqliteConversations:
 
     def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
         out: list[Message] = []
-        wanted = list(dict.fromkeys(keys))
-        for i in range(0, len(wanted), 200):
-            chunk = wanted[i : i + 200]
-            pairs = " OR ".join("(thread_id=? AND message_id=?)" for _ in chunk)
-            rows = (
-                self._store._conn()
-                .execute(
-                    f"SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND ({pairs})",
-                    (tenant_id, user_id, *(v for pair in chunk for v in pair)),
-                )
-                .fetchall()
-            )
-            out.extend(message_from_dict(json.loads(r[0])) for r in rows)
+        by_thread: dict[str, list[str]] = {}
+        for thread_id, message_id in dict.fromkeys(keys):
+            by_thread.setdefault(thread_id, []).append(message_id)
+        conn = self._store._conn()
+        # One primary-key lookup per thread (an OR of pairs made SQLite scan the user's
+        # messages: recall reads dozens of them per turn).
+        for thread_id, ids in sorted(by_thread.items()):
+            for i in range(0, len(ids), 500):
+                chunk = ids[i : i + 500]
+                rows = conn.execute(
+                    "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? "
+                    f"AND message_id IN ({','.join('?' * len(chunk))})",
+                    (tenant_id, user_id, thread_id, *chunk),
+                ).fetchall()
+                out.extend(message_from_dict(json.loads(r[0])) for r in rows)
         return out
 
     def recent(

@@ -1,0 +1,148 @@
+"""Recall latency with episodic memory: users of 100, 1,000 and 10,000 messages.
+
+Each user's history is the turns of bench/conv_data.py conversations (repeated with
+fresh ids to reach 10,000), stored as thread messages with their session dates and
+indexed as the extraction worker indexes them. Timed: ``RecallService.recall_with_vector``
+in process (two index searches, a third when the question names a time, the store and
+message reads, tier 1, the ranking, rendering), with ``topK`` 20; the query embedding is
+timed apart. Goal at 1,000 messages per user: p50 under 5 ms on 2 cores. Both wall time
+and the calling thread's CPU time are reported: on a shared machine under load the wall
+time mostly measures the wait for a core.
+
+Document vectors come from the hashing embedder (the recall path's cost does not depend
+on what the vectors hold, only on their number and size, 384 for both); MiniLM's query
+embedding is timed on its own.
+
+Run: ``python -m bench.episodic_latency [--calls 300]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import tempfile
+import time
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from engram.adapters.hashing_embedder import HashingEmbedder
+from engram.container import build
+from engram.domain.conversation import MessageRole, NewMessage, message_doc_id, message_search_text
+from engram.ports import DocKind, IndexDocument
+from engram.service.recall import RecallRequest
+from engram.settings import Settings
+
+from bench.common import percentiles, time_calls, write_results
+from bench.conv_data import generate
+from bench.conv_eval import AGENT, TENANT, StepClock, principal
+
+SIZES = (100, 1000, 10_000)
+GOAL_P50_MS = 5.0
+
+
+def run(calls: int) -> dict[str, Any]:
+    convs = generate(3)
+    turns = [t for c in convs for t in c.turns]
+    questions = [q.text for c in convs for q in c.questions]
+    embedder = HashingEmbedder()
+    clock = StepClock(datetime(2024, 1, 1, tzinfo=UTC))
+    engram = build(
+        Settings(data_dir=Path(tempfile.mkdtemp(prefix="engram-episodic-")), extraction_worker="inline"),
+        embedder=embedder,
+        clock=clock,
+    )
+    feature = engram.conversation
+    assert feature is not None
+    p = principal()
+    out: dict[str, Any] = {"sizes": {}, "goal_p50_ms_at_1000": GOAL_P50_MS}
+    for size in SIZES:
+        user = f"user-{size}"
+        engram.users.update_profile(p, user, name="Sam")
+        for start in range(0, size, 500):
+            batch = [turns[i % len(turns)] for i in range(start, min(size, start + 500))]
+            thread = f"t{start // 500}"
+            msgs = [
+                NewMessage(f"{t.id}-{start + j}", MessageRole(t.role), t.text, t.at, {"speaker": t.speaker})
+                for j, t in enumerate(batch)
+            ]
+            stored = feature.repo.append(TENANT, user, thread, AGENT, msgs, clock.at).messages
+            texts = [message_search_text(m) for m in stored]
+            vectors = embedder.embed(texts)
+            engram.index.upsert(
+                [
+                    IndexDocument(
+                        id=message_doc_id(m.thread_id, m.id),
+                        tenant_id=TENANT,
+                        user_id=user,
+                        kind=DocKind.MESSAGE,
+                        text=text,
+                        vector=v,
+                        model_id=embedder.model_id,
+                        visibility="self",
+                        source_agent_id=AGENT,
+                        thread_id=m.thread_id,
+                        category=m.role.value,
+                        updated_at=m.created_at,
+                        occurred_at=m.timestamp,
+                    )
+                    for m, text, v in zip(stored, texts, vectors, strict=True)
+                ]
+            )
+        vecs = embedder.embed(questions)
+        request = RecallRequest("x", top_k=20)
+
+        def once(i: int, user: str = user, vecs: list[list[float]] = vecs, request: RecallRequest = request) -> object:
+            q = questions[i % len(questions)]
+            return engram.recall.recall_with_vector(p, user, replace(request, message=q), vecs[i % len(vecs)])
+
+        samples = time_calls(once, calls, warmup=20)
+        # CPU time of this thread per call: on a shared, overloaded machine the wall time
+        # mostly measures waiting for a core; the CPU time is what the call costs.
+        cpu: list[float] = []
+        for i in range(calls):
+            t = time.thread_time()
+            once(i)
+            cpu.append((time.thread_time() - t) * 1000)
+        last = engram.recall.recall_with_vector(p, user, replace(request, message=questions[0]), vecs[0])
+        out["sizes"][str(size)] = {
+            "wall": percentiles(samples),
+            "cpu": percentiles(cpu),
+            "episodes_returned_example": len(last.episodes),
+        }
+        print(size, out["sizes"][str(size)], flush=True)
+    try:
+        from engram.adapters.minilm_embedder import MiniLMEmbedder
+
+        minilm = MiniLMEmbedder()
+        minilm.embed(["warm up"])
+        out["minilm_query_embedding"] = percentiles(
+            time_calls(lambda i: minilm.embed([questions[i % len(questions)]]), min(calls, 200), warmup=5)
+        )
+        cpu_embed = []
+        for i in range(min(calls, 200)):
+            t = time.thread_time()
+            minilm.embed([questions[i % len(questions)]])
+            cpu_embed.append((time.thread_time() - t) * 1000)
+        # onnxruntime may use its own threads; this is the calling thread's share only.
+        out["minilm_query_embedding_cpu_calling_thread"] = percentiles(cpu_embed)
+    except Exception as exc:  # the semantic packages missing: say so, time the rest
+        out["minilm_query_embedding"] = {"error": type(exc).__name__}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--calls", type=int, default=300)
+    args = parser.parse_args(argv)
+    logging.disable(logging.INFO)
+    import os
+
+    out = run(args.calls) | {"load_average": os.getloadavg()}
+    print(out)
+    print(f"wrote {write_results('episodic_latency', out)}")
+
+
+if __name__ == "__main__":
+    main()
