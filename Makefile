@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run install install-dev test test-unit lint typecheck format openapi bench layer synth sizes clean
+.PHONY: run install install-dev test test-unit lint typecheck format openapi bench fuzz crash-long layer synth sizes clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,14 @@ bench: install-dev
 		(apt-get install -y -q wrk >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q wrk >/dev/null)); } || \
 		echo "wrk not installed: bench.load falls back to its httpx load generator"
 	$(BIN)/python -m bench.run_all
+
+## The long hostile-client runs behind docs/security.md: schemathesis (every check and phase)
+## with 20,000 requests per role on a fresh engram serve, and 100 SIGKILLs during writes.
+fuzz: install-dev
+	$(BIN)/python -m bench.fuzz --requests 20000
+
+crash-long: install-dev
+	ENGRAM_CRASH_KILLS=100 $(BIN)/pytest -n 0 --timeout 3600 tests/e2e/test_crash_safety.py
 
 ## Build the Lambda dependency layers without Docker (layers/build/{core,mcp}/python), with python3.12 bytecode
 ## (compiled by CPython 3.12 on Pyodide under Node when this machine's Python is another version).

@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from bench.load import engram_server
 DOC = Path(__file__).parents[1] / "docs" / "openapi.json"
 ROLES = ("writer", "admin")
 PHASES = "examples,coverage,fuzzing,stateful"
+CHUNK_SECONDS = 600
 
 
 @dataclass
@@ -48,6 +50,8 @@ class RoleRun:
     check_failures: Counter[str] = field(default_factory=Counter)
     # Unhandled exceptions the server logged, by type and innermost frame.
     unhandled: Counter[str] = field(default_factory=Counter)
+    # "phase: status" for each phase schemathesis finished (fuzzing and stateful repeat).
+    phases: Counter[str] = field(default_factory=Counter)
     seeds: list[int] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -60,6 +64,7 @@ class RoleRun:
             "server_error_operations": dict(self.server_errors.most_common()),
             "check_failures": dict(self.check_failures.most_common()),
             "unhandled_in_server_log": dict(self.unhandled.most_common()),
+            "phases": dict(sorted(self.phases.items())),
             "runs": len(self.seeds),
             "seeds": self.seeds,
             "seconds": round(self.seconds, 1),
@@ -81,6 +86,9 @@ def read_report(path: Path, run: RoleRun) -> None:
     with path.open(encoding="utf-8") as lines:
         for line in lines:
             event = json.loads(line)
+            phase = event.get("PhaseFinished")
+            if phase and phase["phase"]["name"] in PHASES.split(","):
+                run.phases[f"{phase['phase']['name']}: {phase['status']}"] += 1
             finished = event.get("ScenarioFinished")
             if not finished:
                 continue
@@ -114,13 +122,29 @@ def read_server_log(path: Path, run: RoleRun) -> None:
         run.unhandled[f"{record.get('error_type')} at {frames[-1]}"] += 1
 
 
-def fuzz_role(role: str, requests: int, max_time: int, workdir: Path, seed: int = 1, workers: int = 2) -> RoleRun:
-    """At least ``requests`` schemathesis requests as ``role`` against a fresh server (or ``max_time`` spent)."""
+def fuzz_role(
+    role: str,
+    requests: int,
+    max_time: int,
+    workdir: Path,
+    seed: int = 1,
+    workers: int = 2,
+    max_examples: int | None = None,
+    start_after: float = 0,
+) -> RoleRun:
+    """At least ``requests`` schemathesis requests as ``role`` against a fresh server (or ``max_time`` spent).
+
+    With ``max_examples`` (cases per operation and phase) schemathesis makes one pass of
+    every phase, stateful included, however slow the machine; ``max_time`` then only
+    bounds the wait.
+    """
     run = RoleRun(role)
     data_dir = workdir / f"data-{role}"
-    started = time.monotonic()
-    with engram_server(data_dir) as (url, _admin, _pid):
+    time.sleep(start_after)  # servers started side by side on a busy machine come up slowly
+    # A loaded machine (the suite beside it) can take a minute to start a server.
+    with engram_server(data_dir, ready_within=180) as (url, _admin, _pid):
         key = _create_key(data_dir, role)
+        started = time.monotonic()  # the budget is for fuzzing, not for starting the server
         while run.requests < requests:
             left = max_time - (time.monotonic() - started)
             if left < 10:
@@ -129,6 +153,8 @@ def fuzz_role(role: str, requests: int, max_time: int, workdir: Path, seed: int 
             # gets the whole budget); schemathesis keeps fuzzing until its time is spent.
             rate = run.requests / max(run.seconds, 1.0) if run.requests else 0.0
             budget = int(min(left, (requests - run.requests) / rate * 1.1 + 15)) if rate else int(left)
+            # In chunks, so that a run stops soon after its count is reached on a slow machine.
+            budget = min(budget, CHUNK_SECONDS)
             report_dir = workdir / f"report-{role}-{len(run.seeds)}"
             cmd = [
                 str(Path(sys.executable).with_name("st")),
@@ -142,8 +168,9 @@ def fuzz_role(role: str, requests: int, max_time: int, workdir: Path, seed: int 
                 "all",
                 "--phases",
                 PHASES,
-                "--max-time",
-                str(max(budget, 10)),
+                # With a per-operation cap, one pass of every phase (the suite's short run);
+                # otherwise a time budget, in which fuzzing and stateful testing repeat.
+                *(["--max-examples", str(max_examples)] if max_examples else ["--max-time", str(max(budget, 10))]),
                 "--workers",
                 str(workers),
                 "--seed",
@@ -162,6 +189,12 @@ def fuzz_role(role: str, requests: int, max_time: int, workdir: Path, seed: int 
             with (workdir / f"st-{role}.log").open("ab") as log:
                 # Exit code 1 means "some check failed"; the report says which, and we count it.
                 subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, timeout=budget + 300, check=False)
+            if max_examples:
+                run.seconds += time.monotonic() - t
+                run.seeds.append(seed)
+                for report in sorted(report_dir.glob("*.ndjson")):
+                    read_report(report, run)
+                break
             run.seconds += time.monotonic() - t
             run.seeds.append(seed + len(run.seeds))
             for report in sorted(report_dir.glob("*.ndjson")):
@@ -179,12 +212,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="Schemathesis workers (concurrent requests).")
     ap.add_argument("--no-write", action="store_true", help="Print only; keep bench/results/fuzz.json.")
     args = ap.parse_args(argv)
-    runs = []
-    with tempfile.TemporaryDirectory(prefix="engram-fuzz-") as tmp:
-        for role in args.roles.split(","):
-            run = fuzz_role(role, args.requests, args.max_time, Path(tmp), args.seed, args.workers)
-            runs.append(run.as_dict())
-            print(json.dumps(runs[-1], indent=2), flush=True)
+    roles = args.roles.split(",")
+    # One server per role, side by side: each is one process, so two use both cores.
+    # The work is in subprocesses (st, engram serve); threads only wait for them.
+    with tempfile.TemporaryDirectory(prefix="engram-fuzz-") as tmp, ThreadPoolExecutor(len(roles)) as pool:
+        done = pool.map(
+            lambda n_role: fuzz_role(
+                n_role[1], args.requests, args.max_time, Path(tmp), args.seed, args.workers, start_after=20 * n_role[0]
+            ),
+            enumerate(roles),
+        )
+        runs = [run.as_dict() for run in done]
+    for run in runs:
+        print(json.dumps(run, indent=2), flush=True)
     data = {
         "tool": "schemathesis " + _st_version(),
         "checks": "all",

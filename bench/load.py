@@ -68,7 +68,7 @@ def free_port() -> int:
 
 @contextmanager
 def engram_server(
-    data_dir: Path, extra_env: dict[str, str] | None = None, workers: int = 1
+    data_dir: Path, extra_env: dict[str, str] | None = None, workers: int = 1, ready_within: float = 60
 ) -> Iterator[tuple[str, str, int]]:
     """``engram serve`` in a subprocess; yields (base url, admin key, pid) and always stops it."""
     port = free_port()
@@ -88,7 +88,7 @@ def engram_server(
     proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=log)
     url = f"http://{HOST}:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + ready_within
         while True:
             if proc.poll() is not None:
                 raise RuntimeError(f"engram serve exited: {(data_dir / 'server.log').read_text()[-2000:]}")
@@ -98,7 +98,7 @@ def engram_server(
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise RuntimeError("engram serve did not come up within 60 s")
+                raise RuntimeError(f"engram serve did not come up within {ready_within:.0f} s")
             time.sleep(0.1)
         key = (data_dir / "admin-key").read_text(encoding="utf-8").strip()
         yield url, key, proc.pid

@@ -26,8 +26,9 @@ from bench.common import RESULTS
 
 BENCH = Path(__file__).parent
 ROOT = BENCH.parent
-# Shared helpers and the orchestration itself: not benchmarks.
-NOT_BENCHMARKS = {"__init__", "common", "eval_data", "run_all", "charts", "report", "cost"}
+# Shared helpers and the orchestration itself: not benchmarks. The fuzz run is a long
+# security run of its own (make fuzz), not a figure of speed.
+NOT_BENCHMARKS = {"__init__", "common", "eval_data", "run_all", "charts", "report", "cost", "fuzz"}
 DEFAULT_BUDGET_S = 30
 TOTAL_BUDGET_S = 600
 

@@ -74,6 +74,11 @@ class Engram:
     write_idempotency: OwnedLayer
     drainer: OutboxDrainer | None = None
 
+    def index_behind(self, tenant_id: str, user_id: str) -> int | None:
+        """Changes to a user's memories that search cannot find yet; None when this process
+        cannot tell (in the cloud the stream-fed indexer runs elsewhere)."""
+        return None if self.drainer is None else self.drainer.behind(tenant_id, user_id)
+
     def sync_index(self, progress: Callable[[int], None] | None = None) -> None:
         """Locally, bring the index up to date with the store (the cloud uses the stream)."""
         if self.drainer is not None:

@@ -686,6 +686,10 @@ class ChangeOutbox(Protocol):
 
     def ack_changes(self, up_to_seq: int) -> None: ...
 
+    def pending_count(self, tenant_id: str, user_id: str) -> int | None:
+        """How many of this user's changes wait for the index; None when it cannot tell."""
+        ...
+
     def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
 
     def on_commit(self, listener: Callable[[], None]) -> None:

@@ -899,6 +899,11 @@ class ScoredEntry(_Model):
 
 
 class SearchResponse(_Model):
+    index_behind: int | None = Field(
+        None,
+        alias="indexBehind",
+        description="This user's changes not yet searchable when the search ran: 0 means the index was caught up; null when the server cannot tell (in the cloud the index follows a stream).",
+    )
     items: list[ScoredEntry] = Field(alias="items")
     min_score: float = Field(alias="minScore", description="The least hybrid score a hit needed.")
     query: str = Field(alias="query")
@@ -1123,6 +1128,11 @@ class WriteOutcome(_Model):
     previous_id: str | None = Field(None, alias="previousId")
     proposal: ProposalView | None = Field(
         None, alias="proposal", description="When the agent needs the user's approval: the pending proposal (HTTP 202)."
+    )
+    searchable: bool | None = Field(
+        None,
+        alias="searchable",
+        description="Whether search finds the write as this answer leaves: true once indexed, false while it waits for the index, null when the server cannot tell (in the cloud the index follows a stream).",
     )
 
 

@@ -78,6 +78,7 @@ class EngramServer:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.stop()  # never leave a half-started server behind
         raise RuntimeError(f"engram serve did not come up: {self.log.read_text()[-2000:]}")
 
     def _all_listening(self) -> bool:

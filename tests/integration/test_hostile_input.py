@@ -101,3 +101,26 @@ def test_the_largest_accepted_version_is_simply_not_found(api: Api) -> None:
     top = 2**53 - 1
     reply = api.call("POST", "/v1/users/alice/blocks/human/restore", key, json_body={"version": top})
     _expect(reply, 404, "not_found")
+
+
+def test_writes_and_searches_say_whether_the_index_has_caught_up(api: Api) -> None:
+    # Given a write the embedded store indexes as it commits
+    key = api.key("acme", "a")
+    written = api.call("PUT", BASE, key, json_body={**GOOD, "value": "zqbcx blue"}).json()
+    assert written["searchable"] is True
+    found = api.call("GET", f"{BASE}/search", key, query="q=zqbcx").json()
+    assert found["indexBehind"] == 0
+    assert [h["entry"]["id"] for h in found["items"]] == [written["entry"]["id"]]
+    # When changes wait in the outbox (as after a crash between commit and indexing)
+    store = api.engram.store
+    with store._tx() as conn:
+        conn.execute(
+            "INSERT INTO outbox (tenant_id, user_id, entry_id) VALUES (?,?,?)",
+            ("acme", "alice", written["entry"]["id"]),
+        )
+    # Then a search says by how much it is behind, for this user only
+    assert api.call("GET", f"{BASE}/search", key, query="q=zqbcx").json()["indexBehind"] == 1
+    assert api.call("GET", "/v1/users/bob/memories/search", key, query="q=zqbcx").json()["indexBehind"] == 0
+    # And once the index catches up it says so again
+    api.engram.sync_index()
+    assert api.call("GET", f"{BASE}/search", key, query="q=zqbcx").json()["indexBehind"] == 0

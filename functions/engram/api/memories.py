@@ -79,7 +79,8 @@ def _command(body: UpsertRequest) -> UpsertCommand:
     )
 
 
-def _outcome(r: WriteResult) -> WriteOutcome:
+def _outcome(r: WriteResult, behind: int | None = None) -> WriteOutcome:
+    """``behind``: the user's changes still waiting for the index after this write (None: unknown)."""
     if r.proposal is not None:
         # Nothing was written: the entry would only be a preview, so the proposal stands alone.
         return WriteOutcome(
@@ -93,6 +94,8 @@ def _outcome(r: WriteResult) -> WriteOutcome:
         entry=Entry.of(r.entry),
         previous_id=None if r.previous is None else r.previous.id,
         evicted_ids=list(r.evicted),
+        # Nothing of the user's waiting means this write is indexed; anything waiting may be it.
+        searchable=None if behind is None else behind == 0,
     )
 
 
@@ -173,6 +176,7 @@ def search_memories(
     return SearchResponse(
         query=q,
         min_score=engram.memory.ranking.min_score if minScore is None else minScore,
+        index_behind=engram.index_behind(principal.tenant_id, userId),
         items=[
             ScoredEntry(
                 entry=Entry.of(r.entry),
@@ -259,7 +263,8 @@ def forget_key(userId: UserId, key: Key) -> DeletedResponse:
 )
 def upsert_memory(userId: UserId, body: UpsertRequest, turn: TurnId = None) -> Response[WriteOutcome]:
     engram, principal = context(router)
-    result = _outcome(engram.memory.upsert(principal, userId, [_command(body)], turn)[0])
+    written = engram.memory.upsert(principal, userId, [_command(body)], turn)[0]
+    result = _outcome(written, engram.index_behind(principal.tenant_id, userId))
     status = 202 if result.proposal is not None else 200
     return Response(status_code=status, content_type=content_types.APPLICATION_JSON, body=result)
 
@@ -273,7 +278,8 @@ def upsert_memory(userId: UserId, body: UpsertRequest, turn: TurnId = None) -> R
 def upsert_batch(userId: UserId, body: BatchUpsertRequest, turn: TurnId = None) -> BatchWriteOutcome:
     engram, principal = context(router)
     results = engram.memory.upsert(principal, userId, [_command(c) for c in body.entries], turn)
-    return BatchWriteOutcome(results=[_outcome(r) for r in results])
+    behind = engram.index_behind(principal.tenant_id, userId)
+    return BatchWriteOutcome(results=[_outcome(r, behind) for r in results])
 
 
 @router.delete(
@@ -333,4 +339,5 @@ def memory_history(userId: UserId, entryId: EntryId, limit: Limit = 100, cursor:
 )
 def restore_memory(userId: UserId, entryId: EntryId, body: RestoreRequest) -> WriteOutcome:
     engram, principal = context(router)
-    return _outcome(engram.memory.restore(principal, userId, entryId, body.version))
+    restored = engram.memory.restore(principal, userId, entryId, body.version)
+    return _outcome(restored, engram.index_behind(principal.tenant_id, userId))

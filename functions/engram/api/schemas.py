@@ -112,6 +112,11 @@ class WriteOutcome(ApiModel):
     proposal: ProposalView | None = Field(
         None, description="When the agent needs the user's approval: the pending proposal (HTTP 202)."
     )
+    searchable: bool | None = Field(
+        None,
+        description="Whether search finds the write as this answer leaves: true once indexed, false while "
+        "it waits for the index, null when the server cannot tell (in the cloud the index follows a stream).",
+    )
 
 
 class BatchWriteOutcome(ApiModel):
@@ -169,6 +174,11 @@ class SearchResponse(ApiModel):
     query: str
     min_score: float = Field(description="The least hybrid score a hit needed.")
     items: list[ScoredEntry]
+    index_behind: int | None = Field(
+        None,
+        description="This user's changes not yet searchable when the search ran: 0 means the index was "
+        "caught up; null when the server cannot tell (in the cloud the index follows a stream).",
+    )
 
 
 class CountResponse(ApiModel):

@@ -155,6 +155,10 @@ class OutboxDrainer:
         self._lock = threading.Lock()
         self._lock_path = lock_path
 
+    def behind(self, tenant_id: str, user_id: str) -> int | None:
+        """This user's changes the index does not hold yet (None: unknown)."""
+        return self._store.pending_count(tenant_id, user_id)
+
     def drain(self, progress: Callable[[int], None] | None = None) -> int:
         """Index every pending change; ``progress`` hears the running count after each batch."""
         with self._lock, _file_lock(self._lock_path):

@@ -139,6 +139,10 @@ class StreamOutbox:
                 self._poll()
             return [c[:4] for c in self._buffer[:limit]]
 
+    def pending_count(self, tenant_id: str, user_id: str) -> int | None:
+        # The stream holds records this process has not read yet; it cannot count them cheaply.
+        return None
+
     def ack_changes(self, up_to_seq: int) -> None:
         with self._lock:
             for change in self._buffer:

@@ -357,6 +357,14 @@ class SqliteStore:
     def ack_changes(self, up_to_seq: int) -> None:
         self._conn().execute("DELETE FROM outbox WHERE seq <= ?", (up_to_seq,))
 
+    def pending_count(self, tenant_id: str, user_id: str) -> int:
+        row = (
+            self._conn()
+            .execute("SELECT COUNT(*) FROM outbox WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
+            .fetchone()
+        )
+        return int(row[0])
+
     # -- profiles and settings ----------------------------------------------------------
     def get_profile(self, tenant_id: str, user_id: str) -> UserProfile | None:
         body = self._get_body("profiles", tenant_id, user_id)
