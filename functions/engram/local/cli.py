@@ -40,6 +40,9 @@ def _port_free(host: str, port: int) -> None:
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
+        # As uvicorn binds: connections of a server that just died linger in TIME_WAIT on
+        # the port, and without SO_REUSEADDR they would make a free port look busy.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as exc:
