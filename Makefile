@@ -29,6 +29,7 @@ test: install-dev
 	$(BIN)/ruff format --check functions tests bench infra examples
 	$(BIN)/mypy
 	PYTHONPATH=functions $(BIN)/lint-imports
+	$(BIN)/xenon --max-absolute D functions/engram
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json
 	$(BIN)/pytest -n 4 --timeout 600
 
@@ -54,7 +55,7 @@ format: install-dev
 openapi: install-dev
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json --write
 
-## Run every benchmark within its budget (under 10 minutes), draw the charts, write docs/performance.md.
+## Run every benchmark within its budget (under 12 minutes), draw the charts, write docs/performance.md.
 ## The load benchmark drives engram serve with wrk (installed here with apt-get when possible, else httpx).
 bench: install-dev
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \

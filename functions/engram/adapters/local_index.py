@@ -349,19 +349,7 @@ class LocalIndex:
             (tenant_id, user_id),
         ).fetchall()
         metas = {int(r[0]): _meta_from(json.loads(r[1])) for r in rows}
-        with_vectors = [r for r in rows if r[2] is not None]
-        if model_id is None and with_vectors:
-            # While a re-embed runs two models share the index; without a model named,
-            # use the one most documents have rather than mix incomparable spaces.
-            counts: dict[str, int] = {}
-            for r in with_vectors:
-                counts[r[3] or ""] = counts.get(r[3] or "", 0) + 1
-            model_id = max(sorted(counts), key=lambda m: counts[m])
-        chosen = [r for r in with_vectors if (r[3] or "") == (model_id or "")]
-        dims = {len(r[2]) for r in chosen}
-        if len(dims) > 1:
-            common = max(sorted(dims), key=lambda n: sum(1 for r in chosen if len(r[2]) == n))
-            chosen = [r for r in chosen if len(r[2]) == common]
+        model_id, chosen = _comparable_vectors(rows, model_id)
         matrix = (
             np.frombuffer(b"".join(r[2] for r in chosen), dtype=np.float32).reshape(len(chosen), -1)
             if chosen
@@ -375,6 +363,26 @@ class LocalIndex:
                 self._cache.clear()
             self._cache[(tenant_id, user_id)] = fresh
         return fresh
+
+
+def _comparable_vectors(rows: list[Any], model_id: str | None) -> tuple[str | None, list[Any]]:
+    """The rows whose vectors can be compared: one model's, of one dimension.
+
+    While a re-embed runs two models share the index; without a model named, use the one
+    most documents have rather than mix incomparable spaces.
+    """
+    with_vectors = [r for r in rows if r[2] is not None]
+    if model_id is None and with_vectors:
+        counts: dict[str, int] = {}
+        for r in with_vectors:
+            counts[r[3] or ""] = counts.get(r[3] or "", 0) + 1
+        model_id = max(sorted(counts), key=lambda m: counts[m])
+    chosen = [r for r in with_vectors if (r[3] or "") == (model_id or "")]
+    dims = {len(r[2]) for r in chosen}
+    if len(dims) > 1:
+        common = max(sorted(dims), key=lambda n: sum(1 for r in chosen if len(r[2]) == n))
+        chosen = [r for r in chosen if len(r[2]) == common]
+    return model_id, chosen
 
 
 def _sim_of(docs: _UserDocs, sims: npt.NDArray[np.float32] | None, rowid: int) -> float:

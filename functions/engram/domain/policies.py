@@ -10,7 +10,13 @@ from dataclasses import dataclass
 
 from engram.domain.agent_config import Guardrails, RecallOrder
 from engram.domain.errors import Forbidden, GuardrailViolation, ValidationFailed
-from engram.domain.models import MemoryEntry, Principal, Visibility
+from engram.domain.models import MemoryEntry, Principal, Role, Visibility
+
+
+def require_role(principal: Principal, role: Role) -> None:
+    """The one role check every service makes: a key without ``role`` is refused (403)."""
+    if not principal.has(role):
+        raise Forbidden(f"This key lacks the '{role.value}' role.", requiredRole=role.value)
 
 
 def identity_id(tenant_id: str, user_id: str, key: str, visibility: Visibility, agent_id: str) -> str:

@@ -19,11 +19,10 @@ from aws_lambda_powertools import Logger
 from engram.domain.archival import ArchivalRecord
 from engram.domain.errors import EngramError, Forbidden, NotFound, ValidationFailed
 from engram.domain.models import Page, Principal, Role, Visibility
-from engram.domain.policies import VisibilityScope
+from engram.domain.policies import VisibilityScope, require_role
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
 from engram.domain.read_policy import ReadPolicy
 from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex, SearchQuery
-from engram.service.memory import _require
 from engram.service.read_gate import ReadGate
 
 logger = Logger(service="engram", child=True)
@@ -116,7 +115,7 @@ class ArchivalService:
         """Archival records relevant to ``text`` by recall's one ranking, at or above
         ``min_score`` (None: the embedder's tuned minimum); ``keyword`` and ``semantic``
         modes rank by that component alone."""
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
         t = principal.tenant_id
@@ -181,7 +180,7 @@ class ArchivalService:
         limit: int = 50,
         cursor: str | None = None,
     ) -> Page[ArchivalRecord]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         scope = self._scope(principal, agent_id)
         policy = self._policy(principal, user_id)
         if policy is not None and not policy.memory_readable:
@@ -193,7 +192,7 @@ class ArchivalService:
         return Page([r for r in page.items if self._allows(policy, r, now)], page.next_cursor)
 
     def get(self, principal: Principal, user_id: str, archival_id: str) -> ArchivalRecord:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         policy = self._policy(principal, user_id)
         if policy is not None:
             policy.require_readable()
@@ -219,7 +218,7 @@ class ArchivalService:
 
     def forget(self, principal: Principal, user_id: str, archival_ids: Sequence[str]) -> list[str]:
         """Delete archival records for good (the store first, then the index)."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         # Forgetting works with memory off and on what retention already ended.
         mine = [self._get(principal, user_id, i, None).id for i in dict.fromkeys(archival_ids)]
         self.repo.delete_archival(principal.tenant_id, user_id, mine)

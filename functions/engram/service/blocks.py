@@ -43,12 +43,13 @@ from engram.domain.blocks import (
 )
 from engram.domain.errors import Forbidden, NotFound, ValidationFailed, VersionConflict
 from engram.domain.models import Actor, ActorType, Page, Principal, Role
+from engram.domain.policies import require_role
 from engram.domain.proposals import BLOCK_PREFIX, Proposal, needs_approval
 from engram.domain.sensitive import reject_sensitive
 from engram.ports import BlockRepository, Clock
 from engram.service.agents import AgentConfigService
 from engram.service.archival import ArchivalService
-from engram.service.memory import MemoryService, _require
+from engram.service.memory import MemoryService
 from engram.service.retry import retry_on_conflict
 
 MAX_ATTEMPTS = 50
@@ -81,7 +82,7 @@ class BlockService:
 
     # -- schemas ----------------------------------------------------------------------------
     def schemas(self, principal: Principal, agent_id: str | None = None) -> dict[str, BlockSchema]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         agent = self._agent(principal, agent_id)
         return schemas_for(self.agents.get(principal.tenant_id, agent).memory_blocks)
 
@@ -103,7 +104,7 @@ class BlockService:
     def get(
         self, principal: Principal, user_id: str, name: str, agent_id: str | None = None
     ) -> tuple[MemoryBlock, BlockSchema]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         # Blocks are core memory: memory off closes them to agents (the read policy).
         self.memory.gate.policy(principal, user_id).require_readable()
         agent = self._agent(principal, agent_id)
@@ -120,7 +121,7 @@ class BlockService:
         self, principal: Principal, user_id: str, agent_id: str | None = None
     ) -> list[tuple[MemoryBlock, BlockSchema]]:
         """The caller's blocks of the user; an admin without ``agent_id`` sees every agent's."""
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         if not self.memory.gate.policy(principal, user_id).memory_readable:
             return []
         agent = None if agent_id is None and principal.is_admin else self._agent(principal, agent_id)
@@ -136,7 +137,7 @@ class BlockService:
         limit: int = 100,
         cursor: str | None = None,
     ) -> Page[BlockVersion]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         self.memory.gate.policy(principal, user_id).require_readable()
         agent = self._agent(principal, agent_id)
         page = self.repo.block_history(principal.tenant_id, user_id, agent, name, limit, cursor)
@@ -157,7 +158,7 @@ class BlockService:
         reason: str = "",
     ) -> BlockWriteResult:
         """Apply ``edit`` (or propose it, for an agent that needs approval)."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         if edit.is_empty():
             raise ValidationFailed("The edit changes nothing: give replace, set, append, remove or completeTask.")
         reject_sensitive(edit_texts(edit), "block value")  # before it can become a proposal
@@ -198,7 +199,7 @@ class BlockService:
     ) -> BlockWriteResult:
         """Replace the block with a document someone edited. Markdown front matter may name
         the version it was made from; a block changed since then is a ``version_conflict``."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         schema = self.schema(principal.tenant_id, self._agent(principal, agent_id), name)
         if fmt == "markdown":
             values, version = from_markdown(schema, text)
@@ -276,7 +277,7 @@ class BlockService:
         self, principal: Principal, user_id: str, name: str, version: int, agent_id: str | None = None
     ) -> BlockWriteResult:
         """Write an earlier version's content as a new version."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         t = principal.tenant_id
         agent = self._agent(principal, agent_id)
         old = self.repo.block_version(t, user_id, agent, name, version)
@@ -302,7 +303,7 @@ class BlockService:
 
     def delete(self, principal: Principal, user_id: str, name: str, agent_id: str | None = None) -> BlockVersion:
         """Empty the block (its history keeps every version, so it can be restored)."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         t = principal.tenant_id
         agent = self._agent(principal, agent_id)
         if self._needs_approval(principal, agent, name):

@@ -33,7 +33,7 @@ from engram.domain.conversation import (
 from engram.domain.conversation_codec import message_to_dict, summary_to_dict, thread_to_dict
 from engram.domain.errors import NotFound, ValidationFailed
 from engram.domain.models import Principal, Role
-from engram.domain.policies import scope_for
+from engram.domain.policies import require_role, scope_for
 from engram.domain.ranking import ScoreParts, Signals, rank_above, weights_for
 from engram.domain.temporal import question_window, time_match
 from engram.domain.timebounds import check_time
@@ -47,7 +47,6 @@ from engram.ports import (
     SearchIndex,
     SearchQuery,
 )
-from engram.service.memory import _require
 from engram.service.read_gate import ReadGate
 
 logger = Logger(service="engram", child=True)
@@ -118,7 +117,7 @@ class ConversationService:
     def append(
         self, principal: Principal, user_id: str, thread_id: str, messages: Sequence[NewMessage]
     ) -> AppendResult:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         if not messages:
             raise ValidationFailed("Send at least one message.", field="messages")
         clean: list[NewMessage] = []
@@ -237,7 +236,7 @@ class ConversationService:
 
         Facts already extracted from it stay: they are memories, forgotten on their own.
         """
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         thread = self._thread(principal, user_id, thread_id)
         messages = self._all_messages(thread)
         self.forgetter.forget([_job(m) for m in messages])
@@ -255,7 +254,7 @@ class ConversationService:
         last: int | None = None,
         token_budget: int | None = None,
     ) -> WindowView:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         thread = self._thread(principal, user_id, thread_id)
         if last is None and token_budget is None:
             last = self.config.window
@@ -279,7 +278,7 @@ class ConversationService:
         return WindowView(thread, replace(fitted, truncated=len(fitted.messages) < thread.window_size), summary)
 
     def message(self, principal: Principal, user_id: str, thread_id: str, message_id: str) -> Message:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         self._thread(principal, user_id, thread_id)
         msg = self.repo.get_message(principal.tenant_id, user_id, thread_id, message_id)
         if msg is None:
@@ -287,7 +286,7 @@ class ConversationService:
         return msg
 
     def summary(self, principal: Principal, user_id: str, thread_id: str) -> ThreadSummary:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         self._thread(principal, user_id, thread_id)
         s = self.repo.get_summary(principal.tenant_id, user_id, thread_id)
         if s is None:
@@ -298,12 +297,12 @@ class ConversationService:
         return s
 
     def threads(self, principal: Principal, user_id: str) -> list[Thread]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         agent = None if principal.is_admin else principal.agent_id
         return self.repo.list_threads(principal.tenant_id, user_id, agent)
 
     def summaries(self, principal: Principal, user_id: str, thread_id: str | None = None) -> list[ThreadSummary]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         if thread_id is not None:
             s = self.repo.get_summary(principal.tenant_id, user_id, thread_id)
             return [s] if s is not None and _may_read(principal, s.agent_id) else []
@@ -323,7 +322,7 @@ class ConversationService:
         """Messages from any of the caller's threads relevant to ``text``, by recall's one
         ranking (words and meaning, and the time span the text names), at or above
         ``min_score`` (None: the configured floor, else the embedder's tuned minimum)."""
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
         if self.gate is not None and not self.gate.policy(principal, user_id).memory_readable:

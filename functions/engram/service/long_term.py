@@ -16,11 +16,11 @@ from enum import StrEnum
 from engram.domain.conversation import ThreadSummary, summary_doc_id
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role
-from engram.domain.policies import scope_for
+from engram.domain.policies import require_role, scope_for
 from engram.domain.ranking import Ranked, ScoreParts, Signals, rank_above
 from engram.ports import Clock, ConversationRepository, DocKind, Embedder, SearchIndex, SearchQuery
 from engram.service.conversation import ConversationService
-from engram.service.memory import MemoryService, _require
+from engram.service.memory import MemoryService
 
 PREFERENCE = "preference"
 # A thread summary has no importance or confidence of its own: the middle of the scale.
@@ -72,7 +72,7 @@ class LongTermMemory:
         thread_id: str | None = None,
         limit: int = 100,
     ) -> list[LongTermItem]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         items: list[LongTermItem] = []
         if memory_type is not MemoryType.SUMMARIES:
             cursor: str | None = None
@@ -99,7 +99,7 @@ class LongTermMemory:
         limit: int = 10,
         min_score: float | None = None,
     ) -> list[LongTermItem]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
         found: list[LongTermItem] = []

@@ -38,7 +38,7 @@ from engram.domain.models import (
     UserSettings,
     Visibility,
 )
-from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, scope_for
+from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, require_role, scope_for
 from engram.domain.proposals import Proposal, needs_approval
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
 from engram.domain.sensitive import reject_sensitive as refuse_sensitive
@@ -148,7 +148,7 @@ class MemoryService:
         extra_categories: tuple[str, ...] = (),
     ) -> list[WriteResult]:
         """Explicit writes by an agent: every command is checked before any is applied."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         config = self.agents.get(principal.tenant_id, principal.agent_id)
         if extra_categories:
             g = config.user_memory_config.guardrails
@@ -187,7 +187,7 @@ class MemoryService:
 
     def prepare(self, principal: Principal, user_id: str, command: UpsertCommand) -> tuple[WriteRequest, AgentConfig]:
         """Check one agent write (guardrails, sensitive filter, groups) without applying it."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         config = self.agents.get(principal.tenant_id, principal.agent_id)
         settings = self.check_settings(principal.tenant_id, user_id)
         return self._request(principal, user_id, command, config, settings), config
@@ -565,7 +565,7 @@ class MemoryService:
         reason: str = "deleted on request",
         actor: Actor | None = None,
     ) -> MemoryEntry:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         # ``actor``: who the history names when the caller acts for someone (the user).
         actor = actor or Actor(ActorType.AGENT, principal.agent_id)
         for _ in range(MAX_ATTEMPTS):
@@ -595,7 +595,7 @@ class MemoryService:
 
     def delete_by_key(self, principal: Principal, user_id: str, key: str) -> list[MemoryEntry]:
         """Forget a key: the caller's own entries under it and global ones."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         page = self.list_memories(principal, user_id, scope_for(principal), key=key, limit=1000, forgetting=True)
         targets = [
             e
@@ -630,7 +630,7 @@ class MemoryService:
             cursor = page.next_cursor
 
     def restore(self, principal: Principal, user_id: str, entry_id: str, version: int) -> WriteResult:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         entry = self.get(principal, user_id, entry_id)
         record = self._version(principal.tenant_id, user_id, entry.identity_id, version)
         # A version the caller could not see when it was current is as absent as one never written.
@@ -677,11 +677,6 @@ class MemoryService:
 def reject_sensitive(key: str, value: str, statement: str | None = None) -> None:
     """An entry: its key (which may name or hold the secret), value and statement."""
     refuse_sensitive([(key, value), (key, statement or "")])
-
-
-def _require(principal: Principal, role: Role) -> None:
-    if not principal.has(role):
-        raise Forbidden(f"This key lacks the '{role.value}' role.", requiredRole=role.value)
 
 
 def _retention(settings: UserSettings) -> timedelta | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 from engram.domain.errors import ConfirmationRequired
 from engram.domain.models import ErasureReceipt, Principal, Role, Status
+from engram.domain.policies import require_role
 from engram.domain.serialization import (
     entry_to_dict,
     history_to_dict,
@@ -16,7 +17,6 @@ from engram.domain.serialization import (
     ts,
 )
 from engram.ports import Clock, EntryQuery, ResidueScrubber, SearchIndex, Store, UserDataEraser
-from engram.service.memory import _require
 
 CONFIRMATION = "CONFIRM"
 
@@ -34,7 +34,7 @@ class PrivacyService:
     exporters: dict[str, Exporter] = field(default_factory=dict)
 
     def export(self, principal: Principal, user_id: str) -> dict[str, Any]:
-        _require(principal, Role.ADMIN)
+        require_role(principal, Role.ADMIN)
         t = principal.tenant_id
         entries: list[dict[str, Any]] = []
         cursor: str | None = None
@@ -70,7 +70,7 @@ class PrivacyService:
         return out
 
     def erase(self, principal: Principal, user_id: str, confirmation: str | None) -> ErasureReceipt:
-        _require(principal, Role.ADMIN)
+        require_role(principal, Role.ADMIN)
         if confirmation != CONFIRMATION:
             raise ConfirmationRequired(
                 "Erasing a user deletes everything about them for good; pass confirm=CONFIRM to proceed."

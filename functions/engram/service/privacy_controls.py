@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 
 from engram.domain.blocks import BlockSchema, MemoryBlock
 from engram.domain.models import MemoryEntry, Principal, Role, UserSettings, Visibility
-from engram.domain.policies import scope_for
+from engram.domain.policies import require_role, scope_for
 from engram.domain.proposals import ProposalStatus
 from engram.service.archival import ArchivalService
 from engram.service.blocks import BlockService
-from engram.service.memory import MemoryService, _require
+from engram.service.memory import MemoryService
 from engram.service.proposals import ProposalService
 
 # What one answer holds at most; the memories listing pages through the rest.
@@ -44,7 +44,7 @@ class PrivacyControls:
 
     def remembered(self, principal: Principal, user_id: str) -> RememberedView:
         """Everything live about the user in this key's view (an admin key: everything)."""
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         entries: list[MemoryEntry] = []
         cursor: str | None = None
         truncated = False
@@ -90,7 +90,7 @@ class PrivacyControls:
     ) -> Forgotten:
         """Forget what the caller may forget: by id anything it sees; by key or category
         its own and global memories (an admin key: everything of the user)."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         forgotten: dict[str, MemoryEntry] = {}
         for entry_id in dict.fromkeys(entry_ids):
             gone = self.memory.delete(principal, user_id, entry_id, "forgotten on request")

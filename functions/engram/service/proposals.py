@@ -31,7 +31,7 @@ from engram.domain.agent_config import AgentConfig
 from engram.domain.blocks import BlockEdit, edit_texts, values_to_plain
 from engram.domain.errors import NotFound, ProposalNotOpen, ValidationFailed
 from engram.domain.models import Actor, ActorType, MemoryEntry, Page, Principal, Role, Status, Visibility
-from engram.domain.policies import check_write
+from engram.domain.policies import check_write, require_role
 from engram.domain.proposals import (
     BlockChange,
     EntryRemoval,
@@ -48,7 +48,7 @@ from engram.domain.writes import Outcome, WriteRequest, plan_write
 from engram.ports import Clock, ProposalQuery, ProposalRepository, Store
 from engram.service.agents import AgentConfigService
 from engram.service.blocks import BlockService, BlockWriteResult
-from engram.service.memory import MemoryService, UpsertCommand, WriteResult, _require, reject_sensitive
+from engram.service.memory import MemoryService, UpsertCommand, WriteResult, reject_sensitive
 
 logger = Logger(service="engram", child=True)
 
@@ -101,7 +101,7 @@ class ProposalService:
         self, principal: Principal, request: WriteRequest, config: AgentConfig, reason: str = ""
     ) -> WriteResult:
         """A checked write (``MemoryService.upsert`` under ``requireApproval``) as a proposal."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         self.memory.check_settings(request.tenant_id, request.user_id, request.category)
         now = self.clock.now()
         state = self.store.get_identity(request.tenant_id, request.user_id, request.identity)
@@ -134,7 +134,7 @@ class ProposalService:
         return WriteResult(Outcome.PROPOSED, preview, current, (), proposal)
 
     def propose_forget(self, principal: Principal, user_id: str, entry_id: str, *, reason: str = "") -> Proposal:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         entry = self.memory.get(principal, user_id, entry_id)
         if entry.status is not Status.ACTIVE:
             raise ValidationFailed("This memory is not active; there is nothing to forget.", entryId=entry_id)
@@ -145,7 +145,7 @@ class ProposalService:
     def propose_block(
         self, principal: Principal, user_id: str, block: str, edit: BlockEdit, reason: str = ""
     ) -> Proposal:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         if edit.is_empty():
             raise ValidationFailed("The edit changes nothing: give replace, set, append, remove or completeTask.")
         self.memory.check_settings(principal.tenant_id, user_id)
@@ -209,7 +209,7 @@ class ProposalService:
         cursor: str | None = None,
     ) -> Page[Proposal]:
         """Proposals about the user: an admin sees all (or one agent's), an agent its own."""
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         # A proposal quotes the memory it would change: memory off closes them to agents.
         if not self.memory.gate.policy(principal, user_id).memory_readable:
             return Page([])
@@ -225,7 +225,7 @@ class ProposalService:
         return self.repo.list_proposals(principal.tenant_id, user_id, query)
 
     def get(self, principal: Principal, user_id: str, proposal_id: str) -> Proposal:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         self.memory.gate.policy(principal, user_id).require_readable()
         found = self.repo.get_proposal(principal.tenant_id, user_id, proposal_id)
         if found is None or (not principal.is_admin and found.agent_id != principal.agent_id):
@@ -234,7 +234,7 @@ class ProposalService:
 
     # -- deciding -------------------------------------------------------------------------------
     def approve(self, principal: Principal, user_id: str, proposal_id: str, note: str | None = None) -> Decision:
-        _require(principal, Role.ADMIN)
+        require_role(principal, Role.ADMIN)
         claimed = self._claim(principal, user_id, proposal_id)
         user = Actor(ActorType.USER, user_id)
         try:
@@ -261,7 +261,7 @@ class ProposalService:
         return replace(decision, proposal=done)
 
     def reject(self, principal: Principal, user_id: str, proposal_id: str, note: str | None = None) -> Proposal:
-        _require(principal, Role.ADMIN)
+        require_role(principal, Role.ADMIN)
         for _ in range(5):
             current = self.get(principal, user_id, proposal_id)
             self._require_open(current, allow_stale_claim=False)

@@ -31,7 +31,7 @@ from aws_lambda_powertools import Logger
 from engram.domain.conversation import Message, message_doc_id, speaker_of
 from engram.domain.errors import StoreUnavailable, ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role, Status, UserProfile, UserSettings
-from engram.domain.policies import VisibilityScope
+from engram.domain.policies import VisibilityScope, require_role
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank, score, weights_for
 from engram.domain.read_policy import Reader, ReadPolicy
 from engram.domain.rendering import Episode, Identity, Memory, Relevant, Rendered, render
@@ -50,7 +50,7 @@ from engram.ports import (
 )
 from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
-from engram.service.memory import _require, entry_signals
+from engram.service.memory import entry_signals
 
 logger = Logger(service="engram", child=True)
 
@@ -208,7 +208,7 @@ class RecallService:
         self.weights = weights or weights_for(embedder.model_id)
 
     def recall(self, principal: Principal, user_id: str, request: RecallRequest) -> RecallResult:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         _validate(request)
         started = time.perf_counter()
         vector = self.embedder.embed([request.message])[0]
@@ -221,7 +221,7 @@ class RecallService:
         self, principal: Principal, user_id: str, request: RecallRequest, vector: Sequence[float]
     ) -> RecallResult:
         """Recall with the message already embedded by ``self.embedder`` (benchmarks)."""
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         _validate(request)
         started = time.perf_counter()
         t, now = principal.tenant_id, self.clock.now()

@@ -29,11 +29,12 @@ from engram.domain.errors import (
     Unauthenticated,
 )
 from engram.domain.models import MemoryEntry, Principal, Role, Visibility
+from engram.domain.policies import require_role
 from engram.domain.serialization import entry_to_dict
 from engram.ports import Clock, TurnCounter
 from engram.service.agents import AgentConfigService
 from engram.service.long_term import LongTermItem, MemoryType
-from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand, _require
+from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand
 from engram.service.recall import RecallRequest, RecallResult
 from engram.service.users import UserService
 
@@ -166,7 +167,7 @@ class ToolService:
         turn_id: str | None = None,
         conversation_id: str | None = None,
     ) -> ToolOutcome:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         config = self.config(principal)
         if not config.enable_memory_tools:
             raise ToolNotAllowed(

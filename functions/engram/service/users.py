@@ -7,10 +7,10 @@ from dataclasses import dataclass, replace
 from engram.domain.agent_config import Guardrails
 from engram.domain.errors import ConfirmationRequired, ValidationFailed
 from engram.domain.models import Principal, Role, UserProfile, UserSettings, Visibility
-from engram.domain.policies import check_key, normalise_key, scope_for
+from engram.domain.policies import check_key, normalise_key, require_role, scope_for
 from engram.domain.sensitive import reject_sensitive
 from engram.ports import Clock, Store
-from engram.service.memory import MemoryService, UpsertCommand, WriteResult, _require
+from engram.service.memory import MemoryService, UpsertCommand, WriteResult
 from engram.service.privacy import CONFIRMATION
 
 LEGACY_CATEGORY = "legacy"
@@ -23,7 +23,7 @@ class UserService:
     clock: Clock
 
     def profile(self, principal: Principal, user_id: str) -> UserProfile:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         return self.store.get_profile(principal.tenant_id, user_id) or UserProfile(principal.tenant_id, user_id)
 
     def update_profile(
@@ -36,7 +36,7 @@ class UserService:
         pronouns: str | None = None,
         clear: tuple[str, ...] = (),
     ) -> UserProfile:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         current = self.profile(principal, user_id)
         changes: dict[str, object] = {f: None for f in clear}
         given = [(f, v) for f, v in (("name", name), ("nickname", nickname), ("pronouns", pronouns)) if v is not None]
@@ -48,7 +48,7 @@ class UserService:
 
     def set_agent_name(self, principal: Principal, user_id: str, name: str) -> UserProfile:
         """The name this user gave the calling agent ("I'll call you Jarvis")."""
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         reject_sensitive([("agent_name", name)], "agent name")
         current = self.profile(principal, user_id)
         names = dict(current.agent_names)
@@ -58,7 +58,7 @@ class UserService:
         return updated
 
     def settings(self, principal: Principal, user_id: str) -> UserSettings:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         return self.store.get_settings(principal.tenant_id, user_id) or UserSettings(principal.tenant_id, user_id)
 
     def update_settings(
@@ -73,7 +73,7 @@ class UserService:
     ) -> UserSettings:
         # Settings are the user's own controls: changed through an admin UI or an agent
         # acting for the user, never silently by an ordinary writer.
-        _require(principal, Role.ADMIN)
+        require_role(principal, Role.ADMIN)
         current = self.settings(principal, user_id)
         changes: dict[str, object] = {f: None for f in clear}
         if memory_enabled is not None:
@@ -88,14 +88,14 @@ class UserService:
 
     # -- legacy flat properties: a view over global entries ---------------------------
     def properties(self, principal: Principal, user_id: str) -> dict[str, str]:
-        _require(principal, Role.VIEWER)
+        require_role(principal, Role.VIEWER)
         page = self.memory.list_memories(principal, user_id, scope_for(principal), limit=10_000)
         globals_ = [e for e in page.items if e.visibility is Visibility.GLOBAL]
         # Oldest first so that the newest value of a key wins.
         return {e.key: e.value for e in sorted(globals_, key=lambda e: e.updated_at)}
 
     def merge_properties(self, principal: Principal, user_id: str, values: dict[str, str]) -> list[WriteResult]:
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         guard = Guardrails(allowed_categories=(LEGACY_CATEGORY,))
         for key in values:
             check_key(key, guard)
@@ -120,7 +120,7 @@ class UserService:
         Properties are global entries shared by every agent, so a request that names no
         key (or misspells the parameter) must never read as "delete everything".
         """
-        _require(principal, Role.WRITER)
+        require_role(principal, Role.WRITER)
         if keys and delete_all:
             raise ValidationFailed("Name keys or ask for all=true, not both.", field="all")
         if not keys and not delete_all:
@@ -129,7 +129,7 @@ class UserService:
                 field="key",
             )
         if delete_all:
-            _require(principal, Role.ADMIN)
+            require_role(principal, Role.ADMIN)
             if confirm != CONFIRMATION:
                 raise ConfirmationRequired(
                     "Deleting every property removes them for every agent; pass confirm=CONFIRM with all=true."
