@@ -120,7 +120,9 @@ class EngramRetriever(BaseRetriever):
                 )
                 for item in recalled.memories
             ]
-        hits = self.client.search_memories(self.user_id, q=query, limit=self.k).items
+        # A retriever hands back its k nearest documents, as LangChain's vector-store
+        # retrievers do by default; no relevance threshold.
+        hits = self.client.search_memories(self.user_id, q=query, limit=self.k, min_score=0.0).items
         return [
             Document(
                 page_content=f"{h.entry.key}: {h.entry.value}",

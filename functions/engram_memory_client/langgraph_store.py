@@ -182,8 +182,14 @@ class EngramStore(BaseStore):
         self, target: Target, query: str | None, wanted: int
     ) -> Iterator[tuple[models.Entry, float | None]]:
         if query:
+            # A LangGraph store's search answers the nearest items, best first, with no
+            # threshold (as InMemoryStore does); the graph decides what is relevant.
             hits = self.client.search_memories(
-                target.user_id, q=query, limit=min(100, max(wanted * 3, 10)), category=target.category
+                target.user_id,
+                q=query,
+                limit=min(100, max(wanted * 3, 10)),
+                category=target.category,
+                min_score=0.0,
             )
             for hit in hits.items:
                 yield hit.entry, hit.score

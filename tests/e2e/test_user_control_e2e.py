@@ -94,5 +94,8 @@ def test_given_a_block_past_its_threshold_when_it_grows_then_it_stays_under_its_
         for fact in moved:
             topic = fact.split()[1]
             for mode in ("keyword", "semantic"):
-                hits = tutor.get(f"{base}/archival/search", params={"q": topic, "mode": mode}).json()["items"]
+                # The suite's hash embedder is no judge of meaning: ask semantic mode for the
+                # nearest records (minScore 0), not for those past the tuned threshold.
+                params = {"q": topic, "mode": mode, **({"minScore": 0} if mode == "semantic" else {})}
+                hits = tutor.get(f"{base}/archival/search", params=params).json()["items"]
                 assert any(fact in h["record"]["text"] for h in hits), (mode, fact)

@@ -124,18 +124,16 @@ def test_given_langchain_tools_when_invoked_then_they_remember_recall_search_and
 ) -> None:
     tools = {t.name: t for t in engram_tools(keys["alpha"], "erin")}
     assert set(tools) == {"remember", "recall", "search_memory", "forget"}
-    assert (
-        tools["remember"]
-        .invoke({"key": "favorite_color", "value": "blue", "category": "preference"})
-        .startswith("created")
-    )
+    stored = tools["remember"].invoke({"key": "favorite_color", "value": "blue", "category": "preference"})
+    # The outcome word is Engram's (created, or reinforced when the client's write is retried).
+    assert stored.split(":")[0] in {"created", "reinforced"} and "favorite_color = blue" in stored, stored
     assert "blue" in tools["recall"].invoke({"message": "what colour should the cake be?"})
-    assert "favorite_color = blue" in tools["search_memory"].invoke({"query": "colour"})
+    assert "favorite_color = blue" in tools["search_memory"].invoke({"query": "favorite color"})
     # A refusal reaches the model as text with Engram's code, not as an exception.
     refused = tools["remember"].invoke({"key": "card", "value": "4111 1111 1111 1111"})
     assert "[sensitive_data]" in refused
     assert tools["forget"].invoke({"key": "favorite_color"}) == "Forgotten: favorite_color"
-    assert "No memories match" in tools["search_memory"].invoke({"query": "colour"})
+    assert "No memories match" in tools["search_memory"].invoke({"query": "favorite color"})
     # The same tools through a model's tool call (what an agent executor sends).
     call = {"name": "search_memory", "args": {"query": "anything"}, "id": "call_1", "type": "tool_call"}
     message = tools["search_memory"].invoke(call)
