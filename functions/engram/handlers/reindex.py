@@ -17,16 +17,27 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, pro
 from aws_lambda_powertools.utilities.data_classes import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.container import get_engram
+from engram.container import Engram, get_engram
 from engram.handlers.observability import logger, metrics, trace_handler
 from engram.reindex_wiring import reindex_service
 from engram.service.dream import time_left_of
+from engram.service.reindex import ReindexService
 
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+# Built once per container (it holds boto3 clients), not once per record.
+_built: tuple[Engram, ReindexService] | None = None
+
+
+def _service() -> ReindexService:
+    global _built
+    engram = get_engram()
+    if _built is None or _built[0] is not engram:
+        _built = (engram, reindex_service(engram))
+    return _built[1]
 
 
 def _record(record: SQSRecord, lambda_context: LambdaContext | None = None) -> None:
-    result = reindex_service(get_engram()).handle(json.loads(record.body), time_left_of(lambda_context))
+    result = _service().handle(json.loads(record.body), time_left_of(lambda_context))
     metrics.add_metric(name="reindex.entries", unit=MetricUnit.Count, value=result.entries)
     metrics.add_metric(name="reindex.upserted", unit=MetricUnit.Count, value=result.upserted)
     metrics.add_metric(name="reindex.removed", unit=MetricUnit.Count, value=result.removed)
@@ -38,7 +49,7 @@ def _record(record: SQSRecord, lambda_context: LambdaContext | None = None) -> N
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     if "Records" in event:
         return dict(process_partial_response(event=event, record_handler=_record, processor=processor, context=context))
-    service = reindex_service(get_engram())
+    service = _service()
     action = event.get("action")
     if action == "start":
         return {"action": "start", "segments": service.start(int(event.get("segments", 4)))}

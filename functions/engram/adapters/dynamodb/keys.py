@@ -13,6 +13,9 @@ list it in the key table of ``docs/dynamodb.md``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engram.domain.errors import ValidationFailed
 from engram.domain.policies import erasure_mark_id
 
@@ -176,3 +179,20 @@ def live_after(now_ts: str) -> str:
     ``MemoryEntry.is_expired`` says) falls below it, one expiring later above it.
     """
     return now_ts + "$"
+
+
+def entry_key_of(keys: Mapping[str, Any]) -> tuple[str, str, str] | None:
+    """(tenant, user, entry id) from an item's key in attribute-value form (a stream
+    record's ``Keys``); None when the item is not a memory entry."""
+    pk = (keys.get(PK) or {}).get("S")
+    sk = (keys.get(SK) or {}).get("S")
+    if not isinstance(pk, str) or not isinstance(sk, str):
+        return None
+    entry_id = entry_id_of(sk)
+    if entry_id is None:
+        return None
+    try:
+        tenant_id, user_id = parse_user_pk(pk)
+    except ValueError:
+        return None
+    return tenant_id, user_id, entry_id

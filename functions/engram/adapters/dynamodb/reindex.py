@@ -76,7 +76,7 @@ class DynamoStreamRange:
                     if int(record["dynamodb"]["SequenceNumber"]) > end:
                         return found
                     keys = record["dynamodb"].get("Keys") or {}
-                    owner_entry = _entry_key(keys)
+                    owner_entry = k.entry_key_of(keys)
                     if owner_entry is not None:
                         found.append(owner_entry)
                 iterator = page.get("NextShardIterator")
@@ -89,18 +89,3 @@ class DynamoStreamRange:
                 "The failed stream batch cannot be read back; run a backfill (engram reindex).",
                 shardId=batch.get("shardId"),
             ) from exc
-
-
-def _entry_key(keys: Mapping[str, Any]) -> tuple[str, str, str] | None:
-    pk = (keys.get(k.PK) or {}).get("S")
-    sk = (keys.get(k.SK) or {}).get("S")
-    if not isinstance(pk, str) or not isinstance(sk, str):
-        return None
-    entry_id = k.entry_id_of(sk)
-    if entry_id is None:
-        return None
-    try:
-        tenant_id, user_id = k.parse_user_pk(pk)
-    except ValueError:
-        return None
-    return tenant_id, user_id, entry_id

@@ -55,18 +55,10 @@ def entry_change(record: Mapping[str, Any]) -> EntryChange | None:
     removes it. Each record states a whole outcome, so replaying one is harmless.
     """
     body = record.get("dynamodb") or {}
-    keys = body.get("Keys") or {}
-    pk = (keys.get(k.PK) or {}).get("S")
-    sk = (keys.get(k.SK) or {}).get("S")
-    if not isinstance(pk, str) or not isinstance(sk, str):
+    key = k.entry_key_of(body.get("Keys") or {})
+    if key is None:
         return None
-    entry_id = k.entry_id_of(sk)
-    if entry_id is None:
-        return None
-    try:
-        tenant_id, user_id = k.parse_user_pk(pk)
-    except ValueError:
-        return None
+    tenant_id, user_id, entry_id = key
     event = record.get("eventName")
     previous = _old_entry(body.get("OldImage"))
     if event == "REMOVE":
