@@ -27,8 +27,12 @@ MCP_ONLY_DISTRIBUTIONS = ("mcp", "mangum")
 EXCLUDED_DIRS = ("__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", "tests", "*.egg-info")
 EXCLUDED_FILES = ("*.pyc", "*.pyo", "test_*.py", "conftest.py", ".DS_Store")
 
+# The Python client is a distribution of its own (engram-memory-client on PyPI) for agent
+# developers; no function imports it, so it and the server package's re-export stay out.
+EXCLUDED_PATHS = ("engram_memory_client", "engram/client")
+
 # The same rules as CDK asset globs.
-CODE_EXCLUDES = tuple(f"**/{d}" for d in EXCLUDED_DIRS) + tuple(f"**/{f}" for f in EXCLUDED_FILES)
+CODE_EXCLUDES = tuple(f"**/{d}" for d in EXCLUDED_DIRS) + tuple(f"**/{f}" for f in EXCLUDED_FILES) + EXCLUDED_PATHS
 
 # Lambda allows 250 MB unzipped for a function and its layers; the core layer stays far
 # under that so cold starts stay short (opensearch-py<3 keeps grpcio and protobuf out).
@@ -42,12 +46,12 @@ def _excluded(name: str, patterns: tuple[str, ...]) -> bool:
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def shipped_files(root: Path = CODE_DIR) -> Iterator[Path]:
+def shipped_files(root: Path = CODE_DIR, _prefix: Path = Path()) -> Iterator[Path]:
     """Files of the code asset, relative to ``root``, in a stable order."""
     for path in sorted(root.iterdir()):
+        rel = _prefix / path.name
         if path.is_dir():
-            if not _excluded(path.name, EXCLUDED_DIRS):
-                for child in shipped_files(path):
-                    yield path.relative_to(root) / child
+            if not _excluded(path.name, EXCLUDED_DIRS) and rel.as_posix() not in EXCLUDED_PATHS:
+                yield from shipped_files(path, rel)
         elif not _excluded(path.name, EXCLUDED_FILES):
-            yield path.relative_to(root)
+            yield rel
