@@ -179,8 +179,9 @@ def model() -> dict[str, Any]:
     node_month = p["opensearch_t3_medium_usd_per_hour"] * HOURS_PER_MONTH
     graph_bytes = 1.1 * (4 * EMBEDDING_DIMENSION + 8 * HNSW_M)
     nodes_per_million = 1e6 * graph_bytes / T3_MEDIUM_KNN_BYTES
-    # DynamoDB storage: the item and its copies in the two ALL-projection LSIs, ~1 KB each
-    # for a short memory with its metadata (an assumption: the bench does not report sizes).
+    # DynamoDB storage: the entry, its copy in LSI1 (ALL projection) and its history
+    # record, ~1 KB each for a short memory with its metadata (an assumption: the bench
+    # does not report sizes).
     ddb_gb_per_million = 3 * 1e6 * 1024 / 1024**3
 
     return {

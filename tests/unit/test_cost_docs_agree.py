@@ -45,3 +45,12 @@ def test_given_the_committed_cost_model_then_performance_md_shows_the_same_total
     for row in ("usd_per_million_recalls", "usd_per_million_memories_written"):
         total = committed[row]["total_without_opensearch"]
         assert f"${total:,.2f} |" in doc
+
+
+def test_given_the_committed_cost_model_then_it_priced_every_function_the_stack_deploys() -> None:
+    # Given the functions infra deploys, with their configured memory
+    deployed = cost.memory_sizes()
+    # When the committed model is read, then it used exactly those memory sizes (a function
+    # added to the stack after the last run, such as reindex, is a stale model)
+    assert _committed()["lambda_memory_mb"] == deployed
+    assert "reindex" in deployed
