@@ -161,6 +161,7 @@ OPERATIONS: dict[str, Operation] = {
             ("turn_id", "engram-turn-id", "header"),
             ("conversation_id", "conversationId", "body"),
             ("format", "format", "body"),
+            ("message_id", "messageId", "body"),
             ("tool_call", "toolCall", "body"),
         ),
         models.ToolExecuteRequest,
@@ -859,6 +860,7 @@ class SyncOperations(SyncSender):
         turn_id: str | None = None,
         conversation_id: str | NotGiven | None = NOT_GIVEN,
         format: Literal["openai", "openai_responses", "anthropic", "bedrock"] | NotGiven | None = NOT_GIVEN,
+        message_id: str | NotGiven | None = NOT_GIVEN,
         idempotency_key: str | None = None,
     ) -> models.ToolExecution:
         """POST /v1/users/{userId}/tools/execute: Run a model's memory tool call for this user and return the tool result to hand back"""
@@ -1379,6 +1381,7 @@ class AsyncOperations(AsyncSender):
         turn_id: str | None = None,
         conversation_id: str | NotGiven | None = NOT_GIVEN,
         format: Literal["openai", "openai_responses", "anthropic", "bedrock"] | NotGiven | None = NOT_GIVEN,
+        message_id: str | NotGiven | None = NOT_GIVEN,
         idempotency_key: str | None = None,
     ) -> models.ToolExecution:
         """POST /v1/users/{userId}/tools/execute: Run a model's memory tool call for this user and return the tool result to hand back"""

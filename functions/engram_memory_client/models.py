@@ -996,6 +996,11 @@ class ToolExecuteRequest(_Model):
     format: Literal["openai", "openai_responses", "anthropic", "bedrock"] | None = Field(
         None, alias="format", description="Detected from the call's shape when absent."
     )
+    message_id: Annotated[str, Field(pattern="^[A-Za-z0-9][A-Za-z0-9_.:@\\-]{0,127}$")] | None = Field(
+        None,
+        alias="messageId",
+        description="The user message this call acts on, recorded as the source of written memories: the same fact from the same message is remembered once, whatever thread or path brings it again.",
+    )
     tool_call: dict[str, Any] = Field(
         alias="toolCall",
         description="The tool call exactly as the model's API returned it: an OpenAI tool call ({id, type: function, function: {name, arguments}}) or Responses function_call, an Anthropic tool_use block ({type: tool_use, id, name, input}), or a Bedrock Converse toolUse block ({toolUse: {toolUseId, name, input}}).",
@@ -1122,8 +1127,11 @@ class WriteOutcome(_Model):
         alias="entry", description="The entry as written; null when the write became a proposal."
     )
     evicted_ids: list[str] = Field(default_factory=list, alias="evictedIds")
-    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed"] = Field(
-        alias="outcome"
+    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed", "unchanged"] = (
+        Field(
+            alias="outcome",
+            description="unchanged: this observation (user, key, sourceMessageId, value) was applied before, from another thread, path or retry; nothing was written.",
+        )
     )
     previous_id: str | None = Field(None, alias="previousId")
     proposal: ProposalView | None = Field(

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from engram.domain.agent_config import AgentConfig, OnCapReached, RecallOrder, UserMemoryConfig
+from engram.domain.conversation import ExtractionJob, MessageRole, NewMessage
 from engram.domain.errors import CapacityReached, GuardrailViolation, VersionConflict
 from engram.domain.models import (
     Actor,
@@ -314,3 +315,53 @@ class TestThroughTheService:
             engram.memory.upsert(agent, "u1", [UpsertCommand(f"k{i}", "v")])
         assert sorted(e.key for e in engram.memory.visible(agent, "u1").items) == ["k2", "k3", "k4"]
         assert engram.memory.count(admin, "u1") == 3
+
+    def test_one_observation_is_applied_once_across_threads_paths_and_concurrent_writers(
+        self, store: Any, tmp_path: Path
+    ) -> None:
+        """Issue #17, item 7: identity (user, key, source message), on every store."""
+        engram = engram_for(tmp_path, store=store)
+        agent = principal("t1", "agent-a")
+        said = T0 - timedelta(hours=1)
+        message = NewMessage("m-7", MessageRole.USER, "My favorite food is pizza.", said)
+        # Given the same message stored in two threads (phone, laptop) and extracted in each
+        # (the job is idempotent per thread only, so both extractions run)
+        conversations, extracted = engram.conversation, []
+        for thread in ("phone", "laptop"):
+            conversations.repo.append("t1", "u1", thread, "agent-a", [message], T0)
+            extracted.append(conversations.extraction.process(ExtractionJob("t1", "u1", thread, "m-7", "agent-a")))
+        assert [r["outcomes"] for r in extracted] == [{"created": 1}, {"unchanged": 1}]
+        # When eight writers PUT the same fact from that message at once
+        outcomes: list[str] = []
+        command = UpsertCommand("favorite_food", "pizza", "preference", source_message_id="m-7")
+
+        def writer() -> None:
+            outcomes.append(engram.memory.upsert(agent, "u1", [command])[0].outcome.value)
+
+        threads = [threading.Thread(target=writer) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        # Then every one of them was told it changed nothing, and one entry holds one version
+        assert outcomes == ["unchanged"] * 8
+        live = engram.memory.list_memories(agent, "u1", scope_for(agent), key="favorite_food").items
+        assert [(e.value, e.version, e.confidence) for e in live] == [("pizza", 1, 0.8)]
+        assert len(store.history_of_user("t1", "u1")) == 1
+
+    def test_concurrent_writers_of_one_new_observation_create_it_once(self, store: Any, tmp_path: Path) -> None:
+        engram = engram_for(tmp_path, store=store)
+        agent = principal("t1", "agent-a")
+        command = UpsertCommand("city", "Lisbon", source_message_id="m-1")
+        outcomes: list[str] = []
+
+        def writer() -> None:
+            outcomes.append(engram.memory.upsert(agent, "u1", [command])[0].outcome.value)
+
+        threads = [threading.Thread(target=writer) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(outcomes) == ["created"] + ["unchanged"] * 7
+        assert [h.change.value for h in store.history_of_user("t1", "u1")] == ["created"]

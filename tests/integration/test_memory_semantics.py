@@ -230,3 +230,36 @@ def test_extraction_writes_only_the_agents_allowed_categories(api: Api) -> None:
     assert {e["category"] for e in stored} <= {"preference", "fact"}, [(e["key"], e["category"]) for e in stored]
     record = api.call("GET", f"{U}/threads/t1/messages/m0", a).json()
     assert record["extraction"]["dropped"].get("category_not_allowed", 0) >= 1, record["extraction"]
+
+
+# -- item 7: one observation, one effect, across threads and paths ------------------------
+def test_the_same_fact_from_the_same_message_is_applied_once_across_threads_and_paths(api: Api) -> None:
+    a = api.key("acme", "a")
+    msg = {"id": "m-42", "role": "user", "content": "My favorite food is pizza."}
+    # Given the message sent from the phone and from the laptop (two threads, one id)
+    for thread in ("phone", "laptop"):
+        r = api.call("POST", f"{U}/threads/{thread}/messages", a, json_body={"messages": [msg]})
+        assert r.status in (200, 201, 202), r.body
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    items = api.call("GET", f"{U}/memories/key/favorite_food", a).json()["items"]
+    # Then one entry, extracted once: its confidence is the extractor's, not reinforced
+    assert [(e["value"], e["confidence"]) for e in items] == [("pizza", 0.8)]
+    entry = items[0]
+    # When the agent also PUTs the fact from that message, twice (a retry)
+    body = {"key": "favorite_food", "value": "Pizza", "category": "preference", "sourceMessageId": "m-42"}
+    for _ in range(2):
+        assert _put(api, a, body)["outcome"] == "unchanged"
+    # And its tool call names the same message
+    args = json.dumps({"key": "favorite_food", "value": "pizza", "category": "preference"})
+    call = {"id": "c1", "type": "function", "function": {"name": "rememberFact", "arguments": args}}
+    r = api.call("POST", f"{U}/tools/execute", a, json_body={"toolCall": call, "messageId": "m-42"})
+    assert r.status == 200 and r.json()["data"]["outcome"] == "unchanged", r.body
+    # Then nothing moved: one entry, one version, the same confidence
+    items = api.call("GET", f"{U}/memories/key/favorite_food", a).json()["items"]
+    assert [(e["id"], e["version"], e["confidence"]) for e in items] == [(entry["id"], 1, 0.8)]
+    assert len(api.call("GET", f"{U}/memories/{entry['id']}/history", a).json()["items"]) == 1
+    # While another message saying the same does reinforce, and a correction sent with the
+    # same message id still applies
+    assert _put(api, a, {**body, "sourceMessageId": "m-43"})["outcome"] == "reinforced"
+    fixed = _put(api, a, {**body, "value": "sushi"})
+    assert fixed["outcome"] == "superseded" and fixed["entry"]["value"] == "sushi"

@@ -113,6 +113,12 @@ class UpsertArgs(_Args):
     category: str = Field("fact", min_length=1, max_length=64)
     visibility: Literal["self", "group", "global"] = "self"
     group_ids: list[str] | None = Field(None, alias="groupIds", max_length=50)
+    source_message_id: str | None = Field(
+        None,
+        alias="sourceMessageId",
+        pattern=ID_PATTERN,
+        description="The user message the fact comes from: the same fact from the same message is remembered once.",
+    )
 
 
 class DeleteArgs(_Args):
@@ -264,6 +270,7 @@ class MemoryTools:
             category=a.category,
             visibility=Visibility(a.visibility),
             group_ids=None if a.group_ids is None else tuple(a.group_ids),
+            source_message_id=a.source_message_id,
         )
         result = self.engram.memory.upsert(p, a.user_id, [command])[0]
         return {

@@ -105,7 +105,12 @@ class Entry(ApiModel):
 
 
 class WriteOutcome(ApiModel):
-    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed"]
+    outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed", "unchanged"] = (
+        Field(
+            description="unchanged: this observation (user, key, sourceMessageId, value) was applied before, from "
+            "another thread, path or retry; nothing was written."
+        )
+    )
     entry: Entry | None = Field(description="The entry as written; null when the write became a proposal.")
     previous_id: str | None = None
     evicted_ids: list[str] = Field(default_factory=list)

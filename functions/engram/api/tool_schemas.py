@@ -28,6 +28,11 @@ class ToolExecuteRequest(ApiModel):
     )
     format: FormatName | None = Field(None, description="Detected from the call's shape when absent.")
     conversation_id: Identifier | None = Field(None, description="Recorded as the source of written memories.")
+    message_id: Identifier | None = Field(
+        None,
+        description="The user message this call acts on, recorded as the source of written memories: "
+        "the same fact from the same message is remembered once, whatever thread or path brings it again.",
+    )
 
 
 class ToolExecution(ApiModel):

@@ -86,7 +86,7 @@ def list_tools(
 def execute_tool(userId: UserId, body: ToolExecuteRequest, turn: TurnId = None) -> ToolExecution:
     engram, principal = context(router)
     call = parse_tool_call(body.tool_call, None if body.format is None else ToolFormat(body.format))
-    outcome = tool_service(engram).execute(principal, userId, call, turn, body.conversation_id)
+    outcome = tool_service(engram).execute(principal, userId, call, turn, body.conversation_id, body.message_id)
     error = None
     if outcome.is_error:
         error = ErrorBody(

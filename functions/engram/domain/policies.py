@@ -36,6 +36,19 @@ def erasure_mark_id(tenant_id: str, user_id: str) -> str:
     return hashlib.sha256("\x1f".join(("erased", tenant_id, user_id)).encode()).hexdigest()
 
 
+def source_mark_id(tenant_id: str, user_id: str, key: str, source_message_id: str, value: str) -> str:
+    """The once-only mark of one observation: (user, key, source message) and what it said.
+
+    Stored as an identity that can only be created once, in the write's own transaction,
+    so the same fact from the same message is applied once across threads (phone and
+    laptop), paths (PUT, tools, extraction) and retries (issue #17, item 7). The value is
+    part of it so that a correction sent with the same message id still applies. A hash:
+    it holds neither the key nor the value.
+    """
+    raw = "\x1f".join(("source", tenant_id, user_id, key, source_message_id, normalise_value(value)))
+    return "src_" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
 @dataclass(frozen=True, slots=True)
 class VisibilityScope:
     """What one agent may see of a user's memory (behaviour item 3).

@@ -37,6 +37,9 @@ class Outcome(StrEnum):
     RESTORED = "restored"
     # Not written: the agent's write became a proposal for the user to approve.
     PROPOSED = "proposed"
+    # Not written: this observation (same user, key, source message and value) was
+    # applied before, from another thread, path or retry.
+    UNCHANGED = "unchanged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +85,8 @@ class WritePlan:
     history: tuple[HistoryRecord, ...]
     active_delta: int
     previous: MemoryEntry | None = None
+    # Further identities created by the same transaction (an observation's source mark).
+    guard_extra: tuple[IdentityGuard, ...] = ()
 
 
 def new_entry_id() -> str:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from aws_lambda_powertools import Logger
+
 from engram.domain.agent_config import AgentConfig, OnCapReached, RecallOrder
 from engram.domain.errors import (
     CapacityReached,
@@ -30,6 +32,7 @@ from engram.domain.models import (
     ChangeKind,
     Changeset,
     HistoryRecord,
+    IdentityGuard,
     MemoryEntry,
     Page,
     Principal,
@@ -38,7 +41,15 @@ from engram.domain.models import (
     UserSettings,
     Visibility,
 )
-from engram.domain.policies import VisibilityScope, check_write, eviction_order, normalise_key, require_role, scope_for
+from engram.domain.policies import (
+    VisibilityScope,
+    check_write,
+    eviction_order,
+    normalise_key,
+    require_role,
+    scope_for,
+    source_mark_id,
+)
 from engram.domain.proposals import Proposal, needs_approval
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
 from engram.domain.sensitive import reject_sensitive as refuse_sensitive
@@ -49,6 +60,8 @@ from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal,
 from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchHit, SearchIndex, SearchQuery, Store
 from engram.service.agents import AgentConfigService
 from engram.service.read_gate import ReadGate
+
+logger = Logger(service="engram", child=True)
 
 MAX_ATTEMPTS = 200
 TURN_WINDOW = timedelta(hours=24)
@@ -278,13 +291,24 @@ class MemoryService:
             ttl=config.user_memory_config.ttl_table(),
             origin=req.origin or self.clock.now(),
         )
+        mark = None
+        if req.source_message_id is not None and restoring is None:
+            mark = source_mark_id(req.tenant_id, req.user_id, req.key, req.source_message_id, req.value)
         for attempt in range(MAX_ATTEMPTS):
             now = self.clock.now()
+            if mark is not None:
+                seen = self._already_applied(req, mark)
+                if seen is not None:
+                    return seen
             state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
             current = None
             if state is not None and state.current_entry_id is not None:
                 current = self.store.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
             plan = plan_write(req, current, None if state is None else state.version, now, restoring)
+            if mark is not None:
+                # Created once, in the write's own transaction: of two writers of the same
+                # observation, the second fails the guard, retries and finds the mark.
+                plan = replace(plan, guard_extra=(IdentityGuard(mark, None, 1, plan.entry.id),))
             try:
                 evicted = self._apply(plan, req, config, now)
             except VersionConflict:
@@ -294,9 +318,24 @@ class MemoryService:
             return WriteResult(plan.outcome, plan.entry, plan.previous, evicted)
         raise VersionConflict("Too many concurrent writers for this memory; retry later.")
 
+    def _already_applied(self, req: WriteRequest, mark: str) -> WriteResult | None:
+        """The answer to a repeat of an observation already applied: nothing changes."""
+        seen = self.store.get_identity(req.tenant_id, req.user_id, mark)
+        if seen is None:
+            return None
+        state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
+        # What the caller sees is the identity's entry now (it may have moved on since);
+        # the marked one if the identity has none any more (deleted: not brought back).
+        entry_id = state.current_entry_id if state is not None and state.current_entry_id else seen.current_entry_id
+        entry = None if entry_id is None else self.store.get_entry(req.tenant_id, req.user_id, entry_id)
+        if entry is None:
+            return None
+        logger.info("observation already applied", extra={"outcome": Outcome.UNCHANGED.value})
+        return WriteResult(Outcome.UNCHANGED, entry, entry)
+
     def _apply(self, plan: WritePlan, req: WriteRequest, config: AgentConfig, now: datetime) -> tuple[str, ...]:
         umc = config.user_memory_config
-        guards, entries, history = [plan.guard], list(plan.entries), list(plan.history)
+        guards, entries, history = [*plan.guard_extra, plan.guard], list(plan.entries), list(plan.history)
         delta, cap = plan.active_delta, umc.max_entries_per_user
         evicted: list[str] = []
         if delta > 0:

@@ -116,6 +116,7 @@ class _Invocation:
     call: T.ToolCall
     turn_id: str | None
     conversation_id: str | None
+    message_id: str | None = None
 
 
 _RUNNERS = {
@@ -166,6 +167,7 @@ class ToolService:
         call: T.ToolCall,
         turn_id: str | None = None,
         conversation_id: str | None = None,
+        message_id: str | None = None,
     ) -> ToolOutcome:
         require_role(principal, Role.VIEWER)
         config = self.config(principal)
@@ -205,7 +207,8 @@ class ToolService:
                 # rememberFact is counted by the write pipeline itself, with the entry.
                 self._count_write(principal, config, turn_id)
             runner = getattr(self, _RUNNERS[tool.name])
-            outcome: ToolOutcome = runner(_Invocation(principal, user_id, call, turn_id, conversation_id), args)
+            invocation = _Invocation(principal, user_id, call, turn_id, conversation_id, message_id)
+            outcome: ToolOutcome = runner(invocation, args)
             return outcome
         except _CALLER_ERRORS:
             raise
@@ -233,6 +236,7 @@ class ToolService:
             category=a.category,
             visibility=Visibility(a.visibility),
             source_conversation_id=inv.conversation_id,
+            source_message_id=inv.message_id,
         )
         result = self.memory.upsert(inv.principal, inv.user_id, [command], inv.turn_id)[0]
         e = result.entry
