@@ -479,12 +479,16 @@ class ConversationRepository(Protocol):
         agent_id: str,
         messages: Sequence[NewMessage],
         now: datetime,
+        origin: datetime | None = None,
     ) -> AppendOutcome:
         """Store the messages in order, atomically, numbering them after the thread's last.
 
         A message id the thread already holds is left exactly as stored (appending is
         idempotent on (tenant, user, thread, message id)). The thread is created for
-        ``agent_id``; raises ``Forbidden`` if it belongs to another agent.
+        ``agent_id``; raises ``Forbidden`` if it belongs to another agent. With an
+        ``origin`` (when the request reached Engram), raises ``UserErased`` and stores
+        nothing if the user was erased at or after it, checked in the append's own
+        transaction, as memory writes are.
         """
         ...
 

@@ -36,4 +36,5 @@ def reindex_service(engram: Engram) -> ReindexService:
         engram.indexer,
         SqsMessages(sqs, settings.reindex_queue_url),
         SqsMessages(sqs, failures) if failures else None,
+        store,  # the erasure tombstones: a re-index never brings an erased user back
     )

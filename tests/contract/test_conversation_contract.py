@@ -16,7 +16,7 @@ import pytest
 from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.conversations import SqliteConversations
 from engram.domain.conversation import ExtractionRecord, MessageRole, NewMessage, ThreadSummary
-from engram.domain.errors import Forbidden
+from engram.domain.errors import Forbidden, UserErased
 
 Factory = Callable[[pytest.FixtureRequest, Path], Any]
 
@@ -199,3 +199,32 @@ class TestDeletion:
         assert repo.list_threads("t1", "u1") == [] and repo.list_summaries("t1", "u1") == []
         assert repo.get_message("t1", "u2", "th1", "a") is not None
         assert repo.get_message("t2", "u1", "th1", "a") is not None
+
+
+def mark_erased(repo: Any, tenant: str, user: str, at: datetime) -> None:
+    """Write the erasure tombstone the way the store of the same backend does."""
+    if isinstance(repo, SqliteConversations):
+        repo._store.mark_erased(tenant, user, at)
+        return
+    from engram.adapters.dynamodb import DynamoStore
+
+    DynamoStore(repo.client, repo.table_name).mark_erased(tenant, user, at)
+
+
+class TestErasureWins:
+    def test_an_append_that_began_before_the_erasure_stores_nothing(self, repo: Any) -> None:
+        """Issue #22: appends are held to the erasure tombstone as memory writes are."""
+        append(repo, new("old"))
+        mark_erased(repo, "t1", "u1", T0 + timedelta(seconds=5))
+        late = T0 + timedelta(seconds=6)
+        for origin in (T0, T0 + timedelta(seconds=5)):  # before, and at the same instant
+            with pytest.raises(UserErased):
+                repo.append("t1", "u1", "th1", "a1", [new("a")], late, origin=origin)
+            with pytest.raises(UserErased):  # a replay of a stored id is refused too
+                repo.append("t1", "u1", "th1", "a1", [new("old")], late, origin=origin)
+        assert repo.get_message("t1", "u1", "th1", "a") is None
+        assert repo.get_thread("t1", "u1", "th1").last_seq == 1
+        # Another user, and an append that began after the erasure, work normally.
+        assert repo.append("t1", "u2", "th1", "a1", [new("a")], late, origin=T0).created == ("a",)
+        after = repo.append("t1", "u1", "th1", "a1", [new("a")], late, origin=T0 + timedelta(seconds=6))
+        assert after.created == ("a",)

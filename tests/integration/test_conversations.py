@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from engram.container import set_engram
 from engram.domain.conversation import LIMIT_NOTICE
-from engram.domain.models import Role
+from engram.domain.models import Principal, Role
 
 from tests.integration.conftest import Api
 from tests.support import ManualClock, engram_for
@@ -305,6 +305,38 @@ class TestPrivacy:
         # The same message ids after erasure are a new conversation, extracted afresh.
         say(api, alpha, "t1", "I like sport number 0")
         assert [m["key"] for m in memories(api, alpha)] == ["likes:sport_number_0"]
+
+    def test_an_append_racing_an_erasure_is_refused_and_leaves_nothing(self, api: Api, alpha: str) -> None:
+        """Issue #22: the erasure lands after the append began and before it reaches the
+        store; the append answers 409 user_erased, as a memory write does, and nothing
+        of it survives the erasure."""
+        admin = api.key("acme", "ops", Role.ADMIN)
+        feature = api.engram.conversation
+        assert feature is not None
+        service = feature.conversations
+        real = service.repo
+        ops = Principal("acme", "ops", frozenset({Role.ADMIN}))
+
+        class ErasedMeanwhile:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(real, name)
+
+            def append(self, *args: Any, **kwargs: Any) -> Any:
+                api.engram.privacy.erase(ops, "alice", "CONFIRM")
+                return real.append(*args, **kwargs)
+
+        service.repo = ErasedMeanwhile()  # type: ignore[assignment]
+        try:
+            r = api.call(
+                "POST", f"{USER}/threads/t1/messages", alpha, json_body={"messages": [{"id": "a", "content": "hi"}]}
+            )
+        finally:
+            service.repo = real
+        assert r.status == 409 and r.json()["code"] == "user_erased", r.body
+        assert api.call("GET", f"{USER}/threads", admin).json()["items"] == []
+        assert api.call("GET", f"{USER}/export", admin).json()["conversations"]["messages"] == []
+        # An append that begins after the erasure is a new conversation.
+        assert say(api, alpha, "t1", "I live in Oslo")["created"] == ["m0"]
 
     def test_deleting_a_thread_forgets_its_messages_but_not_the_facts(self, api: Api, alpha: str) -> None:
         say(api, alpha, "t1", "I live in Oslo")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ import pytest
 from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.opensearch import OpenSearchIndex
 from engram.container import Engram, set_engram
+from engram.domain.models import Role
 from engram.handlers import reindex as reindex_handler
 from engram.local.lambda_context import LocalContext
 from engram.service.memory import UpsertCommand
@@ -213,3 +215,54 @@ def test_given_no_reindex_queue_then_the_function_says_what_is_missing(tmp_path:
             reindex_handler.handler({"action": "start"}, LocalContext())
     finally:
         set_engram(None)
+
+
+@pytest.mark.parametrize("race", ["after_the_read", "during_the_write"])
+def test_given_an_erasure_racing_a_backfill_then_the_erased_user_stays_out_of_the_index(
+    cloud: Cloud, race: str
+) -> None:
+    """Issue #22: the erasure lands after a worker read the user's entries, either before
+    it writes them (the tombstone check before indexing keeps them out) or while it
+    writes them, after the erasure's own index delete ran (the check after takes them
+    back). Another user's entries, and the erased user's entries written after the
+    erasure, are indexed."""
+    e = cloud.engram
+    e.memory.upsert(AGENT, "u1", [UpsertCommand(f"gone{i}", f"erased value {i}") for i in range(3)])
+    e.memory.upsert(AGENT, "u2", [UpsertCommand("stays", "kept value")])
+    service = reindex_handler._service()
+    admin = principal("t1", "ops", Role.ADMIN)
+    erased = False
+
+    def erase_once() -> None:
+        nonlocal erased
+        if not erased:
+            erased = True
+            e.privacy.erase(admin, "u1", "CONFIRM")
+
+    scanner, indexer = service._scanner, service._indexer
+
+    class Racing:
+        def scan_entries(self, *args: Any, **kwargs: Any) -> Any:
+            page = scanner.scan_entries(*args, **kwargs)
+            if race == "after_the_read" and any(x.user_id == "u1" for x in page.items):
+                erase_once()
+            return page
+
+        def apply(self, changes: Any, *args: Any) -> Any:
+            if race == "during_the_write" and any(c.user_id == "u1" and c.entry is not None for c in changes):
+                erase_once()
+            return indexer.apply(changes, *args)
+
+    service._scanner = Racing()  # type: ignore[assignment]
+    service._indexer = Racing()  # type: ignore[assignment]
+    try:
+        result = service.scan(0, 1)
+    finally:
+        service._scanner, service._indexer = scanner, indexer
+    assert erased and cloud.opensearch.doc_ids(INDEX) == live_ids(e, "u2")
+    assert result.erased == 3
+    # A write after the erasure is a new life of the user: indexed by the next backfill.
+    e.clock.advance(timedelta(seconds=1))
+    e.memory.upsert(AGENT, "u1", [UpsertCommand("new", "after the erasure")])
+    service.scan(0, 1)
+    assert cloud.opensearch.doc_ids(INDEX) == live_ids(e, "u1", "u2")

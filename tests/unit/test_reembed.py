@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,33 @@ def test_the_user_lister_pages_through_every_user(tmp_path: Path) -> None:
     assert first.items + second.items == [("t1", "u1"), ("t1", "u2"), ("t2", "u9")]
     assert second.next_cursor is None
     assert lister.list_users("t2").items == [("t2", "u9")]
+
+
+def test_given_an_erasure_racing_a_reembed_then_the_erased_user_stays_out_of_the_index(tmp_path: Path) -> None:
+    """Issue #22: the erasure lands after the re-embed read the user's entries and before
+    it writes them; the tombstone keeps them out of the index."""
+    _write(tmp_path)
+    clock = ManualClock()
+    engram = build(Settings(data_dir=tmp_path), clock=clock)
+    clock.advance(timedelta(minutes=1))  # the erasure comes after the writes
+    store = engram.store
+    admin = principal("t1", "ops", Role.ADMIN)
+
+    class ErasedAfterTheRead:
+        def __getattr__(self, name: str) -> object:
+            return getattr(store, name)
+
+        def list_entries(self, *args: object, **kwargs: object) -> object:
+            page = store.list_entries(*args, **kwargs)  # type: ignore[arg-type]
+            engram.privacy.erase(admin, "u1", "CONFIRM")
+            return page
+
+    Reembedder(
+        ErasedAfterTheRead(),  # type: ignore[arg-type]
+        SqliteUserLister(store),  # type: ignore[arg-type]
+        engram.index,
+        engram.embedder,
+        engram.clock,
+        store,  # type: ignore[arg-type]
+    ).reembed("t1", "u1")
+    assert engram.index.count("t1", "u1") == 0

@@ -36,10 +36,11 @@ MessageId = Annotated[str, Path(pattern=ID_PATTERN)]
     description=(
         "Idempotent on message id: sending the same messages again changes nothing. Sensitive data "
         "(card numbers, secrets, government ids) is redacted before anything is stored. When the thread "
-        "reaches its message limit the window is summarised and cleared, and `notice` says so."
+        "reaches its message limit the window is summarised and cleared, and `notice` says so. An append "
+        "that began before the user was erased is refused (409 `user_erased`), as a memory write is."
     ),
     tags=TAG,
-    responses=errors(503),
+    responses=errors(409, 503),
 )
 def append_messages(userId: UserId, threadId: ThreadId, body: AppendMessagesRequest) -> AppendMessagesResponse:
     engram, principal = context(router)

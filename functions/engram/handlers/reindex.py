@@ -41,6 +41,7 @@ def _record(record: SQSRecord, lambda_context: LambdaContext | None = None) -> N
     metrics.add_metric(name="reindex.entries", unit=MetricUnit.Count, value=result.entries)
     metrics.add_metric(name="reindex.upserted", unit=MetricUnit.Count, value=result.upserted)
     metrics.add_metric(name="reindex.removed", unit=MetricUnit.Count, value=result.removed)
+    metrics.add_metric(name="reindex.erased", unit=MetricUnit.Count, value=result.erased)
 
 
 @logger.inject_lambda_context(log_event=False)

@@ -118,6 +118,8 @@ class ConversationService:
         self, principal: Principal, user_id: str, thread_id: str, messages: Sequence[NewMessage]
     ) -> AppendResult:
         require_role(principal, Role.WRITER)
+        # When the request reached Engram: an erasure at or after it wins (docs/user-control.md).
+        origin = self.clock.now()
         if not messages:
             raise ValidationFailed("Send at least one message.", field="messages")
         clean: list[NewMessage] = []
@@ -130,7 +132,7 @@ class ConversationService:
             fired = rules + meta_rules
             clean.append(NewMessage(m.id, m.role, content, m.timestamp, metadata, fired) if fired else m)
         t = principal.tenant_id
-        outcome = self.repo.append(t, user_id, thread_id, principal.agent_id, clean, self.clock.now())
+        outcome = self.repo.append(t, user_id, thread_id, principal.agent_id, clean, self.clock.now(), origin)
         # Jobs go out for every message not yet processed, replays included: a replay
         # after a failed send is how a message still gets extracted, and the worker's
         # idempotency makes the repeat of a job already queued harmless.

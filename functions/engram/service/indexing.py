@@ -23,7 +23,7 @@ except ImportError:  # pragma: no cover
 from aws_lambda_powertools import Logger
 
 from engram.domain.models import MemoryEntry, Status
-from engram.ports import ChangeOutbox, DocKind, Embedder, EntryChange, IndexDocument, SearchIndex
+from engram.ports import ChangeOutbox, DocKind, Embedder, EntryChange, ErasureMarks, IndexDocument, SearchIndex
 
 logger = Logger(service="engram", child=True)
 
@@ -144,6 +144,55 @@ class Indexer:
             self._index.delete(tenant_id, user_id, ids)
             report.removed += len(ids)
         return report
+
+
+def apply_unless_erased(
+    indexer: Indexer, erasures: ErasureMarks | None, changes: Sequence[EntryChange]
+) -> tuple[IndexReport, int]:
+    """Index entries read from the store outside its change feed (a re-index, a
+    re-embed), holding them to their users' erasure tombstones; the report and how many
+    entries of erased users were kept out or taken back.
+
+    An erasure can land between the read and the index write, and its own index delete
+    may run before that write. So the batch is judged before it is indexed (an entry
+    last written at or before its user's erasure is removed, never written) and again
+    after (what was written for a user erased meanwhile is taken back: the tombstone is
+    written before the erasure deletes anything, so an erasure whose delete preceded
+    this write is seen). Entries written after an erasure are indexed: the store
+    refuses any write whose cause arrived before it, so they carry a later time.
+    """
+    owners = {(c.tenant_id, c.user_id) for c in changes}
+    before = _tombstones(erasures, owners)
+    kept = [_unless_erased(c, before) for c in changes]
+    erased = sum(1 for c, k in zip(changes, kept, strict=True) if k is not c)
+    report = indexer.apply(kept)
+    after = _tombstones(erasures, owners)
+    late = [
+        EntryChange(c.tenant_id, c.user_id, c.entry_id, None)
+        for c in kept
+        if after.get((c.tenant_id, c.user_id)) != before.get((c.tenant_id, c.user_id))
+        and _unless_erased(c, after) is not c
+    ]
+    if late:
+        indexer.apply(late)
+        erased += len(late)
+        logger.info("took back index documents of a user erased meanwhile", extra={"entries": len(late)})
+    return report, erased
+
+
+def _tombstones(erasures: ErasureMarks | None, owners: set[tuple[str, str]]) -> dict[tuple[str, str], datetime]:
+    if erasures is None:
+        return {}
+    marks = {owner: erasures.erased_at(*owner) for owner in sorted(owners)}
+    return {owner: at for owner, at in marks.items() if at is not None}
+
+
+def _unless_erased(change: EntryChange, tombstones: dict[tuple[str, str], datetime]) -> EntryChange:
+    """The change, or its removal when the entry was last written at or before its user's erasure."""
+    erased = tombstones.get((change.tenant_id, change.user_id))
+    if erased is None or change.entry is None or change.entry.updated_at > erased:
+        return change
+    return EntryChange(change.tenant_id, change.user_id, change.entry_id, None)
 
 
 class OutboxDrainer:

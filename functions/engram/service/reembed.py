@@ -19,8 +19,8 @@ from typing import Protocol
 from aws_lambda_powertools import Logger
 
 from engram.domain.models import Page, Status
-from engram.ports import Clock, Embedder, EntryChange, EntryQuery, MemoryRepository, SearchIndex
-from engram.service.indexing import Indexer
+from engram.ports import Clock, Embedder, EntryChange, EntryQuery, ErasureMarks, MemoryRepository, SearchIndex
+from engram.service.indexing import Indexer, apply_unless_erased
 
 logger = Logger(service="engram", child=True)
 
@@ -43,8 +43,15 @@ class ReembedReport:
 
 class Reembedder:
     def __init__(
-        self, store: MemoryRepository, users: UserLister, index: SearchIndex, embedder: Embedder, clock: Clock
+        self,
+        store: MemoryRepository,
+        users: UserLister,
+        index: SearchIndex,
+        embedder: Embedder,
+        clock: Clock,
+        erasures: ErasureMarks | None = None,
     ) -> None:
+        self._erasures = erasures
         self._store = store
         self._users = users
         self._indexer = Indexer(index, embedder)
@@ -60,7 +67,9 @@ class Reembedder:
                 EntryQuery(now=self._clock.now(), statuses=(Status.ACTIVE,), limit=batch, cursor=cursor),
             )
             if page.items:
-                self._indexer.apply([EntryChange(tenant_id, user_id, e.id, e) for e in page.items])
+                # An erasure racing this read must not put the user back in the index.
+                changes = [EntryChange(tenant_id, user_id, e.id, e) for e in page.items]
+                apply_unless_erased(self._indexer, self._erasures, changes)
                 done += len(page.items)
             cursor = page.next_cursor
             if cursor is None:

@@ -10,6 +10,12 @@ the stream indexer gave up on.
   queue (a shard and a range of sequence numbers) onto the work queue; a worker reads
   the range's keys back from the stream and indexes those entries as the table holds
   them now, so a replay never writes a stale state.
+- Erasure wins: an erasure can land between a worker's read of the table and its write
+  to the index, and the erasure's own index delete may then run before that write. So
+  each batch is judged against the users' erasure tombstones before it is indexed (an
+  entry last written at or before its user's erasure is removed, never written) and
+  again after (what was written for a user erased meanwhile is taken back). Entries
+  written after an erasure are a new life of the user and are indexed.
 
 Driven by ``engram reindex`` (which invokes the function) or an EventBridge rule.
 """
@@ -24,8 +30,8 @@ from aws_lambda_powertools import Logger
 
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import MemoryEntry, Page
-from engram.ports import EntryChange
-from engram.service.indexing import Indexer, IndexReport
+from engram.ports import EntryChange, ErasureMarks
+from engram.service.indexing import Indexer, IndexReport, apply_unless_erased
 
 logger = Logger(service="engram", child=True)
 
@@ -60,6 +66,7 @@ class ReindexResult:
     upserted: int = 0
     removed: int = 0
     skipped: int = 0
+    erased: int = 0  # entries of erased users kept out of the index (or taken back)
     continued: bool = False
 
     def add(self, report: IndexReport, entries: int) -> None:
@@ -78,7 +85,9 @@ class ReindexService:
         indexer: Indexer,
         work: Messages,
         failures: Messages | None = None,
+        erasures: ErasureMarks | None = None,
     ) -> None:
+        self._erasures = erasures
         self._store = store
         self._scanner = scanner
         self._stream = stream
@@ -129,7 +138,7 @@ class ReindexService:
         while True:
             page = self._scanner.scan_entries(segment, segments, cursor)
             changes = [EntryChange(e.tenant_id, e.user_id, e.id, e) for e in page.items]
-            result.add(self._indexer.apply(changes), len(changes))
+            self._apply(changes, result)
             cursor = page.next_cursor
             if cursor is None:
                 return result
@@ -147,5 +156,10 @@ class ReindexService:
             unique = list(dict.fromkeys(ids))
             found = {e.id: e for e in self._store.get_entries(tenant_id, user_id, unique)}
             changes = [EntryChange(tenant_id, user_id, i, found.get(i)) for i in unique]
-            result.add(self._indexer.apply(changes), len(changes))
+            self._apply(changes, result)
         return result
+
+    def _apply(self, changes: Sequence[EntryChange], result: ReindexResult) -> None:
+        report, erased = apply_unless_erased(self._indexer, self._erasures, changes)
+        result.add(report, len(changes))
+        result.erased += erased

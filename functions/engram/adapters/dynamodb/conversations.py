@@ -45,7 +45,7 @@ from engram.domain.conversation_codec import (
     thread_from_dict,
     thread_to_dict,
 )
-from engram.domain.errors import Forbidden, ValidationFailed, VersionConflict
+from engram.domain.errors import Forbidden, UserErased, ValidationFailed, VersionConflict
 from engram.domain.serialization import ts
 from engram.ports import AppendOutcome
 
@@ -92,6 +92,7 @@ class DynamoConversations(DynamoBase):
         agent_id: str,
         messages: Sequence[NewMessage],
         now: datetime,
+        origin: datetime | None = None,
     ) -> AppendOutcome:
         if len(messages) > MAX_MESSAGES_PER_APPEND:
             raise ValidationFailed(f"Send at most {MAX_MESSAGES_PER_APPEND} messages at once.", field="messages")
@@ -119,6 +120,8 @@ class DynamoConversations(DynamoBase):
                 stored.append(msg)
             if not fresh:
                 assert thread is not None  # every message existed, so the thread does
+                if origin is not None and self._erased_since(tenant_id, user_id, origin):
+                    raise UserErased("This user was erased after this append began; it was not applied.")
                 return AppendOutcome(thread, stored, ())
             after = Thread(
                 tenant_id,
@@ -143,14 +146,38 @@ class DynamoConversations(DynamoBase):
                 }
                 for m in fresh
             ]
+            erasure = None
+            if origin is not None:
+                # Erasure wins, as for memory writes: checked in the append's own
+                # transaction, so an append that began before the erasure stores nothing.
+                erasure = len(actions)
+                actions.append(self._not_erased_since(tenant_id, user_id, origin))
             try:
                 self.call("TransactWriteItems", TransactItems=actions)
-            except TransactionCancelled:
+            except TransactionCancelled as exc:
+                if erasure is not None and exc.reasons[erasure : erasure + 1] == ["ConditionalCheckFailed"]:
+                    raise UserErased("This user was erased after this append began; it was not applied.") from exc
                 continue  # another append (or a clear) got there first: read again
             # The window start and clear count may have moved meanwhile; report the truth.
             current = self.get_thread(tenant_id, user_id, thread_id) or after
             return AppendOutcome(current, stored, tuple(m.id for m in fresh))
         raise VersionConflict("This thread is being appended to by many writers; retry.", threadId=thread_id)
+
+    def _not_erased_since(self, tenant_id: str, user_id: str, origin: datetime) -> dict[str, Any]:
+        return {
+            "ConditionCheck": {
+                "TableName": self.table_name,
+                "Key": key_of(k.erasure_pk(tenant_id, user_id), k.ERASED_SK),
+                "ConditionExpression": "attribute_not_exists(#at) OR #at < :origin",
+                "ExpressionAttributeNames": {"#at": "erasedAt"},
+                "ExpressionAttributeValues": {":origin": attr(ts(origin))},
+            }
+        }
+
+    def _erased_since(self, tenant_id: str, user_id: str, origin: datetime) -> bool:
+        item = self.get(k.erasure_pk(tenant_id, user_id), k.ERASED_SK)
+        at = None if item is None else item.get("erasedAt", {}).get("S")
+        return at is not None and at >= ts(origin)
 
     def _thread_action(self, before: Thread | None, after: Thread) -> dict[str, Any]:
         if before is None:

@@ -20,7 +20,8 @@ from engram.domain.conversation_codec import (
     summary_from_dict,
     summary_to_dict,
 )
-from engram.domain.errors import Forbidden
+from engram.domain.errors import Forbidden, UserErased
+from engram.domain.policies import erasure_mark_id
 from engram.domain.serialization import parse_ts, ts
 from engram.ports import AppendOutcome
 
@@ -41,8 +42,17 @@ class SqliteConversations:
         agent_id: str,
         messages: Sequence[NewMessage],
         now: datetime,
+        origin: datetime | None = None,
     ) -> AppendOutcome:
         with self._store._tx() as conn:
+            if origin is not None:
+                # Erasure wins, as for memory writes: an append that began before the
+                # user was erased must not bring a conversation back after it.
+                erased = conn.execute(
+                    "SELECT erased_at FROM erasures WHERE mark_id=?", (erasure_mark_id(tenant_id, user_id),)
+                ).fetchone()
+                if erased is not None and erased[0] >= ts(origin):
+                    raise UserErased("This user was erased after this append began; it was not applied.")
             row = conn.execute(
                 f"SELECT {_THREAD_COLS} FROM conv_threads WHERE tenant_id=? AND user_id=? AND thread_id=?",
                 (tenant_id, user_id, thread_id),
