@@ -21,7 +21,7 @@ from engram.domain.errors import Forbidden, UserErased
 Factory = Callable[[pytest.FixtureRequest, Path], Any]
 
 CONVERSATION_FACTORIES: dict[str, Factory] = {
-    "sqlite": lambda request, tmp: SqliteConversations(SqliteStore(tmp / "conversations.db")),
+    "sqlite": lambda request, tmp: SqliteConversations(SqliteStore(tmp / "conversations.db").db),
 }
 
 try:

@@ -34,7 +34,7 @@ AGENT = Actor(ActorType.AGENT, "agent-a")
 
 def dream_state_of(store: Any) -> DreamStateRepository:
     if isinstance(store, SqliteStore):
-        return SqliteDreamState(store)
+        return SqliteDreamState(store.db)
     from engram.adapters.dynamodb.dream_state import DynamoDreamState
 
     return DynamoDreamState(store.client, store.table_name)

@@ -113,7 +113,7 @@ def test_writes_and_searches_say_whether_the_index_has_caught_up(api: Api) -> No
     assert [h["entry"]["id"] for h in found["items"]] == [written["entry"]["id"]]
     # When changes wait in the outbox (as after a crash between commit and indexing)
     store = api.engram.store
-    with store._tx() as conn:
+    with store.db.tx() as conn:
         conn.execute(
             "INSERT INTO outbox (tenant_id, user_id, entry_id) VALUES (?,?,?)",
             ("acme", "alice", written["entry"]["id"]),

@@ -94,7 +94,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     queue = InMemoryDreamQueue()
     service = DreamService(
         counting,  # type: ignore[arg-type]
-        SqliteDreamState(engram.store),  # type: ignore[arg-type]
+        SqliteDreamState(engram.store.db),  # type: ignore[arg-type]
         queue,
         engram.embedder,
         clock,
@@ -348,7 +348,7 @@ def test_given_a_crash_mid_user_when_the_message_comes_again_then_the_user_ends_
         queue = InMemoryDreamQueue()
         service = DreamService(
             counting,  # type: ignore[arg-type]
-            SqliteDreamState(engram.store),
+            SqliteDreamState(engram.store.db),
             queue,
             engram.embedder,
             clock,
@@ -486,7 +486,7 @@ def test_given_the_index_holds_the_vectors_when_merging_then_dream_embeds_nothin
     queue = InMemoryDreamQueue()
     service = DreamService(
         engram.store,
-        SqliteDreamState(engram.store),  # type: ignore[arg-type]
+        SqliteDreamState(engram.store.db),  # type: ignore[arg-type]
         queue,
         Counting(),
         clock,

@@ -120,7 +120,7 @@ def _with_summaries(tmp_path: Path, client: Any, max_cost: float) -> tuple[Any, 
     queue = InMemoryDreamQueue()
     service = DreamService(
         engram.store,
-        SqliteDreamState(engram.store),
+        SqliteDreamState(engram.store.db),
         queue,
         engram.embedder,
         clock,
@@ -192,7 +192,7 @@ def test_given_any_sequence_of_calls_when_reserved_then_committed_spend_never_ex
     cap: int, calls: list[tuple[int, float]]
 ) -> None:
     store = SqliteStore(":memory:")
-    ledger = SqliteDreamState(store)
+    ledger = SqliteDreamState(store.db)
     ledger.create_run(DreamRun("dream_prop", T0, T0, Trigger.CLI))
     spent = 0
     for reserve, share in calls:
@@ -204,5 +204,5 @@ def test_given_any_sequence_of_calls_when_reserved_then_committed_spend_never_ex
             ledger.settle_cost("dream_prop", "t1", "agent-a", reserve, actual)
             spent += actual
         assert spent <= cap
-    row = store._conn().execute("SELECT committed, spent FROM dream_costs").fetchone()
+    row = store.db.conn().execute("SELECT committed, spent FROM dream_costs").fetchone()
     assert row is None or (row[0] == spent and row[1] == spent)

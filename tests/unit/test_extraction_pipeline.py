@@ -51,7 +51,7 @@ class Counting:
 
 @pytest.fixture
 def layer(tmp_path: Path) -> SqliteIdempotencyLayer:
-    return SqliteIdempotencyLayer(SqliteStore(tmp_path / "idem.db"))
+    return SqliteIdempotencyLayer(SqliteStore(tmp_path / "idem.db").db)
 
 
 class TestIdempotency:

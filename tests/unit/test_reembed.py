@@ -38,7 +38,7 @@ def test_given_a_new_model_when_reembedded_then_semantic_search_finds_paraphrase
     assert engram.recall.recall(P, "u1", ask).memories == []
     report = Reembedder(
         engram.store,
-        SqliteUserLister(engram.store),
+        SqliteUserLister(engram.store.db),
         engram.index,
         engram.embedder,
         engram.clock,  # type: ignore[arg-type]
@@ -60,7 +60,7 @@ def test_given_the_cli_when_reembedding_one_tenant_then_it_reports_what_it_did(
 def test_the_user_lister_pages_through_every_user(tmp_path: Path) -> None:
     _write(tmp_path)
     engram = build(Settings(data_dir=tmp_path), clock=ManualClock())
-    lister = SqliteUserLister(engram.store)  # type: ignore[arg-type]
+    lister = SqliteUserLister(engram.store.db)  # type: ignore[arg-type]
     first = lister.list_users(limit=2)
     second = lister.list_users(limit=2, cursor=first.next_cursor)
     assert first.items + second.items == [("t1", "u1"), ("t1", "u2"), ("t2", "u9")]

@@ -32,7 +32,7 @@ class _OwnerScopedKeys(BasePersistenceLayer):
 class OwnedSqliteLayer(_OwnerScopedKeys, SqliteIdempotencyLayer):
     def erase_owner(self, owner: str) -> int:
         pattern = "owner:" + owner.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "#%"
-        cur = self._store._conn().execute("DELETE FROM idempotency_records WHERE id LIKE ? ESCAPE '\\'", (pattern,))
+        cur = self.db.conn().execute("DELETE FROM idempotency_records WHERE id LIKE ? ESCAPE '\\'", (pattern,))
         return int(cur.rowcount)
 
 

@@ -104,6 +104,10 @@ class LocalIndex:
             self._local.conn = conn
         return conn
 
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection, for readers of the index's own tables (``LocalIndexVectors``)."""
+        return self._conn()
+
     # -- writes -----------------------------------------------------------------------
     def upsert(self, docs: Sequence[IndexDocument]) -> None:
         if not docs:

@@ -28,7 +28,7 @@ class LocalIndexVectors:
         if not wanted:
             return {}
         rows = (
-            self._index._conn()
+            self._index.connection()
             .execute(
                 "SELECT id, vector FROM idx_docs WHERE tenant_id=? AND user_id=? AND kind=? AND model_id=? "
                 "AND vector IS NOT NULL",

@@ -1,7 +1,7 @@
 """The embedded backend: SQLite (WAL) as the source of truth and the in-process index.
 
-Every feature store shares the one ``SqliteStore`` connection factory; the store's
-outbox feeds the index in this process after each commit.
+Every repository shares one connection factory and write lock (``adapters/sqlite/db.py``);
+the entries' outbox feeds the index in this process after each commit.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class EmbeddedBackend:
     def core_reader(self) -> CoreMemoryReader:
         from engram.adapters.sqlite.core_reader import SqliteCoreReader
 
-        return SqliteCoreReader(self.store)
+        return SqliteCoreReader(self.store.db)
 
     def access_recorder(self) -> AccessRecorder:
         # A long-lived process: access statistics are written in the background, in batches.
@@ -55,7 +55,7 @@ class EmbeddedBackend:
     def dream_state(self) -> DreamStateRepository:
         from engram.adapters.sqlite.dream_state import SqliteDreamState
 
-        return SqliteDreamState(self.store)
+        return SqliteDreamState(self.store.db)
 
     def dream_queue(self, deliver: DreamDelivery) -> DreamQueue:
         return shared_dream_queue(self.settings, deliver)
@@ -66,24 +66,24 @@ class EmbeddedBackend:
     def proposal_repository(self) -> ProposalRepository:
         from engram.adapters.sqlite.proposals import SqliteProposalStore
 
-        return SqliteProposalStore(self.store)
+        return SqliteProposalStore(self.store.db)
 
     def block_repository(self) -> BlockRepository:
         from engram.adapters.sqlite.blocks import SqliteBlockStore
 
-        return SqliteBlockStore(self.store)
+        return SqliteBlockStore(self.store.db)
 
     def conversation_repository(self) -> ConversationRepository:
         from engram.adapters.sqlite.conversations import SqliteConversations
 
-        return SqliteConversations(self.store)
+        return SqliteConversations(self.store.db)
 
     def extraction_persistence(self) -> SqliteIdempotencyLayer:
         from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
 
-        return SqliteIdempotencyLayer(self.store)
+        return SqliteIdempotencyLayer(self.store.db)
 
     def write_idempotency(self) -> OwnedSqliteLayer:
         from engram.adapters.idempotency import OwnedSqliteLayer
 
-        return OwnedSqliteLayer(self.store)
+        return OwnedSqliteLayer(self.store.db)

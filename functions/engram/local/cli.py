@@ -183,7 +183,7 @@ def cmd_reembed(args: argparse.Namespace) -> int:
 
     with progress_bar("reembed", unit="users") as bar:
         report = Reembedder(
-            engram.store, SqliteUserLister(engram.store), engram.index, engram.embedder, engram.clock, engram.store
+            engram.store, SqliteUserLister(engram.store.db), engram.index, engram.embedder, engram.clock, engram.store
         ).reembed(args.tenant, args.user, bar.step)
     print(json.dumps({"modelId": report.model_id, "users": report.users, "entries": report.entries}))
     return 0

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.adapters.sqlite import SqliteStore
+from engram.adapters.sqlite.db import SqliteDb
 from engram.domain.dream import DreamMessage, DreamRun, Stats, Trigger
 from engram.ports import Clock
 from engram.service.dream import BatchResult, DreamService
@@ -35,7 +36,7 @@ class LocalRunResult:
     seconds: float
 
 
-class _TakeTurns(SqliteStore):
+class _TakeTurns(SqliteDb):
     """Worker processes take turns at SQLite's write lock through a lock they share, which
     hands over at once; SQLite's own busy wait sleeps in steps of up to 100 ms while
     another process writes, which is most of the time when every worker writes."""
@@ -45,8 +46,8 @@ class _TakeTurns(SqliteStore):
         self._turn = lock
 
     @contextmanager
-    def _tx(self) -> Iterator[sqlite3.Connection]:
-        with self._turn, super()._tx() as conn:
+    def tx(self) -> Iterator[sqlite3.Connection]:
+        with self._turn, super().tx() as conn:
             yield conn
 
 
@@ -61,10 +62,11 @@ def local_service(
     from engram.container import SystemClock, make_embedder
     from engram.service.agents import AgentConfigService
 
-    store = SqliteStore(settings.sqlite_path) if write_lock is None else _TakeTurns(settings.sqlite_path, write_lock)
+    db = SqliteDb(settings.sqlite_path) if write_lock is None else _TakeTurns(settings.sqlite_path, write_lock)
+    store = SqliteStore(db)
     return DreamService(
         store,
-        SqliteDreamState(store),
+        SqliteDreamState(db),
         queue,
         make_embedder(settings),
         clock or SystemClock(),

@@ -12,7 +12,7 @@ from typing import Any
 
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb.base import attr
-from engram.adapters.dynamodb.store import DynamoStore, _entry, _scope_filter
+from engram.adapters.dynamodb.store import DynamoStore, entry_of, scope_filter
 from engram.domain.models import MemoryEntry
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import ts
@@ -44,7 +44,7 @@ class DynamoCoreReader:
         }
         filters = ["(attribute_not_exists(#expiresAt) OR #expiresAt > :now)"]
         if not scope.everything:
-            filters.append(_scope_filter(scope, names, values))
+            filters.append(scope_filter(scope, names, values))
         found: list[MemoryEntry] = []
         for page in self._store.query_pages(
             IndexName=k.LSI2,
@@ -59,7 +59,7 @@ class DynamoCoreReader:
             Limit=limit + 2,
         ):
             for item in page.get("Items", []):
-                entry = _entry(item)
+                entry = entry_of(item)
                 # Checked again: a wrong answer would show an expired or foreign entry.
                 if entry.is_live(now) and scope.allows(entry) and entry.category == category:
                     found.append(entry)

@@ -158,12 +158,12 @@ class DynamoStore(DynamoBase):
     # -- memory entries ---------------------------------------------------------------
     def get_entry(self, tenant_id: str, user_id: str, entry_id: str) -> MemoryEntry | None:
         item = self.get(k.user_pk(tenant_id, user_id), k.entry_sk(entry_id))
-        return None if item is None else _entry(item)
+        return None if item is None else entry_of(item)
 
     def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]:
         pk = k.user_pk(tenant_id, user_id)
         keys = [key_of(pk, k.entry_sk(i)) for i in dict.fromkeys(entry_ids)]
-        return [_entry(item) for item in self.batch_get(keys)]
+        return [entry_of(item) for item in self.batch_get(keys)]
 
     def get_identity(self, tenant_id: str, user_id: str, identity_id: str) -> IdentityState | None:
         item = self.get(k.user_pk(tenant_id, user_id), k.identity_sk(identity_id))
@@ -223,7 +223,7 @@ class DynamoStore(DynamoBase):
             values[":now"] = attr(ts(query.now))
             filters.append("(attribute_not_exists(#expiresAt) OR #expiresAt > :now)")
         if query.scope is not None and not query.scope.everything:
-            clause = _scope_filter(query.scope, names, values)
+            clause = scope_filter(query.scope, names, values)
             filters.append(clause)
         params: dict[str, Any] = {
             "IndexName": k.LSI1,
@@ -244,7 +244,7 @@ class DynamoStore(DynamoBase):
             for item in page.get("Items", []):
                 if upper is not None and item.get(k.LSI1SK, {}).get("S") == upper:
                     continue
-                entry = _entry(item)
+                entry = entry_of(item)
                 # The filter expression did this already; checked again because a wrong
                 # answer here would show an expired or foreign entry.
                 if not query.include_expired and entry.is_expired(query.now):
@@ -880,7 +880,7 @@ def entry_item(e: MemoryEntry) -> Item:
     return to_item(data)
 
 
-def _entry(item: Item) -> MemoryEntry:
+def entry_of(item: Item) -> MemoryEntry:
     return entry_from_dict(from_item(item))
 
 
@@ -920,7 +920,7 @@ def _unexpired(data: dict[str, Any], now_ts: str) -> bool:
     return expires is None or str(expires) > now_ts
 
 
-def _scope_filter(scope: VisibilityScope, names: dict[str, str], values: dict[str, Any]) -> str:
+def scope_filter(scope: VisibilityScope, names: dict[str, str], values: dict[str, Any]) -> str:
     names.update({"#vis": "visibility", "#src": "sourceAgentId"})
     values.update({":global": attr(Visibility.GLOBAL.value), ":agent": attr(scope.agent_id)})
     clauses = ["#vis = :global", "#src = :agent"]

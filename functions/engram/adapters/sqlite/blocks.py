@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from engram.adapters.sqlite.store import SqliteStore, _decode_cursor, _dumps, _encode_cursor
+from engram.adapters.sqlite.db import SqliteRepository, decode_cursor, dumps, encode_cursor
 from engram.domain.archival import ArchivalRecord, archival_from_dict, archival_to_dict
 from engram.domain.blocks import (
     BlockVersion,
@@ -22,14 +22,11 @@ from engram.domain.models import Page
 from engram.domain.serialization import ts
 
 
-class SqliteBlockStore:
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
+class SqliteBlockStore(SqliteRepository):
     # -- blocks ---------------------------------------------------------------------------
     def get_block(self, tenant_id: str, user_id: str, agent_id: str, name: str) -> MemoryBlock | None:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM memory_blocks WHERE tenant_id=? AND user_id=? AND agent_id=? AND name=?",
                 (tenant_id, user_id, agent_id, name),
@@ -44,7 +41,7 @@ class SqliteBlockStore:
         if agent_id is not None:
             sql += " AND agent_id=?"
             args.append(agent_id)
-        rows = self._store._conn().execute(sql + " ORDER BY agent_id, name", args).fetchall()
+        rows = self.db.conn().execute(sql + " ORDER BY agent_id, name", args).fetchall()
         return [block_from_dict(json.loads(r[0])) for r in rows]
 
     def commit_block(
@@ -52,7 +49,7 @@ class SqliteBlockStore:
     ) -> None:
         b = version.block
         key = (b.tenant_id, b.user_id, b.agent_id, b.name)
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             row = conn.execute(
                 "SELECT version FROM memory_blocks WHERE tenant_id=? AND user_id=? AND agent_id=? AND name=?", key
             ).fetchone()
@@ -67,18 +64,18 @@ class SqliteBlockStore:
             conn.execute(
                 "INSERT OR REPLACE INTO memory_blocks (tenant_id, user_id, agent_id, name, version, body) "
                 "VALUES (?,?,?,?,?,?)",
-                (*key, b.version, _dumps(block_to_dict(b))),
+                (*key, b.version, dumps(block_to_dict(b))),
             )
             conn.execute(
                 "INSERT INTO memory_block_versions (tenant_id, user_id, agent_id, name, version, body) "
                 "VALUES (?,?,?,?,?,?)",
-                (*key, b.version, _dumps(block_version_to_dict(version))),
+                (*key, b.version, dumps(block_version_to_dict(version))),
             )
             for r in archival:
                 conn.execute(
                     "INSERT INTO archival (tenant_id, user_id, id, agent_id, created_at, indexed, body) "
                     "VALUES (?,?,?,?,?,0,?)",
-                    (r.tenant_id, r.user_id, r.id, r.agent_id, ts(r.created_at), _dumps(archival_to_dict(r))),
+                    (r.tenant_id, r.user_id, r.id, r.agent_id, ts(r.created_at), dumps(archival_to_dict(r))),
                 )
 
     def block_history(
@@ -90,9 +87,9 @@ class SqliteBlockStore:
         limit: int = 100,
         cursor: str | None = None,
     ) -> Page[BlockVersion]:
-        after = int(_decode_cursor(cursor, 1)[0]) if cursor else 0
+        after = int(decode_cursor(cursor, 1)[0]) if cursor else 0
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT version, body FROM memory_block_versions WHERE tenant_id=? AND user_id=? AND agent_id=? "
                 "AND name=? AND version > ? ORDER BY version LIMIT ?",
@@ -103,13 +100,13 @@ class SqliteBlockStore:
         more = len(rows) > limit
         rows = rows[:limit]
         items = [block_version_from_dict(json.loads(r[1])) for r in rows]
-        return Page(items, _encode_cursor([rows[-1][0]]) if more and rows else None)
+        return Page(items, encode_cursor([rows[-1][0]]) if more and rows else None)
 
     def block_version(
         self, tenant_id: str, user_id: str, agent_id: str, name: str, version: int
     ) -> BlockVersion | None:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM memory_block_versions WHERE tenant_id=? AND user_id=? AND agent_id=? "
                 "AND name=? AND version=?",
@@ -121,7 +118,7 @@ class SqliteBlockStore:
 
     def block_history_of_user(self, tenant_id: str, user_id: str) -> list[BlockVersion]:
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM memory_block_versions WHERE tenant_id=? AND user_id=? "
                 "ORDER BY agent_id, name, version",
@@ -138,7 +135,7 @@ class SqliteBlockStore:
         for i in range(0, len(ids), 500):
             chunk = ids[i : i + 500]
             rows = (
-                self._store._conn()
+                self.db.conn()
                 .execute(
                     f"SELECT body, indexed FROM archival WHERE tenant_id=? AND user_id=? "
                     f"AND id IN ({','.join('?' * len(chunk))})",
@@ -163,11 +160,11 @@ class SqliteBlockStore:
             where.append("agent_id=?")
             args.append(agent_id)
         if cursor:
-            created, aid = _decode_cursor(cursor, 2)
+            created, aid = decode_cursor(cursor, 2)
             where.append("(created_at, id) < (?, ?)")
             args.extend([created, aid])
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 f"SELECT body, indexed, created_at, id FROM archival WHERE {' AND '.join(where)} "
                 "ORDER BY created_at DESC, id DESC LIMIT ?",
@@ -178,11 +175,11 @@ class SqliteBlockStore:
         more = len(rows) > limit
         rows = rows[:limit]
         items = [archival_from_dict(json.loads(r[0]), bool(r[1])) for r in rows]
-        return Page(items, _encode_cursor([rows[-1][2], rows[-1][3]]) if more and rows else None)
+        return Page(items, encode_cursor([rows[-1][2], rows[-1][3]]) if more and rows else None)
 
     def unindexed_archival(self, tenant_id: str, user_id: str, limit: int = 100) -> list[ArchivalRecord]:
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM archival WHERE tenant_id=? AND user_id=? AND indexed=0 ORDER BY created_at LIMIT ?",
                 (tenant_id, user_id, limit),
@@ -193,7 +190,7 @@ class SqliteBlockStore:
 
     def mark_archival_indexed(self, tenant_id: str, user_id: str, archival_ids: Sequence[str]) -> None:
         ids = list(dict.fromkeys(archival_ids))
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
                 conn.execute(
@@ -205,7 +202,7 @@ class SqliteBlockStore:
     def delete_archival(self, tenant_id: str, user_id: str, archival_ids: Sequence[str]) -> int:
         ids = list(dict.fromkeys(archival_ids))
         gone = 0
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             for i in range(0, len(ids), 500):
                 chunk = ids[i : i + 500]
                 cur = conn.execute(
@@ -218,7 +215,7 @@ class SqliteBlockStore:
     # -- erasure --------------------------------------------------------------------------
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
         counts: dict[str, int] = {}
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             for name, table in (
                 ("blocks", "memory_blocks"),
                 ("blockVersions", "memory_block_versions"),

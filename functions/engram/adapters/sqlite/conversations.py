@@ -1,6 +1,6 @@
 """SQLite implementation of ``ConversationRepository`` (the embedded store).
 
-Shares the ``SqliteStore`` connection factory and write lock, so an append, its
+Shares the store's connection and write lock (``db.SqliteDb``), so an append, its
 thread counter and the window checks commit together under ``BEGIN IMMEDIATE``.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.adapters.sqlite.store import SqliteStore
+from engram.adapters.sqlite.db import SqliteRepository, dumps
 from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
 from engram.domain.conversation_codec import (
     message_from_dict,
@@ -25,14 +25,10 @@ from engram.domain.policies import erasure_mark_id
 from engram.domain.serialization import parse_ts, ts
 from engram.ports import AppendOutcome
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _THREAD_COLS = "tenant_id, user_id, thread_id, agent_id, last_seq, window_start, clears, created_at, updated_at"
 
 
-class SqliteConversations:
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
+class SqliteConversations(SqliteRepository):
     # -- threads and appends ---------------------------------------------------------------
     def append(
         self,
@@ -44,7 +40,7 @@ class SqliteConversations:
         now: datetime,
         origin: datetime | None = None,
     ) -> AppendOutcome:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             if origin is not None:
                 # Erasure wins, as for memory writes: an append that began before the
                 # user was erased must not bring a conversation back after it.
@@ -76,7 +72,7 @@ class SqliteConversations:
                 conn.execute(
                     "INSERT INTO conv_messages (tenant_id, user_id, thread_id, message_id, seq, pending, body) "
                     "VALUES (?,?,?,?,?,1,?)",
-                    (tenant_id, user_id, thread_id, msg.id, msg.seq, _dumps(message_to_dict(msg))),
+                    (tenant_id, user_id, thread_id, msg.id, msg.seq, dumps(message_to_dict(msg))),
                 )
                 stored.append(msg)
                 created.append(msg.id)
@@ -100,7 +96,7 @@ class SqliteConversations:
 
     def get_thread(self, tenant_id: str, user_id: str, thread_id: str) -> Thread | None:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 f"SELECT {_THREAD_COLS} FROM conv_threads WHERE tenant_id=? AND user_id=? AND thread_id=?",
                 (tenant_id, user_id, thread_id),
@@ -115,7 +111,7 @@ class SqliteConversations:
         if agent_id is not None:
             sql += " AND agent_id=?"
             args.append(agent_id)
-        rows = self._store._conn().execute(sql + " ORDER BY updated_at DESC, thread_id", args).fetchall()
+        rows = self.db.conn().execute(sql + " ORDER BY updated_at DESC, thread_id", args).fetchall()
         return [_thread(r) for r in rows]
 
     def clear_window(
@@ -127,7 +123,7 @@ class SqliteConversations:
         new_window_start: int,
         now: datetime,
     ) -> bool:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             cur = conn.execute(
                 "UPDATE conv_threads SET window_start=?, clears=clears+1, updated_at=? "
                 "WHERE tenant_id=? AND user_id=? AND thread_id=? AND window_start=?",
@@ -138,7 +134,7 @@ class SqliteConversations:
     # -- messages ------------------------------------------------------------------------------
     def get_message(self, tenant_id: str, user_id: str, thread_id: str, message_id: str) -> Message | None:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
                 (tenant_id, user_id, thread_id, message_id),
@@ -152,7 +148,7 @@ class SqliteConversations:
         by_thread: dict[str, list[str]] = {}
         for thread_id, message_id in dict.fromkeys(keys):
             by_thread.setdefault(thread_id, []).append(message_id)
-        conn = self._store._conn()
+        conn = self.db.conn()
         # One primary-key lookup per thread (an OR of pairs made SQLite scan the user's
         # messages: recall reads dozens of them per turn).
         for thread_id, ids in sorted(by_thread.items()):
@@ -176,7 +172,7 @@ class SqliteConversations:
         before_seq: int | None = None,
     ) -> list[Message]:
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? "
                 "AND seq >= ? AND seq < ? ORDER BY seq DESC LIMIT ?",
@@ -190,7 +186,7 @@ class SqliteConversations:
         self, tenant_id: str, user_id: str, thread_id: str, after_seq: int = 0, limit: int = 500
     ) -> list[Message]:
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND seq > ? "
                 "ORDER BY seq LIMIT ?",
@@ -203,7 +199,7 @@ class SqliteConversations:
     def mark_extracted(
         self, tenant_id: str, user_id: str, thread_id: str, message_id: str, record: ExtractionRecord
     ) -> None:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             row = conn.execute(
                 "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
                 (tenant_id, user_id, thread_id, message_id),
@@ -215,13 +211,13 @@ class SqliteConversations:
             conn.execute(
                 "UPDATE conv_messages SET pending=0, body=? "
                 "WHERE tenant_id=? AND user_id=? AND thread_id=? AND message_id=?",
-                (_dumps(body), tenant_id, user_id, thread_id, message_id),
+                (dumps(body), tenant_id, user_id, thread_id, message_id),
             )
 
     def pending_jobs(self, limit: int = 1000) -> list[ExtractionJob]:
         """Messages stored but never processed (the local worker's crash recovery)."""
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT tenant_id, user_id, thread_id, message_id, body FROM conv_messages "
                 "WHERE pending = 1 ORDER BY tenant_id, user_id, thread_id, seq LIMIT ?",
@@ -234,7 +230,7 @@ class SqliteConversations:
     # -- summaries ------------------------------------------------------------------------------
     def get_summary(self, tenant_id: str, user_id: str, thread_id: str) -> ThreadSummary | None:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM conv_summaries WHERE tenant_id=? AND user_id=? AND thread_id=?",
                 (tenant_id, user_id, thread_id),
@@ -244,7 +240,7 @@ class SqliteConversations:
         return None if row is None else summary_from_dict(json.loads(row[0]))
 
     def put_summary(self, summary: ThreadSummary, expected_version: int | None) -> bool:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             row = conn.execute(
                 "SELECT version FROM conv_summaries WHERE tenant_id=? AND user_id=? AND thread_id=?",
                 (summary.tenant_id, summary.user_id, summary.thread_id),
@@ -260,7 +256,7 @@ class SqliteConversations:
                     summary.thread_id,
                     summary.agent_id,
                     summary.version,
-                    _dumps(summary_to_dict(summary)),
+                    dumps(summary_to_dict(summary)),
                 ),
             )
             return True
@@ -271,7 +267,7 @@ class SqliteConversations:
         if agent_id is not None:
             sql += " AND agent_id=?"
             args.append(agent_id)
-        rows = self._store._conn().execute(sql + " ORDER BY thread_id", args).fetchall()
+        rows = self.db.conn().execute(sql + " ORDER BY thread_id", args).fetchall()
         return [summary_from_dict(json.loads(r[0])) for r in rows]
 
     # -- deletion ----------------------------------------------------------------------------------
@@ -283,7 +279,7 @@ class SqliteConversations:
 
     def _delete(self, tenant_id: str, user_id: str, extra: str, args: tuple[str, ...]) -> dict[str, int]:
         counts: dict[str, int] = {}
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             for name, table in (
                 ("messages", "conv_messages"),
                 ("summaries", "conv_summaries"),

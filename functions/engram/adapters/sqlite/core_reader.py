@@ -5,16 +5,14 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
-from engram.adapters.sqlite.store import SqliteStore, _scope_sql
+from engram.adapters.sqlite.db import SqliteRepository
+from engram.adapters.sqlite.entries import scope_sql
 from engram.domain.models import MemoryEntry
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import entry_from_dict, ts
 
 
-class SqliteCoreReader:
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
+class SqliteCoreReader(SqliteRepository):
     def top_by_importance(
         self,
         tenant_id: str,
@@ -33,13 +31,13 @@ class SqliteCoreReader:
         ]
         args: list[object] = [tenant_id, user_id, category, ts(now)]
         if not scope.everything:
-            clause, scope_args = _scope_sql(scope)
+            clause, scope_args = scope_sql(scope)
             where.append(clause)
             args.extend(scope_args)
         # The ORDER BY matches entries_by_importance (migration recall_core_by_importance_v1),
         # so SQLite walks the index and stops after ``limit`` visible rows.
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 f"SELECT body FROM entries WHERE {' AND '.join(where)} "
                 "ORDER BY json_extract(body, '$.importance') DESC, updated_at DESC, id LIMIT ?",

@@ -1,7 +1,7 @@
 """Dream's state on the embedded store: the sparse due index, runs, the cost ledger.
 
-Shares the ``SqliteStore`` connection factory (tables from the ``dream_v1`` migration).
-``mark_due`` runs inside ``SqliteStore.apply``'s transaction, so a committed change and
+Shares the store's connection (``db.SqliteDb``; tables from the ``dream_v1`` migration).
+``mark_due`` runs inside ``SqliteEntries.apply``'s transaction, so a committed change and
 its user's due mark are one atomic write.
 """
 
@@ -11,16 +11,14 @@ import base64
 import json
 import sqlite3
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engram.adapters.sqlite.db import SqliteRepository
 from engram.domain.dream import DREAM_ACTOR, DreamRun, RunStatus, Stats, Trigger, UserOutcome
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import Changeset, Page
 from engram.domain.serialization import parse_ts, parse_ts_opt, ts, ts_opt
 from engram.ports import DueState, DueUser
-
-if TYPE_CHECKING:
-    from engram.adapters.sqlite.store import SqliteStore
 
 _MARK_DUE = (
     "INSERT INTO dream_due (tenant_id, user_id, due_at, activity) VALUES (?,?,?,1) "
@@ -45,12 +43,9 @@ def mark_due(conn: sqlite3.Connection, changeset: Changeset, now: datetime) -> N
         conn.execute(_MARK_DUE, (changeset.tenant_id, changeset.user_id, ts(now)))
 
 
-class SqliteDreamState:
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
+class SqliteDreamState(SqliteRepository):
     def _conn(self) -> sqlite3.Connection:
-        return self._store._conn()
+        return self.db.conn()
 
     # -- the due index -------------------------------------------------------------------
     def due_users(
@@ -139,7 +134,7 @@ class SqliteDreamState:
     def record_plan_progress(
         self, run_id: str, expected_cursor: str | None, cursor: str | None, users: int, batches: int, done: bool
     ) -> DreamRun | None:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             cur = conn.execute(
                 "UPDATE dream_runs SET plan_cursor=?, users_planned=users_planned+?, batches_sent=batches_sent+?, "
                 "status=CASE WHEN ? THEN ? ELSE status END WHERE run_id=? AND status=? AND plan_cursor IS ?",
@@ -172,7 +167,7 @@ class SqliteDreamState:
 
     def finish_user(self, run_id: str, outcome: UserOutcome) -> bool:
         t, u = outcome.tenant_id, outcome.user_id
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             cur = conn.execute(
                 "INSERT OR IGNORE INTO dream_run_users (run_id, tenant_id, user_id) VALUES (?,?,?)",
                 (run_id, t, u),
@@ -211,7 +206,7 @@ class SqliteDreamState:
 
     # -- the cost ledger -------------------------------------------------------------------
     def reserve_cost(self, run_id: str, tenant_id: str, agent_id: str, micros: int, cap_micros: int) -> bool:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             row = conn.execute(
                 "SELECT committed FROM dream_costs WHERE run_id=? AND tenant_id=? AND agent_id=?",
                 (run_id, tenant_id, agent_id),
@@ -235,7 +230,7 @@ class SqliteDreamState:
 
     # -- erasure -------------------------------------------------------------------------------
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             due = conn.execute("DELETE FROM dream_due WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
             done = conn.execute(
                 "DELETE FROM dream_run_users WHERE tenant_id=? AND user_id=?",

@@ -20,17 +20,17 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 )
 from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import STATUS_CONSTANTS, DataRecord
 
-from engram.adapters.sqlite.store import SqliteStore
+from engram.adapters.sqlite.db import SqliteDb
 
 
 class SqliteIdempotencyLayer(BasePersistenceLayer):
-    def __init__(self, store: SqliteStore) -> None:
+    def __init__(self, db: SqliteDb) -> None:
         super().__init__()  # type: ignore[no-untyped-call]  # Powertools' __init__ is unannotated
-        self._store = store
+        self.db = db
 
     def _get_record(self, idempotency_key: str) -> DataRecord:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT id, status, expiration, in_progress_expiration, data, validation "
                 "FROM idempotency_records WHERE id=?",
@@ -44,7 +44,7 @@ class SqliteIdempotencyLayer(BasePersistenceLayer):
 
     def _put_record(self, data_record: DataRecord) -> None:
         now = time.time()
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             row = conn.execute(
                 "SELECT id, status, expiration, in_progress_expiration, data, validation "
                 "FROM idempotency_records WHERE id=?",
@@ -79,7 +79,7 @@ class SqliteIdempotencyLayer(BasePersistenceLayer):
             )
 
     def _update_record(self, data_record: DataRecord) -> None:
-        self._store._conn().execute(
+        self.db.conn().execute(
             "UPDATE idempotency_records SET status=?, expiration=?, data=?, validation=? WHERE id=?",
             (
                 data_record.status,
@@ -91,10 +91,10 @@ class SqliteIdempotencyLayer(BasePersistenceLayer):
         )
 
     def _delete_record(self, data_record: DataRecord) -> None:
-        self._store._conn().execute("DELETE FROM idempotency_records WHERE id=?", (data_record.idempotency_key,))
+        self.db.conn().execute("DELETE FROM idempotency_records WHERE id=?", (data_record.idempotency_key,))
 
     def count(self) -> int:
-        return int(self._store._conn().execute("SELECT COUNT(*) FROM idempotency_records").fetchone()[0])
+        return int(self.db.conn().execute("SELECT COUNT(*) FROM idempotency_records").fetchone()[0])
 
 
 def _record(row: Any) -> DataRecord:

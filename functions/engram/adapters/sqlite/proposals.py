@@ -6,21 +6,18 @@ import json
 from datetime import datetime
 from typing import Any
 
-from engram.adapters.sqlite.store import SqliteStore, _decode_cursor, _dumps, _encode_cursor
+from engram.adapters.sqlite.db import SqliteRepository, decode_cursor, dumps, encode_cursor
 from engram.domain.models import Page
 from engram.domain.proposals import Proposal, ProposalStatus, proposal_from_dict, proposal_to_dict, superseded_by
 from engram.domain.serialization import ts
 from engram.ports import ProposalQuery
 
 
-class SqliteProposalStore:
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
+class SqliteProposalStore(SqliteRepository):
     def create_proposal(self, proposal: Proposal, now: datetime) -> list[str]:
         p = proposal
         superseded: list[str] = []
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             rows = conn.execute(
                 "SELECT body FROM proposals WHERE tenant_id=? AND user_id=? AND target_id=? AND status=? "
                 "AND expires_at > ?",
@@ -30,7 +27,7 @@ class SqliteProposalStore:
                 d = proposal_to_dict(gone)
                 conn.execute(
                     "UPDATE proposals SET status=?, revision=?, body=? WHERE tenant_id=? AND user_id=? AND id=?",
-                    (d["status"], d["revision"], _dumps(d), p.tenant_id, p.user_id, gone.id),
+                    (d["status"], d["revision"], dumps(d), p.tenant_id, p.user_id, gone.id),
                 )
                 superseded.append(gone.id)
             conn.execute(
@@ -42,7 +39,7 @@ class SqliteProposalStore:
 
     def get_proposal(self, tenant_id: str, user_id: str, proposal_id: str) -> Proposal | None:
         row = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 "SELECT body FROM proposals WHERE tenant_id=? AND user_id=? AND id=?",
                 (tenant_id, user_id, proposal_id),
@@ -75,11 +72,11 @@ class SqliteProposalStore:
             where.append("target_id=?")
             args.append(query.target_id)
         if query.cursor:
-            created, pid = _decode_cursor(query.cursor, 2)
+            created, pid = decode_cursor(query.cursor, 2)
             where.append("(created_at, id) < (?, ?)")
             args.extend([created, pid])
         rows = (
-            self._store._conn()
+            self.db.conn()
             .execute(
                 f"SELECT body, created_at, id FROM proposals WHERE {' AND '.join(where)} "
                 "ORDER BY created_at DESC, id DESC LIMIT ?",
@@ -90,18 +87,18 @@ class SqliteProposalStore:
         more = len(rows) > query.limit
         rows = rows[: query.limit]
         items = [proposal_from_dict(json.loads(r[0])) for r in rows]
-        return Page(items, _encode_cursor([rows[-1][1], rows[-1][2]]) if more and rows else None)
+        return Page(items, encode_cursor([rows[-1][1], rows[-1][2]]) if more and rows else None)
 
     def update_proposal(self, proposal: Proposal, expected_revision: int) -> bool:
         p = proposal
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             cur = conn.execute(
                 "UPDATE proposals SET status=?, revision=?, body=? WHERE tenant_id=? AND user_id=? AND id=? "
                 "AND revision=?",
                 (
                     p.status.value,
                     p.revision,
-                    _dumps(proposal_to_dict(p)),
+                    dumps(proposal_to_dict(p)),
                     p.tenant_id,
                     p.user_id,
                     p.id,
@@ -111,7 +108,7 @@ class SqliteProposalStore:
             return cur.rowcount == 1
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
-        with self._store._tx() as conn:
+        with self.db.tx() as conn:
             cur = conn.execute("DELETE FROM proposals WHERE tenant_id=? AND user_id=?", (tenant_id, user_id))
             return {"proposals": cur.rowcount}
 
@@ -127,5 +124,5 @@ def _row(p: Proposal) -> tuple[Any, ...]:
         ts(p.created_at),
         ts(p.expires_at),
         p.revision,
-        _dumps(proposal_to_dict(p)),
+        dumps(proposal_to_dict(p)),
     )

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from engram.adapters.sqlite.store import SqliteStore, _decode_cursor, _encode_cursor
+from engram.adapters.sqlite.db import SqliteRepository, decode_cursor, encode_cursor
 from engram.domain.models import Page
 
 
-class SqliteUserLister:
-    def __init__(self, store: SqliteStore) -> None:
-        self._store = store
-
+class SqliteUserLister(SqliteRepository):
     def list_users(
         self, tenant_id: str | None = None, limit: int = 500, cursor: str | None = None
     ) -> Page[tuple[str, str]]:
@@ -19,11 +16,11 @@ class SqliteUserLister:
             args.append(tenant_id)
         if cursor:
             where.append("(tenant_id, user_id) > (?, ?)")
-            args.extend(_decode_cursor(cursor, 2))
+            args.extend(decode_cursor(cursor, 2))
         sql = "SELECT DISTINCT tenant_id, user_id FROM entries"
         if where:
             sql += " WHERE " + " AND ".join(where)
-        rows = self._store._conn().execute(sql + " ORDER BY tenant_id, user_id LIMIT ?", (*args, limit + 1)).fetchall()
+        rows = self.db.conn().execute(sql + " ORDER BY tenant_id, user_id LIMIT ?", (*args, limit + 1)).fetchall()
         items = [(str(r[0]), str(r[1])) for r in rows[:limit]]
         more = len(rows) > limit
-        return Page(items, _encode_cursor(list(items[-1])) if more and items else None)
+        return Page(items, encode_cursor(list(items[-1])) if more and items else None)
