@@ -89,7 +89,7 @@ def test_given_an_erasure_racing_a_reembed_then_the_erased_user_stays_out_of_the
 
     Reembedder(
         ErasedAfterTheRead(),  # type: ignore[arg-type]
-        SqliteUserLister(store),  # type: ignore[arg-type]
+        SqliteUserLister(store.db),  # type: ignore[attr-defined]
         engram.index,
         engram.embedder,
         engram.clock,
