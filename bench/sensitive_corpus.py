@@ -40,7 +40,7 @@ from bench.sensitive_holdout import HOLDOUT, benign_corpus
 
 HERE = Path(__file__).parent
 PARTS = {
-    "development": [HERE / "sensitive_samples_dev.txt", HERE / "sensitive_samples_dev_b.txt"],
+    "development": [HERE / f"sensitive_samples_{p}.txt" for p in ("dev", "dev_b", "dev_c")],
     "held_out": [HOLDOUT],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
