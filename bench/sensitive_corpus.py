@@ -82,17 +82,18 @@ def engram_filter(text: str, key: str) -> str | None:
 
 
 def detect_secrets_baseline() -> Detector:
-    """detect-secrets' plugins that match a token's shape (keyword and entropy plugins are
-    built for source files, so they are left out); any finding counts as ``secret``."""
-    from detect_secrets.core.scan import scan_line  # type: ignore[import-not-found,unused-ignore]
-    from detect_secrets.settings import default_settings  # type: ignore[import-not-found,unused-ignore]
+    """detect-secrets 1.5 as its file scanner runs: the plugins and filters it enables by
+    default (token formats, keyword, entropy), each sample read as the lines of a text
+    file; any finding counts as ``secret``, the only kind it looks for. (Its ``scan_line``
+    is for ad-hoc strings and reports every word, so it is not used.)"""
+    from detect_secrets.core.scan import _process_line_based_plugins
+    from detect_secrets.settings import default_settings
 
     def detect(text: str, key: str) -> str | None:
+        lines = (f"{key} = {text}" if key else text).splitlines()
         with default_settings():
-            for line in f"{key} = {text}".splitlines() if key else text.splitlines():
-                if any(True for _ in scan_line(line)):
-                    return "secret"
-        return None
+            found = _process_line_based_plugins(list(enumerate(lines, 1)), filename="memory.txt")
+            return "secret" if any(True for _ in found) else None
 
     return detect
 

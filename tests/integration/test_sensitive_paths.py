@@ -21,7 +21,11 @@ from tests.integration.conftest import Api
 
 USER = "sam"
 BASE = f"/v1/users/{USER}"
-SECRETS = ("hunter2", "4111111111111111", "4111 1111 1111 1111", "219099999", "533380006", "Xk9mL2vQ77")
+SECRETS = (
+    *("hunter2", "4111111111111111", "4111 1111 1111 1111", "219099999", "533380006", "Xk9mL2vQ77"),
+    # the second session's families: provider keys, connection strings, other languages
+    *("AKIAI44QH8DHBEXAMPLE", "Gr4pefruit", "Sonnenblume77", "KCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWWqWibY6PF"),
+)
 
 REFUSED: list[tuple[str, str, Any, str]] = [
     ("PUT", "/memories", {"key": "wifi", "value": "pw is hunter2"}, "secret"),
@@ -35,6 +39,9 @@ REFUSED: list[tuple[str, str, Any, str]] = [
     ("PATCH", "/profile", {"nickname": "pass: Xk9mL2vQ77"}, "secret"),
     ("PATCH", "/profile", {"name": "4111111111111111"}, "payment_card"),
     ("PUT", "/profile/agent-name", {"name": "pw: hunter2"}, "secret"),
+    ("PUT", "/memories", {"key": "db", "value": "postgres://app:Gr4pefruit@db.internal/app"}, "secret"),
+    ("PUT", "/blocks/persona", {"values": {"role": "deploys with AKIAI44QH8DHBEXAMPLE"}}, "secret"),
+    ("PATCH", "/profile", {"nickname": "mein Passwort ist Sonnenblume77"}, "secret"),
     (
         "POST",
         "/proposals",
@@ -80,6 +87,7 @@ def test_nothing_sent_anywhere_reaches_a_file(api: Api) -> None:
     trace = {
         "steps": [{"tool": "checkout", "args": {"card": 4111111111111111, "note": "pw is hunter2"}}],
         "password": "Xk9mL2vQ77",
+        "env": "export SERVICE_TOKEN=KCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWWqWibY6PF",
     }
     messages = [
         {"id": "m1", "content": "my social security number is 219099999", "metadata": trace},
@@ -96,6 +104,7 @@ def test_nothing_sent_anywhere_reaches_a_file(api: Api) -> None:
     assert "[redacted]" in message["content"]
     assert message["metadata"]["steps"][0]["args"]["card"] == "[redacted]"
     assert message["metadata"]["password"] == "[redacted]"
+    assert message["metadata"]["env"] == "[redacted]"
     assert not any(s in stored.body.decode() for s in SECRETS)
     hits = _raw_hits(Path(api.engram.settings.data_dir))
     assert hits == {}, f"sensitive values reached the data files: {hits}"

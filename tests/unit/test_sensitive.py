@@ -91,3 +91,75 @@ def test_checksums() -> None:
     assert not luhn_valid("4111111111111112")
     assert iban_valid("GB82 WEST 1234 5698 7654 32")
     assert not iban_valid("GB82 WEST 1234 5698 7654 33")
+
+
+# Second session of #18: the families a user pastes beyond the first rules (provider
+# credentials, private keys, connection strings, config lines, other languages, ids with
+# check digits, unknown token shapes), and the long strings of ordinary notes that are not.
+@pytest.mark.parametrize(
+    ("text", "key", "rule"),
+    [
+        ("AWS_ACCESS_KEY_ID=AKIAI44QH8DHBEXAMPLE", "", "secret"),
+        ("aws_secret_access_key = je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY", "", "secret"),
+        ("curl https://api.stripe.com/v1/charges -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:", "", "secret"),
+        ("github_pat_11ABCDEFG0123456789ABC_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVW", "", "secret"),
+        ("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", "", "secret"),
+        ("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", "", "secret"),
+        ("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY/Pu\n", "", "secret"),
+        ("postgresql://other:secret@localhost/otherdb?connect_timeout=10", "", "secret"),
+        ("Server=db;Database=app;User Id=sa;Password=Winter2024!;", "", "secret"),
+        ("DB_PASS=Gr4pefruit!", "", "secret"),
+        (
+            "AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq",
+            "",
+            "secret",
+        ),
+        ("keep this safe: KCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWWqWibY6PF", "", "secret"),  # no known format
+        ("mein Passwort für Steam ist Sonnenblume77", "", "secret"),
+        ("le mdp du wifi c'est chaton2019", "", "secret"),
+        ("minha senha do banco é flamengo10", "", "secret"),
+        ("moje hasło do banku to Kot!1234", "", "secret"),
+        ("the password I use for Dropbox is walrus-maple-otter", "", "secret"),
+        ("username admin password saffron-meadow-otter", "", "secret"),
+        ("creds for Plex -> lena_b:Gr4pefruit", "", "secret"),
+        ("le code de la porte est 4471", "", "secret"),
+        ("Saffron3560!", "kennwort", "secret"),
+        ("MAPLE#556", "mot_de_passe", "secret"),
+        ("510107198406091894", "", "government_id"),  # Chinese resident id, mod 11-2
+        ("82.08.01-834.41", "", "government_id"),  # Belgian national number, mod 97
+        ("HETU 280758-031N", "", "government_id"),
+        ("numéro de sécurité sociale 2 57 01 17 518 146 87", "", "government_id"),
+        ("77121197137", "pesel", "government_id"),
+        ("nl39rabo0300065264", "", "bank_account"),  # an IBAN as pasted, lower case
+        ("Kontoverbindung AT61 1904 3002 3457 3201", "", "bank_account"),
+    ],
+)
+def test_more_families_are_found(text: str, key: str, rule: str) -> None:
+    match = find_sensitive(text, key)
+    assert match is not None
+    assert match.rule == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "commit af0dc481ee214e69886dd9078d3fe0a0af0dc481 broke the build",
+        "docker pull ghcr.io/acme/api@sha256:af0dc481ee214e69886dd9078d3fe0a0af0dc481ee214e69886dd9078d3fe0a0",
+        "request id 4bf92f35-77b3-4da6-a3ce-929d0e0e4736",
+        "my public key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWWqWibY6PF lena@mac",
+        "pk_live_51KCzi2Eg3h0p54qGzTYdXt5yN is the publishable key on the checkout page",
+        "https://drive.google.com/file/d/1KCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWW/view",
+        "the class is called AbstractSingletonProxyFactoryBean2",
+        "DB_PASSWORD=${DB_PASSWORD}",
+        "postgres://localhost:5432/app",
+        "AWS region us-east-1 and account 111122223333",
+        "mein Passwort ist zu kurz",
+        "la contraseña es demasiado corta",
+        "the password manager we use at work is 1Password",
+        "my password for the NAS is on a sticky note and commit af0dc481ee214e69886dd9078d3fe0a0af0dc481 fixed it",
+        "my work email is lena.berg@acme.io",  # contact details are remembered, by design
+        "call the dentist on +44 20 7946 0958",
+    ],
+)
+def test_long_strings_of_ordinary_notes_pass(text: str) -> None:
+    assert find_sensitive(text) is None

@@ -434,20 +434,30 @@ _TOKEN_RE = re.compile(
     r"|hooks\.slack\.com/services/T\w+/B\w+/\w+|discord(?:app)?\.com/api/webhooks/\d+/[\w\-]+"  # webhooks
     r"|\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{16,}"  # Stripe (pk_ keys are public)
     r"|\bsk-(?:proj-|svcacct-|admin-|ant-(?:api|admin)\d\d-)?[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic
-    r"|\bAIza[0-9A-Za-z_\-]{35}|\bya29\.[0-9A-Za-z_\-]{15,}|\bGOCSPX-[A-Za-z0-9_\-]{20,}|\b1//0[A-Za-z0-9_\-]{30,}"  # Google
+    r"|\bAIza[0-9A-Za-z_\-]{35}|\bya29\.[0-9A-Za-z_\-]{15,}"  # Google API key, OAuth access token
+    r"|\bGOCSPX-[A-Za-z0-9_\-]{20,}|\b1//0[A-Za-z0-9_\-]{30,}"  # Google OAuth client secret, refresh token
     r"|\bhf_[A-Za-z]{30,}\b|\bnpm_[A-Za-z0-9]{36}\b|\bpypi-AgE[A-Za-z0-9_\-]{50,}"  # Hugging Face, npm, PyPI
     r"|\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"  # SendGrid
     r"|\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b|\bdo[por]_v1_[a-f0-9]{64}\b"  # Shopify, DigitalOcean
     r"|\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b|\b[0-9a-f]{32}-us\d{1,2}\b"  # Telegram bot, Mailchimp
     r"|\bsq0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|\bEAAA[A-Za-z0-9_\-]{60}"  # Square
-    r"|\bSK[0-9a-f]{32}\b|\bdapi[0-9a-f]{32}\b|\bhvs\.[A-Za-z0-9_\-]{24,}|\bdp\.pt\.[A-Za-z0-9]{40,}"  # Twilio, Databricks, Vault, Doppler
-    r"|\bglsa_[A-Za-z0-9]{32}_[0-9a-f]{8}\b|\bglc_[A-Za-z0-9+/=]{32,}|\bATATT3[A-Za-z0-9_\-=]{50,}"  # Grafana, Atlassian
-    r"|\blin_api_[A-Za-z0-9]{40}\b|\bntn_[A-Za-z0-9]{40,}|\bsecret_[A-Za-z0-9]{43}\b|\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}"  # Linear, Notion, Postman
+    r"|\bSK[0-9a-f]{32}\b|\bdapi[0-9a-f]{32}\b"  # Twilio API key, Databricks
+    r"|\bhvs\.[A-Za-z0-9_\-]{24,}|\bdp\.pt\.[A-Za-z0-9]{40,}"  # HashiCorp Vault, Doppler
+    r"|\bglsa_[A-Za-z0-9]{32}_[0-9a-f]{8}\b|\bglc_[A-Za-z0-9+/=]{32,}"  # Grafana
+    r"|\bATATT3[A-Za-z0-9_\-=]{50,}"  # Atlassian
+    r"|\blin_api_[A-Za-z0-9]{40}\b|\bntn_[A-Za-z0-9]{40,}|\bsecret_[A-Za-z0-9]{43}\b"  # Linear, Notion
+    r"|\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}"  # Postman
     r"|\bAGE-SECRET-KEY-1[0-9A-Z]{50,}|\b[A-Za-z0-9_\-.~]{3}\dQ~[A-Za-z0-9_\-.~]{31,34}"  # age, Azure AD client secret
     r"|(?:AccountKey|SharedAccessKey|SharedSecret)=[A-Za-z0-9+/=]{20,}|[?&]sig=[A-Za-z0-9%+/=]{20,}"  # Azure
-    r"|-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"  # private keys
     r"|\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}"  # a signed JWT
     r"|\b0x[0-9a-fA-F]{64}\b"  # an Ethereum private key
+)
+# Every format above lies inside one run of 16+ characters without a space or a quote: the
+# big alternation runs on those runs only, which keeps long chat messages cheap.
+_TOKEN_RUN_RE = re.compile(r"[^\s\"'`<>()\[\]{},;|]{16,}")
+# The formats that hold a space.
+_SPACED_TOKEN_RE = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"  # private keys
     r"|\b(?:Basic|Bearer|Token)\s+[A-Za-z0-9+/_\-.=~]{16,}"  # an Authorization header's value
 )
 # A password inside a URL or a connection string ("postgres://app:s3cret@db/app").
@@ -788,6 +798,9 @@ def _credential_like(token: str) -> bool:
     mixed_case = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
     if has_digit and has_alpha:
         return True
+    # A passphrase of three or more words joined ("saffron-meadow-otter", "blue_river_cup").
+    if len(token) >= 12 and re.fullmatch(r"[^\W\d_]{2,}(?:[\-_.][^\W\d_]{2,}){2,}", token):
+        return True
     return has_alpha and (has_symbol or mixed_case) and len(token) >= 6
 
 
@@ -809,8 +822,12 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         return True
     if first in {"manager", "managers", "reset", "rules", "policy", "hint", "must", "should"}:
         return False
-    # "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99"
-    return any(_credential_like(w) for w in words[1:8])
+    # "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99";
+    # a commit hash or a digest further on is not the password.
+    return any(_credential_like(w) and not _HEX_RUN.fullmatch(w.strip(".,;:!?)(\"'")) for w in words[1:8])
+
+
+_HEX_RUN = re.compile(r"(?:sha\d*:)?[0-9a-fA-F]{16,}")
 
 
 # A password after a longer gap ("the password I use for Steam is ..."): only a value that
@@ -889,8 +906,11 @@ def _creds(text: str) -> bool:
 # Words in the gap that make the sentence about something else ("the password manager we
 # use is 1Password").
 _FAR_GAP_META = frozenset(
-    "manager managers policy rules rule hint reset app apps field length strength requirement requirements"
-    " generator vault tool software program provider protected protection".split()
+    [
+        *("manager", "managers", "policy", "rules", "rule", "hint", "reset", "app", "apps", "field", "length"),
+        *("strength", "requirement", "requirements", "generator", "vault", "tool", "software", "program"),
+        *("provider", "protected", "protection"),
+    ]
 )
 
 
@@ -1032,7 +1052,7 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if "AAAA" in text or "-----BEGIN" in text or "pk_" in text:
         text = _PUBLIC_KEY_RE.sub("publickey", text)
     public = text
-    if _TOKEN_RE.search(public):
+    if _SPACED_TOKEN_RE.search(public) or any(_TOKEN_RE.search(m.group()) for m in _TOKEN_RUN_RE.finditer(public)):
         return True
     if "://" in text and any(not _PLACEHOLDER.match(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
@@ -1078,6 +1098,27 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 "apikey",
                 "pincode",
                 "passwort",
+                # other languages
+                "kennwort",
+                "wachtwoord",
+                "contrasena",
+                "contraseña",
+                "senha",
+                "mdp",
+                "haslo",
+                "hasło",
+                "losenord",
+                "lösenord",
+                "passord",
+                "salasana",
+                "adgangskode",
+                "sifre",
+                "şifre",
+                "heslo",
+                "jelszo",
+                "jelszó",
+                "pinkode",
+                "digicode",
             ]
         ),
         (
@@ -1086,6 +1127,7 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("secret", "key"),
             ("access", "key"),
             ("wifi", "key"),
+            ("mot", "passe"),
             ("seed", "phrase"),
             ("recovery", "phrase"),
             ("recovery", "codes"),
@@ -1126,6 +1168,30 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 "tfn",
                 "nhs",
                 "passport",
+                # other languages and countries
+                "pesel",
+                "hetu",
+                "henkilotunnus",
+                "nir",
+                "fodselsnummer",
+                "fødselsnummer",
+                "curp",
+                "rfc",
+                "cnp",
+                "oib",
+                "egn",
+                "nip",
+                "personalausweis",
+                "personalausweisnummer",
+                "passeport",
+                "pasaporte",
+                "passaporto",
+                "paspoort",
+                "reisepass",
+                "reisepassnummer",
+                "rijksregisternummer",
+                "steueridentifikationsnummer",
+                "sozialversicherungsnummer",
             ]
         ),
         (
@@ -1153,7 +1219,7 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
     ),
     (
         BANK,
-        frozenset(["iban", "routing", "aba", "bsb", "kontonummer"]),
+        frozenset(["iban", "routing", "aba", "bsb", "kontonummer", "rekeningnummer", "kontoverbindung"]),
         (
             ("account", "number"),
             ("account", "no"),
