@@ -29,7 +29,8 @@ ROOT = BENCH.parent
 # Shared helpers and the orchestration itself: not benchmarks. The fuzz run is a long
 # security run of its own (make fuzz), not a figure of speed.
 # conv_data is the conversation data set and conv_tune fits the ranking on its training
-# split: neither is a benchmark to rerun on every make bench.
+# split: neither is a benchmark to rerun on every make bench. sensitive_holdout is the
+# sensitive filter's held-out data set (bench.sensitive_corpus reads it).
 NOT_BENCHMARKS = {
     "__init__",
     "common",
@@ -41,6 +42,7 @@ NOT_BENCHMARKS = {
     "fuzz",
     "conv_data",
     "conv_tune",
+    "sensitive_holdout",
 }
 DEFAULT_BUDGET_S = 30
 TOTAL_BUDGET_S = 720
