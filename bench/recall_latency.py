@@ -59,7 +59,7 @@ def run(embedder_name: str, calls: int) -> dict[str, Any]:
     )
     p = Principal(TENANT, AGENT, frozenset({Role.WRITER}))
     # Bulk load: index once at the end (one embedding call per 500 entries).
-    engram.store._listeners.clear()  # type: ignore[attr-defined]
+    engram.store.db.stop_notifying()  # type: ignore[attr-defined]
     t0 = time.perf_counter()
     for size, facts in zip(SIZES, scale(len(SIZES), max(SIZES)), strict=True):
         user = f"user-{size}"

@@ -91,7 +91,7 @@ def build_corpus(embedder: Embedder, data: list[UserData], data_dir: Path) -> tu
     )
     # Index in batches at the end, as a bulk import would: one embedding call per 500
     # entries instead of one per write (same documents, a fraction of the time).
-    engram.store._listeners.clear()  # type: ignore[attr-defined]
+    engram.store.db.stop_notifying()  # type: ignore[attr-defined]
     p = principal()
     for u in data:
         # Oldest first, so an old value is written before the one that supersedes it.

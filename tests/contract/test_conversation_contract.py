@@ -204,11 +204,13 @@ class TestDeletion:
 def mark_erased(repo: Any, tenant: str, user: str, at: datetime) -> None:
     """Write the erasure tombstone the way the store of the same backend does."""
     if isinstance(repo, SqliteConversations):
-        repo._store.mark_erased(tenant, user, at)
-        return
-    from engram.adapters.dynamodb import DynamoStore
+        from engram.adapters.sqlite.erasure import SqliteErasure
 
-    DynamoStore(repo.client, repo.table_name).mark_erased(tenant, user, at)
+        SqliteErasure(repo.db).mark_erased(tenant, user, at)
+        return
+    from engram.adapters.dynamodb.erasure import DynamoErasure
+
+    DynamoErasure(repo.client, repo.table_name).mark_erased(tenant, user, at)
 
 
 class TestErasureWins:

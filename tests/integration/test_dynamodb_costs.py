@@ -19,8 +19,9 @@ from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb.base import to_item
 from engram.adapters.dynamodb.core import DynamoCoreReader
+from engram.adapters.dynamodb.items import ITEM_ENTRY
 from engram.adapters.dynamodb.migrate import migrate_entries
-from engram.adapters.dynamodb.store import ITEM_ENTRY, entry_item
+from engram.adapters.dynamodb.store import entry_item
 from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Visibility
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import entry_to_dict

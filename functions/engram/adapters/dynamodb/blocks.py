@@ -15,7 +15,7 @@ from typing import Any
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb import user_control_keys as uk
 from engram.adapters.dynamodb.base import ConditionFailed, DynamoBase, Item, TransactionCancelled, attr, key_of
-from engram.adapters.dynamodb.store import epoch_seconds
+from engram.adapters.dynamodb.items import epoch_seconds
 from engram.domain.archival import ArchivalRecord, archival_from_dict, archival_to_dict
 from engram.domain.blocks import (
     BlockVersion,

@@ -20,7 +20,7 @@ from typing import Any
 
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb.base import ConditionFailed, DynamoBase, attr
-from engram.adapters.dynamodb.store import ITEM_ENTRY
+from engram.adapters.dynamodb.items import ITEM_ENTRY
 
 _WANTED = ("PK", "SK", "id", "status", "category", "importance", "updatedAt", "version", k.LSI2SK, k.LSI3SK)
 

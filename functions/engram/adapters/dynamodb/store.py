@@ -1,7 +1,10 @@
-"""DynamoDB implementation of every repository port (the source of truth in the cloud).
+"""DynamoDB: the memory repository, and ``DynamoStore``, every repository port in one.
 
-One table, keys per ``engram.adapters.dynamodb.keys`` and ``docs/dynamodb.md``. A
-changeset is one ``TransactWriteItems``: a version condition on each identity item, the
+One table, keys per ``engram.adapters.dynamodb.keys`` and ``docs/dynamodb.md``; each
+port's repository is a ``DynamoBase`` over it (profiles and agent configuration in
+``users.py``, API keys in ``api_keys.py``, turn counters in ``turns.py``, erasure in
+``erasure.py``; memory entries here). ``DynamoStore`` is their union for the services
+that take the whole ``Store``. A changeset is one ``TransactWriteItems``: a version condition on each identity item, the
 entry and history puts, and an update of the user's live-count item whose condition
 enforces the capacity. DynamoDB deletes expired items late (moto never does), so every
 listing and count filters on expiry itself.
@@ -12,15 +15,15 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
-import math
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from engram.adapters.dynamodb import keys as k
+from engram.adapters.dynamodb.api_keys import DynamoKeys
 from engram.adapters.dynamodb.base import (
     ConditionFailed,
     DynamoBase,
@@ -33,18 +36,25 @@ from engram.adapters.dynamodb.base import (
     to_item,
 )
 from engram.adapters.dynamodb.dream_state import mark_due_action
-from engram.domain.agent_config import AgentConfig, RecallOrder
-from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed, VersionConflict
+from engram.adapters.dynamodb.erasure import DynamoErasure
+from engram.adapters.dynamodb.items import (
+    ITEM_ENTRY,
+    ITEM_HISTORY,
+    ITEM_IDENTITY,
+    ITEM_LIVE_COUNT,
+    epoch_seconds,
+)
+from engram.adapters.dynamodb.turns import DynamoTurnCounter
+from engram.adapters.dynamodb.users import DynamoAgentConfigs, DynamoProfiles
+from engram.domain.agent_config import RecallOrder
+from engram.domain.errors import CapacityReached, UserErased, ValidationFailed, VersionConflict
 from engram.domain.models import (
-    ApiKeyRecord,
     Changeset,
     HistoryRecord,
     IdentityGuard,
     MemoryEntry,
     Page,
     Status,
-    UserProfile,
-    UserSettings,
     Visibility,
 )
 from engram.domain.policies import VisibilityScope
@@ -53,13 +63,6 @@ from engram.domain.serialization import (
     entry_to_dict,
     history_from_dict,
     history_to_dict,
-    key_from_dict,
-    key_to_dict,
-    parse_ts,
-    profile_from_dict,
-    profile_to_dict,
-    settings_from_dict,
-    settings_to_dict,
     ts,
 )
 from engram.ports import EntryQuery, IdentityState
@@ -78,31 +81,6 @@ ACCESS_REFRESH = timedelta(days=1)
 # How often a capacity-checked transaction recounts and retries before giving the
 # caller a version conflict to retry (only under heavy contention on one user).
 CAPACITY_ATTEMPTS = 4
-# A turn counter is stale once its window closed a day before the current one opened
-# (the same cut-off the embedded store uses).
-TURN_STALE_AFTER = timedelta(days=2)
-
-ITEM_ENTRY = "entry"
-ITEM_HISTORY = "history"
-ITEM_IDENTITY = "identity"
-ITEM_PROFILE = "profile"
-ITEM_SETTINGS = "settings"
-ITEM_LIVE_COUNT = "liveCount"
-ITEM_ERASURE = "erasure"
-# A tombstone must outlive every queued job of the user: SQS keeps a message 14 days.
-ERASURE_MARK_KEPT = timedelta(days=15)
-ITEM_AGENT_CONFIG = "agentConfig"
-ITEM_API_KEY = "apiKey"
-ITEM_TURN = "turn"
-
-# What erase_user reports, by item type; bookkeeping items are deleted but not reported.
-_ERASED_AS = {
-    ITEM_ENTRY: "entries",
-    ITEM_HISTORY: "history",
-    ITEM_IDENTITY: "identities",
-    ITEM_PROFILE: "profiles",
-    ITEM_SETTINGS: "settings",
-}
 # The live-count item: ``n`` live entries (an upper bound: expired ones are still in it),
 # ``exact`` set once a recount settled it (then n is exact until ``nextExpiry``), and
 # ``nextExpiry``, no later than the earliest expiry among the counted entries.
@@ -110,11 +88,6 @@ COUNTER_EXACT = "exact"
 COUNTER_NEXT_EXPIRY = "nextExpiry"
 _TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _LIVE = Status.ACTIVE.value
-
-
-def epoch_seconds(moment: datetime) -> int:
-    """The ``ttl`` value: rounded up, so DynamoDB never deletes before the domain expiry."""
-    return math.ceil(moment.timestamp())
 
 
 @dataclass
@@ -126,7 +99,9 @@ class _Group:
     delta: int = 0
 
 
-class DynamoStore(DynamoBase):
+class DynamoEntries(DynamoBase):
+    """The memory repository: entries, identities, history, the live count, access."""
+
     def __init__(
         self,
         client: DynamoDBClient,
@@ -144,7 +119,7 @@ class DynamoStore(DynamoBase):
         self._sampler = sampler or random.Random()
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> DynamoStore:
+    def from_settings(cls, settings: Settings) -> Self:
         return cls(
             cls.client_from_settings(settings),
             settings.table_name,
@@ -478,20 +453,6 @@ class DynamoStore(DynamoBase):
             }
         }
 
-    def mark_erased(self, tenant_id: str, user_id: str, at: datetime) -> None:
-        self.put(
-            {
-                **key_of(k.erasure_pk(tenant_id, user_id), k.ERASED_SK),
-                k.ITEM_TYPE: attr(ITEM_ERASURE),
-                "erasedAt": attr(ts(at)),
-                k.TTL: attr(epoch_seconds(at + ERASURE_MARK_KEPT)),
-            }
-        )
-
-    def erased_at(self, tenant_id: str, user_id: str) -> datetime | None:
-        item = self.get(k.erasure_pk(tenant_id, user_id), k.ERASED_SK)
-        return None if item is None else parse_ts(item["erasedAt"]["S"])
-
     def _count_action(
         self, pk: str, delta: int, cap: int | None, expiry: tuple[str | None, str] | None
     ) -> dict[str, Any]:
@@ -672,187 +633,6 @@ class DynamoStore(DynamoBase):
             }
         }
 
-    # -- profiles and settings ------------------------------------------------------------
-    def get_profile(self, tenant_id: str, user_id: str) -> UserProfile | None:
-        item = self.get(k.user_pk(tenant_id, user_id), k.PROFILE_SK)
-        return None if item is None else profile_from_dict(from_item(item))
-
-    def get_profile_and_settings(self, tenant_id: str, user_id: str) -> tuple[UserProfile | None, UserSettings | None]:
-        pk = k.user_pk(tenant_id, user_id)
-        found = {it[k.SK]["S"]: it for it in self.batch_get([key_of(pk, k.PROFILE_SK), key_of(pk, k.SETTINGS_SK)])}
-        profile, settings = found.get(k.PROFILE_SK), found.get(k.SETTINGS_SK)
-        return (
-            None if profile is None else profile_from_dict(from_item(profile)),
-            None if settings is None else settings_from_dict(from_item(settings)),
-        )
-
-    def put_profile(self, profile: UserProfile) -> None:
-        pk = k.user_pk(profile.tenant_id, profile.user_id)
-        self.put(to_item({**profile_to_dict(profile), k.PK: pk, k.SK: k.PROFILE_SK, k.ITEM_TYPE: ITEM_PROFILE}))
-
-    def get_settings(self, tenant_id: str, user_id: str) -> UserSettings | None:
-        item = self.get(k.user_pk(tenant_id, user_id), k.SETTINGS_SK)
-        return None if item is None else settings_from_dict(from_item(item))
-
-    def put_settings(self, settings: UserSettings) -> None:
-        pk = k.user_pk(settings.tenant_id, settings.user_id)
-        self.put(to_item({**settings_to_dict(settings), k.PK: pk, k.SK: k.SETTINGS_SK, k.ITEM_TYPE: ITEM_SETTINGS}))
-
-    # -- agent configuration ----------------------------------------------------------------
-    def get_agent_config(self, tenant_id: str, agent_id: str) -> AgentConfig | None:
-        item = self.get(k.tenant_pk(tenant_id), k.agent_config_sk(agent_id))
-        return None if item is None else AgentConfig.model_validate_json(item["body"]["S"])
-
-    def put_agent_config(self, tenant_id: str, agent_id: str, config: AgentConfig) -> None:
-        self.put(
-            to_item(
-                {
-                    k.PK: k.tenant_pk(tenant_id),
-                    k.SK: k.agent_config_sk(agent_id),
-                    k.ITEM_TYPE: ITEM_AGENT_CONFIG,
-                    "tenantId": tenant_id,
-                    "agentId": agent_id,
-                    # pydantic owns this shape; a JSON string keeps it exact (no Decimals).
-                    "body": config.model_dump_json(by_alias=True),
-                }
-            )
-        )
-
-    # -- API keys ---------------------------------------------------------------------------
-    def put_api_key(self, record: ApiKeyRecord) -> None:
-        self.put(_api_key_item(record))
-
-    def get_api_key(self, key_id: str) -> ApiKeyRecord | None:
-        item = self.get(k.api_key_pk(key_id), k.API_KEY_SK)
-        return None if item is None else key_from_dict(from_item(item))
-
-    def list_api_keys(self, tenant_id: str | None = None) -> list[ApiKeyRecord]:
-        names = {"#pk": k.GSI1PK}
-        values: dict[str, Any] = {":pk": attr(k.API_KEYS_GSI_PK)}
-        condition = "#pk = :pk"
-        if tenant_id is not None:
-            names["#sk"] = k.GSI1SK
-            values[":prefix"] = attr(k.join(k.escape(tenant_id), ""))
-            condition += " AND begins_with(#sk, :prefix)"
-        records = [
-            key_from_dict(from_item(item))
-            for item in self.query_items(
-                IndexName=k.GSI1,
-                KeyConditionExpression=condition,
-                ExpressionAttributeNames=names,
-                ExpressionAttributeValues=values,
-            )
-        ]
-        return sorted(records, key=lambda r: r.key_id)
-
-    def revoke_api_key(self, key_id: str, at: datetime) -> bool:
-        try:
-            self.call(
-                "UpdateItem",
-                TableName=self.table_name,
-                Key=key_of(k.api_key_pk(key_id), k.API_KEY_SK),
-                UpdateExpression="SET #revoked = :at",
-                ConditionExpression="attribute_exists(#pk) AND attribute_not_exists(#revoked)",
-                ExpressionAttributeNames={"#revoked": "revokedAt", "#pk": k.PK},
-                ExpressionAttributeValues={":at": attr(ts(at))},
-            )
-        except ConditionFailed:
-            return False
-        return True
-
-    # -- write rate per turn ------------------------------------------------------------------
-    def add_turn_writes(
-        self,
-        tenant_id: str,
-        agent_id: str,
-        turn_id: str,
-        count: int,
-        limit: int,
-        expires_at: datetime,
-    ) -> int:
-        pk = k.turn_pk(tenant_id, agent_id, turn_id)
-        stale = ts(expires_at - TURN_STALE_AFTER)
-        for _ in range(5):
-            if count > limit:
-                raise _too_many_writes(count, limit, turn_id)
-            try:
-                response = self.call(
-                    "UpdateItem",
-                    TableName=self.table_name,
-                    Key=key_of(pk, k.TURN_SK),
-                    UpdateExpression="SET #exp = :exp, #ttl = :ttl, #type = :type ADD #c :n",
-                    ConditionExpression="attribute_not_exists(#c) OR (#exp >= :stale AND #c <= :room)",
-                    ExpressionAttributeNames={"#c": "count", "#exp": "expiresAt", "#ttl": k.TTL, "#type": k.ITEM_TYPE},
-                    ExpressionAttributeValues={
-                        ":n": attr(count),
-                        ":exp": attr(ts(expires_at)),
-                        ":ttl": attr(epoch_seconds(expires_at + TURN_STALE_AFTER)),
-                        ":type": attr(ITEM_TURN),
-                        ":stale": attr(stale),
-                        ":room": attr(limit - count),
-                    },
-                    ReturnValues="UPDATED_NEW",
-                )
-                return int(response["Attributes"]["count"]["N"])
-            except ConditionFailed:
-                pass
-            item = self.get(pk, k.TURN_SK)
-            if item is None:
-                continue
-            data = from_item(item)
-            if str(data.get("expiresAt", "")) >= stale:
-                raise _too_many_writes(int(data["count"]) + count, limit, turn_id)
-            # A long-closed turn with the same id: start it afresh.
-            try:
-                self.put(
-                    to_item(
-                        {
-                            k.PK: pk,
-                            k.SK: k.TURN_SK,
-                            k.ITEM_TYPE: ITEM_TURN,
-                            "count": count,
-                            "expiresAt": ts(expires_at),
-                            k.TTL: epoch_seconds(expires_at + TURN_STALE_AFTER),
-                        }
-                    ),
-                    ConditionExpression="#exp = :old",
-                    ExpressionAttributeNames={"#exp": "expiresAt"},
-                    ExpressionAttributeValues={":old": attr(data["expiresAt"])},
-                )
-                return count
-            except ConditionFailed:
-                continue
-        raise VersionConflict("Too many concurrent writes in this turn; retry.", turnId=turn_id)
-
-    # -- erasure --------------------------------------------------------------------------------
-    def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
-        pk = k.user_pk(tenant_id, user_id)
-        counts = dict.fromkeys(_ERASED_AS.values(), 0)
-        while True:
-            # Deleting while paging would skip items; take a batch of keys, delete it,
-            # and ask again until the partition is empty.
-            batch: list[Item] = []
-            for item in self.query_items(
-                KeyConditionExpression="#pk = :pk",
-                ExpressionAttributeNames={"#pk": k.PK, "#sk": k.SK, "#type": k.ITEM_TYPE},
-                ExpressionAttributeValues={":pk": attr(pk)},
-                ProjectionExpression="#pk, #sk, #type",
-                ConsistentRead=True,
-                Limit=1000,
-            ):
-                batch.append(item)
-                if len(batch) >= 1000:
-                    break
-            if not batch:
-                return counts
-            self.batch_delete([{k.PK: it[k.PK], k.SK: it[k.SK]} for it in batch])
-            for it in batch:
-                kind = it.get(k.ITEM_TYPE, {}).get("S", "")
-                if kind in _ERASED_AS:
-                    counts[_ERASED_AS[kind]] += 1
-                elif kind != ITEM_LIVE_COUNT:
-                    counts[kind or "other"] = counts.get(kind or "other", 0) + 1
-
 
 # -- items ------------------------------------------------------------------------------------
 
@@ -891,19 +671,6 @@ def _history_item(pk: str, h: HistoryRecord) -> Item:
             k.PK: pk,
             k.SK: k.history_sk(h.identity_id, h.version),
             k.ITEM_TYPE: ITEM_HISTORY,
-        }
-    )
-
-
-def _api_key_item(record: ApiKeyRecord) -> Item:
-    return to_item(
-        {
-            **key_to_dict(record),
-            k.PK: k.api_key_pk(record.key_id),
-            k.SK: k.API_KEY_SK,
-            k.ITEM_TYPE: ITEM_API_KEY,
-            k.GSI1PK: k.API_KEYS_GSI_PK,
-            k.GSI1SK: k.api_key_listing_sk(record.tenant_id, record.key_id),
         }
     )
 
@@ -966,15 +733,6 @@ def _capacity_error(live: int, cap: int) -> CapacityReached:
     )
 
 
-def _too_many_writes(total: int, limit: int, turn_id: str) -> GuardrailViolation:
-    return GuardrailViolation(
-        "too_many_writes",
-        f"This turn would make {total} memory writes; this agent allows at most {limit} per turn.",
-        maxWritesPerTurn=limit,
-        turnId=turn_id,
-    )
-
-
 # -- cursors ------------------------------------------------------------------------------------
 
 
@@ -1004,3 +762,7 @@ def _decode_cursor(cursor: str, arity: int) -> list[Any]:
         if not ok:
             raise ValidationFailed("The cursor does not fit this listing.", field="cursor")
     return values
+
+
+class DynamoStore(DynamoEntries, DynamoProfiles, DynamoAgentConfigs, DynamoKeys, DynamoTurnCounter, DynamoErasure):
+    """Every repository port over the one table (the services' ``Store``); no behaviour of its own."""

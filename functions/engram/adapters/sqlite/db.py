@@ -74,6 +74,10 @@ class SqliteDb:
         """Call ``listener`` after every committed changeset (the local change feed)."""
         self._listeners.append(listener)
 
+    def stop_notifying(self) -> None:
+        """A bulk load: commits no longer wake the listeners (the caller drains once at the end)."""
+        self._listeners.clear()
+
     def notify(self) -> None:
         for listener in self._listeners:
             listener()
