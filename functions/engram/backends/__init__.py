@@ -23,9 +23,12 @@ from engram.ports import (
     CoreMemoryReader,
     DreamQueue,
     DreamStateRepository,
+    EntryScanner,
     ProposalRepository,
     SearchIndex,
     Store,
+    StreamRange,
+    UserLister,
     VectorSource,
 )
 from engram.service.access import AccessRecorder
@@ -87,6 +90,19 @@ class Backend(Protocol):
 
     def write_idempotency(self) -> OwnedLayer:
         """Powertools idempotency records of ``Idempotency-Key`` writes, erasable per user."""
+        ...
+
+    def user_lister(self) -> UserLister | None:
+        """Every user holding entries, for ``engram reembed``; None where the store cannot
+        list them cheaply (the cloud re-embeds one user at a time)."""
+        ...
+
+    def entry_scanner(self) -> EntryScanner | None:
+        """A parallel scan of every entry, for the cloud re-index; None without one."""
+        ...
+
+    def stream_range(self) -> StreamRange | None:
+        """Reads back the keys of a failed change-feed batch; None without a stream."""
         ...
 
 

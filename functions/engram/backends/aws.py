@@ -19,8 +19,10 @@ from engram.ports import (
     CoreMemoryReader,
     DreamQueue,
     DreamStateRepository,
+    EntryScanner,
     ProposalRepository,
     SearchIndex,
+    StreamRange,
     VectorSource,
 )
 from engram.service.access import AccessRecorder, InlineAccessRecorder
@@ -108,3 +110,22 @@ class AwsBackend:
         from engram.adapters.idempotency import OwnedDynamoLayer
 
         return OwnedDynamoLayer(table_name=self.settings.idempotency_table, boto3_client=self.store.client)
+
+    def user_lister(self) -> None:
+        return None  # the cloud re-embeds one user at a time (``reembed_user``), not by listing the table
+
+    def entry_scanner(self) -> EntryScanner:
+        from engram.adapters.dynamodb.reindex import DynamoEntryScanner
+
+        return DynamoEntryScanner(self.store)
+
+    def stream_range(self) -> StreamRange:
+        import boto3
+
+        from engram.adapters.dynamodb.reindex import DynamoStreamRange
+
+        settings = self.settings
+        streams = boto3.client(
+            "dynamodbstreams", region_name=settings.aws_region, endpoint_url=settings.dynamodb_endpoint
+        )
+        return DynamoStreamRange(streams)

@@ -19,6 +19,7 @@ from engram.ports import (
     DreamStateRepository,
     ProposalRepository,
     SearchIndex,
+    UserLister,
     VectorSource,
 )
 from engram.service.access import AccessRecorder, BackgroundAccessRecorder
@@ -87,3 +88,14 @@ class EmbeddedBackend:
         from engram.adapters.idempotency import OwnedSqliteLayer
 
         return OwnedSqliteLayer(self.store.db)
+
+    def user_lister(self) -> UserLister:
+        from engram.adapters.sqlite.user_lister import SqliteUserLister
+
+        return SqliteUserLister(self.store.db)
+
+    def entry_scanner(self) -> None:
+        return None  # the embedded store re-embeds (``engram reembed``); it has no cloud re-index
+
+    def stream_range(self) -> None:
+        return None

@@ -168,23 +168,22 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
-    from engram.adapters.sqlite import SqliteStore
-    from engram.adapters.sqlite.user_lister import SqliteUserLister
     from engram.service.reembed import Reembedder
 
     engram = _engram(args)
     if args.user and not args.tenant:
         print("error: --user needs --tenant", file=sys.stderr)
         return 2
-    if not isinstance(engram.store, SqliteStore):
+    users = engram.backend.user_lister()
+    if users is None:
         print("error: the CLI re-embeds the embedded store; the cloud runs reembed_user per user", file=sys.stderr)
         return 2
     from engram.local.progress import progress_bar
 
     with progress_bar("reembed", unit="users") as bar:
-        report = Reembedder(
-            engram.store, SqliteUserLister(engram.store.db), engram.index, engram.embedder, engram.clock, engram.store
-        ).reembed(args.tenant, args.user, bar.step)
+        report = Reembedder(engram.store, users, engram.index, engram.embedder, engram.clock, engram.store).reembed(
+            args.tenant, args.user, bar.step
+        )
     print(json.dumps({"modelId": report.model_id, "users": report.users, "entries": report.entries}))
     return 0
 

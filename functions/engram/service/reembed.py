@@ -14,23 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from aws_lambda_powertools import Logger
 
-from engram.domain.models import Page, Status
-from engram.ports import Clock, Embedder, EntryChange, EntryQuery, ErasureMarks, MemoryRepository, SearchIndex
+from engram.domain.models import Status
+from engram.ports import (
+    Clock,
+    Embedder,
+    EntryChange,
+    EntryQuery,
+    ErasureMarks,
+    MemoryRepository,
+    SearchIndex,
+    UserLister,
+)
 from engram.service.indexing import Indexer, apply_unless_erased
 
 logger = Logger(service="engram", child=True)
-
-
-class UserLister(Protocol):
-    """Which (tenant, user) pairs hold entries; a store that can re-embed provides it."""
-
-    def list_users(
-        self, tenant_id: str | None = None, limit: int = 500, cursor: str | None = None
-    ) -> Page[tuple[str, str]]: ...
 
 
 @dataclass

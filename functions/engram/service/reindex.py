@@ -24,13 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from aws_lambda_powertools import Logger
 
 from engram.domain.errors import ValidationFailed
-from engram.domain.models import MemoryEntry, Page
-from engram.ports import EntryChange, ErasureMarks
+from engram.ports import EntryChange, EntryReader, EntryScanner, ErasureMarks, Messages, StreamRange
 from engram.service.indexing import Indexer, IndexReport, apply_unless_erased
 
 logger = Logger(service="engram", child=True)
@@ -38,26 +37,6 @@ logger = Logger(service="engram", child=True)
 # Hand the rest of a segment on when less than this is left of the invocation.
 TIME_MARGIN_SECONDS = 20.0
 MAX_SEGMENTS = 1000
-
-
-class EntryScanner(Protocol):
-    def scan_entries(self, segment: int, segments: int, cursor: str | None, limit: int = 200) -> Page[MemoryEntry]: ...
-
-
-class StreamRange(Protocol):
-    def entry_keys(self, batch: Mapping[str, Any]) -> list[tuple[str, str, str]]: ...
-
-
-class EntryReader(Protocol):
-    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
-
-
-class Messages(Protocol):
-    def send(self, bodies: Sequence[Mapping[str, Any]]) -> None: ...
-
-    def receive(self, limit: int = 10) -> list[tuple[str, dict[str, Any]]]: ...
-
-    def delete(self, receipt: str) -> None: ...
 
 
 @dataclass
