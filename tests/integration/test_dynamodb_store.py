@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.dynamodb import keys as k
+from engram.adapters.dynamodb.store import STATE_SK
 from engram.container import build
 from engram.domain.errors import CapacityReached, ValidationFailed
 from engram.domain.models import Actor, ActorType, ChangeKind, Changeset, HistoryRecord, Visibility
@@ -60,7 +61,7 @@ def _create(store: DynamoStore, req: WriteRequest, now: Any = T0, cap: int | Non
 
 
 def _live_count_item(store: DynamoStore, tenant: str = "t1", user: str = "u1") -> int | None:
-    item = store.get(k.user_pk(tenant, user), k.LIVE_COUNT_SK)
+    item = store.get(k.user_pk(tenant, user), STATE_SK)
     return None if item is None else int(item["n"]["N"])
 
 

@@ -6,7 +6,9 @@ Items (see the key table in ``docs/dynamodb.md``):
   the user's non-dream changesets. While the user is due it also carries ``GSI2PK``
   ``DREAMDUE#<shard>`` and ``GSI2SK`` ``<dueAt>#<t>#<u>``: GSI2 holds only due users
   (sparse), spread over ``DUE_SHARDS`` partitions so no partition takes every write.
-  ``DynamoStore.apply`` adds ``mark_due_action`` to a change's transaction.
+  ``DynamoStore.apply`` updates it in a change's transaction (a user already due keeps
+  the earlier ``dueAt``); the same item is the user's state item, and also holds the
+  live count and the erasure mark's stand-in (adapters/dynamodb/store.py).
 - done marker, in the user partition: ``T#<t>#U#<u>`` / ``DREAMRUN#<runId>`` (expires).
 - run header: ``DREAMRUN#<runId>`` / ``RUN``, listed through GSI1 (``DREAMRUNS``).
 - counters: ``DREAMRUN#<runId>#C#<shard>`` / ``DONE`` (users done) and ``T#<tenant>``
@@ -107,12 +109,11 @@ def _due_update(tenant_id: str, user_id: str, at: datetime) -> dict[str, Any]:
     }
 
 
-def mark_due_action(table_name: str, changeset: Changeset, now: datetime) -> dict[str, Any] | None:
-    """The transaction action that makes a changed user due now (none for dream's own
-    changes: the pass that made them records the user's next due time)."""
-    if changeset.history and all(h.actor == DREAM_ACTOR for h in changeset.history):
-        return None
-    return {"Update": {"TableName": table_name, **_due_update(changeset.tenant_id, changeset.user_id, now)}}
+def is_marking_due(changeset: Changeset) -> bool:
+    """Does this change make its user due now? Not dream's own changes: the pass that
+    made them records the user's next due time. (``DynamoStore.apply`` updates the due
+    record in the change's own transaction, and keeps an earlier due time.)"""
+    return not (changeset.history and all(h.actor == DREAM_ACTOR for h in changeset.history))
 
 
 class DynamoDreamState(DynamoBase):

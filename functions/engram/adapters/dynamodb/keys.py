@@ -46,6 +46,8 @@ HISTORY = "H"
 IDENTITY = "I"
 PROFILE_SK = "PROFILE"
 SETTINGS_SK = "SETTINGS"
+# The live count of key design 2; from version 3 it is in the user's state item
+# (DREAMDUE). Old items are left alone (an erasure deletes them with the rest).
 LIVE_COUNT_SK = "LIVECOUNT"
 # The erasure tombstone: in its own partition, keyed by a hash of (tenant, user), so
 # it outlives the erasure of the user's partition and holds only a hash (see docs/user-control.md).

@@ -4,9 +4,10 @@ One table, keys per ``engram.adapters.dynamodb.keys`` and ``docs/dynamodb.md``; 
 port's repository is a ``DynamoBase`` over it (profiles and agent configuration in
 ``users.py``, API keys in ``api_keys.py``, turn counters in ``turns.py``, erasure in
 ``erasure.py``; memory entries here). ``DynamoStore`` is their union for the services
-that take the whole ``Store``. A changeset is one ``TransactWriteItems``: a version condition on each identity item, the
-entry and history puts, and an update of the user's live-count item whose condition
-enforces the capacity. DynamoDB deletes expired items late (moto never does), so every
+that take the whole ``Store``. A changeset is one ``TransactWriteItems``: a version
+condition on each identity item, the entry and history puts, and one update of the
+user's state item (live count under the capacity's condition, dream's due mark, the
+erasure condition). DynamoDB deletes expired items late (moto never does), so every
 listing and count filters on expiry itself.
 """
 
@@ -35,13 +36,12 @@ from engram.adapters.dynamodb.base import (
     key_of,
     to_item,
 )
-from engram.adapters.dynamodb.dream_state import mark_due_action
+from engram.adapters.dynamodb.dream_state import DUE_SK, ITEM_DUE, due_pk, due_sk, is_marking_due, shard_of
 from engram.adapters.dynamodb.erasure import DynamoErasure
 from engram.adapters.dynamodb.items import (
     ITEM_ENTRY,
     ITEM_HISTORY,
     ITEM_IDENTITY,
-    ITEM_LIVE_COUNT,
     epoch_seconds,
 )
 from engram.adapters.dynamodb.turns import DynamoTurnCounter
@@ -81,11 +81,16 @@ ACCESS_REFRESH = timedelta(days=1)
 # How often a capacity-checked transaction recounts and retries before giving the
 # caller a version conflict to retry (only under heavy contention on one user).
 CAPACITY_ATTEMPTS = 4
-# The live-count item: ``n`` live entries (an upper bound: expired ones are still in it),
-# ``exact`` set once a recount settled it (then n is exact until ``nextExpiry``), and
-# ``nextExpiry``, no later than the earliest expiry among the counted entries.
+# The user's state item (docs/dynamodb.md, "Transactions" and "Capacity"): dream's due
+# record (dream_state.py), which every change updates anyway, also holds the live count
+# and vouches for erasure. Count: ``n`` live entries (an upper bound: expired ones are
+# still in it), ``exact`` set once a recount settled it (then n is exact until
+# ``nextExpiry``), and ``nextExpiry``, no later than the earliest expiry counted.
+STATE_SK = DUE_SK
 COUNTER_EXACT = "exact"
 COUNTER_NEXT_EXPIRY = "nextExpiry"
+# An origin at or after which no erasure of the user happened (see _state_actions).
+CLEAR_SINCE = "clearSince"
 _TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _LIVE = Status.ACTIVE.value
 
@@ -97,6 +102,18 @@ class _Group:
     actions: list[dict[str, Any]] = field(default_factory=list)
     deferred_history: list[Item] = field(default_factory=list)
     delta: int = 0
+
+
+@dataclass(frozen=True)
+class _StateChange:
+    """What a changeset tells the user's state item, whatever the chunk."""
+
+    tenant_id: str
+    user_id: str
+    now: str
+    marks_due: bool
+    earliest_expiry: str | None
+    origin: str | None
 
 
 class DynamoEntries(DynamoBase):
@@ -241,24 +258,26 @@ class DynamoEntries(DynamoBase):
         return out[:want]
 
     def count_live(self, tenant_id: str, user_id: str, now: datetime) -> int:
-        """One read of the user's counter while it is exact; a recount when an expiry has
-        passed since it was last settled (or on a table from before the counter was)."""
+        """One read of the user's state item while its count is exact; a recount when an
+        expiry has passed since it was last settled, or the item has no settled count
+        (a new user's, or one from a table of an older version)."""
         pk = k.user_pk(tenant_id, user_id)
-        item = self.get(pk, k.LIVE_COUNT_SK)
-        if item is None:
-            # Every change that adds a live entry moves the counter: no counter, no entry.
-            return 0
-        data = from_item(item)
-        if _counter_exact(data, ts(now)):
+        item = self.get(pk, STATE_SK)
+        data = None if item is None else from_item(item)
+        if data is not None and _counter_exact(data, ts(now)):
             return max(0, int(data["n"]))
         return self._settle(pk, now, data)
 
-    def _settle(self, pk: str, now: datetime, seen: dict[str, Any] | None) -> int:
-        """Count the live entries, and store the count and the next expiry in the counter
-        unless a write moved it since ``seen`` was read; the count either way."""
+    def _settle(self, pk: str, now: datetime, seen: dict[str, Any] | None, *, create: bool = False) -> int:
+        """Count the live entries, and store the count and the next expiry in the state
+        item unless a write moved it since ``seen`` was read; the count either way. A
+        user with no state item and nothing live gets none (a count is not a write),
+        unless ``create``: the caller is about to write."""
         live, next_expiry = self._exact_live(pk, now)
+        if seen is None and live == 0 and not create:
+            return 0
         names = {"#n": "n", "#type": k.ITEM_TYPE, "#exact": COUNTER_EXACT, "#nx": COUNTER_NEXT_EXPIRY}
-        values: dict[str, Any] = {":live": attr(live), ":type": attr(ITEM_LIVE_COUNT), ":exact": attr(1)}
+        values: dict[str, Any] = {":live": attr(live), ":type": attr(ITEM_DUE), ":exact": attr(1)}
         expression = "SET #n = :live, #type = :type, #exact = :exact"
         if next_expiry is None:
             expression += " REMOVE #nx"
@@ -281,7 +300,7 @@ class DynamoEntries(DynamoBase):
             self.call(
                 "UpdateItem",
                 TableName=self.table_name,
-                Key=key_of(pk, k.LIVE_COUNT_SK),
+                Key=key_of(pk, STATE_SK),
                 UpdateExpression=expression,
                 ConditionExpression=" AND ".join(conditions),
                 ExpressionAttributeNames=names,
@@ -320,36 +339,37 @@ class DynamoEntries(DynamoBase):
         # Removals first, so a change split over several transactions frees room
         # before it takes any.
         groups.sort(key=lambda g: g.delta)
-        # Dream: the changed user is due, marked in the change's own transaction (or
-        # right after it, if a split change left no room in its first one).
-        due = mark_due_action(self.table_name, changeset, now)
-        expiry = self._expiry_change(pk, changeset, now)
-        for chunk in _chunks(groups):
+        expiries = [ts(e.expires_at) for e in changeset.entries if e.expires_at is not None and e.is_live(now)]
+        change = _StateChange(
+            tenant_id=changeset.tenant_id,
+            user_id=changeset.user_id,
+            now=ts(now),
+            # Dream: the changed user is due (dream's own changes excepted: the pass that
+            # made them records the user's next due time).
+            marks_due=is_marking_due(changeset),
+            earliest_expiry=min(expiries) if expiries else None,
+            origin=None if changeset.origin is None else ts(changeset.origin),
+        )
+        # The state item as it was: a hint, read eventually consistent (half a read
+        # unit). The transaction's conditions keep the write safe whatever it says; a
+        # failed one makes the adapter read it again, consistently.
+        seen = self._state(pk, consistent=False)
+        chunks = _chunks(groups)
+        for i, chunk in enumerate(chunks):
             delta = sum(g.delta for g in chunk)
             actions = [a for g in chunk for a in g.actions]
-            erasure = None
-            if changeset.origin is not None:
-                # Erasure wins: the write commits only if the user was not erased since
-                # its cause arrived (checked in the same transaction).
-                erasure = len(actions)
-                actions.append(self._not_erased_since(changeset.tenant_id, changeset.user_id, changeset.origin))
-            limit = cap if delta > 0 else None
-            counter = None
-            if delta != 0 or expiry is not None:
-                counter = len(actions)
-                actions.append(self._count_action(pk, delta, limit, expiry))
-                expiry = None
-            if due is not None and len(actions) < MAX_TRANSACTION_ITEMS:
-                actions.append(due)
-                due = None
-            self._transact(pk, actions, counter, delta, limit, now, erasure)
+            self._transact(pk, actions, change, seen, delta, cap if delta > 0 else None, now)
             deferred = [h for g in chunk for h in g.deferred_history]
             if deferred:
                 self.batch_put(deferred)
-        if due is not None:
-            self.call("UpdateItem", **due["Update"])
+            if i + 1 < len(chunks):
+                seen = self._state(pk, consistent=True)  # this change moved it
         for listener in self._listeners:
             listener()
+
+    def _state(self, pk: str, *, consistent: bool) -> dict[str, Any] | None:
+        item = self.get(pk, STATE_SK, consistent=consistent)
+        return None if item is None else from_item(item)
 
     def _plan(self, changeset: Changeset, pk: str, now: datetime) -> list[_Group]:
         guards = {g.identity_id: g for g in changeset.guards}
@@ -431,100 +451,147 @@ class DynamoEntries(DynamoBase):
             put["ExpressionAttributeValues"] = {":expected": attr(guard.expected_version)}
         return {"Put": put}
 
-    def _expiry_change(self, pk: str, changeset: Changeset, now: datetime) -> tuple[str | None, str] | None:
-        """``(seen, new)`` when the change adds a live entry expiring before the counter's
-        next expiry: the counter must learn it (it stays exact only until then)."""
-        expiries = [ts(e.expires_at) for e in changeset.entries if e.expires_at is not None and e.is_live(now)]
-        if not expiries:
-            return None
-        earliest = min(expiries)
-        item = self.get(pk, k.LIVE_COUNT_SK, projection=(COUNTER_NEXT_EXPIRY,))
-        seen = None if item is None else item.get(COUNTER_NEXT_EXPIRY, {}).get("S")
-        return None if seen is not None and seen <= earliest else (seen, earliest)
-
-    def _not_erased_since(self, tenant_id: str, user_id: str, origin: datetime) -> dict[str, Any]:
+    def _not_erased_since(self, tenant_id: str, user_id: str, origin: str) -> dict[str, Any]:
         return {
             "ConditionCheck": {
                 "TableName": self.table_name,
                 "Key": key_of(k.erasure_pk(tenant_id, user_id), k.ERASED_SK),
                 "ConditionExpression": "attribute_not_exists(#at) OR #at < :origin",
                 "ExpressionAttributeNames": {"#at": "erasedAt"},
-                "ExpressionAttributeValues": {":origin": attr(ts(origin))},
+                "ExpressionAttributeValues": {":origin": attr(origin)},
             }
         }
 
-    def _count_action(
-        self, pk: str, delta: int, cap: int | None, expiry: tuple[str | None, str] | None
-    ) -> dict[str, Any]:
-        names = {"#n": "n", "#type": k.ITEM_TYPE}
-        values: dict[str, Any] = {":delta": attr(delta), ":type": attr(ITEM_LIVE_COUNT)}
-        expression = "SET #type = :type"
+    def _state_actions(
+        self, pk: str, change: _StateChange, seen: dict[str, Any] | None, delta: int, cap: int | None
+    ) -> list[dict[str, Any]]:
+        """The update of the user's state item that goes into a change's transaction (and
+        the erasure check when the item cannot vouch for it), built from ``seen``: its
+        conditions fail if the item moved since, and the adapter then builds it again.
+
+        - live count: ``ADD n``; under a cap, only while the count is settled and leaves
+          room. An added entry expiring before ``nextExpiry`` lowers it, conditioned on
+          the value seen.
+        - dream: ``activity`` goes up by one; ``dueAt`` and the GSI2 keys are set only if
+          the user was not due yet, so a busy user's GSI2 entry is not deleted and put
+          again on every write (a changed index key costs both).
+        - erasure: a change whose cause arrived at ``origin`` commits only if the user was
+          not erased at or after it. ``clearSince`` vouches for that: it is set only by a
+          change whose check on the erasure mark passed, and an erasure deletes the item
+          with the rest of the partition. While it is at or before ``origin`` a condition
+          on it replaces the check, a write unit less on each side of the transaction.
+        """
+        seen = seen or {}
+        names = {"#type": k.ITEM_TYPE, "#t": "tenantId", "#u": "userId"}
+        values: dict[str, Any] = {
+            ":type": attr(ITEM_DUE),
+            ":t": attr(change.tenant_id),
+            ":u": attr(change.user_id),
+        }
+        sets = ["#type = :type", "#t = :t", "#u = :u"]
+        adds: list[str] = []
         conditions: list[str] = []
-        if expiry is not None:
-            seen, earliest = expiry
+        check: dict[str, Any] | None = None
+        if delta != 0:
+            names["#n"] = "n"
+            values[":delta"] = attr(delta)
+            adds.append("#n :delta")
+        if cap is not None:
+            # Only a settled count is trusted with the cap: a failed condition makes the
+            # adapter settle it.
+            names |= {"#n": "n", "#exact": COUNTER_EXACT}
+            values[":room"] = attr(cap - delta)
+            conditions.append("(attribute_exists(#exact) AND #n <= :room)")
+        earliest = change.earliest_expiry
+        seen_nx = seen.get(COUNTER_NEXT_EXPIRY)
+        if earliest is not None and (seen_nx is None or earliest < str(seen_nx)):
             names["#nx"] = COUNTER_NEXT_EXPIRY
             values[":nx"] = attr(earliest)
-            expression += ", #nx = :nx"
-            if seen is None:
+            sets.append("#nx = :nx")
+            if seen_nx is None:
                 conditions.append("attribute_not_exists(#nx)")
             else:
+                values[":seenNx"] = attr(seen_nx)
                 conditions.append("#nx = :seenNx")
-                values[":seenNx"] = attr(seen)
-        expression += " ADD #n :delta"
-        if cap is not None:
-            # A counter not yet settled (a new user's, or one from an older table) is not
-            # trusted near the cap: the failed condition makes the adapter count.
-            names["#exact"] = COUNTER_EXACT
-            values[":room"] = attr(cap - delta)
-            conditions.append("(attribute_not_exists(#n) OR (attribute_exists(#exact) AND #n <= :room))")
+        if change.marks_due:
+            names["#activity"] = "activity"
+            names["#due"] = "dueAt"
+            values[":one"] = attr(1)
+            values[":now"] = attr(change.now)
+            adds.append("#activity :one")
+            due = seen.get("dueAt")
+            if due is not None and str(due) <= change.now:
+                conditions.append("#due <= :now")  # still due when this commits
+            else:
+                names |= {"#g2pk": k.GSI2PK, "#g2sk": k.GSI2SK}
+                values[":g2pk"] = attr(due_pk(shard_of(change.tenant_id, change.user_id)))
+                values[":g2sk"] = attr(due_sk(change.now, change.tenant_id, change.user_id))
+                sets += ["#due = :now", "#g2pk = :g2pk", "#g2sk = :g2sk"]
+        if change.origin is not None:
+            names["#clear"] = CLEAR_SINCE
+            values[":origin"] = attr(change.origin)
+            clear = seen.get(CLEAR_SINCE)
+            if clear is not None and str(clear) <= change.origin:
+                conditions.append("#clear <= :origin")
+            else:
+                check = self._not_erased_since(change.tenant_id, change.user_id, change.origin)
+                sets.append("#clear = :origin")
+        if delta == 0 and not change.marks_due and change.origin is None and ":nx" not in values:
+            return []  # nothing for the state item to learn or vouch for
         update: dict[str, Any] = {
             "TableName": self.table_name,
-            "Key": key_of(pk, k.LIVE_COUNT_SK),
-            "UpdateExpression": expression,
+            "Key": key_of(pk, STATE_SK),
+            "UpdateExpression": "SET " + ", ".join(sets) + (" ADD " + ", ".join(adds) if adds else ""),
             "ExpressionAttributeNames": names,
             "ExpressionAttributeValues": values,
         }
         if conditions:
             update["ConditionExpression"] = " AND ".join(conditions)
-        return {"Update": update}
+        return [check, {"Update": update}] if check is not None else [{"Update": update}]
 
     def _transact(
         self,
         pk: str,
         actions: list[dict[str, Any]],
-        counter: int | None,
+        change: _StateChange,
+        seen: dict[str, Any] | None,
         delta: int,
         cap: int | None,
         now: datetime,
-        erasure: int | None = None,
     ) -> None:
         if cap is not None and delta > cap:
             self._recount(pk, now, delta, cap)  # raises: no count can make room
+        if cap is not None and not _counter_exact(seen or {}, change.now):
+            seen = self._settled(pk, now, delta, cap)
         for _ in range(CAPACITY_ATTEMPTS):
+            state = self._state_actions(pk, change, seen, delta, cap)
             try:
-                self.call("TransactWriteItems", TransactItems=actions)
+                self.call("TransactWriteItems", TransactItems=actions + state)
                 return
             except TransactionCancelled as exc:
-                failed = [i for i, reason in enumerate(exc.reasons) if reason == "ConditionalCheckFailed"]
-                if erasure is not None and erasure in failed:
+                failed = {i for i, reason in enumerate(exc.reasons) if reason == "ConditionalCheckFailed"}
+                if len(state) == 2 and len(actions) in failed:
                     raise UserErased("This user was erased after this write began; it was not applied.") from exc
-                counter_only = counter is not None and failed == [counter]
-                if not counter_only:
+                if not failed or min(failed) < len(actions):
                     raise VersionConflict(
                         "This memory was changed by another writer; retry.", reasons=sorted(set(exc.reasons))
                     ) from exc
-            # The live count is an upper bound (entries that expired since are still in
-            # it): recount before telling the caller the user is full. A counter that
-            # failed on its expiry condition alone (another writer moved it) is settled
-            # too; this action's condition then fails again, and the writer re-plans.
-            if cap is None:
-                raise VersionConflict("The user's counter moved meanwhile; retry.")
-            self._recount(pk, now, delta, cap)
+            # Only the state item's conditions failed: another change or a dream pass
+            # moved it, an erasure deleted it, or the count is near the cap (it is an
+            # upper bound: entries that expired since are still in it). Read it again,
+            # settle the count if the cap needs it, and build the update anew.
+            seen = self._state(pk, consistent=True)
+            if cap is not None and not (_counter_exact(seen or {}, change.now) and _room(seen, delta, cap)):
+                seen = self._settled(pk, now, delta, cap)
         raise VersionConflict("Too many concurrent writers for this user; retry.")
 
+    def _settled(self, pk: str, now: datetime, delta: int, cap: int) -> dict[str, Any] | None:
+        """Settle the count (raising if the change does not fit) and read the item again."""
+        self._recount(pk, now, delta, cap)
+        return self._state(pk, consistent=True)
+
     def _recount(self, pk: str, now: datetime, delta: int, cap: int) -> None:
-        item = self.get(pk, k.LIVE_COUNT_SK)
-        live = self._settle(pk, now, None if item is None else from_item(item))
+        live = self._settle(pk, now, self._state(pk, consistent=True), create=True)
         if live + delta > cap:
             raise _capacity_error(live, cap)
 
@@ -680,6 +747,10 @@ def _counter_exact(data: dict[str, Any], now_ts: str) -> bool:
         return False
     next_expiry = data.get(COUNTER_NEXT_EXPIRY)
     return next_expiry is None or str(next_expiry) > now_ts
+
+
+def _room(seen: dict[str, Any] | None, delta: int, cap: int) -> bool:
+    return seen is not None and int(seen.get("n", 0)) + delta <= cap
 
 
 def _unexpired(data: dict[str, Any], now_ts: str) -> bool:
