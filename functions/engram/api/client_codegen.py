@@ -96,6 +96,9 @@ def _constraints(schema: dict[str, Any]) -> list[str]:
     return out
 
 
+_SCALARS = {"integer": "int", "number": "float", "boolean": "bool"}
+
+
 def py_type(schema: dict[str, Any], *, loose_models: bool = False, prefix: str = "") -> str:
     """The Python annotation of a JSON Schema. ``loose_models`` is for method arguments: plain
     mappings for models, and no constraints (the body model and the service check those)."""
@@ -106,37 +109,42 @@ def py_type(schema: dict[str, Any], *, loose_models: bool = False, prefix: str =
         return f"{name} | Mapping[str, Any]" if loose_models else name
     for union in ("anyOf", "oneOf"):
         if union in schema:
-            parts = [p for s in schema[union] for p in _top_level(py_type(s, loose_models=loose_models, prefix=prefix))]
-            # One "Mapping[str, Any]" (for several models) and None last, as type checkers like it.
-            ordered = sorted(dict.fromkeys(parts), key=lambda p: (p == "None", p == "Mapping[str, Any]"))
-            return " | ".join(ordered)
+            return _union_type(schema[union], loose_models=loose_models, prefix=prefix)
     if "const" in schema:
         return f"Literal[{schema['const']!r}]"
     if "enum" in schema:
         return "Literal[" + ", ".join(repr(v) for v in schema["enum"]) + "]"
-    kind = schema.get("type")
-    base: str
-    if kind == "null":
+    if schema.get("type") == "null":
         return "None"
-    if kind == "string":
-        base = "datetime" if schema.get("format") == "date-time" else "str"
-    elif kind == "integer":
-        base = "int"
-    elif kind == "number":
-        base = "float"
-    elif kind == "boolean":
-        base = "bool"
-    elif kind == "array":
-        item = py_type(schema.get("items", {}), loose_models=loose_models, prefix=prefix)
-        base = f"Sequence[{item}]" if loose_models else f"list[{item}]"
-    elif kind == "object":
-        extra = schema.get("additionalProperties")
-        value = py_type(extra, loose_models=loose_models, prefix=prefix) if isinstance(extra, dict) else "Any"
-        base = f"Mapping[str, {value}]" if loose_models else f"dict[str, {value}]"
-    else:
+    base = _base_type(schema, loose_models=loose_models, prefix=prefix)
+    if base is None:
         return "Any"
     constraints = [] if loose_models else _constraints(schema)
     return f"Annotated[{base}, Field({', '.join(constraints)})]" if constraints else base
+
+
+def _union_type(members: list[dict[str, Any]], *, loose_models: bool, prefix: str) -> str:
+    parts = [p for s in members for p in _top_level(py_type(s, loose_models=loose_models, prefix=prefix))]
+    # One "Mapping[str, Any]" (for several models) and None last, as type checkers like it.
+    ordered = sorted(dict.fromkeys(parts), key=lambda p: (p == "None", p == "Mapping[str, Any]"))
+    return " | ".join(ordered)
+
+
+def _base_type(schema: dict[str, Any], *, loose_models: bool, prefix: str) -> str | None:
+    """The annotation of a typed schema before its constraints; None for an unknown type."""
+    kind = schema.get("type")
+    if kind == "string":
+        return "datetime" if schema.get("format") == "date-time" else "str"
+    if kind in _SCALARS:
+        return _SCALARS[kind]
+    if kind == "array":
+        item = py_type(schema.get("items", {}), loose_models=loose_models, prefix=prefix)
+        return f"Sequence[{item}]" if loose_models else f"list[{item}]"
+    if kind == "object":
+        extra = schema.get("additionalProperties")
+        value = py_type(extra, loose_models=loose_models, prefix=prefix) if isinstance(extra, dict) else "Any"
+        return f"Mapping[str, {value}]" if loose_models else f"dict[str, {value}]"
+    return None
 
 
 # -- models ---------------------------------------------------------------------------------

@@ -201,22 +201,7 @@ class DynamoEntries(DynamoBase):
             condition = "#pk = :pk AND #sk BETWEEN :lo AND :hi"
             values[":lo"] = attr(k.join(status, ""))
             values[":hi"] = attr(upper)
-        filters: list[str] = []
-        if query.category is not None:
-            names["#category"] = "category"
-            values[":category"] = attr(query.category)
-            filters.append("#category = :category")
-        if query.key is not None:
-            names["#key"] = "key"
-            values[":key"] = attr(query.key)
-            filters.append("#key = :key")
-        if not query.include_expired:
-            names["#expiresAt"] = "expiresAt"
-            values[":now"] = attr(ts(query.now))
-            filters.append("(attribute_not_exists(#expiresAt) OR #expiresAt > :now)")
-        if query.scope is not None and not query.scope.everything:
-            clause = scope_filter(query.scope, names, values)
-            filters.append(clause)
+        filters = _listing_filters(query, names, values)
         params: dict[str, Any] = {
             "IndexName": k.LSI1,
             "KeyConditionExpression": condition,
@@ -237,25 +222,13 @@ class DynamoEntries(DynamoBase):
                 if upper is not None and item.get(k.LSI1SK, {}).get("S") == upper:
                     continue
                 entry = entry_of(item)
-                # The filter expression did this already; checked again because a wrong
-                # answer here would show an expired or foreign entry.
-                if not query.include_expired and entry.is_expired(query.now):
-                    continue
-                if query.scope is not None and not query.scope.allows(entry):
-                    continue
-                out.append(entry)
+                if _listed(entry, query):
+                    out.append(entry)
             if not accessed and len(out) >= want:
                 break
         if not accessed:
             return out[:want]
-        # Most accessed first: no index keeps that order any more (an access count in a
-        # key would rewrite an index entry on every recall), so every entry of the status
-        # is read and sorted here. Listings in this order are rare; recall never uses it.
-        if after is not None:
-            bound = tuple(after)
-            out = [e for e in out if _sort_tuple_accessed(e) < bound]
-        out.sort(key=_sort_tuple_accessed, reverse=True)
-        return out[:want]
+        return _most_accessed(out, after, want)
 
     def count_live(self, tenant_id: str, user_id: str, now: datetime) -> int:
         """One read of the user's state item while its count is exact; a recount when an
@@ -740,6 +713,45 @@ def _history_item(pk: str, h: HistoryRecord) -> Item:
             k.ITEM_TYPE: ITEM_HISTORY,
         }
     )
+
+
+def _listing_filters(query: EntryQuery, names: dict[str, str], values: dict[str, Any]) -> list[str]:
+    """The filter expressions of a listing (category, key, expiry, visibility)."""
+    filters: list[str] = []
+    if query.category is not None:
+        names["#category"] = "category"
+        values[":category"] = attr(query.category)
+        filters.append("#category = :category")
+    if query.key is not None:
+        names["#key"] = "key"
+        values[":key"] = attr(query.key)
+        filters.append("#key = :key")
+    if not query.include_expired:
+        names["#expiresAt"] = "expiresAt"
+        values[":now"] = attr(ts(query.now))
+        filters.append("(attribute_not_exists(#expiresAt) OR #expiresAt > :now)")
+    if query.scope is not None and not query.scope.everything:
+        filters.append(scope_filter(query.scope, names, values))
+    return filters
+
+
+def _listed(entry: MemoryEntry, query: EntryQuery) -> bool:
+    # The filter expression did this already; checked again because a wrong answer here
+    # would show an expired or foreign entry.
+    if not query.include_expired and entry.is_expired(query.now):
+        return False
+    return query.scope is None or query.scope.allows(entry)
+
+
+def _most_accessed(entries: list[MemoryEntry], after: list[Any] | None, want: int) -> list[MemoryEntry]:
+    """Most accessed first: no index keeps that order any more (an access count in a key
+    would rewrite an index entry on every recall), so every entry of the status is read and
+    sorted here. Listings in this order are rare; recall never uses it."""
+    if after is not None:
+        bound = tuple(after)
+        entries = [e for e in entries if _sort_tuple_accessed(e) < bound]
+    entries.sort(key=_sort_tuple_accessed, reverse=True)
+    return entries[:want]
 
 
 def _counter_exact(data: dict[str, Any], now_ts: str) -> bool:
