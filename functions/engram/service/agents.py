@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from threading import Lock
+from typing import Any
 
 from engram.domain.agent_config import AgentConfig
+from engram.domain.sensitive import reject_sensitive
 from engram.ports import ConfigRepository
 
 DEFAULT_CONFIG = AgentConfig()
@@ -29,7 +32,21 @@ class AgentConfigService:
         return config
 
     def put(self, tenant_id: str, agent_id: str, config: AgentConfig) -> AgentConfig:
+        # The agent's name and its block schemas' texts (a field default becomes every
+        # user's block value) are stored and shown back, so they pass the one filter too.
+        reject_sensitive(_texts(config.model_dump()), "agent configuration")
         self._repo.put_agent_config(tenant_id, agent_id, config)
         with self._lock:
             self._cache[(tenant_id, agent_id)] = (time.monotonic(), config)
         return config
+
+
+def _texts(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _texts(v, str(k))
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from _texts(v, key)
+    elif isinstance(value, str):
+        yield key, value

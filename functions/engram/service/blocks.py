@@ -161,7 +161,8 @@ class BlockService:
         require_role(principal, Role.WRITER)
         if edit.is_empty():
             raise ValidationFailed("The edit changes nothing: give replace, set, append, remove or completeTask.")
-        reject_sensitive(edit_texts(edit), "block value")  # before it can become a proposal
+        # Before it can become a proposal; the reason is kept in the block's history too.
+        reject_sensitive([*edit_texts(edit), ("reason", reason)], "block change")
         t = principal.tenant_id
         agent = self._agent(principal, agent_id)
         config = self.agents.get(t, agent)
@@ -349,7 +350,7 @@ class BlockService:
         settings = self.memory.check_settings(tenant_id, user_id)
         # Every block change ends here (edits, presets, restores, approvals): the filter
         # may have tightened since a version or a proposal was made.
-        reject_sensitive(edit_texts(edit), "block value")
+        reject_sensitive([*edit_texts(edit), ("reason", reason)], "block change")
 
         def attempt() -> BlockWriteResult:
             current = self.repo.get_block(tenant_id, user_id, agent_id, schema.name)

@@ -235,6 +235,7 @@ class ProposalService:
     # -- deciding -------------------------------------------------------------------------------
     def approve(self, principal: Principal, user_id: str, proposal_id: str, note: str | None = None) -> Decision:
         require_role(principal, Role.ADMIN)
+        refuse_sensitive([("note", note or "")], "decision note")  # kept on the proposal
         claimed = self._claim(principal, user_id, proposal_id)
         user = Actor(ActorType.USER, user_id)
         try:
@@ -262,6 +263,7 @@ class ProposalService:
 
     def reject(self, principal: Principal, user_id: str, proposal_id: str, note: str | None = None) -> Proposal:
         require_role(principal, Role.ADMIN)
+        refuse_sensitive([("note", note or "")], "decision note")  # kept on the proposal
         for _ in range(5):
             current = self.get(principal, user_id, proposal_id)
             self._require_open(current, allow_stale_claim=False)
