@@ -14,6 +14,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,70 @@ class _Meta:
     confidence: float | None = None
     updated: str | None = None
     at: str | None = None  # when it occurred (IndexDocument.occurred_at), sortable text
+    # Parsed once when the user's documents are loaded, not on every hit.
+    doc_kind: DocKind = DocKind.MEMORY
+    updated_at: datetime | None = None
+
+
+# Stands for "none" in the per-row text arrays: no id, category or thread can be it.
+_NONE = "\x00"
+
+
+@dataclass(slots=True)
+class _Rows:
+    """What ``_passes`` reads, one array per field, one element per matrix row: the
+    filters of a vector search are then a few array operations instead of a Python
+    call per document (a user of 1,000 messages walked them all for a time window)."""
+
+    kind: npt.NDArray[np.str_]
+    expires: npt.NDArray[np.str_]  # "" for never
+    category: npt.NDArray[np.str_]
+    thread: npt.NDArray[np.str_]
+    at: npt.NDArray[np.str_]  # "" for unknown
+    visibility: npt.NDArray[np.str_]
+    agent: npt.NDArray[np.str_]
+    groups: dict[int, tuple[str, ...]]  # matrix row -> groups, for group-visible rows only
+
+    @classmethod
+    def of(cls, metas: Sequence[_Meta]) -> _Rows:
+        def text(values: list[str]) -> npt.NDArray[np.str_]:
+            return np.array(values, dtype=np.str_) if values else np.zeros(0, dtype=np.str_)
+
+        return cls(
+            kind=text([m.kind for m in metas]),
+            expires=text([m.expires or "" for m in metas]),
+            category=text([_NONE if m.category is None else m.category for m in metas]),
+            thread=text([_NONE if m.thread is None else m.thread for m in metas]),
+            at=text([m.at or "" for m in metas]),
+            visibility=text([m.visibility for m in metas]),
+            agent=text([m.agent for m in metas]),
+            groups={i: m.groups for i, m in enumerate(metas) if m.visibility == Visibility.GROUP.value},
+        )
+
+    def passing(self, query: SearchQuery, f: _Filter) -> npt.NDArray[np.bool_]:
+        """``_passes`` for every row at once."""
+        ok = np.isin(self.kind, f.kinds)
+        ok &= (self.expires == "") | (self.expires > f.now)
+        if query.categories is not None:
+            ok &= np.isin(self.category, list(query.categories))
+        if query.thread_ids is not None:
+            ok &= np.isin(self.thread, list(query.thread_ids))
+        if query.exclude_thread_ids:
+            ok &= ~np.isin(self.thread, list(query.exclude_thread_ids))
+        if f.windowed:
+            ok &= self.at != ""
+            if f.occurred_from is not None:
+                ok &= self.at >= f.occurred_from
+            if f.occurred_to is not None:
+                ok &= self.at < f.occurred_to
+        scope = query.scope
+        if scope is not None and not scope.everything:
+            seen = (self.visibility == Visibility.GLOBAL.value) | (self.agent == scope.agent_id)
+            for i, groups in self.groups.items():
+                if any(g in scope.group_ids for g in groups):
+                    seen[i] = True
+            ok &= seen
+        return ok
 
 
 @dataclass(slots=True)
@@ -69,7 +134,30 @@ class _UserDocs:
     vec_rowids: list[int]  # the rowid of each matrix row
     vec_row: dict[int, int]  # and back
     matrix: npt.NDArray[np.float32]
-    vec_kinds: npt.NDArray[np.str_] | None = None  # the kind of each matrix row
+    rows: _Rows  # the filter fields of each matrix row
+
+
+@dataclass(frozen=True, slots=True)
+class _Filter:
+    """A query's filter values, converted once per search instead of once per document."""
+
+    kinds: tuple[str, ...]
+    now: str
+    occurred_from: str | None
+    occurred_to: str | None
+
+    @property
+    def windowed(self) -> bool:
+        return self.occurred_from is not None or self.occurred_to is not None
+
+    @classmethod
+    def of(cls, query: SearchQuery) -> _Filter:
+        return cls(
+            tuple(k.value for k in query.kinds),
+            ts(query.now),
+            ts_opt(query.occurred_from),
+            ts_opt(query.occurred_to),
+        )
 
 
 def _owner(tenant_id: str, user_id: str) -> str:
@@ -228,7 +316,7 @@ class LocalIndex:
 
     # -- reads --------------------------------------------------------------------------
     def search(self, query: SearchQuery) -> list[SearchHit]:
-        now = ts(query.now)
+        f = _Filter.of(query)
         docs = self._docs(query.tenant_id, query.user_id, query.model_id)
         if not docs.metas:
             return []
@@ -246,7 +334,7 @@ class LocalIndex:
         taken = 0
         for rowid, score in keyword.items():
             meta = docs.metas.get(rowid)
-            if meta is None or not _passes(meta, query, now):
+            if meta is None or not _passes(meta, query, f):
                 continue
             sim = _sim_of(docs, sims, rowid)
             hits[meta.id] = _hit(meta, score, sim)
@@ -254,7 +342,7 @@ class LocalIndex:
             if taken >= query.k:
                 break
         if sims is not None:
-            for rowid, sim in self._nearest(docs, sims, query, now):
+            for rowid, sim in _nearest(docs, sims, query, f):
                 meta = docs.metas[rowid]
                 if meta.id not in hits:
                     hits[meta.id] = _hit(meta, keyword.get(rowid, 0.0), sim)
@@ -293,49 +381,6 @@ class LocalIndex:
         # FTS5's bm25() is negative (lower is better); report the usual positive score.
         return {int(r[0]): -float(r[1]) for r in rows}
 
-    def _nearest(
-        self, docs: _UserDocs, sims: npt.NDArray[np.float32], query: SearchQuery, now: str
-    ) -> list[tuple[int, float]]:
-        if docs.vec_kinds is not None and len({m.kind for m in docs.metas.values()}) > 1:
-            # Other kinds can never pass: rank only this query's (a user's hundreds of
-            # messages must not be walked through to find their few memories).
-            wanted = np.isin(docs.vec_kinds, [k.value for k in query.kinds])
-            sims = np.where(wanted, sims, -np.inf).astype(np.float32)
-            n = int(wanted.sum())
-            if n == 0:
-                return []
-            order_all = np.flatnonzero(wanted)
-            if n <= max(query.k * 4, 32):
-                order = order_all[np.argsort(-sims[order_all], kind="stable")]
-                out_small: list[tuple[int, float]] = []
-                for i in order:
-                    rowid = docs.vec_rowids[int(i)]
-                    if _passes(docs.metas[rowid], query, now):
-                        out_small.append((rowid, float(sims[int(i)])))
-                        if len(out_small) >= query.k:
-                            break
-                return out_small
-        n = sims.shape[0]
-        want = query.k
-        # Partial sort of a few times k: filters rarely reject that many; if they do, widen.
-        width = min(n, max(want * 4, 32))
-        while True:
-            if width < n:
-                top = np.argpartition(-sims, width - 1)[:width]
-                order = top[np.argsort(-sims[top], kind="stable")]
-            else:
-                order = np.argsort(-sims, kind="stable")
-            out: list[tuple[int, float]] = []
-            for i in order:
-                rowid = docs.vec_rowids[int(i)]
-                if _passes(docs.metas[rowid], query, now):
-                    out.append((rowid, float(sims[int(i)])))
-                    if len(out) >= want:
-                        return out
-            if width >= n:
-                return out
-            width = min(n, width * 4)
-
     def _docs(self, tenant_id: str, user_id: str, model_id: str | None) -> _UserDocs:
         """The user's documents and vectors, cached until the user's generation moves."""
         conn = self._conn()
@@ -360,13 +405,36 @@ class LocalIndex:
             else np.zeros((0, 0), dtype=np.float32)
         )
         vec_rowids = [int(r[0]) for r in chosen]
-        kinds = np.array([metas[r].kind for r in vec_rowids], dtype=np.str_)
-        fresh = _UserDocs(gen, model_id, metas, vec_rowids, {r: i for i, r in enumerate(vec_rowids)}, matrix, kinds)
+        rows_of = _Rows.of([metas[r] for r in vec_rowids])
+        fresh = _UserDocs(gen, model_id, metas, vec_rowids, {r: i for i, r in enumerate(vec_rowids)}, matrix, rows_of)
         with self._lock:
             if len(self._cache) > 2048:
                 self._cache.clear()
             self._cache[(tenant_id, user_id)] = fresh
         return fresh
+
+
+def _nearest(docs: _UserDocs, sims: npt.NDArray[np.float32], query: SearchQuery, f: _Filter) -> list[tuple[int, float]]:
+    """The ``query.k`` most similar documents that pass the query's filters, best first;
+    equal similarities in matrix order (a stable sort)."""
+    passing = np.flatnonzero(docs.rows.passing(query, f))
+    if passing.shape[0] == 0:
+        return []
+    scores = sims[passing]
+    k = query.k
+    if passing.shape[0] > k:
+        # The k-th best score; every row above it is in, and of the rows equal to it the
+        # first ones in matrix order fill what is left (what a full stable sort keeps).
+        kth = np.partition(scores, passing.shape[0] - k)[passing.shape[0] - k]
+        above = np.flatnonzero(scores > kth)
+        level = np.flatnonzero(scores == kth)[: k - above.shape[0]]
+        chosen = np.concatenate((above, level))
+        chosen.sort()
+    else:
+        chosen = np.arange(passing.shape[0])
+    order = chosen[np.argsort(-scores[chosen], kind="stable")]
+    rowids = docs.vec_rowids
+    return [(rowids[int(passing[i])], float(scores[i])) for i in order]
 
 
 def _comparable_vectors(rows: list[Any], model_id: str | None) -> tuple[str | None, list[Any]]:
@@ -399,12 +467,12 @@ def _sim_of(docs: _UserDocs, sims: npt.NDArray[np.float32] | None, rowid: int) -
 def _hit(meta: _Meta, keyword: float, semantic: float) -> SearchHit:
     return SearchHit(
         meta.id,
-        DocKind(meta.kind),
+        meta.doc_kind,
         keyword=keyword,
         semantic=semantic,
         importance=meta.importance,
         confidence=meta.confidence,
-        updated_at=parse_ts_opt(meta.updated),
+        updated_at=meta.updated_at,
     )
 
 
@@ -439,13 +507,17 @@ def _meta_from(m: dict[str, Any]) -> _Meta:
         m.get("confidence"),
         m.get("updated"),
         m.get("at"),
+        DocKind(m["kind"]),
+        parse_ts_opt(m.get("updated")),
     )
 
 
-def _passes(meta: _Meta, query: SearchQuery, now: str) -> bool:
-    if meta.kind not in query.kinds:
+def _passes(meta: _Meta, query: SearchQuery, f: _Filter) -> bool:
+    """Whether one document passes the query's filters (``_Rows.passing`` does the same
+    for every matrix row at once)."""
+    if meta.kind not in f.kinds:
         return False
-    if meta.expires is not None and meta.expires <= now:
+    if meta.expires is not None and meta.expires <= f.now:
         return False
     if query.categories is not None and meta.category not in query.categories:
         return False
@@ -453,12 +525,12 @@ def _passes(meta: _Meta, query: SearchQuery, now: str) -> bool:
         return False
     if meta.thread is not None and meta.thread in query.exclude_thread_ids:
         return False
-    if query.occurred_from is not None or query.occurred_to is not None:
+    if f.windowed:
         if meta.at is None:
             return False
-        if query.occurred_from is not None and meta.at < ts(query.occurred_from):
+        if f.occurred_from is not None and meta.at < f.occurred_from:
             return False
-        if query.occurred_to is not None and meta.at >= ts(query.occurred_to):
+        if f.occurred_to is not None and meta.at >= f.occurred_to:
             return False
     return query.scope is None or _visible(meta, query.scope)
 

@@ -47,7 +47,7 @@ class EmbeddedBackend:
     def core_reader(self) -> CoreMemoryReader:
         from engram.adapters.sqlite.core_reader import SqliteCoreReader
 
-        return SqliteCoreReader(self.store.db)
+        return SqliteCoreReader(self.store.db, self.store)
 
     def access_recorder(self) -> AccessRecorder:
         # A long-lived process: access statistics are written in the background, in batches.

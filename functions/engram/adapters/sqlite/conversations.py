@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from engram.adapters.sqlite.db import SqliteRepository, dumps
+from engram.adapters.sqlite.db import SqliteDb, SqliteRepository, dumps
 from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
 from engram.domain.conversation_codec import (
     message_from_dict,
@@ -28,7 +28,32 @@ from engram.ports import AppendOutcome
 _THREAD_COLS = "tenant_id, user_id, thread_id, agent_id, last_seq, window_start, clears, created_at, updated_at"
 
 
+# Parsed messages remembered by their stored text (see ``SqliteConversations._message``).
+_PARSE_CACHE_SIZE = 20_000
+
+
 class SqliteConversations(SqliteRepository):
+    def __init__(self, db: SqliteDb) -> None:
+        super().__init__(db)
+        self._parsed: dict[str, Message] = {}
+
+    def _message(self, body: str) -> Message:
+        """Parse a stored message, remembering the result by its exact stored text.
+
+        Recall reads the same past messages turn after turn (a hundred or so candidates
+        per call at a thousand messages) and parsing their JSON was a fifth of its time.
+        Keyed by the body itself, a cached parse can never be stale: every read still
+        goes to the database, and a message changed by any process (another worker
+        included) is a different body.
+        """
+        message = self._parsed.get(body)
+        if message is None:
+            message = message_from_dict(json.loads(body))
+            if len(self._parsed) >= _PARSE_CACHE_SIZE:
+                self._parsed.clear()
+            self._parsed[body] = message
+        return message
+
     # -- threads and appends ---------------------------------------------------------------
     def append(
         self,
@@ -141,7 +166,7 @@ class SqliteConversations(SqliteRepository):
             )
             .fetchone()
         )
-        return None if row is None else message_from_dict(json.loads(row[0]))
+        return None if row is None else self._message(row[0])
 
     def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
         out: list[Message] = []
@@ -159,7 +184,7 @@ class SqliteConversations(SqliteRepository):
                     f"AND message_id IN ({','.join('?' * len(chunk))})",
                     (tenant_id, user_id, thread_id, *chunk),
                 ).fetchall()
-                out.extend(message_from_dict(json.loads(r[0])) for r in rows)
+                out.extend(self._message(r[0]) for r in rows)
         return out
 
     def recent(

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
-from engram.adapters.sqlite.db import SqliteRepository
-from engram.adapters.sqlite.entries import scope_sql
+from engram.adapters.sqlite.db import SqliteDb, SqliteRepository
+from engram.adapters.sqlite.entries import SqliteEntries, scope_sql
 from engram.domain.models import MemoryEntry
 from engram.domain.policies import VisibilityScope
-from engram.domain.serialization import entry_from_dict, ts
+from engram.domain.serialization import ts
 
 
 class SqliteCoreReader(SqliteRepository):
+    def __init__(self, db: SqliteDb, entries: SqliteEntries) -> None:
+        super().__init__(db)
+        # Parsed through the memory repository's cache: keyed by the stored text, never stale.
+        self._entries = entries
+
     def top_by_importance(
         self,
         tenant_id: str,
@@ -45,4 +49,4 @@ class SqliteCoreReader(SqliteRepository):
             )
             .fetchall()
         )
-        return [entry_from_dict(json.loads(r[0])) for r in rows]
+        return [self._entries.entry_of(r[0]) for r in rows]

@@ -47,6 +47,10 @@ class SqliteEntries(SqliteRepository):
             self._parsed[body] = entry
         return entry
 
+    def entry_of(self, body: str) -> MemoryEntry:
+        """An entry from its stored text, through the same cache (tier 1 reads with it)."""
+        return self._entry(body)
+
     # -- memory entries ---------------------------------------------------------------
     def get_entry(self, tenant_id: str, user_id: str, entry_id: str) -> MemoryEntry | None:
         row = (
