@@ -35,17 +35,18 @@ T0 = datetime(2026, 1, 15, 10, 30, tzinfo=UTC)
 
 
 class StillClock:
-    """Ticks a microsecond per reading while the corpus is written (writes order as in real
-    time), then stands still, so a recall's "now" does not depend on how often it asks."""
+    """Moves one second per request while the corpus is written (so writes order as in
+    real time) and stands still otherwise: no answer depends on how often a request
+    reads the clock, which other changes to the write path are free to change."""
 
     def __init__(self) -> None:
         self.at = T0
-        self.ticking = True
 
     def now(self) -> datetime:
-        if self.ticking:
-            self.at += timedelta(microseconds=1)
         return self.at
+
+    def step(self) -> None:
+        self.at += timedelta(seconds=1)
 
 
 TOPICS = [
@@ -156,9 +157,10 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Ap
         "gamma": api.key("acme", "gamma", Role.WRITER, groups=("household",)),
         "admin": api.key("acme", "console", Role.ADMIN),
     }
+    call = _writer(api, clock)
     for user in ("maya", "lee"):
         ids: dict[str, str] = {}
-        _ok(api.call("PATCH", f"/v1/users/{user}/profile", keys["alpha"], json_body={"name": user.title()}))
+        call("PATCH", f"/v1/users/{user}/profile", keys["alpha"], json_body={"name": user.title()})
         for n, (key, category, importance, value) in enumerate(TOPICS):
             visibility = ("self", "global", "group")[n % 3]
             body: dict[str, Any] = {
@@ -170,26 +172,16 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Ap
             }
             if visibility == "group":
                 body["groupIds"] = ["household"]
-            written = _ok(api.call("PUT", f"/v1/users/{user}/memories", keys["alpha"], json_body=body)).json()
+            written = call("PUT", f"/v1/users/{user}/memories", keys["alpha"], json_body=body).json()
             ids[key] = written["id"] if "id" in written else written["entry"]["id"]
         # beta's own: alpha must never see the self one
         for key, visibility in (("beta_note", "self"), ("beta_shared", "global")):
             body = {"key": key, "value": f"Beta noted her favorite tea is genmaicha ({visibility})"}
-            _ok(
-                api.call(
-                    "PUT", f"/v1/users/{user}/memories", keys["beta"], json_body={**body, "visibility": visibility}
-                )
-            )
+            call("PUT", f"/v1/users/{user}/memories", keys["beta"], json_body={**body, "visibility": visibility})
         # superseded and deleted: neither the old value nor the deleted entry comes back
-        _ok(
-            api.call(
-                "PUT",
-                f"/v1/users/{user}/memories",
-                keys["alpha"],
-                json_body={"key": "city", "value": "Moved to Lisbon's Graca neighbourhood in 2025", "importance": 70},
-            )
-        )
-        _ok(api.call("DELETE", f"/v1/users/{user}/memories/{ids['car']}", keys["alpha"]))
+        moved = {"key": "city", "value": "Moved to Lisbon's Graca neighbourhood in 2025", "importance": 70}
+        call("PUT", f"/v1/users/{user}/memories", keys["alpha"], json_body=moved)
+        call("DELETE", f"/v1/users/{user}/memories/{ids['car']}", keys["alpha"])
         for thread, agent, start, turns in SESSIONS:
             at = datetime.fromisoformat(start)
             messages = [
@@ -202,22 +194,12 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Ap
                 }
                 for i, (speaker, text) in enumerate(turns)
             ]
-            _ok(
-                api.call(
-                    "POST", f"/v1/users/{user}/threads/{thread}/messages", keys[agent], json_body={"messages": messages}
-                )
-            )
-    _ok(
-        api.call(
-            "PATCH",
-            "/v1/users/lee/settings",
-            keys["admin"],
-            json_body={"retentionDays": 400, "allowedCategories": ["fact", "preference"]},
-        )
-    )
+            call("POST", f"/v1/users/{user}/threads/{thread}/messages", keys[agent], json_body={"messages": messages})
+    settings = {"retentionDays": 400, "allowedCategories": ["fact", "preference"]}
+    call("PATCH", "/v1/users/lee/settings", keys["admin"], json_body=settings)
     worker = engram.conversation.worker if engram.conversation else None
     assert worker is None or worker.wait_idle(20)
-    clock.ticking = False
+    clock.step()
     yield api, keys, clock
     set_engram(None)
 
@@ -225,6 +207,14 @@ def corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Ap
 def _ok(reply: Any) -> Any:
     assert reply.status in (200, 201), reply.body
     return reply
+
+
+def _writer(api: Api, clock: StillClock) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        clock.step()
+        return _ok(api.call(*args, **kwargs))
+
+    return call
 
 
 def _answers(api: Api, keys: dict[str, str]) -> dict[str, Any]:
