@@ -18,6 +18,7 @@ from engram.ports import Clock, Embedder, SearchIndex, Store, Summarizer
 from engram.service.agents import AgentConfigService
 from engram.service.archival import ArchivalService
 from engram.service.blocks import BlockService
+from engram.service.dedup import SemanticDedup
 from engram.service.indexing import Indexer, OutboxDrainer
 from engram.service.keys import KeyService
 from engram.service.memory import MemoryService
@@ -115,6 +116,8 @@ def build(
     proposals = ProposalService(backend.proposal_repository(), store, memory, blocks, agents, clock)
     # Agents configured with requireApproval write through proposals.
     memory.proposer = proposals
+    # Every write path reinforces or supersedes what it restates in other words.
+    memory.dedup = SemanticDedup(store, index, embedder, clock)
     blocks.proposer = proposals
     recall = RecallService(store, index, embedder, clock, agents, backend.core_reader(), backend.access_recorder())
     conversation = attach_conversations(settings, backend, store, index, embedder, clock, memory, users, agents)

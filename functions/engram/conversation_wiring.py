@@ -15,7 +15,6 @@ from engram.domain.conversation import ExtractionJob
 from engram.ports import Clock, ConversationRepository, Embedder, FactExtractor, Queue, SearchIndex, Store
 from engram.service.agents import AgentConfigService
 from engram.service.conversation import ConversationConfig, ConversationService
-from engram.service.dedup import SemanticDedup
 from engram.service.extraction import ExtractionService, IdempotentProcessor
 from engram.service.long_term import LongTermMemory
 from engram.service.memory import MemoryService
@@ -75,7 +74,6 @@ def attach_conversations(
         users,
         agents,
         make_extractor(settings),
-        SemanticDedup(store, index, embedder, clock),
     )
     processor = IdempotentProcessor(
         extraction.process, backend.extraction_persistence(), settings.idempotency_record_seconds

@@ -64,6 +64,7 @@ class AgentConfig(_Model):
                 "maxRecallEntries": 50,
                 "onCapReached": "evict_oldest",
                 "recallOrder": "most_recent",
+                "semanticDedup": {"duplicateThreshold": None, "enabled": True, "supersedeThreshold": None},
                 "ttlHours": {"event": 168.0, "feeling": 6.0},
             }
         ),
@@ -909,6 +910,32 @@ class SearchResponse(_Model):
     query: str = Field(alias="query")
 
 
+class SemanticDedupConfig(_Model):
+    """Semantic reinforce/supersede on every write path (issue #17, item 6).
+
+    A write under a key the user has no live entry for is compared with the user's
+    entries it could reach: a restatement of one of them (the whole fact more similar
+    than ``duplicateThreshold``) reinforces it; the same subject (the key as words at
+    least as similar as ``supersedeThreshold``) with another value supersedes it. The
+    thresholds are cosine similarities of the deployed embedder; left out, each takes the
+    embedder's calibrated value (docs/user-control.md)."""
+
+    duplicate_threshold: Annotated[float, Field(le=1.0, gt=0.0)] | None = Field(None, alias="duplicateThreshold")
+    enabled: bool = Field(True, alias="enabled")
+    supersede_threshold: Annotated[float, Field(le=1.0, gt=0.0)] | None = Field(None, alias="supersedeThreshold")
+
+
+class SemanticMatchView(_Model):
+    """Why the write went to an entry under another key (the agent's semanticDedup)."""
+
+    kind: Literal["duplicate", "contradiction"] = Field(
+        alias="kind",
+        description="duplicate: the fact restates the entry (reinforced); contradiction: the same subject with another value (the entry was superseded).",
+    )
+    requested_key: str = Field(alias="requestedKey", description="The key the write named.")
+    similarity: float = Field(alias="similarity", description="Cosine similarity under the deployed embedder.")
+
+
 class Settings(_Model):
     allowed_categories: list[str] | None = Field(None, alias="allowedCategories")
     memory_enabled: bool = Field(alias="memoryEnabled")
@@ -1101,6 +1128,12 @@ class UserMemoryConfig(_Model):
     max_recall_entries: Annotated[int, Field(ge=1, le=10000)] = Field(50, alias="maxRecallEntries")
     on_cap_reached: OnCapReached = Field("evict_oldest", alias="onCapReached")
     recall_order: RecallOrder = Field("most_recent", alias="recallOrder")
+    semantic_dedup: SemanticDedupConfig = Field(
+        default_factory=lambda: SemanticDedupConfig.model_validate(
+            {"duplicateThreshold": None, "enabled": True, "supersedeThreshold": None}
+        ),
+        alias="semanticDedup",
+    )
     ttl_hours: dict[str, float] = Field(
         default_factory=lambda: {"event": 168.0, "feeling": 6.0},
         alias="ttlHours",
@@ -1127,6 +1160,9 @@ class WriteOutcome(_Model):
         alias="entry", description="The entry as written; null when the write became a proposal."
     )
     evicted_ids: list[str] = Field(default_factory=list, alias="evictedIds")
+    matched: SemanticMatchView | None = Field(
+        None, alias="matched", description="Set when the write restated or contradicted an entry under another key."
+    )
     outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed", "unchanged"] = (
         Field(
             alias="outcome",
@@ -1223,6 +1259,8 @@ for _cls in (
     ScoreParts,
     ScoredEntry,
     SearchResponse,
+    SemanticDedupConfig,
+    SemanticMatchView,
     Settings,
     SettingsUpdate,
     SummaryOut,
@@ -1327,6 +1365,8 @@ __all__ = [
     "ScoreParts",
     "ScoredEntry",
     "SearchResponse",
+    "SemanticDedupConfig",
+    "SemanticMatchView",
     "Settings",
     "SettingsUpdate",
     "SummaryOut",

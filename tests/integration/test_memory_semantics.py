@@ -10,6 +10,7 @@ import json
 import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from engram.domain.models import Role
 
@@ -240,7 +241,8 @@ def test_the_same_fact_from_the_same_message_is_applied_once_across_threads_and_
     for thread in ("phone", "laptop"):
         r = api.call("POST", f"{U}/threads/{thread}/messages", a, json_body={"messages": [msg]})
         assert r.status in (200, 201, 202), r.body
-    api.engram.sync_index()  # type: ignore[attr-defined]
+        # One after the other, as the phone and the laptop would (the worker runs in the background)
+        assert api.engram.conversation.worker.wait_idle()  # type: ignore[attr-defined]
     items = api.call("GET", f"{U}/memories/key/favorite_food", a).json()["items"]
     # Then one entry, extracted once: its confidence is the extractor's, not reinforced
     assert [(e["value"], e["confidence"]) for e in items] == [("pizza", 0.8)]
@@ -263,3 +265,108 @@ def test_the_same_fact_from_the_same_message_is_applied_once_across_threads_and_
     assert _put(api, a, {**body, "sourceMessageId": "m-43"})["outcome"] == "reinforced"
     fixed = _put(api, a, {**body, "value": "sushi"})
     assert fixed["outcome"] == "superseded" and fixed["entry"]["value"] == "sushi"
+
+
+# -- item 6: semantic reinforce/supersede on every write path ------------------------------
+def _mcp_upsert(api: Api, key: str, arguments: dict[str, object]) -> dict[str, Any]:
+    from engram.local.server import create_asgi_app
+    from starlette.testclient import TestClient
+
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "upsert_user_memory"}}
+    call["params"] = {"name": "upsert_user_memory", "arguments": {"userId": "alice", **arguments}}
+    headers = {"Accept": "application/json, text/event-stream", "Authorization": f"Bearer {key}"}
+    with TestClient(create_asgi_app(api.engram), base_url="http://127.0.0.1:8700") as client:
+        reply = client.post("/mcp", json=call, headers={**headers, "MCP-Protocol-Version": "2025-06-18"})
+    assert reply.status_code == 200, reply.text
+    result = reply.json()["result"]
+    assert not result.get("isError"), result
+    return dict(result["structuredContent"])
+
+
+def _remember_tool(api: Api, key: str, arguments: dict[str, object]) -> dict[str, Any]:
+    call = {"id": "c", "type": "function", "function": {"name": "rememberFact", "arguments": json.dumps(arguments)}}
+    r = api.call("POST", f"{U}/tools/execute", key, json_body={"toolCall": call})
+    assert r.status == 200 and not r.json()["isError"], r.body
+    return dict(r.json()["data"])
+
+
+def test_the_same_fact_under_another_key_reinforces_on_every_path_with_minilm(tmp_path: Path) -> None:
+    """The issue's own example (favorite_food, favorite_meal, favourite_meal: all pizza),
+    with the sentence embedder the thresholds 0.85 / 0.80 were calibrated for."""
+    from engram.container import build, set_engram
+    from engram.settings import Settings
+
+    from tests.semantic import minilm
+    from tests.support import ManualClock
+
+    engram = build(Settings(data_dir=tmp_path), embedder=minilm(), clock=ManualClock())
+    set_engram(engram)
+    try:
+        api = Api(engram)
+        a = api.key("acme", "a")
+        first = _put(api, a, {"key": "favorite_food", "value": "pizza", "category": "preference"})["entry"]
+        engram.sync_index()
+        # When the same fact arrives under other keys, by PUT, rememberFact and MCP
+        put = _put(api, a, {"key": "favorite_meal", "value": "pizza", "category": "preference"})
+        engram.sync_index()
+        tool = _remember_tool(api, a, {"key": "favourite_meal", "value": "Pizza", "category": "preference"})
+        engram.sync_index()
+        mcp = _mcp_upsert(api, a, {"key": "favourite_dish", "value": "pizza", "category": "preference"})
+        engram.sync_index()
+        # Then each reinforced the one entry and said why
+        for answer, asked in ((put, "favorite_meal"), (tool, "favourite_meal"), (mcp, "favourite_dish")):
+            assert answer["outcome"] == "reinforced", answer
+            assert answer["entry"]["id"] == first["id"]
+            assert answer["matched"]["kind"] == "duplicate" and answer["matched"]["requestedKey"] == asked
+            assert answer["matched"]["similarity"] > 0.85
+        items = api.call("GET", f"{U}/memories", a).json()["items"]
+        assert [(e["key"], e["value"]) for e in items] == [("favorite_food", "pizza")]
+        # When the same subject arrives with another value, it supersedes, with history
+        sushi = _put(api, a, {"key": "favourite_meal", "value": "sushi", "category": "preference"})
+        assert sushi["outcome"] == "superseded" and sushi["previousId"] == first["id"]
+        assert sushi["matched"]["kind"] == "contradiction" and sushi["entry"]["key"] == "favorite_food"
+        history = api.call("GET", f"{U}/memories/{sushi['entry']['id']}/history", a).json()["items"]
+        assert [h["entry"]["value"] for h in history][-2:] == ["pizza", "sushi"]
+        engram.sync_index()
+        # And an unrelated fact is a new entry
+        assert _put(api, a, {"key": "employer", "value": "Acme Corp"})["outcome"] == "created"
+        live = {e["key"]: e["value"] for e in api.call("GET", f"{U}/memories", a).json()["items"]}
+        assert live == {"favorite_food": "sushi", "employer": "Acme Corp"}
+    finally:
+        set_engram(None)
+
+
+def test_semantic_dedup_follows_the_agents_config_and_keeps_the_requested_visibility(api: Api) -> None:
+    """With the suite's hashing embedder, which only trusts near-identical wording."""
+    admin = api.key("acme", "root", Role.ADMIN)
+    a = api.key("acme", "a")
+    first = _put(api, a, {"key": "favorite_food", "value": "pizza", "category": "preference"})["entry"]
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    # A near-identical key reinforces; its subject with another value supersedes
+    again = _put(api, a, {"key": "favorite_foods", "value": "Pizza", "category": "preference"})
+    assert (again["outcome"], again["entry"]["id"], again["matched"]["kind"]) == (
+        "reinforced",
+        first["id"],
+        "duplicate",
+    )
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    other = _put(api, a, {"key": "favorite_foods", "value": "ramen", "category": "preference"})
+    assert (other["outcome"], other["previousId"], other["entry"]["key"]) == (
+        "superseded",
+        first["id"],
+        "favorite_food",
+    )
+    # A paraphrase is beyond what hashing can tell: a new entry, not a guess
+    assert _put(api, a, {"key": "favourite_meal", "value": "ramen"})["outcome"] == "created"
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    # A global write is not folded into the agent's private entry (nor the reverse)
+    shared = _put(api, a, {"key": "favorite_foods", "value": "ramen", "visibility": "global"})
+    assert shared["outcome"] == "created" and shared["entry"]["visibility"] == "global"
+    # And an agent configured without semantic dedup writes under the key it names
+    cfg = {"userMemoryConfig": {"semanticDedup": {"enabled": False}}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    api.engram.sync_index()  # type: ignore[attr-defined]
+    plain = _put(api, a, {"key": "favorite_foodie", "value": "ramen"})
+    assert plain["outcome"] == "created" and "matched" not in {k for k, v in plain.items() if v is not None}
+    bad = {"userMemoryConfig": {"semanticDedup": {"duplicateThreshold": 1.5}}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=bad).status == 422

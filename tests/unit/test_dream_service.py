@@ -14,7 +14,7 @@ import pytest
 from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.adapters.sqlite.dream_state import SqliteDreamState
 from engram.container import Engram
-from engram.domain.agent_config import AgentConfig, DreamConfig, UserMemoryConfig
+from engram.domain.agent_config import AgentConfig, DreamConfig, SemanticDedupConfig, UserMemoryConfig
 from engram.domain.dream import DreamRun, RunStatus, Trigger
 from engram.domain.errors import Forbidden, NotFound, StoreUnavailable
 from engram.domain.models import ActorType, ChangeKind, Role, Status, UserSettings, Visibility
@@ -26,7 +26,12 @@ from engram.service.memory import UpsertCommand
 from tests.support import ManualClock, engram_for, principal
 
 DAY = timedelta(days=1)
-DREAM_ON = AgentConfig(user_memory_config=UserMemoryConfig(dream_config=DreamConfig(enabled=True)))
+# Dream merges the duplicates write-time dedup let through (entries from before it, index
+# lag); these tests write such duplicates on purpose, so write-time dedup is off.
+NO_WRITE_DEDUP = SemanticDedupConfig(enabled=False)
+DREAM_ON = AgentConfig(
+    user_memory_config=UserMemoryConfig(dream_config=DreamConfig(enabled=True), semantic_dedup=NO_WRITE_DEDUP)
+)
 
 
 class CountingStore:
@@ -108,7 +113,8 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
 def dream_on(rig: Rig, *agents: str, **config: Any) -> None:
     for agent in agents:
         cfg = DREAM_ON.user_memory_config.dream_config.model_copy(update=config)
-        rig.engram.agents.put("t1", agent, AgentConfig(user_memory_config=UserMemoryConfig(dream_config=cfg)))
+        umc = UserMemoryConfig(dream_config=cfg, semantic_dedup=NO_WRITE_DEDUP)
+        rig.engram.agents.put("t1", agent, AgentConfig(user_memory_config=umc))
 
 
 # -- the sparse due index ---------------------------------------------------------------------------

@@ -41,7 +41,7 @@ from engram.domain.agent_config import RecallOrder
 from engram.domain.errors import ConfirmationRequired, EngramError, Forbidden, Unauthenticated
 from engram.domain.models import Principal, Role, Visibility
 from engram.domain.policies import scope_for
-from engram.service.memory import UpsertCommand
+from engram.service.memory import UpsertCommand, matched_data
 from engram.service.recall import RecallRequest
 
 logger = Logger(service="engram", child=True)
@@ -277,6 +277,7 @@ class MemoryTools:
             "outcome": result.outcome.value,
             "entry": _entries([result.entry], verbose=False)[0],
             "previousId": None if result.previous is None else result.previous.id,
+            **matched_data(result.matched),
         }
 
     def delete_user_memory(self, p: Principal, a: DeleteArgs) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from engram.api.schemas import (
     ScoredEntry,
     ScoreParts,
     SearchResponse,
+    SemanticMatchView,
     UpsertRequest,
     Version,
     WriteOutcome,
@@ -94,9 +95,18 @@ def _outcome(r: WriteResult, behind: int | None = None) -> WriteOutcome:
         entry=Entry.of(r.entry),
         previous_id=None if r.previous is None else r.previous.id,
         evicted_ids=list(r.evicted),
+        matched=_matched(r),
         # Nothing of the user's waiting means this write is indexed; anything waiting may be it.
         searchable=None if behind is None else behind == 0,
     )
+
+
+def _matched(r: WriteResult) -> SemanticMatchView | None:
+    m = r.matched
+    if m is None:
+        return None
+    kind: Literal["duplicate", "contradiction"] = "duplicate" if m.kind == "duplicate" else "contradiction"
+    return SemanticMatchView(kind=kind, similarity=m.similarity, requested_key=m.requested_key)
 
 
 def _statuses(status: str) -> tuple[Status, ...]:

@@ -104,6 +104,17 @@ class Entry(ApiModel):
         return cls.model_validate(d)
 
 
+class SemanticMatchView(ApiModel):
+    """Why the write went to an entry under another key (the agent's semanticDedup)."""
+
+    kind: Literal["duplicate", "contradiction"] = Field(
+        description="duplicate: the fact restates the entry (reinforced); contradiction: the same subject "
+        "with another value (the entry was superseded)."
+    )
+    similarity: float = Field(description="Cosine similarity under the deployed embedder.")
+    requested_key: str = Field(description="The key the write named.")
+
+
 class WriteOutcome(ApiModel):
     outcome: Literal["created", "updated", "reinforced", "superseded", "stale", "restored", "proposed", "unchanged"] = (
         Field(
@@ -114,6 +125,9 @@ class WriteOutcome(ApiModel):
     entry: Entry | None = Field(description="The entry as written; null when the write became a proposal.")
     previous_id: str | None = None
     evicted_ids: list[str] = Field(default_factory=list)
+    matched: SemanticMatchView | None = Field(
+        None, description="Set when the write restated or contradicted an entry under another key."
+    )
     proposal: ProposalView | None = Field(
         None, description="When the agent needs the user's approval: the pending proposal (HTTP 202)."
     )

@@ -70,6 +70,22 @@ class DreamConfig(_CamelModel):
     summarize_min_entries: int = Field(20, ge=2, le=10_000)
 
 
+class SemanticDedupConfig(_CamelModel):
+    """Semantic reinforce/supersede on every write path (issue #17, item 6).
+
+    A write under a key the user has no live entry for is compared with the user's
+    entries it could reach: a restatement of one of them (the whole fact more similar
+    than ``duplicateThreshold``) reinforces it; the same subject (the key as words at
+    least as similar as ``supersedeThreshold``) with another value supersedes it. The
+    thresholds are cosine similarities of the deployed embedder; left out, each takes the
+    embedder's calibrated value (docs/user-control.md).
+    """
+
+    enabled: bool = True
+    duplicate_threshold: float | None = Field(None, gt=0, le=1)
+    supersede_threshold: float | None = Field(None, gt=0, le=1)
+
+
 class UserMemoryConfig(_CamelModel):
     max_entries_per_user: int = Field(500, ge=1, le=1_000_000)
     max_recall_entries: int = Field(50, ge=1, le=10_000)
@@ -77,6 +93,7 @@ class UserMemoryConfig(_CamelModel):
     on_cap_reached: OnCapReached = OnCapReached.EVICT_OLDEST
     guardrails: Guardrails = Guardrails()
     dream_config: DreamConfig = DreamConfig()
+    semantic_dedup: SemanticDedupConfig = SemanticDedupConfig()
     # Hours each category lives after the fact was observed. A category not listed never
     # expires: a memory is kept until deleted unless its agent says otherwise.
     ttl_hours: dict[str, float] = Field(

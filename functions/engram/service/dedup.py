@@ -1,7 +1,8 @@
-"""Semantic dedup and supersede for extracted facts (design, behaviour item 6; Oasis).
+"""Semantic dedup and supersede on every write path (design, behaviour item 6; Oasis).
 
-Before the extraction pipeline writes a fact it asks ``SemanticDedup.match`` whether the
-user already has it in other words:
+Before a write under a new key (explicit ``PUT``, batch, ``rememberFact``, MCP, or a fact
+extracted from a message) ``MemoryService`` asks ``SemanticDedup.match`` whether the user
+already has it in other words:
 
 - ``duplicate``: the whole fact ("subject: value") is more similar than the embedder's
   ``dedup_threshold`` (0.85 for sentence embeddings) to a live entry. The caller
@@ -104,12 +105,19 @@ class SemanticDedup:
         value: str,
         category: str,
         scope: VisibilityScope,
+        *,
+        shared: bool | None = None,
+        thresholds: DedupThresholds | None = None,
     ) -> DedupMatch | None:
         """The live entry this fact duplicates or contradicts, or ``None`` for a new fact.
 
         ``category`` does not narrow the search: "I love sushi" extracted as a fact
         duplicates the same preference. It breaks ties between equally similar entries.
+        ``shared``: True only global entries, False only the agent's own (an explicit
+        write keeps the visibility it asked for); None both. ``thresholds`` replace the
+        embedder's calibrated ones (an agent's configuration).
         """
+        limits = thresholds or self.thresholds
         now = self._clock.now()
         text, subject = fact_text(key, value), subject_of(key)
         q_text, q_subject = self._embedder.embed([text, subject])
@@ -130,7 +138,10 @@ class SemanticDedup:
         entries = [
             e
             for e in self._store.get_entries(tenant_id, user_id, [h.id for h in hits])
-            if e.is_live(now) and scope.allows(e) and _writable(e, scope)
+            if e.is_live(now)
+            and scope.allows(e)
+            and _writable(e, scope)
+            and (shared is None or (e.visibility is Visibility.GLOBAL) == shared)
         ]
         if not entries:
             return None
@@ -141,9 +152,9 @@ class SemanticDedup:
             whole = _dot(q_text, vectors[2 * i])
             about = _dot(q_subject, vectors[2 * i + 1])
             found: DedupMatch | None = None
-            if whole > self.thresholds.duplicate:
+            if whole > limits.duplicate:
                 found = DedupMatch(entry, whole, "duplicate")
-            elif about >= self.thresholds.contradiction and not same_value(value, entry.value):
+            elif about >= limits.contradiction and not same_value(value, entry.value):
                 found = DedupMatch(entry, about, "contradiction")
             if found is None:
                 continue

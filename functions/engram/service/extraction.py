@@ -32,8 +32,8 @@ from engram.domain.conversation import (
 from engram.domain.conversation_codec import record_to_dict
 from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed
 from engram.domain.extraction import ExtractedFact, Extraction, IdentityUpdate
-from engram.domain.models import Actor, ActorType, MemoryEntry, Principal, Role, UserSettings, Visibility
-from engram.domain.policies import VisibilityScope, check_key
+from engram.domain.models import Actor, ActorType, Principal, Role, UserSettings, Visibility
+from engram.domain.policies import check_key
 from engram.domain.proposals import needs_approval
 from engram.domain.sensitive import find_sensitive
 from engram.domain.writes import WriteRequest
@@ -56,25 +56,6 @@ logger = Logger(service="engram", child=True)
 EXTRACTION_ACTOR = Actor(ActorType.SYSTEM, "extraction")
 
 
-class DedupMatchLike(Protocol):
-    @property
-    def entry(self) -> MemoryEntry: ...
-
-    @property
-    def similarity(self) -> float: ...
-
-    @property
-    def kind(self) -> str: ...
-
-
-class Dedup(Protocol):
-    """``engram.service.dedup.SemanticDedup``: the live entry a fact repeats or contradicts."""
-
-    def match(
-        self, tenant_id: str, user_id: str, key: str, value: str, category: str, scope: VisibilityScope
-    ) -> DedupMatchLike | None: ...
-
-
 @dataclass
 class ExtractionService:
     repo: ConversationRepository
@@ -86,7 +67,6 @@ class ExtractionService:
     users: UserService
     agents: AgentConfigService
     extractor: FactExtractor
-    dedup: Dedup | None = None
 
     def process(self, job: ExtractionJob) -> dict[str, Any]:
         msg = self.repo.get_message(job.tenant_id, job.user_id, job.thread_id, job.message_id)
@@ -176,7 +156,9 @@ class ExtractionService:
             if reason is not None:
                 dropped[reason] += 1
                 continue
-            request = self._request(msg, fact, settings, principal)
+            # The semantic dedup (the agent's rules): a fact in other words reinforces the
+            # entry it repeats; the same subject with another value supersedes it.
+            request, _ = self.memory.resolve(self._request(msg, fact, settings), config, keep_visibility=False)
             try:
                 if needs_approval(config.require_approval, request.category):
                     # The agent's writes of this kind wait for the user's approval; so do
@@ -213,36 +195,18 @@ class ExtractionService:
             return "guardrail"
         return None
 
-    def _request(self, msg: Message, fact: ExtractedFact, settings: UserSettings, principal: Principal) -> WriteRequest:
-        key, value, category = fact.key, fact.value, fact.category
-        statement: str | None = fact.statement[:4000]
-        importance: int | None = fact.importance
-        visibility, agent_id = Visibility.SELF, msg.agent_id
-        groups: tuple[str, ...] = ()
-        match = None
-        if self.dedup is not None:
-            scope = VisibilityScope(principal.agent_id, principal.group_ids)
-            match = self.dedup.match(msg.tenant_id, msg.user_id, key, value, category, scope)
-        if match is not None:
-            # Write to the matched entry's own identity so the pipeline reinforces it
-            # (duplicate: its key and value) or supersedes it (contradiction: its key).
-            e = match.entry
-            key, visibility, agent_id, groups = e.key, e.visibility, e.source_agent_id, e.group_ids
-            if match.kind == "duplicate":
-                # Only a reinforcement: the entry keeps its own wording and importance.
-                value, category, statement, importance = e.value, e.category, None, None
+    def _request(self, msg: Message, fact: ExtractedFact, settings: UserSettings) -> WriteRequest:
         return WriteRequest(
             tenant_id=msg.tenant_id,
             user_id=msg.user_id,
-            key=key,
-            value=value,
-            category=category,
-            visibility=visibility,
-            agent_id=agent_id,
+            key=fact.key,
+            value=fact.value,
+            category=fact.category,
+            visibility=Visibility.SELF,
+            agent_id=msg.agent_id,
             actor=EXTRACTION_ACTOR,
-            statement=statement,
-            group_ids=tuple(groups),
-            importance=importance,
+            statement=fact.statement[:4000],
+            importance=fact.importance,
             confidence=fact.confidence,
             source_conversation_id=msg.thread_id,
             source_message_id=msg.id,

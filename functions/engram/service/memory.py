@@ -59,6 +59,7 @@ from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
 from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchHit, SearchIndex, SearchQuery, Store
 from engram.service.agents import AgentConfigService
+from engram.service.dedup import DedupMatch, DedupThresholds, SemanticDedup
 from engram.service.read_gate import ReadGate
 
 logger = Logger(service="engram", child=True)
@@ -85,6 +86,22 @@ class UpsertCommand:
 
 
 @dataclass(frozen=True, slots=True)
+class SemanticMatch:
+    """Why a write under a new key went to an existing entry (issue #17, item 6)."""
+
+    kind: str  # "duplicate" (reinforced) or "contradiction" (superseded)
+    similarity: float
+    requested_key: str
+
+
+def matched_data(m: SemanticMatch | None) -> dict[str, object]:
+    """A tool or MCP answer's account of a semantic match (nothing when there was none)."""
+    if m is None:
+        return {}
+    return {"matched": {"kind": m.kind, "similarity": m.similarity, "requestedKey": m.requested_key}}
+
+
+@dataclass(frozen=True, slots=True)
 class WriteResult:
     outcome: Outcome
     # For Outcome.PROPOSED: what approval would write, not stored (see ``proposal``).
@@ -92,6 +109,7 @@ class WriteResult:
     previous: MemoryEntry | None = None
     evicted: tuple[str, ...] = ()
     proposal: Proposal | None = None
+    matched: SemanticMatch | None = None
 
 
 class Proposer(Protocol):
@@ -145,6 +163,8 @@ class MemoryService:
 
     # Set by the container: agents configured with requireApproval propose through it.
     proposer: Proposer | None = None
+    # Set by the container: semantic reinforce/supersede of writes under a new key.
+    dedup: SemanticDedup | None = None
     # What every read may show (memory off, retention, categories); other services share it.
     gate: ReadGate = field(init=False)
 
@@ -191,12 +211,66 @@ class MemoryService:
             )
         if any(needs_approval(config.require_approval, r.category) for r in requests) and self.proposer is None:
             raise Forbidden("This agent's writes need the user's approval, and approvals are not available here.")
-        return [
-            self.proposer.propose_write(principal, r, config)
-            if self.proposer is not None and needs_approval(config.require_approval, r.category)
-            else self.write(r, config)
-            for r in requests
-        ]
+        results: list[WriteResult] = []
+        for request in requests:
+            # One at a time: a write may restate what the one before it just wrote.
+            resolved, match = self.resolve(request, config, principal.group_ids)
+            if self.proposer is not None and needs_approval(config.require_approval, request.category):
+                result = self.proposer.propose_write(principal, resolved, config)
+            else:
+                result = self.write(resolved, config)
+            if match is not None:
+                result = replace(result, matched=SemanticMatch(match.kind, round(match.similarity, 4), request.key))
+            results.append(result)
+        return results
+
+    def resolve(
+        self,
+        req: WriteRequest,
+        config: AgentConfig,
+        group_ids: tuple[str, ...] = (),
+        *,
+        keep_visibility: bool = True,
+    ) -> tuple[WriteRequest, DedupMatch | None]:
+        """The write aimed at the live entry it restates or contradicts in other words.
+
+        Only a key with no live entry of its own is compared: a key that has one is about
+        that entry (the same-key reinforce or supersede). ``keep_visibility``: an explicit
+        write keeps the visibility it asked for, so only entries of the same kind (global,
+        or the agent's own) are candidates; extraction follows the matched entry.
+        """
+        rules = config.user_memory_config.semantic_dedup
+        if self.dedup is None or not rules.enabled:
+            return req, None
+        state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
+        if state is not None and state.current_entry_id is not None:
+            current = self.store.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
+            if current is not None and current.is_live(self.clock.now()):
+                return req, None
+        base = self.dedup.thresholds
+        limits = DedupThresholds(
+            rules.duplicate_threshold or base.duplicate, rules.supersede_threshold or base.contradiction
+        )
+        match = self.dedup.match(
+            req.tenant_id,
+            req.user_id,
+            req.key,
+            req.value,
+            req.category,
+            VisibilityScope(req.agent_id, group_ids),
+            shared=(req.visibility is Visibility.GLOBAL) if keep_visibility else None,
+            thresholds=limits,
+        )
+        if match is None:
+            return req, None
+        e = match.entry
+        changes: dict[str, object] = {"key": e.key}
+        if not keep_visibility:
+            changes.update(visibility=e.visibility, agent_id=e.source_agent_id, group_ids=e.group_ids)
+        if match.kind == "duplicate":
+            # Only a reinforcement: the entry keeps its own wording, category and importance.
+            changes.update(value=e.value, category=e.category, statement=None, importance=None)
+        return replace(req, **changes), match  # type: ignore[arg-type]
 
     def prepare(self, principal: Principal, user_id: str, command: UpsertCommand) -> tuple[WriteRequest, AgentConfig]:
         """Check one agent write (guardrails, sensitive filter, groups) without applying it."""

@@ -34,7 +34,7 @@ from engram.domain.serialization import entry_to_dict
 from engram.ports import Clock, TurnCounter
 from engram.service.agents import AgentConfigService
 from engram.service.long_term import LongTermItem, MemoryType
-from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand
+from engram.service.memory import TURN_WINDOW, MemoryService, UpsertCommand, matched_data
 from engram.service.recall import RecallRequest, RecallResult
 from engram.service.users import UserService
 
@@ -251,7 +251,7 @@ class ToolService:
         return ToolOutcome(
             inv.call,
             T.remembered_text(e.key, e.value, e.category, e.visibility.value),
-            data={"outcome": result.outcome.value, "entry": _entry(e)},
+            data={"outcome": result.outcome.value, "entry": _entry(e), **matched_data(result.matched)},
         )
 
     def _recall(self, inv: _Invocation, args: Any) -> ToolOutcome:
