@@ -43,6 +43,7 @@ NOT_BENCHMARKS = {
     "conv_data",
     "conv_tune",
     "sensitive_holdout",
+    "sensitive_holdout_b",
 }
 DEFAULT_BUDGET_S = 30
 TOTAL_BUDGET_S = 720
