@@ -31,6 +31,7 @@ Run: ``python -m bench.sensitive_corpus``
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -52,6 +53,7 @@ PARTS = {
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
+_KEYED = re.compile(r"\[([\w.\-]+)\] (.*)", re.DOTALL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,8 +76,9 @@ def load(paths: list[Path]) -> list[Sample]:
             continue
         label, _, text = raw.partition(" | ")
         key = ""
-        if text.startswith("["):
-            key, _, text = text[1:].partition("] ")
+        keyed = _KEYED.match(text)
+        if keyed:  # "[door_code] 4321"; "[smtp]\nserver = ..." is an INI file, not a key
+            key, text = keyed.group(1), keyed.group(2)
         out.append(Sample(LABELS[label], text.replace("\\n", "\n"), key, n))
     return out
 

@@ -353,7 +353,7 @@ def build() -> list[tuple[str, str]]:
     rows += [("G", t) for t in government_ids(r)]
     rows += [("B", t) for t in bank_accounts(r)]
     rows += [("N", t) for t in near_misses(r)]
-    return rows
+    return list(dict.fromkeys(rows))  # a template without slots gives one sample, not seven
 
 
 def write() -> Path:
