@@ -167,7 +167,7 @@ _IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2}) ?(\d{2})(?=[ A-Za-z0-9]
 _ACCOUNT_WORDS = (
     r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?|cuenta|n[úu]mero\s+de\s+cuenta|compte"
     r"|num[ée]ro\s+de\s+compte|rekening(?:nummer)?|conto(?:\s+corrente)?|numer\s+konta|kontonummer|checking|savings"
-    r"|routing|aba|transit|bsb|blz|sort\s*code|sc)"
+    r"|routing|aba|transit|bsb|blz|sort\s*code|sc|clabe(?:\s+interbancaria)?)"
 )
 _ACCOUNT_RE = re.compile(
     r"\b" + _ACCOUNT_WORDS + r"(?:\s*(?:number|num|no\.?|nr\.?|#))?\s*(?:is|es|est|ist|:|=|-|#)?\s*(?:my\s+)?"
@@ -177,17 +177,32 @@ _ACCOUNT_RE = re.compile(
 _SORT_CODE_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}-\d{2}-\d{2}\s*(?:/|,|account|acc|acct)?\s*\d{6,10}(?!\d)")
 
 
+def _iban_body(text: str, start: int, needed: int) -> str | None:
+    """The ``needed`` letters and digits after an IBAN's check digits, single spaces between
+    groups allowed; None unless it is exactly that long (not a slice of a longer run, and
+    not run on into the next word: "BE47 1885 8798 8722 from now on")."""
+    body: list[str] = []
+    i = start
+    while i < len(text) and len(body) < needed:
+        ch = text[i]
+        if ch.isascii() and ch.isalnum():
+            body.append(ch)
+        elif not (ch == " " and text[i - 1].isalnum() and i + 1 < len(text) and text[i + 1].isalnum()):
+            break
+        i += 1
+    if len(body) != needed or (i < len(text) and text[i].isalnum()):
+        return None
+    return "".join(body)
+
+
 def _iban(text: str) -> bool:
     for m in _IBAN_START.finditer(text):
         country = m.group(1).upper()
         length = _IBAN_LENGTHS.get(country)
         if length is None:
             continue
-        rest = re.sub(r" ", "", text[m.end() : m.end() + 48])
-        body = rest[: length - 4]
-        # Exactly the country's length, and not a slice of a longer run of letters and digits.
-        whole = len(body) == length - 4 and not rest[length - 4 : length - 3].isalnum()
-        if not whole:
+        body = _iban_body(text, m.end(), length - 4)
+        if body is None:
             continue
         # A lower-case country code counts when the text says it is an IBAN, or when the
         # number is written as one unbroken word (as pasted from a banking app).
@@ -238,12 +253,13 @@ _ID_WORDS = (
     r"|reisepassnummer|pasaporte|passaporto|paspoort|paszport|f[üu]hrerschein(?:nummer)?|permis\s+de\s+conduire"
     r"|carnet\s+de\s+conducir|licencia\s+de\s+conducir|rijbewijs|身份证号?|身份證|resident\s+id|identity\s+number"
     r"|nip|personalausweis(?:nummer)?|ausweisnummer|documento\s+de\s+identidad|carte\s+d['’]identit[ée]"
-    r"|carta\s+d['’]identit[àa]|dowód(?:\s+osobisty)?"
+    r"|carta\s+d['’]identit[àa]|dowód(?:\s+osobisty)?|codul\s+numeric\s+personal|teudat\s+zehut|uidai"
+    r"|steuer[\s\-]*id(?:nr)?|steuerliche\s+identifikationsnummer|identifikationsnummer|idnr|id\s+no"
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
-    r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje))*\s*"
+    r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|\.))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,3}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
 )
@@ -252,6 +268,12 @@ _ID_CONTEXT_RE = re.compile(
 # The first word of every id phrase: the context regex runs only when one is there.
 _ID_STEMS = frozenset(
     [
+        "codul",
+        "teudat",
+        "uidai",
+        "steuerliche",
+        "identifikationsnummer",
+        "idnr",
         "ssn",
         "ss",
         "social",
@@ -477,6 +499,8 @@ _ASSIGNMENT_RE = re.compile(
 )
 # Values in such a line that hold no secret: references, placeholders, empties.
 _PLACEHOLDER = re.compile(r"^(?:\$|<|\{|%|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ)", re.IGNORECASE)
+# A value shown masked ("********", "•••••", "xxxx").
+_MASKED = re.compile(r"[*•●xX#.\-]{3,}")
 # Public by design: an ssh public key, a certificate, a PEM public key.
 _PUBLIC_KEY_RE = re.compile(
     r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA[A-Za-z0-9+/=]+|\bpk_(?:live|test)_[A-Za-z0-9]+"
@@ -486,6 +510,8 @@ _PUBLIC_KEY_RE = re.compile(
 # Words after which a value is a password, whatever it looks like ("password is banana").
 _PASSWORD_WORDS = (
     r"password|passwd|pass\s*word|pwd|pw|psw|psswd|pword|passphrase|pass\s*phrase|mot\s+de\s+passe|contraseña"
+    # the typos people make typing it
+    r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf"
     r"|passwort|wifi\s+key|network\s+key|wpa\s+key|secret\s+access\s+key|client\s+secret|security\s+answer"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question|security\s+question\s+answer|maiden\s+name"
     r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words"
@@ -493,7 +519,7 @@ _PASSWORD_WORDS = (
     # Danish/Norwegian, Finnish, Turkish, Czech, Hungarian, Russian, Chinese, Japanese, Korean
     r"|kennwort|passwörter|mdp|contrase[ñn]a|clave(?:\s+(?:del|de)\s+(?:wifi|wi-fi|acceso|la\s+red))?|senha"
     r"|wachtwoord|has[łl]o|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?|salasana|[şs]ifre(?:m|si)?|heslo|jelsz[óo]|пароль"
-    r"|密码|密碼|パスワード|비밀번호|wlan[\s\-]?(?:passwort|schlüssel|key)"
+    r"|密码|密碼|パスワード|비밀번호|wlan[\s\-]?(?:passwort|schlüssel|key)|κωδικός(?:\s+πρόσβασης)?|κωδικό|συνθηματικό"
 )
 # Words after which only a credential-looking value counts ("the secret is out" does not).
 _CREDENTIAL_WORDS = r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
@@ -502,7 +528,8 @@ _CODE_WORDS = (
     r"pin(?:\s+(?:code|number|no))?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
     r"|(?:door|gate|alarm|garage|keypad|lockbox|lock|key\s+safe|entry|storage\s+unit|disarm|access|building"
     r"|front\s+door|back\s+door|office|unlock)\s+code|keycode|combination|combo|backup\s+codes?"
-    r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,2}(?:door|gate|safe|alarm|garage|back|lock|office|house)"
+    r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,4}(?:door|gate|safe|alarm|garage|back|lock|office|house"
+    r"|building|flat|apartment|entrance|lobby|locker|storage|shed|room|garden|site)"
     r"|(?:door|gate|alarm|garage|lock|safe|locker|entry|building)\s+\w+\s+code|puk|sim\s+pin"
     # other languages
     r"|pin[\s\-]?(?:code|kode|nummer|numero|número)|code\s+pin|pincode|digicode|t[üu]rcode|zugangscode"
@@ -519,7 +546,7 @@ _FILLER = (
 )
 _COPULA = (
     r"=|:|-|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
-    r"|(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er)(?![\w])"
+    r"|(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
 )
 _SEP = r"\s*(?:" + _COPULA + r")?\s*"
 _PASSWORD_WORD = r"(?<![\w])(?:" + _PASSWORD_WORDS + r")(?![\w])"
@@ -532,7 +559,7 @@ _PASSWORD_RES = (
 _CREDENTIAL_WORD = r"(?<![\w])(?:" + _CREDENTIAL_WORDS + r")(?![\w])"
 _CREDENTIAL_RES = (
     re.compile(_CREDENTIAL_WORD + _FILLER + r"\s*(?:is|was|=|:)\s*(?P<value>\S+)", re.IGNORECASE),
-    re.compile(_CREDENTIAL_WORD + r"\s+(?P<value>\S+)", re.IGNORECASE),
+    re.compile(_CREDENTIAL_WORD + r"[ \t]+(?P<value>[^\s:]++)(?!:)", re.IGNORECASE),
 )
 _CODE_RE = re.compile(
     r"(?<![\w])(?:"
@@ -816,7 +843,7 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if _QUOTED.match(rest):
         return True
     words = clause.split()
-    if not words:
+    if not words or _PLACEHOLDER.match(words[0]) or _MASKED.fullmatch(words[0]):
         return False
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
@@ -840,7 +867,9 @@ _PASSWORD_FAR_RE = re.compile(
     + _COPULA
     + r")\s*(?P<value>\S+)|"
     + _PASSWORD_WORD
-    + r"[^.\n;?!]{1,40}?:\s*(?P<value2>\S+)",
+    + r"[^.\n;?!]{1,40}?:\s*(?P<value2>\S+)|"
+    + _PASSWORD_WORD
+    + r"\?\s*(?P<value3>\S+)",
     re.IGNORECASE,
 )
 # Credentials given as a pair ("creds for Steam -> lena:pass", "my login is user / pass").
@@ -889,11 +918,19 @@ def _entropy(token: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
+# A setting that names where the secret is, not the secret ("POSTGRES_PASSWORD_FILE=/run/...").
+_REFERENCE_NAME = re.compile(r"[_\-.](?:file|path|dir|ref|name|id|arn|length|policy|env|var|source)$", re.IGNORECASE)
+
+
 def _assignment(text: str) -> bool:
     for m in _ASSIGNMENT_RE.finditer(text):
         value = m.group("value")
-        if not _PLACEHOLDER.match(value):
-            return True
+        name = m.group()[: m.start("value") - m.start()].rstrip("\"' \t=:")
+        if _PLACEHOLDER.match(value) or _MASKED.fullmatch(value) or _REFERENCE_NAME.search(name):
+            continue
+        if value.startswith(("/", "./", "~/", "file:", "arn:")):
+            continue
+        return True
     return False
 
 
@@ -918,7 +955,7 @@ _FAR_GAP_META = frozenset(
 
 def _password_far(text: str) -> bool:
     for m in _PASSWORD_FAR_RE.finditer(text):
-        value = m.group("value") or m.group("value2") or ""
+        value = m.group("value") or m.group("value2") or m.group("value3") or ""
         gap = text[m.start() : m.end() - len(value)].lower()
         if _FAR_GAP_META & set(_WORDS.findall(gap)):
             continue
@@ -929,6 +966,19 @@ def _password_far(text: str) -> bool:
 
 _SECRET_STEMS = frozenset(
     [
+        "pasword",
+        "passwrd",
+        "paswrd",
+        "passowrd",
+        "passwrod",
+        "pssword",
+        "passwod",
+        "passsword",
+        "paswd",
+        "passworf",
+        "κωδικός",
+        "κωδικό",
+        "συνθηματικό",
         "kennwort",
         "passwörter",
         "mdp",
@@ -1062,9 +1112,13 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if len(text) >= 24 and _random_token(text):
         return True
+    if "@" in text and _email_pair(text):
+        return True
+    if "-p" in text and _cli_password(text):
+        return True
     if not words & _SECRET_STEMS:
         return False
-    if _LOGIN_RE.search(text) or _creds(text):
+    if _LOGIN_RE.search(text) or _creds(text) or _reversed_password(text):
         return True
     if digits >= 3 and _CODE_RE.search(text):
         return True
@@ -1076,6 +1130,45 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
             if _QUOTED.match(value) or _credential_like(value):
                 return True
     return False
+
+
+# A password given to a command line ("mysql -u root -pS3cret", "--password=...").
+_CLI_PASSWORD_RE = re.compile(
+    r"(?:^|\s)--(?:password|passwd|pass|token|api-key|secret|auth-token)[= ]\s*(?P<v>[^\s-]\S*)"
+    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v2>[^\s-]\S*)|\bsshpass\s+-p\s*(?P<v3>\S+)",
+    re.IGNORECASE,
+)
+# The value before the word ("I went with Paprika581! as the password", "rex99 is my pin").
+_REVERSED_PASSWORD_RE = re.compile(
+    r"(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s+(?:as|is|was)\s+(?:the|my|our|his|her|their)\s+(?:[\w'’\-]+\s+){0,2}?"
+    r"(?:password|passwd|pw|passphrase|passcode|pin|pin\s+code)\b",
+    re.IGNORECASE,
+)
+# An e-mail address and a password after it ("Wise → ana@gmail.com / Basalt891!").
+_EMAIL_PAIR_RE = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)")
+
+
+def _cli_password(text: str) -> bool:
+    for m in _CLI_PASSWORD_RE.finditer(text):
+        value = m.group("v") or m.group("v2") or m.group("v3") or ""
+        if not _PLACEHOLDER.match(value) and not _MASKED.fullmatch(value):
+            return True
+    return False
+
+
+def _reversed_password(text: str) -> bool:
+    for m in _REVERSED_PASSWORD_RE.finditer(text):
+        value = m.group("value").strip(".,;:!?)(")
+        pin = m.group().lower().rstrip().endswith(("pin", "pin code", "passcode"))
+        if _credential_like(value) or (pin and re.fullmatch(r"\d{4,8}", value)):
+            return True
+    return False
+
+
+def _email_pair(text: str) -> bool:
+    return any(
+        _credential_like(m.group("pw")) and not _URLISH_RE.match(m.group("pw")) for m in _EMAIL_PAIR_RE.finditer(text)
+    )
 
 
 # -- keys ----------------------------------------------------------------------------------------------
@@ -1323,7 +1416,7 @@ def _find_in_text(text: str) -> SensitiveMatch | None:
     words = frozenset(_WORDS.findall(text.lower()))
     if digits >= 12 and _card(text):
         return _match(CARD)
-    if digits >= 6 and _iban(text):
+    if digits >= 2 and _iban(text):  # a Romanian IBAN may hold as few as 2 digits
         return _match(BANK)
     if digits >= 2 and _government_id(text, words):
         return _match(GOVERNMENT_ID)
