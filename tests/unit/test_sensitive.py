@@ -132,6 +132,18 @@ def test_checksums() -> None:
         ("77121197137", "pesel", "government_id"),
         ("nl39rabo0300065264", "", "bank_account"),  # an IBAN as pasted, lower case
         ("Kontoverbindung AT61 1904 3002 3457 3201", "", "bank_account"),
+        # found by the second held-out part's first run
+        ("the Wise login is ana@gmail.com and the pasword is ferretpaprika28", "", "secret"),
+        ("For Discord I went with gondola.sorbet.16 as the password.", "", "secret"),
+        ("Oh and the password? mistralferret79. Talk later!", "", "secret"),
+        ("Revolut → bruno.lantern@gmail.com / WeVhAe89Ct", "", "secret"),
+        ("mysql -u root -pFerret292! -h 127.0.0.1 shop", "", "secret"),
+        ("The code to get into the building is 648897.", "", "secret"),
+        ("Ο κωδικός μου είναι quincepaprika56", "", "secret"),
+        ("Hi! Rent goes to BE47 1885 8798 8722 from now on", "", "bank_account"),
+        ("pode transferir para o IBAN RO05TOOQVXKRVUU8QGR0P8LB", "", "bank_account"),
+        ("my ID no. is 9010264364084 (South Africa)", "", "government_id"),
+        ("Steuerliche Identifikationsnummer: 97633763066", "", "government_id"),
     ],
 )
 def test_more_families_are_found(text: str, key: str, rule: str) -> None:
@@ -159,6 +171,10 @@ def test_more_families_are_found(text: str, key: str, rule: str) -> None:
         "my password for the NAS is on a sticky note and commit af0dc481ee214e69886dd9078d3fe0a0af0dc481 fixed it",
         "my work email is lena.berg@acme.io",  # contact details are remembered, by design
         "call the dentist on +44 20 7946 0958",
+        "password: ******** (ask me, don't store it)",
+        "database:\n  host: db.internal\n  password: ${DB_PASSWORD}\n",
+        "env:\n  - name: API_KEY\n    valueFrom:\n      secretKeyRef:\n        name: api\n        key: token",
+        "docker run -e POSTGRES_PASSWORD_FILE=/run/secrets/pg postgres:16",
     ],
 )
 def test_long_strings_of_ordinary_notes_pass(text: str) -> None:

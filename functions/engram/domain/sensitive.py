@@ -1116,20 +1116,56 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if "-p" in text and _cli_password(text):
         return True
-    if not words & _SECRET_STEMS:
+    present = words & _SECRET_STEMS
+    if not present:
         return False
-    if _LOGIN_RE.search(text) or _creds(text) or _reversed_password(text):
+    # Each rule runs only when one of its own words is there, and only on the stretch of
+    # text around it: long messages often hold such a word ("office", "key") and no secret,
+    # and the rules, not the words, are the costly part.
+    return any(_keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+def _keyword_rules(text: str, present: frozenset[str]) -> bool:
+    if present & _LOGIN_STEMS and (_LOGIN_RE.search(text) or _creds(text)):
         return True
-    if digits >= 3 and _CODE_RE.search(text):
+    if present & _PASSWORD_STEMS and (_password(text) or _password_far(text) or _reversed_password(text)):
         return True
-    if _password(text) or _password_far(text):
+    if sum(c.isdigit() for c in text) >= 3 and _CODE_RE.search(text):
         return True
+    if not present & _CREDENTIAL_STEMS:
+        return False
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
             if _QUOTED.match(value) or _credential_like(value):
                 return True
     return False
+
+
+_BEFORE, _AFTER = 160, 320
+
+
+def _around(text: str, stems: frozenset[str]) -> list[str]:
+    """The stretches of ``text`` around each of these words (from the whitespace before
+    ``_BEFORE`` characters ahead of it to ``_AFTER`` after it), overlapping ones merged.
+    A short text is one stretch."""
+    if len(text) <= _BEFORE + _AFTER:
+        return [text]
+    spans: list[list[int]] = []
+    for m in _WORDS.finditer(text):
+        if m.group().lower() not in stems:
+            continue
+        start = text.rfind(" ", 0, max(0, m.start() - _BEFORE)) + 1
+        end = min(len(text), m.end() + _AFTER)
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    return [text[a:b] for a, b in spans]
+
+
+def _words_in(text: str) -> frozenset[str]:
+    return frozenset(_WORDS.findall(text.lower()))
 
 
 # A password given to a command line ("mysql -u root -pS3cret", "--password=...").
@@ -1169,6 +1205,29 @@ def _email_pair(text: str) -> bool:
     return any(
         _credential_like(m.group("pw")) and not _URLISH_RE.match(m.group("pw")) for m in _EMAIL_PAIR_RE.finditer(text)
     )
+
+
+_LOGIN_STEMS = frozenset(
+    [
+        *("login", "log", "creds", "credentials", "user", "username", "sign", "signin", "zugangsdaten"),
+        *("anmeldedaten", "identifiants", "credenciales", "credenziali", "inloggegevens"),
+    ]
+)
+_CREDENTIAL_STEMS = frozenset(["secret", "pass", "api", "apikey", "access", "auth", "bearer", "token", "key"])
+# The words of _PASSWORD_WORDS (and of a PIN, for the value-before-the-word form).
+_PASSWORD_STEMS = (
+    _SECRET_STEMS
+    - _LOGIN_STEMS
+    - frozenset(
+        [
+            *("door", "gate", "alarm", "garage", "keypad", "lockbox", "lock", "entry", "storage", "disarm"),
+            *("building", "front", "back", "office", "unlock", "keycode", "combination", "combo", "backup", "code"),
+            *("verification", "cvv", "cvv2", "cvc", "cvc2", "csc", "sim", "puk", "digicode", "türcode", "turcode"),
+            *("zugangscode", "código", "codigo", "codice", "kod", "opens", "unlocks", "disarms", "locker", "safe"),
+            *("api", "apikey", "access", "auth", "bearer", "token", "key"),
+        ]
+    )
+)
 
 
 # -- keys ----------------------------------------------------------------------------------------------
