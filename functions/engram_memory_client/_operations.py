@@ -556,6 +556,7 @@ OPERATIONS: dict[str, Operation] = {
         "/v1/users/{userId}/recall",
         (
             ("user_id", "userId", "path"),
+            ("as_of", "asOf", "body"),
             ("categories", "categories", "body"),
             ("core_preferences", "corePreferences", "body"),
             ("episodes", "episodes", "body"),
@@ -1111,6 +1112,7 @@ class SyncOperations(SyncSender):
         user_id: str,
         *,
         message: str,
+        as_of: datetime | NotGiven | None = NOT_GIVEN,
         categories: Sequence[str] | NotGiven | None = NOT_GIVEN,
         core_preferences: int | NotGiven = NOT_GIVEN,
         episodes: bool | NotGiven = NOT_GIVEN,
@@ -1632,6 +1634,7 @@ class AsyncOperations(AsyncSender):
         user_id: str,
         *,
         message: str,
+        as_of: datetime | NotGiven | None = NOT_GIVEN,
         categories: Sequence[str] | NotGiven | None = NOT_GIVEN,
         core_preferences: int | NotGiven = NOT_GIVEN,
         episodes: bool | NotGiven = NOT_GIVEN,

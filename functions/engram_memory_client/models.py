@@ -772,6 +772,11 @@ RecallOrder = Literal["most_recent", "most_accessed"]
 
 
 class RecallRequest(_Model):
+    as_of: datetime | None = Field(
+        None,
+        alias="asOf",
+        description="Recall as of this time: facts whose validity (validFrom/validTo) covers it, and messages said by then. Default: now, current facts only.",
+    )
     categories: (
         Annotated[
             list[Annotated[str, Field(min_length=1, max_length=64, pattern="^[a-z][a-z0-9_\\-]{0,63}$")]],

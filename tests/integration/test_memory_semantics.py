@@ -213,6 +213,27 @@ def test_validity_is_checked_current_only_by_default_and_as_of_shows_the_past(ap
     found = api.call("GET", f"{U}/memories/search", a, query="q=Acme employer&asOf=2020-03-01T00:00:00Z").json()
     assert any(i["entry"]["key"] == "employer" for i in found["items"])
     assert api.call("GET", f"{U}/memories", a, query="asOf=0999-01-01T00:00:00Z").status == 422
+    # And recall answers as of a past or future time too, with the facts that held then
+    # and only the messages said by then
+    said = {"id": "m1", "role": "user", "content": "My employer Acme Ltd moved me to Rome last year."}
+    api.call("POST", f"{U}/threads/t1/messages", a, json_body={"messages": [said]})
+    assert api.engram.conversation.worker.wait_idle()  # type: ignore[attr-defined]
+    api.engram.sync_index()  # type: ignore[attr-defined]
+
+    def recall(message: str, **extra: object) -> dict[str, Any]:
+        r = api.call("POST", f"{U}/recall", a, json_body={"message": message, **extra})
+        assert r.status == 200, r.body
+        return dict(r.json())
+
+    now_answer = recall("who is my employer, Acme?")
+    assert [e["provenance"]["messageId"] for e in now_answer["episodes"]] == ["m1"]
+    then = recall("who is my employer, Acme?", asOf="2020-03-01T00:00:00Z")
+    assert [m["entry"]["value"] for m in then["memories"] if m["entry"]["key"] == "employer"] == ["Acme Ltd"]
+    assert then["episodes"] == []
+    future = json.dumps(recall("am I retired, my pension?", asOf="2031-01-01T00:00:00Z"))
+    assert "retired" in future
+    r = api.call("POST", f"{U}/recall", a, json_body={"message": "employer", "asOf": "2020-03-01"})
+    assert r.status == 422
 
 
 # -- item 10 (part): extraction honours the agent's allowedCategories -------------------

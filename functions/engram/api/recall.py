@@ -9,7 +9,7 @@ from pydantic import Field, StringConstraints
 
 from engram.api.deps import UserId, context, new_router
 from engram.api.responses import errors
-from engram.api.schemas import ID_PATTERN, ApiModel, Category, Entry, ScoreParts
+from engram.api.schemas import ID_PATTERN, ApiModel, Category, Entry, ScoreParts, Timestamp
 from engram.domain.rendering import FORMAT_VERSION, TOKEN_ESTIMATOR
 from engram.service.recall import EpisodeItem as ServiceEpisode
 from engram.service.recall import RecallItem as ServiceItem
@@ -39,6 +39,11 @@ class RecallRequest(ApiModel):
     )
     exclude_thread_id: Annotated[str, StringConstraints(pattern=ID_PATTERN)] | None = Field(
         None, description="Leave out this thread's messages (the current one: the agent has its window already)."
+    )
+    as_of: Timestamp | None = Field(
+        None,
+        description="Recall as of this time: facts whose validity (validFrom/validTo) covers it, and messages "
+        "said by then. Default: now, current facts only.",
     )
 
 
@@ -209,6 +214,7 @@ def recall(userId: UserId, body: RecallRequest) -> RecallResponse:
             core_preferences=body.core_preferences,
             episodes=body.episodes,
             exclude_thread_id=body.exclude_thread_id,
+            as_of=body.as_of,
         ),
     )
     return RecallResponse(

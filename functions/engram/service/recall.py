@@ -36,6 +36,7 @@ from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, m
 from engram.domain.read_policy import Reader, ReadPolicy
 from engram.domain.rendering import Episode, Identity, Memory, Relevant, Rendered, render
 from engram.domain.temporal import TimeWindow, question_window, time_match
+from engram.domain.timebounds import check_time
 from engram.ports import (
     Clock,
     ConversationRepository,
@@ -75,6 +76,8 @@ class RecallRequest:
     episodes: bool = True  # past messages beside entries in tier 2
     # The thread the agent is in: its messages are in the agent's window already.
     exclude_thread_id: str | None = None
+    # Recall as of a past time (bi-temporal): the facts valid then, the messages said by then.
+    as_of: datetime | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,7 +241,7 @@ class RecallService:
             pronouns=profile.pronouns,
             agent_name=profile.agent_names.get(principal.agent_id),
         )
-        keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT))
+        keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT), request.as_of)
         window = question_window(request.message, now)
         preferences: list[RecallItem] = []
         ranked: list[RecallItem | EpisodeItem] = []
@@ -346,7 +349,7 @@ class RecallService:
         t, now = principal.tenant_id, self.clock.now()
         scope = VisibilityScope(principal.agent_id, principal.group_ids)
         settings = self.store.get_settings(t, user_id) or UserSettings(t, user_id)
-        keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT))
+        keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT), request.as_of)
         window = question_window(request.message, now)
         return self._pool(t, user_id, scope, now, request, vector, request.top_k, keep, set(), window)
 
@@ -512,27 +515,29 @@ class RecallService:
             if (scope.everything or m.agent_id == scope.agent_id)
             and m.thread_id != exclude_thread_id
             and keep.said_within_retention(m.timestamp)
+            and keep.said_by_then(m.timestamp)
         }
 
 
 class _Keep:
     """What recall may show: live, in the agent's scope, and what the read policy allows."""
 
-    def __init__(self, scope: VisibilityScope, policy: ReadPolicy) -> None:
+    def __init__(self, scope: VisibilityScope, policy: ReadPolicy, as_of: datetime | None = None) -> None:
         self.scope = scope
         self.policy = policy
+        self.as_of = as_of
+        self.moment = as_of or policy.now
 
     def __call__(self, e: MemoryEntry) -> bool:
-        # Current facts only: one that ended, or has not begun, is not the user's now (bi-temporal).
-        return (
-            e.is_live(self.policy.now)
-            and e.valid_at(self.policy.now)
-            and self.scope.allows(e)
-            and self.policy.allows(e)
-        )
+        # Current facts only: one that ended, or has not begun, is not the user's now
+        # (bi-temporal); as of a past time, the facts that held then.
+        return e.is_live(self.policy.now) and e.valid_at(self.moment) and self.scope.allows(e) and self.policy.allows(e)
 
     def said_within_retention(self, at: datetime) -> bool:
         return self.policy.within_retention(at)
+
+    def said_by_then(self, at: datetime) -> bool:
+        return self.as_of is None or at <= self.as_of
 
 
 # How many of a user's entries the degraded path reads from the store (a user's cap is
@@ -610,3 +615,4 @@ def _validate(request: RecallRequest) -> None:
         raise ValidationFailed("tokenBudget must be at least 1.", field="tokenBudget")
     if request.top_k < 1:
         raise ValidationFailed("topK must be at least 1.", field="topK")
+    check_time(request.as_of, "asOf")
