@@ -29,7 +29,7 @@ from typing import Any
 
 from engram.adapters.hashing_embedder import HashingEmbedder
 from engram.container import build
-from engram.domain.conversation import MessageRole, NewMessage, message_doc_id, message_search_text
+from engram.domain.conversation import MessageRole, NewMessage, ThreadKey, message_doc_id, message_search_text
 from engram.ports import DocKind, IndexDocument
 from engram.service.recall import RecallRequest
 from engram.settings import Settings
@@ -67,13 +67,13 @@ def run(calls: int) -> dict[str, Any]:
                 NewMessage(f"{t.id}-{start + j}", MessageRole(t.role), t.text, t.at, {"speaker": t.speaker})
                 for j, t in enumerate(batch)
             ]
-            stored = feature.repo.append(TENANT, user, thread, AGENT, msgs, clock.at).messages
+            stored = feature.repo.append(ThreadKey(TENANT, user, AGENT, thread), msgs, clock.at).messages
             texts = [message_search_text(m) for m in stored]
             vectors = embedder.embed(texts)
             engram.index.upsert(
                 [
                     IndexDocument(
-                        id=message_doc_id(m.thread_id, m.id),
+                        id=message_doc_id(m.agent_id, m.thread_id, m.id),
                         tenant_id=TENANT,
                         user_id=user,
                         kind=DocKind.MESSAGE,

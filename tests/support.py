@@ -35,6 +35,11 @@ class ManualClock:
         with self._lock:
             self._now += delta
 
+    def set(self, at: datetime) -> None:
+        """Jump to ``at`` (tests that compare two worlds start them at one instant)."""
+        with self._lock:
+            self._now = at
+
 
 def principal(tenant: str = "t1", agent: str = "agent-a", *roles: Role, groups: tuple[str, ...] = ()) -> Principal:
     return Principal(tenant, agent, frozenset(roles or (Role.WRITER,)), groups, key_id=f"k-{agent}")

@@ -16,7 +16,15 @@ from typing import Protocol, runtime_checkable
 from engram.domain.agent_config import AgentConfig, RecallOrder
 from engram.domain.archival import ArchivalRecord
 from engram.domain.blocks import BlockVersion, MemoryBlock
-from engram.domain.conversation import ExtractionJob, ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
+from engram.domain.conversation import (
+    ExtractionJob,
+    ExtractionRecord,
+    Message,
+    NewMessage,
+    Thread,
+    ThreadKey,
+    ThreadSummary,
+)
 from engram.domain.dream import DreamMessage, DreamRun, Stats, UserOutcome
 from engram.domain.extraction import Extraction
 from engram.domain.models import (
@@ -469,14 +477,16 @@ class AppendOutcome:
 
 
 class ConversationRepository(Protocol):
-    """Threads of messages per user and their rolling summaries."""
+    """Threads of messages per user and their rolling summaries.
+
+    A thread is named by its ``ThreadKey``: tenant, user, the agent whose thread it is,
+    and the client's thread id. Each agent has its own thread ids, so another agent's
+    thread is never reachable, and never told apart from a free id, by its id alone.
+    """
 
     def append(
         self,
-        tenant_id: str,
-        user_id: str,
-        thread_id: str,
-        agent_id: str,
+        key: ThreadKey,
         messages: Sequence[NewMessage],
         now: datetime,
         origin: datetime | None = None,
@@ -484,61 +494,40 @@ class ConversationRepository(Protocol):
         """Store the messages in order, atomically, numbering them after the thread's last.
 
         A message id the thread already holds is left exactly as stored (appending is
-        idempotent on (tenant, user, thread, message id)). The thread is created for
-        ``agent_id``; raises ``Forbidden`` if it belongs to another agent. With an
-        ``origin`` (when the request reached Engram), raises ``UserErased`` and stores
-        nothing if the user was erased at or after it, checked in the append's own
-        transaction, as memory writes are.
+        idempotent on (thread key, message id)). The thread is created if it is new.
+        With an ``origin`` (when the request reached Engram), raises ``UserErased`` and
+        stores nothing if the user was erased at or after it, checked in the append's
+        own transaction, as memory writes are.
         """
         ...
 
-    def get_thread(self, tenant_id: str, user_id: str, thread_id: str) -> Thread | None: ...
+    def get_thread(self, key: ThreadKey) -> Thread | None: ...
 
     def list_threads(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[Thread]:
         """The user's threads (of one agent, or all), most recently updated first."""
         ...
 
-    def get_message(self, tenant_id: str, user_id: str, thread_id: str, message_id: str) -> Message | None: ...
+    def get_message(self, key: ThreadKey, message_id: str) -> Message | None: ...
 
-    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
-        """The messages that exist among ``(thread id, message id)`` pairs, in no order."""
+    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str, str]]) -> list[Message]:
+        """The messages that exist among ``(agent id, thread id, message id)`` triples, in no order."""
         ...
 
-    def recent(
-        self,
-        tenant_id: str,
-        user_id: str,
-        thread_id: str,
-        from_seq: int,
-        limit: int,
-        before_seq: int | None = None,
-    ) -> list[Message]:
+    def recent(self, key: ThreadKey, from_seq: int, limit: int, before_seq: int | None = None) -> list[Message]:
         """Up to ``limit`` messages with ``from_seq <= seq < before_seq``, newest first."""
         ...
 
-    def list_messages(
-        self, tenant_id: str, user_id: str, thread_id: str, after_seq: int = 0, limit: int = 500
-    ) -> list[Message]:
+    def list_messages(self, key: ThreadKey, after_seq: int = 0, limit: int = 500) -> list[Message]:
         """Up to ``limit`` messages with ``seq > after_seq``, oldest first."""
         ...
 
-    def mark_extracted(
-        self, tenant_id: str, user_id: str, thread_id: str, message_id: str, record: ExtractionRecord
-    ) -> None: ...
+    def mark_extracted(self, key: ThreadKey, message_id: str, record: ExtractionRecord) -> None: ...
 
-    def clear_window(
-        self,
-        tenant_id: str,
-        user_id: str,
-        thread_id: str,
-        expected_window_start: int,
-        new_window_start: int,
-        now: datetime,
-    ) -> bool:
+    def clear_window(self, key: ThreadKey, expected_window_start: int, new_window_start: int, now: datetime) -> bool:
         """Move the window start if it is still ``expected_window_start``; False otherwise."""
         ...
 
-    def get_summary(self, tenant_id: str, user_id: str, thread_id: str) -> ThreadSummary | None: ...
+    def get_summary(self, key: ThreadKey) -> ThreadSummary | None: ...
 
     def put_summary(self, summary: ThreadSummary, expected_version: int | None) -> bool:
         """Store ``summary`` if the stored one is still at ``expected_version`` (None: no
@@ -547,7 +536,7 @@ class ConversationRepository(Protocol):
 
     def list_summaries(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[ThreadSummary]: ...
 
-    def delete_thread(self, tenant_id: str, user_id: str, thread_id: str) -> dict[str, int]: ...
+    def delete_thread(self, key: ThreadKey) -> dict[str, int]: ...
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
 

@@ -138,7 +138,7 @@ OPERATIONS: dict[str, Operation] = {
         "delete_thread_v1_users__userId__threads__threadId__delete",
         "DELETE",
         "/v1/users/{userId}/threads/{threadId}",
-        (("user_id", "userId", "path"), ("thread_id", "threadId", "path")),
+        (("user_id", "userId", "path"), ("thread_id", "threadId", "path"), ("agent_id", "agentId", "query")),
         None,
         models.ThreadDeleted,
         True,
@@ -259,7 +259,12 @@ OPERATIONS: dict[str, Operation] = {
         "get_message_v1_users__userId__threads__threadId__messages__messageId__get",
         "GET",
         "/v1/users/{userId}/threads/{threadId}/messages/{messageId}",
-        (("user_id", "userId", "path"), ("thread_id", "threadId", "path"), ("message_id", "messageId", "path")),
+        (
+            ("user_id", "userId", "path"),
+            ("thread_id", "threadId", "path"),
+            ("message_id", "messageId", "path"),
+            ("agent_id", "agentId", "query"),
+        ),
         None,
         models.MessageOut,
         False,
@@ -304,7 +309,7 @@ OPERATIONS: dict[str, Operation] = {
         "get_summary_v1_users__userId__threads__threadId__summary_get",
         "GET",
         "/v1/users/{userId}/threads/{threadId}/summary",
-        (("user_id", "userId", "path"), ("thread_id", "threadId", "path")),
+        (("user_id", "userId", "path"), ("thread_id", "threadId", "path"), ("agent_id", "agentId", "query")),
         None,
         models.SummaryOut,
         False,
@@ -545,6 +550,7 @@ OPERATIONS: dict[str, Operation] = {
             ("thread_id", "threadId", "path"),
             ("last", "last", "query"),
             ("token_budget", "tokenBudget", "query"),
+            ("agent_id", "agentId", "query"),
         ),
         None,
         models.MessageWindow,
@@ -842,7 +848,7 @@ class SyncOperations(SyncSender):
         return self._send(OPERATIONS["delete_properties"], locals())  # type: ignore[no-any-return]
 
     def delete_thread(
-        self, user_id: str, thread_id: str, *, idempotency_key: str | None = None
+        self, user_id: str, thread_id: str, *, agent_id: str | None = None, idempotency_key: str | None = None
     ) -> models.ThreadDeleted:
         """DELETE /v1/users/{userId}/threads/{threadId}: Forget a conversation: its messages and summary (facts taken from it stay)"""
         return self._send(OPERATIONS["delete_thread"], locals())  # type: ignore[no-any-return]
@@ -914,7 +920,9 @@ class SyncOperations(SyncSender):
         """GET /v1/users/{userId}/memories/{entryId}: One memory by id"""
         return self._send(OPERATIONS["get_memory"], locals())  # type: ignore[no-any-return]
 
-    def get_message(self, user_id: str, thread_id: str, message_id: str) -> models.MessageOut:
+    def get_message(
+        self, user_id: str, thread_id: str, message_id: str, *, agent_id: str | None = None
+    ) -> models.MessageOut:
         """GET /v1/users/{userId}/threads/{threadId}/messages/{messageId}: One message, with what its extraction did"""
         return self._send(OPERATIONS["get_message"], locals())  # type: ignore[no-any-return]
 
@@ -934,7 +942,7 @@ class SyncOperations(SyncSender):
         """GET /v1/users/{userId}/settings: The user's memory settings"""
         return self._send(OPERATIONS["get_settings"], locals())  # type: ignore[no-any-return]
 
-    def get_summary(self, user_id: str, thread_id: str) -> models.SummaryOut:
+    def get_summary(self, user_id: str, thread_id: str, *, agent_id: str | None = None) -> models.SummaryOut:
         """GET /v1/users/{userId}/threads/{threadId}/summary: The thread's rolling summary"""
         return self._send(OPERATIONS["get_summary"], locals())  # type: ignore[no-any-return]
 
@@ -991,7 +999,7 @@ class SyncOperations(SyncSender):
         return self._send(OPERATIONS["list_proposals"], locals())  # type: ignore[no-any-return]
 
     def list_threads(self, user_id: str) -> models.ThreadList:
-        """GET /v1/users/{userId}/threads: The user's threads with the calling agent (an admin key sees all)"""
+        """GET /v1/users/{userId}/threads: The user's threads with the calling agent (an admin key sees every agent's)"""
         return self._send(OPERATIONS["list_threads"], locals())  # type: ignore[no-any-return]
 
     def list_tools(
@@ -1102,7 +1110,13 @@ class SyncOperations(SyncSender):
         return self._send(OPERATIONS["put_block"], locals())  # type: ignore[no-any-return]
 
     def read_messages(
-        self, user_id: str, thread_id: str, *, last: int | None = None, token_budget: int | None = None
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        last: int | None = None,
+        token_budget: int | None = None,
+        agent_id: str | None = None,
     ) -> models.MessageWindow:
         """GET /v1/users/{userId}/threads/{threadId}/messages: The thread's window: the last N messages and/or those fitting a token budget"""
         return self._send(OPERATIONS["read_messages"], locals())  # type: ignore[no-any-return]
@@ -1364,7 +1378,7 @@ class AsyncOperations(AsyncSender):
         return await self._send(OPERATIONS["delete_properties"], locals())  # type: ignore[no-any-return]
 
     async def delete_thread(
-        self, user_id: str, thread_id: str, *, idempotency_key: str | None = None
+        self, user_id: str, thread_id: str, *, agent_id: str | None = None, idempotency_key: str | None = None
     ) -> models.ThreadDeleted:
         """DELETE /v1/users/{userId}/threads/{threadId}: Forget a conversation: its messages and summary (facts taken from it stay)"""
         return await self._send(OPERATIONS["delete_thread"], locals())  # type: ignore[no-any-return]
@@ -1436,7 +1450,9 @@ class AsyncOperations(AsyncSender):
         """GET /v1/users/{userId}/memories/{entryId}: One memory by id"""
         return await self._send(OPERATIONS["get_memory"], locals())  # type: ignore[no-any-return]
 
-    async def get_message(self, user_id: str, thread_id: str, message_id: str) -> models.MessageOut:
+    async def get_message(
+        self, user_id: str, thread_id: str, message_id: str, *, agent_id: str | None = None
+    ) -> models.MessageOut:
         """GET /v1/users/{userId}/threads/{threadId}/messages/{messageId}: One message, with what its extraction did"""
         return await self._send(OPERATIONS["get_message"], locals())  # type: ignore[no-any-return]
 
@@ -1456,7 +1472,7 @@ class AsyncOperations(AsyncSender):
         """GET /v1/users/{userId}/settings: The user's memory settings"""
         return await self._send(OPERATIONS["get_settings"], locals())  # type: ignore[no-any-return]
 
-    async def get_summary(self, user_id: str, thread_id: str) -> models.SummaryOut:
+    async def get_summary(self, user_id: str, thread_id: str, *, agent_id: str | None = None) -> models.SummaryOut:
         """GET /v1/users/{userId}/threads/{threadId}/summary: The thread's rolling summary"""
         return await self._send(OPERATIONS["get_summary"], locals())  # type: ignore[no-any-return]
 
@@ -1513,7 +1529,7 @@ class AsyncOperations(AsyncSender):
         return await self._send(OPERATIONS["list_proposals"], locals())  # type: ignore[no-any-return]
 
     async def list_threads(self, user_id: str) -> models.ThreadList:
-        """GET /v1/users/{userId}/threads: The user's threads with the calling agent (an admin key sees all)"""
+        """GET /v1/users/{userId}/threads: The user's threads with the calling agent (an admin key sees every agent's)"""
         return await self._send(OPERATIONS["list_threads"], locals())  # type: ignore[no-any-return]
 
     async def list_tools(
@@ -1624,7 +1640,13 @@ class AsyncOperations(AsyncSender):
         return await self._send(OPERATIONS["put_block"], locals())  # type: ignore[no-any-return]
 
     async def read_messages(
-        self, user_id: str, thread_id: str, *, last: int | None = None, token_budget: int | None = None
+        self,
+        user_id: str,
+        thread_id: str,
+        *,
+        last: int | None = None,
+        token_budget: int | None = None,
+        agent_id: str | None = None,
     ) -> models.MessageWindow:
         """GET /v1/users/{userId}/threads/{threadId}/messages: The thread's window: the last N messages and/or those fitting a token budget"""
         return await self._send(OPERATIONS["read_messages"], locals())  # type: ignore[no-any-return]

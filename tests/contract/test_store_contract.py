@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from engram.domain.agent_config import AgentConfig, OnCapReached, RecallOrder, UserMemoryConfig
-from engram.domain.conversation import ExtractionJob, MessageRole, NewMessage
+from engram.domain.conversation import ExtractionJob, MessageRole, NewMessage, ThreadKey
 from engram.domain.errors import CapacityReached, GuardrailViolation, VersionConflict
 from engram.domain.models import (
     Actor,
@@ -328,7 +328,7 @@ class TestThroughTheService:
         # (the job is idempotent per thread only, so both extractions run)
         conversations, extracted = engram.conversation, []
         for thread in ("phone", "laptop"):
-            conversations.repo.append("t1", "u1", thread, "agent-a", [message], T0)
+            conversations.repo.append(ThreadKey("t1", "u1", "agent-a", thread), [message], T0)
             extracted.append(conversations.extraction.process(ExtractionJob("t1", "u1", thread, "m-7", "agent-a")))
         assert [r["outcomes"] for r in extracted] == [{"created": 1}, {"unchanged": 1}]
         # When eight writers PUT the same fact from that message at once

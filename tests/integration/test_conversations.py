@@ -119,17 +119,28 @@ class TestWindow:
 
 
 class TestThreadsBelongToTheirAgent:
-    def test_another_agent_can_neither_append_nor_read_but_an_admin_reads(self, api: Api, alpha: str) -> None:
+    def test_another_agents_thread_of_the_same_id_is_another_thread(self, api: Api, alpha: str) -> None:
         beta = api.key("acme", "beta")
         admin = api.key("acme", "ops", Role.ADMIN)
         say(api, alpha, "t1", "I live in Oslo")
+        assert api.call("GET", f"{USER}/threads/t1/messages", beta).status == 404
         r = api.call(
             "POST", f"{USER}/threads/t1/messages", beta, json_body={"messages": [{"id": "x", "content": "hi"}]}
         )
-        assert r.status == 403 and r.json()["code"] == "forbidden"
-        assert api.call("GET", f"{USER}/threads/t1/messages", beta).status == 404
-        assert api.call("GET", f"{USER}/threads/t1/messages", admin).status == 200
-        assert api.call("GET", f"{USER}/threads", beta).json()["items"] == []
+        assert r.status == 200 and r.json()["thread"]["agentId"] == "beta"
+        assert [m["content"] for m in window(api, beta, "t1")["messages"]] == ["hi"]
+        assert [m["content"] for m in window(api, alpha, "t1")["messages"]] == ["I live in Oslo"]
+        # Only an admin may name another agent's thread, whatever the id.
+        for agent in ("alpha", "nobody"):
+            r = api.call("GET", f"{USER}/threads/t1/messages", beta, query=f"agentId={agent}")
+            assert r.status == 403 and r.json()["code"] == "forbidden"
+        r = api.call("GET", f"{USER}/threads/t1/messages", admin, query="agentId=alpha")
+        assert [m["content"] for m in r.json()["messages"]] == ["I live in Oslo"]
+        assert [t["agentId"] for t in api.call("GET", f"{USER}/threads", beta).json()["items"]] == ["beta"]
+        assert sorted(t["agentId"] for t in api.call("GET", f"{USER}/threads", admin).json()["items"]) == [
+            "alpha",
+            "beta",
+        ]
         other_tenant = api.key("globex", "alpha")
         assert api.call("GET", f"{USER}/threads/t1/messages", other_tenant).status == 404
 
@@ -301,7 +312,7 @@ class TestPrivacy:
         assert receipt["messages"] == 10 and receipt["summaries"] == 1 and receipt["idempotencyRecords"] == 10
         assert layer.count() == 0
         assert api.engram.index.count("acme", "alice") == 0
-        assert api.call("GET", f"{USER}/threads/t1/messages", admin).status == 404
+        assert api.call("GET", f"{USER}/threads/t1/messages", admin, query="agentId=alpha").status == 404
         # The same message ids after erasure are a new conversation, extracted afresh.
         say(api, alpha, "t1", "I like sport number 0")
         assert [m["key"] for m in memories(api, alpha)] == ["likes:sport_number_0"]
@@ -445,16 +456,13 @@ def test_an_llm_extractor_writes_through_the_same_pipeline_and_records_its_cost(
 def test_messages_a_stopped_process_never_extracted_are_recovered_at_start(tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
-    from engram.domain.conversation import MessageRole, NewMessage
+    from engram.domain.conversation import MessageRole, NewMessage, ThreadKey
 
     first = engram_for(tmp_path, clock=ManualClock())
     assert first.conversation is not None
     # Stored, then the process stopped before its worker ran the jobs.
     first.conversation.repo.append(
-        "acme",
-        "alice",
-        "t1",
-        "alpha",
+        ThreadKey("acme", "alice", "alpha", "t1"),
         [NewMessage("m0", MessageRole.USER, "I live in Oslo", datetime.now(UTC))],
         first.clock.now(),
     )
@@ -463,7 +471,7 @@ def test_messages_a_stopped_process_never_extracted_are_recovered_at_start(tmp_p
     assert feature is not None and feature.worker is not None
     assert feature.recover() == 1
     assert feature.worker.wait_idle(10)
-    msg = feature.repo.get_message("acme", "alice", "t1", "m0")
+    msg = feature.repo.get_message(ThreadKey("acme", "alice", "alpha", "t1"), "m0")
     assert msg is not None and msg.extraction is not None and msg.extraction.outcomes == {"created": 1}
     assert feature.recover() == 0
     feature.worker.close()

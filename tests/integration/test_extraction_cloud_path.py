@@ -16,6 +16,7 @@ import pytest
 from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.sqs_queue import SqsQueue
 from engram.container import Engram, set_engram
+from engram.domain.conversation import ThreadKey
 from engram.domain.models import Principal, Role
 from engram.handlers import extraction as extraction_handler
 from engram.local.lambda_context import LocalContext
@@ -114,7 +115,7 @@ def test_given_turns_in_the_cloud_when_the_lambda_consumes_the_queue_then_facts_
     # SQS delivers at least once: the same batch again changes nothing.
     assert extraction_handler.handler(event, LocalContext()) == {"batchItemFailures": []}
     assert len(engram.store.history_of_user("acme", "alice")) == history
-    card = feature.repo.get_message("acme", "alice", "chat", "m3")
+    card = feature.repo.get_message(ThreadKey("acme", "alice", "alpha", "chat"), "m3")
     assert card is not None and "4111" not in card.content
     assert card.extraction is not None and card.extraction.dropped == {"sensitive": 1}
 

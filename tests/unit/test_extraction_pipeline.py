@@ -18,7 +18,7 @@ from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.idempotency import SqliteIdempotencyLayer
 from engram.adapters.sqs_queue import SqsQueue
 from engram.container import Engram, set_engram
-from engram.domain.conversation import ExtractionJob, MessageRole, NewMessage
+from engram.domain.conversation import ExtractionJob, MessageRole, NewMessage, ThreadKey
 from engram.domain.errors import StoreUnavailable, Throttled
 from engram.handlers import extraction as extraction_handler
 from engram.local.lambda_context import LocalContext
@@ -65,7 +65,7 @@ class TestIdempotency:
         assert len(work.calls) == 1
         assert layer.count() == 1
 
-    def test_the_key_is_tenant_user_thread_and_message(self, layer: SqliteIdempotencyLayer) -> None:
+    def test_the_key_is_tenant_user_agent_thread_and_message(self, layer: SqliteIdempotencyLayer) -> None:
         work = Counting()
         run = IdempotentProcessor(work, layer)
         for job in (
@@ -76,9 +76,12 @@ class TestIdempotency:
             ExtractionJob("t1", "u1", "th1", "m2", "agent-a"),
         ):
             run(job, LocalContext())
-        # The agent is not part of the key: the message is the same whoever relays it.
+        # The agent is part of the key: each agent has its own thread ids, so agent-b's
+        # th1/m1 is another message (issue #22); a repeat of either is still a replay.
         run(ExtractionJob("t1", "u1", "th1", "m1", "agent-b"), LocalContext())
-        assert len(work.calls) == 5
+        run(ExtractionJob("t1", "u1", "th1", "m1", "agent-b"), LocalContext())
+        run(JOB, LocalContext())
+        assert len(work.calls) == 6
 
     def test_a_failed_run_leaves_no_record_so_the_retry_runs(self, layer: SqliteIdempotencyLayer) -> None:
         work = Counting()
@@ -243,10 +246,7 @@ class TestExtractionLambda:
         feature = engram.conversation
         at = datetime(2026, 1, 15, 9, 0, tzinfo=UTC)
         stored = feature.repo.append(
-            "acme",
-            "alice",
-            "th1",
-            "alpha",
+            ThreadKey("acme", "alice", "alpha", "th1"),
             [
                 NewMessage("m1", MessageRole.USER, "my favorite food is pizza", at),
                 NewMessage("m2", MessageRole.USER, "I live in Oslo", at),
@@ -262,7 +262,7 @@ class TestExtractionLambda:
         history = len(engram.store.history_of_user("acme", "alice"))
         assert extraction_handler.handler(_sqs_event(bodies), LocalContext()) == {"batchItemFailures": []}
         assert len(engram.store.history_of_user("acme", "alice")) == history
-        processed = feature.repo.get_message("acme", "alice", "th1", "m1")
+        processed = feature.repo.get_message(ThreadKey("acme", "alice", "alpha", "th1"), "m1")
         assert processed is not None and processed.extraction is not None
         assert processed.extraction.outcomes == {"created": 1}
 

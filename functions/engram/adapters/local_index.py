@@ -44,6 +44,32 @@ _SCHEMA = [
 ]
 
 
+# Documents of messages and thread summaries named their thread without its agent until
+# threads were keyed by agent (issue #22): ``msg|<thread>|<message>``, ``sum|<thread>``.
+# Each document keeps its agent, so the upgrade puts it in the id, once per file.
+_ID_WITH_AGENT = "'{prefix}|' || json_extract(meta, '$.agent') || substr(id, 4)"
+_UPGRADES = [
+    f"""UPDATE idx_docs SET id = {_ID_WITH_AGENT.format(prefix=prefix)},
+        meta = json_set(meta, '$.id', {_ID_WITH_AGENT.format(prefix=prefix)})
+        WHERE kind = '{kind}' AND id LIKE '{prefix}|%' AND length(id) - length(replace(id, '|', '')) = {pipes}"""
+    for prefix, kind, pipes in (("msg", "message", 2), ("sum", "summary", 1))
+]
+INDEX_VERSION = 1
+
+
+def _upgrade(conn: sqlite3.Connection) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if int(conn.execute("PRAGMA user_version").fetchone()[0]) < INDEX_VERSION:
+            for sql in _UPGRADES:
+                conn.execute(sql)
+            conn.execute(f"PRAGMA user_version = {INDEX_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
 @dataclass(slots=True)
 class _Meta:
     id: str
@@ -176,6 +202,7 @@ class LocalIndex:
         conn = self._conn()
         for sql in _SCHEMA:
             conn.execute(sql)
+        _upgrade(conn)
 
     def _conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)

@@ -26,8 +26,19 @@ from engram.domain.conversation import MessageRole, NewMessage
 router = new_router()
 TAG = ["conversations"]
 
-ThreadId = Annotated[str, Path(pattern=ID_PATTERN, description="The client's id for the thread (one session).")]
+ThreadId = Annotated[
+    str,
+    Path(
+        pattern=ID_PATTERN,
+        description="The client's id for the thread (one session). Each agent has its own thread ids: "
+        "another agent's thread of the same id is another thread.",
+    ),
+]
 MessageId = Annotated[str, Path(pattern=ID_PATTERN)]
+OwnerId = Annotated[
+    str | None,
+    Query(pattern=ID_PATTERN, description="Whose thread (admin only); the calling agent's by default."),
+]
 
 
 @router.post(
@@ -75,9 +86,10 @@ def read_window(
     threadId: ThreadId,
     last: Annotated[int | None, Query(ge=1, le=1000, description="At most this many messages.")] = None,
     tokenBudget: Annotated[int | None, Query(ge=1, le=1_000_000, description="At most this many tokens.")] = None,
+    agentId: OwnerId = None,
 ) -> MessageWindow:
     engram, principal = context(router)
-    view = engram.conversation.conversations.window(principal, userId, threadId, last, tokenBudget)
+    view = engram.conversation.conversations.window(principal, userId, threadId, last, tokenBudget, agentId)
     return MessageWindow(
         thread=ThreadOut.of(view.thread),
         messages=[MessageOut.of(m) for m in view.window.messages],
@@ -93,9 +105,9 @@ def read_window(
     tags=TAG,
     responses=errors(404),
 )
-def get_message(userId: UserId, threadId: ThreadId, messageId: MessageId) -> MessageOut:
+def get_message(userId: UserId, threadId: ThreadId, messageId: MessageId, agentId: OwnerId = None) -> MessageOut:
     engram, principal = context(router)
-    return MessageOut.of(engram.conversation.conversations.message(principal, userId, threadId, messageId))
+    return MessageOut.of(engram.conversation.conversations.message(principal, userId, threadId, messageId, agentId))
 
 
 @router.get(
@@ -104,14 +116,14 @@ def get_message(userId: UserId, threadId: ThreadId, messageId: MessageId) -> Mes
     tags=TAG,
     responses=errors(404),
 )
-def get_summary(userId: UserId, threadId: ThreadId) -> SummaryOut:
+def get_summary(userId: UserId, threadId: ThreadId, agentId: OwnerId = None) -> SummaryOut:
     engram, principal = context(router)
-    return SummaryOut.of(engram.conversation.conversations.summary(principal, userId, threadId))
+    return SummaryOut.of(engram.conversation.conversations.summary(principal, userId, threadId, agentId))
 
 
 @router.get(
     "/users/<userId>/threads",
-    summary="The user's threads with the calling agent (an admin key sees all)",
+    summary="The user's threads with the calling agent (an admin key sees every agent's)",
     tags=TAG,
     responses=errors(),
 )
@@ -126,9 +138,9 @@ def list_threads(userId: UserId) -> ThreadList:
     tags=TAG,
     responses=errors(404),
 )
-def delete_thread(userId: UserId, threadId: ThreadId) -> ThreadDeleted:
+def delete_thread(userId: UserId, threadId: ThreadId, agentId: OwnerId = None) -> ThreadDeleted:
     engram, principal = context(router)
-    counts = engram.conversation.conversations.delete_thread(principal, userId, threadId)
+    counts = engram.conversation.conversations.delete_thread(principal, userId, threadId, agentId)
     return ThreadDeleted(thread_id=threadId, counts=counts)
 
 

@@ -30,6 +30,21 @@ class MessageRole(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class ThreadKey:
+    """What names a thread: each agent has its own thread ids for each user.
+
+    Agent B's ``t1`` is another thread than agent A's ``t1``, so nothing an agent sends
+    can tell it whether another agent's thread exists (issue #22: posting to another
+    agent's thread used to answer 403 where a free id answered 200).
+    """
+
+    tenant_id: str
+    user_id: str
+    agent_id: str
+    thread_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class ExtractionRecord:
     """What processing one message did: how many facts were written and what was dropped."""
 
@@ -95,13 +110,17 @@ class Message:
     def evolve(self, **changes: Any) -> Message:
         return replace(self, **changes)
 
+    @property
+    def thread_key(self) -> ThreadKey:
+        return ThreadKey(self.tenant_id, self.user_id, self.agent_id, self.thread_id)
+
 
 @dataclass(frozen=True, slots=True)
 class Thread:
     tenant_id: str
     user_id: str
     thread_id: str
-    agent_id: str  # the only agent that may append; admins may read
+    agent_id: str  # whose thread: part of its key (ThreadKey); admins may read
     created_at: datetime
     updated_at: datetime
     last_seq: int = 0
@@ -113,6 +132,10 @@ class Thread:
     @property
     def window_size(self) -> int:
         return max(0, self.last_seq - self.window_start + 1)
+
+    @property
+    def key(self) -> ThreadKey:
+        return ThreadKey(self.tenant_id, self.user_id, self.agent_id, self.thread_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +151,10 @@ class ThreadSummary:
     messages_covered: int
     updated_at: datetime
     version: int = 1
+
+    @property
+    def key(self) -> ThreadKey:
+        return ThreadKey(self.tenant_id, self.user_id, self.agent_id, self.thread_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +176,10 @@ class ExtractionJob:
             "agentId": self.agent_id,
         }
 
+    @property
+    def thread_key(self) -> ThreadKey:
+        return ThreadKey(self.tenant_id, self.user_id, self.agent_id, self.thread_id)
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ExtractionJob:
         return cls(
@@ -160,9 +191,23 @@ class ExtractionJob:
         )
 
 
-def message_doc_id(thread_id: str, message_id: str) -> str:
-    """The search-index id of a message ("|" never occurs in API ids, so it is unambiguous)."""
-    return f"msg|{thread_id}|{message_id}"
+def message_doc_id(agent_id: str, thread_id: str, message_id: str) -> str:
+    """The search-index id of a message ("|" never occurs in API ids, so it is unambiguous).
+
+    The agent is part of it, as of the thread's key: two agents' threads may share an id.
+    """
+    return f"msg|{agent_id}|{thread_id}|{message_id}"
+
+
+def parse_message_doc_id(doc_id: str) -> tuple[str, str, str] | None:
+    """``(agent id, thread id, message id)`` of a message's index id; None if it is not one.
+
+    Ids written before threads were keyed by agent (``msg|<thread>|<message>``) are not
+    read: ``python -m engram.adapters.dynamodb.migrate`` and the embedded index's own
+    migration rewrite them (docs/conversations.md, "Upgrading").
+    """
+    parts = doc_id.split("|")
+    return (parts[1], parts[2], parts[3]) if len(parts) == 4 and parts[0] == "msg" else None
 
 
 def speaker_of(m: Message) -> str:
@@ -182,8 +227,14 @@ def message_search_text(m: Message) -> str:
     return text
 
 
-def summary_doc_id(thread_id: str) -> str:
-    return f"sum|{thread_id}"
+def summary_doc_id(agent_id: str, thread_id: str) -> str:
+    return f"sum|{agent_id}|{thread_id}"
+
+
+def parse_summary_doc_id(doc_id: str) -> tuple[str, str] | None:
+    """``(agent id, thread id)`` of a thread summary's index id; None if it is not one."""
+    parts = doc_id.split("|")
+    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "sum" else None
 
 
 # -- tokens and the window -----------------------------------------------------------------

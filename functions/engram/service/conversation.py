@@ -21,17 +21,19 @@ from engram.domain.conversation import (
     Message,
     NewMessage,
     Thread,
+    ThreadKey,
     ThreadSummary,
     Window,
     fit_window,
     message_doc_id,
+    parse_message_doc_id,
     redact_metadata,
     redact_sensitive,
     roll_summary,
     summary_doc_id,
 )
 from engram.domain.conversation_codec import message_to_dict, summary_to_dict, thread_to_dict
-from engram.domain.errors import NotFound, ValidationFailed
+from engram.domain.errors import Forbidden, NotFound, ValidationFailed
 from engram.domain.models import Principal, Role
 from engram.domain.policies import require_role, scope_for
 from engram.domain.ranking import ScoreParts, Signals, rank_above, weights_for
@@ -131,20 +133,22 @@ class ConversationService:
             metadata, meta_rules = redact_metadata(m.metadata)
             fired = rules + meta_rules
             clean.append(NewMessage(m.id, m.role, content, m.timestamp, metadata, fired) if fired else m)
-        t = principal.tenant_id
-        outcome = self.repo.append(t, user_id, thread_id, principal.agent_id, clean, self.clock.now(), origin)
+        # The caller's own thread: each agent has its own thread ids, so the answer is the
+        # same whether or not another agent has a thread with this id (issue #22).
+        key = ThreadKey(principal.tenant_id, user_id, principal.agent_id, thread_id)
+        outcome = self.repo.append(key, clean, self.clock.now(), origin)
         # Jobs go out for every message not yet processed, replays included: a replay
         # after a failed send is how a message still gets extracted, and the worker's
         # idempotency makes the repeat of a job already queued harmless.
         jobs = [_job(m) for m in outcome.messages if m.extraction is None]
         self.queue.send(jobs)
         thread = outcome.thread
-        summary = self.repo.get_summary(t, user_id, thread_id)
+        summary = self.repo.get_summary(key)
         limit_reached, notice = False, None
         if outcome.created and thread.window_size >= self.config.message_limit:
             limit_reached = True
             summary, notice = self._close_window(thread, summary, {j.message_id for j in jobs})
-            thread = self.repo.get_thread(t, user_id, thread_id) or thread
+            thread = self.repo.get_thread(key) or thread
         elif (
             outcome.created and thread.last_seq - (summary.covered_up_to if summary else 0) >= self.config.summary_every
         ):
@@ -163,17 +167,14 @@ class ConversationService:
         self, thread: Thread, summary: ThreadSummary | None, queued: set[str]
     ) -> tuple[ThreadSummary | None, str | None]:
         """Mordecai's limit: extract, summarise, clear the window, tell the user."""
-        t, u = thread.tenant_id, thread.user_id
         # Extract: every window message is queued at its own append; re-send any whose
         # extraction has not finished, so nothing in the window is left behind.
-        window = self.repo.recent(t, u, thread.thread_id, thread.window_start, thread.window_size)
+        window = self.repo.recent(thread.key, thread.window_start, thread.window_size)
         late = [_job(m) for m in window if m.extraction is None and m.id not in queued]
         if late:
             self.queue.send(late)
         summary = self._summarise(thread, summary)
-        cleared = self.repo.clear_window(
-            t, u, thread.thread_id, thread.window_start, thread.last_seq + 1, self.clock.now()
-        )
+        cleared = self.repo.clear_window(thread.key, thread.window_start, thread.last_seq + 1, self.clock.now())
         # A concurrent append that cleared it first has told its caller already.
         return summary, LIMIT_NOTICE if cleared else None
 
@@ -183,7 +184,7 @@ class ConversationService:
             covered = summary.covered_up_to if summary else 0
             fresh: list[Message] = []
             while covered + len(fresh) < thread.last_seq:
-                page = self.repo.list_messages(t, u, tid, covered + len(fresh), PAGE)
+                page = self.repo.list_messages(thread.key, covered + len(fresh), PAGE)
                 if not page:
                     break
                 fresh.extend(m for m in page if m.seq <= thread.last_seq)
@@ -205,20 +206,20 @@ class ConversationService:
                 self._index_summary(updated)
                 return updated
             # Another append folded messages in first; start again from its summary.
-            summary = self.repo.get_summary(t, u, tid)
+            summary = self.repo.get_summary(thread.key)
             if summary is not None and summary.covered_up_to >= thread.last_seq:
                 return summary
         return summary
 
     def _index_summary(self, s: ThreadSummary) -> None:
         if not s.text.strip():
-            self.index.delete(s.tenant_id, s.user_id, [summary_doc_id(s.thread_id)])
+            self.index.delete(s.tenant_id, s.user_id, [summary_doc_id(s.agent_id, s.thread_id)])
             return
         vector = self.embedder.embed([s.text])[0]
         self.index.upsert(
             [
                 IndexDocument(
-                    id=summary_doc_id(s.thread_id),
+                    id=summary_doc_id(s.agent_id, s.thread_id),
                     tenant_id=s.tenant_id,
                     user_id=s.user_id,
                     kind=DocKind.SUMMARY,
@@ -233,17 +234,20 @@ class ConversationService:
             ]
         )
 
-    def delete_thread(self, principal: Principal, user_id: str, thread_id: str) -> dict[str, int]:
+    def delete_thread(
+        self, principal: Principal, user_id: str, thread_id: str, agent_id: str | None = None
+    ) -> dict[str, int]:
         """Forget one conversation: its messages, summary and their index documents.
 
         Facts already extracted from it stay: they are memories, forgotten on their own.
         """
         require_role(principal, Role.WRITER)
-        thread = self._thread(principal, user_id, thread_id)
+        thread = self._thread(principal, user_id, thread_id, agent_id)
         messages = self._all_messages(thread)
         self.forgetter.forget([_job(m) for m in messages])
-        doc_ids = [message_doc_id(thread_id, m.id) for m in messages] + [summary_doc_id(thread_id)]
-        counts = self.repo.delete_thread(principal.tenant_id, user_id, thread_id)
+        doc_ids = [message_doc_id(m.agent_id, m.thread_id, m.id) for m in messages]
+        doc_ids.append(summary_doc_id(thread.agent_id, thread_id))
+        counts = self.repo.delete_thread(thread.key)
         self.index.delete(principal.tenant_id, user_id, doc_ids)
         return counts
 
@@ -255,18 +259,18 @@ class ConversationService:
         thread_id: str,
         last: int | None = None,
         token_budget: int | None = None,
+        agent_id: str | None = None,
     ) -> WindowView:
         require_role(principal, Role.VIEWER)
-        thread = self._thread(principal, user_id, thread_id)
+        thread = self._thread(principal, user_id, thread_id, agent_id)
         if last is None and token_budget is None:
             last = self.config.window
-        t = principal.tenant_id
         newest: list[Message] = []
         want = thread.window_size if last is None else min(last, thread.window_size)
         before: int | None = None
         tokens = 0
         while len(newest) < want:
-            page = self.repo.recent(t, user_id, thread_id, thread.window_start, min(PAGE, want - len(newest)), before)
+            page = self.repo.recent(thread.key, thread.window_start, min(PAGE, want - len(newest)), before)
             if not page:
                 break
             newest.extend(page)
@@ -274,23 +278,25 @@ class ConversationService:
             before = page[-1].seq
             if token_budget is not None and tokens > token_budget:
                 break  # enough read to know where the budget cuts
-        summary = self.repo.get_summary(t, user_id, thread_id)
+        summary = self.repo.get_summary(thread.key)
         fitted = fit_window(newest, last, token_budget)
         # Truncated against the whole live window, not just the part read.
         return WindowView(thread, replace(fitted, truncated=len(fitted.messages) < thread.window_size), summary)
 
-    def message(self, principal: Principal, user_id: str, thread_id: str, message_id: str) -> Message:
+    def message(
+        self, principal: Principal, user_id: str, thread_id: str, message_id: str, agent_id: str | None = None
+    ) -> Message:
         require_role(principal, Role.VIEWER)
-        self._thread(principal, user_id, thread_id)
-        msg = self.repo.get_message(principal.tenant_id, user_id, thread_id, message_id)
+        thread = self._thread(principal, user_id, thread_id, agent_id)
+        msg = self.repo.get_message(thread.key, message_id)
         if msg is None:
             raise NotFound("This thread has no message with that id.", messageId=message_id)
         return msg
 
-    def summary(self, principal: Principal, user_id: str, thread_id: str) -> ThreadSummary:
+    def summary(self, principal: Principal, user_id: str, thread_id: str, agent_id: str | None = None) -> ThreadSummary:
         require_role(principal, Role.VIEWER)
-        self._thread(principal, user_id, thread_id)
-        s = self.repo.get_summary(principal.tenant_id, user_id, thread_id)
+        thread = self._thread(principal, user_id, thread_id, agent_id)
+        s = self.repo.get_summary(thread.key)
         if s is None:
             raise NotFound(
                 f"This thread has no summary yet; one is made every {self.config.summary_every} messages.",
@@ -305,11 +311,13 @@ class ConversationService:
 
     def summaries(self, principal: Principal, user_id: str, thread_id: str | None = None) -> list[ThreadSummary]:
         require_role(principal, Role.VIEWER)
-        if thread_id is not None:
-            s = self.repo.get_summary(principal.tenant_id, user_id, thread_id)
-            return [s] if s is not None and _may_read(principal, s.agent_id) else []
         agent = None if principal.is_admin else principal.agent_id
-        return self.repo.list_summaries(principal.tenant_id, user_id, agent)
+        if thread_id is not None and agent is not None:
+            s = self.repo.get_summary(ThreadKey(principal.tenant_id, user_id, agent, thread_id))
+            return [] if s is None else [s]
+        found = self.repo.list_summaries(principal.tenant_id, user_id, agent)
+        # An admin naming a thread id gets the summary of every agent's thread of that id.
+        return [s for s in found if thread_id is None or s.thread_id == thread_id]
 
     def search(
         self,
@@ -349,11 +357,11 @@ class ConversationService:
         if window is not None:
             for h in self.index.search(replace(base, occurred_from=window.start, occurred_to=window.end)):
                 hits.setdefault(h.id, h)
-        keys = [k for k in (_split_doc_id(doc_id) for doc_id in hits) if k is not None]
+        keys = [k for k in (parse_message_doc_id(doc_id) for doc_id in hits) if k is not None]
         found = self.repo.get_messages(principal.tenant_id, user_id, keys)
         # The repository is the truth: a message deleted after indexing is not returned.
         live = {
-            message_doc_id(m.thread_id, m.id): m
+            message_doc_id(m.agent_id, m.thread_id, m.id): m
             for m in found
             if _may_read(principal, m.agent_id) and m.thread_id != exclude_thread_id
         }
@@ -397,18 +405,24 @@ class ConversationService:
         return {**counts, "idempotencyRecords": forgotten}
 
     # -- helpers ------------------------------------------------------------------------------
-    def _thread(self, principal: Principal, user_id: str, thread_id: str) -> Thread:
-        thread = self.repo.get_thread(principal.tenant_id, user_id, thread_id)
-        if thread is None or not _may_read(principal, thread.agent_id):
+    def _thread(self, principal: Principal, user_id: str, thread_id: str, agent_id: str | None = None) -> Thread:
+        """The caller's own thread of that id, or (an admin naming ``agent_id``) that agent's.
+
+        Whether another agent has a thread of this id never changes the answer: a key
+        names only its own threads; naming another agent is refused for any id.
+        """
+        owner = agent_id or principal.agent_id
+        if not _may_read(principal, owner):
+            raise Forbidden("Only an admin key may read another agent's threads.", agentId=owner)
+        thread = self.repo.get_thread(ThreadKey(principal.tenant_id, user_id, owner, thread_id))
+        if thread is None:
             raise NotFound("No thread with that id is visible to this key.", threadId=thread_id)
         return thread
 
     def _all_messages(self, thread: Thread) -> list[Message]:
         out: list[Message] = []
         while True:
-            page = self.repo.list_messages(
-                thread.tenant_id, thread.user_id, thread.thread_id, out[-1].seq if out else 0, PAGE
-            )
+            page = self.repo.list_messages(thread.key, out[-1].seq if out else 0, PAGE)
             out.extend(page)
             if len(page) < PAGE:
                 return out
@@ -420,8 +434,3 @@ def _job(m: Message) -> ExtractionJob:
 
 def _may_read(principal: Principal, agent_id: str) -> bool:
     return principal.is_admin or agent_id == principal.agent_id
-
-
-def _split_doc_id(doc_id: str) -> tuple[str, str] | None:
-    parts = doc_id.split("|")
-    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "msg" else None

@@ -69,7 +69,7 @@ class ExtractionService:
     extractor: FactExtractor
 
     def process(self, job: ExtractionJob) -> dict[str, Any]:
-        msg = self.repo.get_message(job.tenant_id, job.user_id, job.thread_id, job.message_id)
+        msg = self.repo.get_message(job.thread_key, job.message_id)
         if msg is None:
             return {"status": "gone"}  # erased (or its thread deleted) before it was processed
         if msg.extraction is not None:
@@ -81,9 +81,9 @@ class ExtractionService:
         if self._erased_since(msg):
             # The user was erased while this job ran: take back what it indexed and
             # record nothing (the store already refused its memory writes).
-            self.index.delete(msg.tenant_id, msg.user_id, [message_doc_id(msg.thread_id, msg.id)])
+            self.index.delete(msg.tenant_id, msg.user_id, [message_doc_id(msg.agent_id, msg.thread_id, msg.id)])
             return {"status": "erased"}
-        self.repo.mark_extracted(msg.tenant_id, msg.user_id, msg.thread_id, msg.id, record)
+        self.repo.mark_extracted(msg.thread_key, msg.id, record)
         logger.info(
             "message processed",
             extra={
@@ -107,7 +107,7 @@ class ExtractionService:
         self.index.upsert(
             [
                 IndexDocument(
-                    id=message_doc_id(msg.thread_id, msg.id),
+                    id=message_doc_id(msg.agent_id, msg.thread_id, msg.id),
                     tenant_id=msg.tenant_id,
                     user_id=msg.user_id,
                     kind=DocKind.MESSAGE,
@@ -235,8 +235,11 @@ def _usage(extraction: Extraction) -> dict[str, float]:
 
 # -- idempotency ---------------------------------------------------------------------------------
 KEY_PREFIX = "engram.extraction"
-# (tenant, user, thread, message id): a thread id is only unique within its user.
-IDEMPOTENCY_KEY = "[tenantId, userId, threadId, messageId]"
+# (tenant, user, agent, thread, message id): a thread id is only unique within its user
+# and agent (two agents may each have a thread "t1" with a message "m1"). Records made
+# under the older key without the agent are simply not matched: a job for a message
+# already processed finds the message's own extraction record and does nothing.
+IDEMPOTENCY_KEY = "[tenantId, userId, agentId, threadId, messageId]"
 # SQS keeps a message at most 14 days; a record must outlive every redelivery of it.
 DEFAULT_RECORD_SECONDS = 15 * 24 * 3600
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engram.domain.conversation import ThreadSummary, summary_doc_id
+from engram.domain.conversation import ThreadKey, ThreadSummary, parse_summary_doc_id, summary_doc_id
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role
 from engram.domain.policies import require_role, scope_for
@@ -137,10 +137,10 @@ class LongTermMemory:
         )
         summaries: dict[str, ThreadSummary] = {}
         for hit in hits:
-            thread_id = hit.id.split("|", 1)[1] if hit.id.startswith("sum|") else None
-            summary = None if thread_id is None else self.repo.get_summary(principal.tenant_id, user_id, thread_id)
+            named = parse_summary_doc_id(hit.id)
+            summary = None if named is None else self.repo.get_summary(ThreadKey(principal.tenant_id, user_id, *named))
             # The repository is the truth; the index only proposes.
-            if summary is None or summary_doc_id(summary.thread_id) != hit.id:
+            if summary is None or summary_doc_id(summary.agent_id, summary.thread_id) != hit.id:
                 continue
             if principal.is_admin or summary.agent_id == principal.agent_id:
                 summaries[hit.id] = summary

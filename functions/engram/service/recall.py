@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 
 from aws_lambda_powertools import Logger
 
-from engram.domain.conversation import Message, message_doc_id, speaker_of
+from engram.domain.conversation import Message, message_doc_id, parse_message_doc_id, speaker_of
 from engram.domain.errors import StoreUnavailable, ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role, Status, UserProfile, UserSettings
 from engram.domain.policies import VisibilityScope, require_role
@@ -107,7 +107,7 @@ class EpisodeItem:
 
     @property
     def id(self) -> str:
-        return message_doc_id(self.message.thread_id, self.message.id)
+        return message_doc_id(self.message.agent_id, self.message.thread_id, self.message.id)
 
     @property
     def speaker(self) -> str:
@@ -506,10 +506,10 @@ class RecallService:
         """The live messages behind index hits, by document id (the repository decides)."""
         if self.messages is None or not doc_ids:
             return {}
-        keys = [k for k in (_message_key(d) for d in doc_ids) if k is not None]
+        keys = [k for k in (parse_message_doc_id(d) for d in doc_ids) if k is not None]
         found = self.messages.get_messages(t, user_id, keys)
         return {
-            message_doc_id(m.thread_id, m.id): m
+            message_doc_id(m.agent_id, m.thread_id, m.id): m
             for m in found
             # A thread is between the user and one agent: only that agent recalls it.
             if (scope.everything or m.agent_id == scope.agent_id)
@@ -585,11 +585,6 @@ def _index_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:
 
 def _episode_signals(m: Message, hit: SearchHit, window: TimeWindow | None) -> Signals:
     return Signals(hit.keyword, hit.semantic, EPISODE_IMPORTANCE, 1.0, m.timestamp, time_match(m.timestamp, window))
-
-
-def _message_key(doc_id: str) -> tuple[str, str] | None:
-    parts = doc_id.split("|")
-    return (parts[1], parts[2]) if len(parts) == 3 and parts[0] == "msg" else None
 
 
 def _wanted(e: MemoryEntry, keep: _Keep, request: RecallRequest) -> bool:

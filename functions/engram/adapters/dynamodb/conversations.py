@@ -2,11 +2,15 @@
 
 Keys (listed in docs/dynamodb.md):
 
-- thread: PK ``T#<tenant>#U#<user>``, SK ``TH#<thread>`` (beside the user's entries);
-- thread summary: same PK, SK ``THS#<thread>``;
-- message: its own partition per thread, PK ``T#<tenant>#U#<user>#TH#<thread>``,
+- thread: PK ``T#<tenant>#U#<user>``, SK ``TH#<agent>#<thread>`` (beside the user's entries);
+- thread summary: same PK, SK ``THS#<agent>#<thread>``;
+- message: its own partition per thread, PK ``T#<tenant>#U#<user>#TH#<agent>#<thread>``,
   SK ``MSG#<message id>`` (lookups and the idempotent append by id), LSI1SK
   ``MSQ#<seq, 12 digits>`` (the window and paging, in append order).
+
+The agent is in every key (``ThreadKey``): each agent has its own thread ids, so another
+agent's thread and a free id answer alike (issue #22). Tables written before that keyed
+threads without the agent; ``python -m engram.adapters.dynamodb.migrate`` moves them.
 
 A thread grows without bound, so its messages get a partition of their own instead of
 crowding the user's. An append is one ``TransactWriteItems``: the thread's counter
@@ -35,7 +39,7 @@ from engram.adapters.dynamodb.base import (
     key_of,
     to_item,
 )
-from engram.domain.conversation import ExtractionRecord, Message, NewMessage, Thread, ThreadSummary
+from engram.domain.conversation import ExtractionRecord, Message, NewMessage, Thread, ThreadKey, ThreadSummary
 from engram.domain.conversation_codec import (
     message_from_dict,
     message_to_dict,
@@ -45,7 +49,7 @@ from engram.domain.conversation_codec import (
     thread_from_dict,
     thread_to_dict,
 )
-from engram.domain.errors import Forbidden, UserErased, ValidationFailed, VersionConflict
+from engram.domain.errors import UserErased, ValidationFailed, VersionConflict
 from engram.domain.serialization import ts
 from engram.ports import AppendOutcome
 
@@ -62,16 +66,16 @@ MAX_MESSAGES_PER_APPEND = 99
 ATTEMPTS = 25
 
 
-def thread_sk(thread_id: str) -> str:
-    return k.join(THREAD, k.escape(thread_id))
+def thread_sk(agent_id: str, thread_id: str) -> str:
+    return k.join(THREAD, k.escape(agent_id), k.escape(thread_id))
 
 
-def summary_sk(thread_id: str) -> str:
-    return k.join(SUMMARY, k.escape(thread_id))
+def summary_sk(agent_id: str, thread_id: str) -> str:
+    return k.join(SUMMARY, k.escape(agent_id), k.escape(thread_id))
 
 
-def thread_pk(tenant_id: str, user_id: str, thread_id: str) -> str:
-    return k.join(k.user_pk(tenant_id, user_id), THREAD, k.escape(thread_id))
+def thread_pk(key: ThreadKey) -> str:
+    return k.join(k.user_pk(key.tenant_id, key.user_id), THREAD, k.escape(key.agent_id), k.escape(key.thread_id))
 
 
 def message_sk(message_id: str) -> str:
@@ -86,24 +90,20 @@ class DynamoConversations(DynamoBase):
     # -- threads and appends ---------------------------------------------------------------
     def append(
         self,
-        tenant_id: str,
-        user_id: str,
-        thread_id: str,
-        agent_id: str,
+        key: ThreadKey,
         messages: Sequence[NewMessage],
         now: datetime,
         origin: datetime | None = None,
     ) -> AppendOutcome:
         if len(messages) > MAX_MESSAGES_PER_APPEND:
             raise ValidationFailed(f"Send at most {MAX_MESSAGES_PER_APPEND} messages at once.", field="messages")
-        tpk = thread_pk(tenant_id, user_id, thread_id)
+        tenant_id, user_id, agent_id, thread_id = key.tenant_id, key.user_id, key.agent_id, key.thread_id
+        tpk = thread_pk(key)
         for attempt in range(ATTEMPTS):
             if attempt:
                 # Full jitter: writers contending for one thread spread out instead of colliding again.
                 time.sleep(random.uniform(0, min(0.05, 0.002 * 2**attempt)))
-            thread = self.get_thread(tenant_id, user_id, thread_id)
-            if thread is not None and thread.agent_id != agent_id:
-                raise Forbidden("This thread belongs to another agent.", threadId=thread_id)
+            thread = self.get_thread(key)
             ids = list(dict.fromkeys(m.id for m in messages))
             found = {m.id: m for m in self._by_ids(tpk, ids)}
             stored: list[Message] = []
@@ -159,7 +159,7 @@ class DynamoConversations(DynamoBase):
                     raise UserErased("This user was erased after this append began; it was not applied.") from exc
                 continue  # another append (or a clear) got there first: read again
             # The window start and clear count may have moved meanwhile; report the truth.
-            current = self.get_thread(tenant_id, user_id, thread_id) or after
+            current = self.get_thread(key) or after
             return AppendOutcome(current, stored, tuple(m.id for m in fresh))
         raise VersionConflict("This thread is being appended to by many writers; retry.", threadId=thread_id)
 
@@ -193,45 +193,32 @@ class DynamoConversations(DynamoBase):
         return {
             "Update": {
                 "TableName": self.table_name,
-                "Key": key_of(k.user_pk(after.tenant_id, after.user_id), thread_sk(after.thread_id)),
+                "Key": key_of(k.user_pk(after.tenant_id, after.user_id), thread_sk(after.agent_id, after.thread_id)),
                 "UpdateExpression": "SET #last = :last, #upd = :upd",
-                "ConditionExpression": "#last = :expected AND #agent = :agent",
-                "ExpressionAttributeNames": {"#last": "lastSeq", "#upd": "updatedAt", "#agent": "agentId"},
+                "ConditionExpression": "#last = :expected",
+                "ExpressionAttributeNames": {"#last": "lastSeq", "#upd": "updatedAt"},
                 "ExpressionAttributeValues": {
                     ":last": attr(after.last_seq),
                     ":upd": attr(ts(after.updated_at)),
                     ":expected": attr(before.last_seq),
-                    ":agent": attr(after.agent_id),
                 },
             }
         }
 
-    def get_thread(self, tenant_id: str, user_id: str, thread_id: str) -> Thread | None:
-        item = self.get(k.user_pk(tenant_id, user_id), thread_sk(thread_id))
+    def get_thread(self, key: ThreadKey) -> Thread | None:
+        item = self.get(k.user_pk(key.tenant_id, key.user_id), thread_sk(key.agent_id, key.thread_id))
         return None if item is None else _thread(item)
 
     def list_threads(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[Thread]:
-        threads = [
-            _thread(it)
-            for it in self._user_items(tenant_id, user_id, THREAD)
-            if agent_id is None or it.get("agentId", {}).get("S") == agent_id
-        ]
-        return sorted(threads, key=lambda t: (-t.updated_at.timestamp(), t.thread_id))
+        threads = [_thread(it) for it in self._user_items(tenant_id, user_id, _prefix(THREAD, agent_id))]
+        return sorted(threads, key=lambda t: (-t.updated_at.timestamp(), t.thread_id, t.agent_id))
 
-    def clear_window(
-        self,
-        tenant_id: str,
-        user_id: str,
-        thread_id: str,
-        expected_window_start: int,
-        new_window_start: int,
-        now: datetime,
-    ) -> bool:
+    def clear_window(self, key: ThreadKey, expected_window_start: int, new_window_start: int, now: datetime) -> bool:
         try:
             self.call(
                 "UpdateItem",
                 TableName=self.table_name,
-                Key=key_of(k.user_pk(tenant_id, user_id), thread_sk(thread_id)),
+                Key=key_of(k.user_pk(key.tenant_id, key.user_id), thread_sk(key.agent_id, key.thread_id)),
                 UpdateExpression="SET #ws = :new, #upd = :upd ADD #clears :one",
                 ConditionExpression="#ws = :expected",
                 ExpressionAttributeNames={"#ws": "windowStart", "#upd": "updatedAt", "#clears": "clears"},
@@ -247,49 +234,37 @@ class DynamoConversations(DynamoBase):
         return True
 
     # -- messages ------------------------------------------------------------------------------
-    def get_message(self, tenant_id: str, user_id: str, thread_id: str, message_id: str) -> Message | None:
-        item = self.get(thread_pk(tenant_id, user_id, thread_id), message_sk(message_id))
+    def get_message(self, key: ThreadKey, message_id: str) -> Message | None:
+        item = self.get(thread_pk(key), message_sk(message_id))
         return None if item is None else _message(item)
 
-    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str]]) -> list[Message]:
+    def get_messages(self, tenant_id: str, user_id: str, keys: Sequence[tuple[str, str, str]]) -> list[Message]:
         wanted = [
-            key_of(thread_pk(tenant_id, user_id, thread_id), message_sk(message_id))
-            for thread_id, message_id in dict.fromkeys(keys)
+            key_of(thread_pk(ThreadKey(tenant_id, user_id, agent_id, thread_id)), message_sk(message_id))
+            for agent_id, thread_id, message_id in dict.fromkeys(keys)
         ]
         return [_message(it) for it in self.batch_get(wanted)]
 
     def _by_ids(self, tpk: str, ids: Sequence[str]) -> list[Message]:
         return [_message(it) for it in self.batch_get([key_of(tpk, message_sk(i)) for i in ids])]
 
-    def recent(
-        self,
-        tenant_id: str,
-        user_id: str,
-        thread_id: str,
-        from_seq: int,
-        limit: int,
-        before_seq: int | None = None,
-    ) -> list[Message]:
+    def recent(self, key: ThreadKey, from_seq: int, limit: int, before_seq: int | None = None) -> list[Message]:
         upper = (before_seq - 1) if before_seq is not None else 10**SEQ_DIGITS - 1
         if upper < max(from_seq, 1) or limit <= 0:
             return []
-        return self._range(tenant_id, user_id, thread_id, max(from_seq, 1), upper, limit, forward=False)
+        return self._range(key, max(from_seq, 1), upper, limit, forward=False)
 
-    def list_messages(
-        self, tenant_id: str, user_id: str, thread_id: str, after_seq: int = 0, limit: int = 500
-    ) -> list[Message]:
-        return self._range(tenant_id, user_id, thread_id, after_seq + 1, 10**SEQ_DIGITS - 1, limit, forward=True)
+    def list_messages(self, key: ThreadKey, after_seq: int = 0, limit: int = 500) -> list[Message]:
+        return self._range(key, after_seq + 1, 10**SEQ_DIGITS - 1, limit, forward=True)
 
-    def _range(
-        self, tenant_id: str, user_id: str, thread_id: str, low: int, high: int, limit: int, forward: bool
-    ) -> list[Message]:
+    def _range(self, key: ThreadKey, low: int, high: int, limit: int, forward: bool) -> list[Message]:
         out: list[Message] = []
         for page in self.query_pages(
             IndexName=k.LSI1,
             KeyConditionExpression="#pk = :pk AND #sk BETWEEN :lo AND :hi",
             ExpressionAttributeNames={"#pk": k.PK, "#sk": k.LSI1SK},
             ExpressionAttributeValues={
-                ":pk": attr(thread_pk(tenant_id, user_id, thread_id)),
+                ":pk": attr(thread_pk(key)),
                 ":lo": attr(seq_sk(low)),
                 ":hi": attr(seq_sk(high)),
             },
@@ -302,14 +277,12 @@ class DynamoConversations(DynamoBase):
                 break
         return out[:limit]
 
-    def mark_extracted(
-        self, tenant_id: str, user_id: str, thread_id: str, message_id: str, record: ExtractionRecord
-    ) -> None:
+    def mark_extracted(self, key: ThreadKey, message_id: str, record: ExtractionRecord) -> None:
         try:
             self.call(
                 "UpdateItem",
                 TableName=self.table_name,
-                Key=key_of(thread_pk(tenant_id, user_id, thread_id), message_sk(message_id)),
+                Key=key_of(thread_pk(key), message_sk(message_id)),
                 UpdateExpression="SET #x = :x",
                 ConditionExpression="attribute_exists(#pk)",
                 ExpressionAttributeNames={"#x": "extraction", "#pk": k.PK},
@@ -319,14 +292,14 @@ class DynamoConversations(DynamoBase):
             return  # erased while it was being processed: nothing to mark
 
     # -- summaries ------------------------------------------------------------------------------
-    def get_summary(self, tenant_id: str, user_id: str, thread_id: str) -> ThreadSummary | None:
-        item = self.get(k.user_pk(tenant_id, user_id), summary_sk(thread_id))
+    def get_summary(self, key: ThreadKey) -> ThreadSummary | None:
+        item = self.get(k.user_pk(key.tenant_id, key.user_id), summary_sk(key.agent_id, key.thread_id))
         return None if item is None else summary_from_dict(json.loads(item["body"]["S"]))
 
     def put_summary(self, summary: ThreadSummary, expected_version: int | None) -> bool:
         item = {
             k.PK: {"S": k.user_pk(summary.tenant_id, summary.user_id)},
-            k.SK: {"S": summary_sk(summary.thread_id)},
+            k.SK: {"S": summary_sk(summary.agent_id, summary.thread_id)},
             k.ITEM_TYPE: {"S": ITEM_SUMMARY},
             "agentId": {"S": summary.agent_id},
             "version": {"N": str(summary.version)},
@@ -350,34 +323,23 @@ class DynamoConversations(DynamoBase):
     def list_summaries(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> list[ThreadSummary]:
         out = [
             summary_from_dict(json.loads(it["body"]["S"]))
-            for it in self._user_items(tenant_id, user_id, SUMMARY)
-            if agent_id is None or it.get("agentId", {}).get("S") == agent_id
+            for it in self._user_items(tenant_id, user_id, _prefix(SUMMARY, agent_id))
         ]
-        return sorted(out, key=lambda s: s.thread_id)
+        return sorted(out, key=lambda s: (s.thread_id, s.agent_id))
 
     # -- deletion ----------------------------------------------------------------------------------
-    def delete_thread(self, tenant_id: str, user_id: str, thread_id: str) -> dict[str, int]:
-        tpk = thread_pk(tenant_id, user_id, thread_id)
-        messages = 0
-        while True:
-            # Deleting while paging would skip items: take a batch, delete it, ask again.
-            batch: list[Item] = []
-            for it in self.query_items(
-                KeyConditionExpression="#pk = :pk",
-                ExpressionAttributeNames={"#pk": k.PK, "#sk": k.SK},
-                ExpressionAttributeValues={":pk": attr(tpk)},
-                ProjectionExpression="#pk, #sk",
-                ConsistentRead=True,
-                Limit=1000,
-            ):
-                batch.append({k.PK: it[k.PK], k.SK: it[k.SK]})
-                if len(batch) >= 1000:
-                    break
-            if not batch:
-                break
-            messages += self.batch_delete(batch)
-        upk = k.user_pk(tenant_id, user_id)
-        singles = self.batch_get([key_of(upk, summary_sk(thread_id)), key_of(upk, thread_sk(thread_id))])
+    def delete_thread(self, key: ThreadKey) -> dict[str, int]:
+        upk = k.user_pk(key.tenant_id, key.user_id)
+        return self._delete(upk, thread_sk(key.agent_id, key.thread_id))
+
+    def _delete(self, upk: str, tsk: str) -> dict[str, int]:
+        """Delete a thread named by its item's sort key: its message partition (the user
+        partition key joined with that sort key), its summary and the thread item. Keys
+        written before threads were keyed by agent (``TH#<thread>``) follow the same rule,
+        so an erasure removes them too, migrated or not."""
+        messages = self.delete_partition(k.join(upk, tsk))
+        ssk = k.join(SUMMARY, tsk.split(k.SEP, 1)[1])
+        singles = self.batch_get([key_of(upk, ssk), key_of(upk, tsk)])
         kinds = [it.get(k.ITEM_TYPE, {}).get("S") for it in singles]
         self.batch_delete([{k.PK: it[k.PK], k.SK: it[k.SK]} for it in singles])
         return {
@@ -386,27 +348,59 @@ class DynamoConversations(DynamoBase):
             "threads": kinds.count(ITEM_THREAD),
         }
 
+    def delete_partition(self, pk: str) -> int:
+        deleted = 0
+        while True:
+            # Deleting while paging would skip items: take a batch, delete it, ask again.
+            batch: list[Item] = []
+            for it in self.query_items(
+                KeyConditionExpression="#pk = :pk",
+                ExpressionAttributeNames={"#pk": k.PK, "#sk": k.SK},
+                ExpressionAttributeValues={":pk": attr(pk)},
+                ProjectionExpression="#pk, #sk",
+                ConsistentRead=True,
+                Limit=1000,
+            ):
+                batch.append({k.PK: it[k.PK], k.SK: it[k.SK]})
+                if len(batch) >= 1000:
+                    break
+            if not batch:
+                return deleted
+            deleted += self.batch_delete(batch)
+
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
         counts = {"messages": 0, "summaries": 0, "threads": 0}
-        threads = {t.thread_id for t in self.list_threads(tenant_id, user_id)}
-        threads |= {s.thread_id for s in self.list_summaries(tenant_id, user_id)}
-        for thread_id in sorted(threads):
-            for name, n in self.delete_thread(tenant_id, user_id, thread_id).items():
+        upk = k.user_pk(tenant_id, user_id)
+        # Every thread by the sort key of its item or its summary's (a summary without
+        # its thread item still names the thread), in the old key form or the new.
+        sks = {it[k.SK]["S"] for it in self._user_items(tenant_id, user_id, k.join(THREAD, ""))}
+        sks |= {
+            k.join(THREAD, it[k.SK]["S"].split(k.SEP, 1)[1])
+            for it in self._user_items(tenant_id, user_id, k.join(SUMMARY, ""))
+        }
+        for tsk in sorted(sks):
+            for name, n in self._delete(upk, tsk).items():
                 counts[name] += n
         return counts
 
     def _user_items(self, tenant_id: str, user_id: str, prefix: str) -> list[Item]:
+        """The user partition's items whose sort key begins with ``prefix``."""
         return list(
             self.query_items(
                 KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
                 ExpressionAttributeNames={"#pk": k.PK, "#sk": k.SK},
                 ExpressionAttributeValues={
                     ":pk": attr(k.user_pk(tenant_id, user_id)),
-                    ":prefix": attr(k.join(prefix, "")),
+                    ":prefix": attr(prefix),
                 },
                 ConsistentRead=True,
             )
         )
+
+
+def _prefix(kind: str, agent_id: str | None) -> str:
+    """The sort-key prefix of a kind's items: all of them, or one agent's."""
+    return k.join(kind, "") if agent_id is None else k.join(kind, k.escape(agent_id), "")
 
 
 def _dumps(data: dict[str, Any]) -> str:
@@ -417,7 +411,7 @@ def _thread_item(t: Thread) -> Item:
     return {
         **to_item(thread_to_dict(t)),
         k.PK: {"S": k.user_pk(t.tenant_id, t.user_id)},
-        k.SK: {"S": thread_sk(t.thread_id)},
+        k.SK: {"S": thread_sk(t.agent_id, t.thread_id)},
         k.ITEM_TYPE: {"S": ITEM_THREAD},
     }
 
@@ -432,7 +426,7 @@ def _message_item(m: Message) -> Item:
     # JSON in one attribute: metadata is the agent's free-form data (execution traces),
     # and a DynamoDB map would drop its nulls and turn its floats into decimals.
     return {
-        k.PK: {"S": thread_pk(m.tenant_id, m.user_id, m.thread_id)},
+        k.PK: {"S": thread_pk(m.thread_key)},
         k.SK: {"S": message_sk(m.id)},
         k.LSI1SK: {"S": seq_sk(m.seq)},
         k.ITEM_TYPE: {"S": ITEM_MESSAGE},

@@ -163,6 +163,42 @@ MIGRATIONS: list[tuple[str, list[str]]] = [
             """CREATE TABLE erasures (mark_id TEXT PRIMARY KEY, erased_at TEXT NOT NULL)""",
         ],
     ),
+    (
+        "conversations_by_agent_v1",
+        [
+            # Each agent has its own thread ids (issue #22): the agent joins every
+            # conversation key, so another agent's thread and a free id look alike.
+            # Existing rows keep their thread's agent (messages carry it in their body).
+            """CREATE TABLE conv_threads_by_agent (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, last_seq INTEGER NOT NULL, window_start INTEGER NOT NULL,
+            clears INTEGER NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, user_id, agent_id, thread_id))""",
+            """INSERT INTO conv_threads_by_agent SELECT tenant_id, user_id, thread_id, agent_id, last_seq,
+            window_start, clears, created_at, updated_at FROM conv_threads""",
+            "DROP TABLE conv_threads",
+            "ALTER TABLE conv_threads_by_agent RENAME TO conv_threads",
+            "CREATE INDEX conv_threads_by_update ON conv_threads (tenant_id, user_id, updated_at)",
+            """CREATE TABLE conv_messages_by_agent (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, agent_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+            message_id TEXT NOT NULL, seq INTEGER NOT NULL, pending INTEGER NOT NULL DEFAULT 1,
+            body TEXT NOT NULL, PRIMARY KEY (tenant_id, user_id, agent_id, thread_id, message_id))""",
+            """INSERT INTO conv_messages_by_agent SELECT tenant_id, user_id, json_extract(body, '$.agentId'),
+            thread_id, message_id, seq, pending, body FROM conv_messages""",
+            "DROP TABLE conv_messages",
+            "ALTER TABLE conv_messages_by_agent RENAME TO conv_messages",
+            """CREATE UNIQUE INDEX conv_messages_by_seq
+            ON conv_messages (tenant_id, user_id, agent_id, thread_id, seq)""",
+            "CREATE INDEX conv_messages_pending ON conv_messages (pending) WHERE pending = 1",
+            """CREATE TABLE conv_summaries_by_agent (
+            tenant_id TEXT NOT NULL, user_id TEXT NOT NULL, thread_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL, version INTEGER NOT NULL, body TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, user_id, agent_id, thread_id))""",
+            "INSERT INTO conv_summaries_by_agent SELECT * FROM conv_summaries",
+            "DROP TABLE conv_summaries",
+            "ALTER TABLE conv_summaries_by_agent RENAME TO conv_summaries",
+        ],
+    ),
 ]
 
 

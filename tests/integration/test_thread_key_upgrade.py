@@ -1,0 +1,113 @@
+"""Data written before threads were keyed by agent (issue #22) reads back after the upgrade.
+
+The embedded store's migration ``conversations_by_agent_v1`` moves every conversation
+row under its thread's agent, and the local index rewrites the ids of message and
+summary documents (``msg|<thread>|<message>`` -> ``msg|<agent>|<thread>|<message>``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from engram.adapters.local_index import LocalIndex
+from engram.adapters.sqlite import SqliteStore
+from engram.adapters.sqlite.conversations import SqliteConversations
+from engram.adapters.sqlite.migrations import MIGRATIONS
+from engram.domain.conversation import MessageRole, NewMessage, ThreadKey, ThreadSummary
+from engram.domain.conversation_codec import message_to_dict, summary_to_dict
+from engram.ports import DocKind, IndexDocument, SearchQuery
+
+T0 = datetime(2026, 1, 15, 10, 0, tzinfo=UTC)
+
+
+def _old_store(path: Path) -> sqlite3.Connection:
+    """A file as the release before the upgrade left it: every migration but the new one."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for name, statements in MIGRATIONS:
+        if name == "conversations_by_agent_v1":
+            continue
+        for sql in statements:
+            conn.execute(sql)
+        conn.execute("INSERT INTO schema_migrations VALUES (?, '2026-01-01T00:00:00Z')", (name,))
+    return conn
+
+
+def test_conversations_of_the_old_layout_are_read_under_their_agent(tmp_path: Path) -> None:
+    path = tmp_path / "engram.db"
+    conn = _old_store(path)
+    for thread, agent in (("t1", "alpha"), ("t2", "beta")):
+        conn.execute(
+            "INSERT INTO conv_threads VALUES (?,?,?,?,?,?,?,?,?)",
+            ("acme", "alice", thread, agent, 2, 1, 0, "2026-01-15T10:00:00.000000Z", "2026-01-15T10:00:00.000000Z"),
+        )
+        for seq in (1, 2):
+            msg = NewMessage(f"m{seq}", MessageRole.USER, f"{agent} says {seq}", T0).stored(
+                "acme", "alice", thread, agent, seq, T0
+            )
+            conn.execute(
+                "INSERT INTO conv_messages (tenant_id, user_id, thread_id, message_id, seq, pending, body) "
+                "VALUES (?,?,?,?,?,?,?)",
+                ("acme", "alice", thread, msg.id, seq, 1 if seq == 2 else 0, json.dumps(message_to_dict(msg))),
+            )
+    summary = ThreadSummary("acme", "alice", "t1", "alpha", "- alpha says 1", 1, 1, T0, 1)
+    conn.execute(
+        "INSERT INTO conv_summaries VALUES (?,?,?,?,?,?)",
+        ("acme", "alice", "t1", "alpha", 1, json.dumps(summary_to_dict(summary))),
+    )
+    conn.close()
+
+    repo = SqliteConversations(SqliteStore(path))  # opening it migrates
+
+    alpha = ThreadKey("acme", "alice", "alpha", "t1")
+    assert repo.get_thread(alpha) is not None and repo.get_thread(ThreadKey("acme", "alice", "beta", "t1")) is None
+    assert [m.content for m in repo.list_messages(alpha)] == ["alpha says 1", "alpha says 2"]
+    assert repo.get_summary(alpha) == summary
+    got = repo.get_messages("acme", "alice", [("beta", "t2", "m1"), ("alpha", "t1", "m2")])
+    assert sorted(m.content for m in got) == ["alpha says 2", "beta says 1"]
+    # Unprocessed messages are still found by the worker's crash recovery, with their agent.
+    assert sorted((j.agent_id, j.thread_id) for j in repo.pending_jobs()) == [("alpha", "t1"), ("beta", "t2")]
+    # Another agent may now start its own t1 beside alpha's.
+    out = repo.append(ThreadKey("acme", "alice", "beta", "t1"), [NewMessage("m1", MessageRole.USER, "b", T0)], T0)
+    assert out.created == ("m1",) and repo.get_thread(alpha).last_seq == 2
+    assert repo.erase_user("acme", "alice") == {"messages": 5, "summaries": 1, "threads": 3}
+
+
+def test_the_local_index_puts_the_agent_into_old_message_and_summary_ids(tmp_path: Path) -> None:
+    path = tmp_path / "index.db"
+    index = LocalIndex(path)
+
+    def doc(doc_id: str, kind: DocKind, text: str) -> IndexDocument:
+        return IndexDocument(doc_id, "acme", "alice", kind, text, None, None, "self", "alpha", thread_id="t1")
+
+    index.upsert(
+        [
+            doc("msg|t1|m1", DocKind.MESSAGE, "alpha lives in Oslo"),
+            doc("sum|t1", DocKind.SUMMARY, "alpha lives in Oslo summary"),
+            doc("mem_1", DocKind.MEMORY, "Oslo memory"),
+            doc("msg|alpha|t2|m1", DocKind.MESSAGE, "already new Oslo"),
+        ]
+    )
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 0")  # as the release before the upgrade left it
+    conn.commit()
+    conn.close()
+
+    upgraded = LocalIndex(path)
+    hits = upgraded.search(
+        SearchQuery(
+            "acme",
+            "alice",
+            T0,
+            text="Oslo",
+            kinds=(DocKind.MESSAGE, DocKind.SUMMARY, DocKind.MEMORY),
+            k=10,
+        )
+    )
+    assert sorted(h.id for h in hits) == ["mem_1", "msg|alpha|t1|m1", "msg|alpha|t2|m1", "sum|alpha|t1"]
+    # Deleting by the new id removes the upgraded document.
+    upgraded.delete("acme", "alice", ["msg|alpha|t1|m1", "sum|alpha|t1"])
+    assert upgraded.count("acme", "alice") == 2
