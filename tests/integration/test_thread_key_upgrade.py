@@ -12,6 +12,7 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from engram.adapters.local_index import LocalIndex
 from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.conversations import SqliteConversations
@@ -111,3 +112,137 @@ def test_the_local_index_puts_the_agent_into_old_message_and_summary_ids(tmp_pat
     # Deleting by the new id removes the upgraded document.
     upgraded.delete("acme", "alice", ["msg|alpha|t1|m1", "sum|alpha|t1"])
     assert upgraded.count("acme", "alice") == 2
+
+
+def test_dynamodb_threads_of_the_old_keys_move_under_their_agent_with_their_index_documents(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    from engram.adapters.dynamodb import DynamoStore, create_table
+    from engram.adapters.dynamodb import keys as k
+    from engram.adapters.dynamodb.base import to_item
+    from engram.adapters.dynamodb.conversations import DynamoConversations
+    from engram.adapters.dynamodb.migrate import migrate_threads, reindexer
+    from engram.domain.conversation import Thread
+    from engram.domain.conversation_codec import thread_to_dict
+
+    from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+    from tests.support import ManualClock, engram_for
+
+    endpoint = moto_endpoint()
+    request.session.config.add_cleanup(stop_moto)
+    ddb = dynamodb_client(endpoint)
+    table = fresh_table_name()
+    create_table(ddb, table)
+    request.addfinalizer(lambda: ddb.delete_table(TableName=table))
+    store = DynamoStore(ddb, table)
+    engram = engram_for(tmp_path, store=store, clock=ManualClock(), extraction_worker="inline")
+    repo = DynamoConversations(ddb, table)
+    upk = k.user_pk("acme", "alice")
+
+    # Given alpha's thread t1 as the release before wrote it: keys without the agent, and
+    # index documents under the old ids.
+    thread = Thread("acme", "alice", "t1", "alpha", T0, T0, last_seq=2)
+    store.put({**to_item(thread_to_dict(thread)), k.PK: {"S": upk}, k.SK: {"S": "TH#t1"}, k.ITEM_TYPE: {"S": "thread"}})
+    old_docs = []
+    for seq in (1, 2):
+        msg = NewMessage(f"m{seq}", MessageRole.USER, f"I live in Oslo, part {seq}", T0).stored(
+            "acme", "alice", "t1", "alpha", seq, T0
+        )
+        body = message_to_dict(msg)
+        body.pop("extraction")
+        store.put(
+            {
+                k.PK: {"S": f"{upk}#TH#t1"},
+                k.SK: {"S": f"MSG#{msg.id}"},
+                k.LSI1SK: {"S": f"MSQ#{seq:012d}"},
+                k.ITEM_TYPE: {"S": "message"},
+                "body": {"S": json.dumps(body)},
+            }
+        )
+        old_docs.append(
+            IndexDocument(
+                f"msg|t1|{msg.id}",
+                "acme",
+                "alice",
+                DocKind.MESSAGE,
+                msg.content,
+                None,
+                None,
+                "self",
+                "alpha",
+                thread_id="t1",
+            )
+        )
+    summary = ThreadSummary("acme", "alice", "t1", "alpha", "- I live in Oslo", 2, 2, T0, 1)
+    store.put(
+        {
+            k.PK: {"S": upk},
+            k.SK: {"S": "THS#t1"},
+            k.ITEM_TYPE: {"S": "threadSummary"},
+            "agentId": {"S": "alpha"},
+            "version": {"N": "1"},
+            "body": {"S": json.dumps(summary_to_dict(summary))},
+        }
+    )
+    old_docs.append(
+        IndexDocument(
+            "sum|t1", "acme", "alice", DocKind.SUMMARY, summary.text, None, None, "self", "alpha", thread_id="t1"
+        )
+    )
+    engram.index.upsert(old_docs)
+    alpha = ThreadKey("acme", "alice", "alpha", "t1")
+    assert repo.get_thread(alpha) is None  # not readable under the new key before the move
+
+    # When the migration runs (twice: it is safe to repeat)
+    counts = migrate_threads(store, reindexer(engram))
+    assert counts == {"scanned": 1, "moved": 1, "messages": 2, "conflicts": 0}
+    assert migrate_threads(store, reindexer(engram)) == {"scanned": 1, "moved": 0, "messages": 0, "conflicts": 0}
+
+    # Then the thread, its messages and summary read back under alpha, nothing is left
+    # under the old keys, and the index holds the documents under their new ids only.
+    assert repo.get_thread(alpha) == thread
+    assert [m.content for m in repo.list_messages(alpha)] == ["I live in Oslo, part 1", "I live in Oslo, part 2"]
+    assert repo.get_summary(alpha) == summary
+    assert store.get(upk, "TH#t1") is None and store.get(upk, "THS#t1") is None
+    assert (
+        list(
+            store.query_items(
+                KeyConditionExpression="PK = :pk", ExpressionAttributeValues={":pk": {"S": f"{upk}#TH#t1"}}
+            )
+        )
+        == []
+    )
+    hits = engram.index.search(
+        SearchQuery("acme", "alice", T0, text="Oslo", kinds=(DocKind.MESSAGE, DocKind.SUMMARY), k=10)
+    )
+    assert sorted(h.id for h in hits) == ["msg|alpha|t1|m1", "msg|alpha|t1|m2", "sum|alpha|t1"]
+
+
+def test_dynamodb_erasure_removes_threads_of_the_old_keys_before_any_migration(
+    request: pytest.FixtureRequest,
+) -> None:
+    from engram.adapters.dynamodb import DynamoStore, create_table
+    from engram.adapters.dynamodb import keys as k
+    from engram.adapters.dynamodb.base import to_item
+    from engram.adapters.dynamodb.conversations import DynamoConversations
+    from engram.domain.conversation import Thread
+    from engram.domain.conversation_codec import thread_to_dict
+
+    from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+
+    endpoint = moto_endpoint()
+    request.session.config.add_cleanup(stop_moto)
+    ddb = dynamodb_client(endpoint)
+    table = fresh_table_name()
+    create_table(ddb, table)
+    request.addfinalizer(lambda: ddb.delete_table(TableName=table))
+    store, repo = DynamoStore(ddb, table), DynamoConversations(ddb, table)
+    upk = k.user_pk("acme", "alice")
+    thread = Thread("acme", "alice", "t1", "alpha", T0, T0, last_seq=1)
+    store.put({**to_item(thread_to_dict(thread)), k.PK: {"S": upk}, k.SK: {"S": "TH#t1"}, k.ITEM_TYPE: {"S": "thread"}})
+    store.put({k.PK: {"S": f"{upk}#TH#t1"}, k.SK: {"S": "MSG#m1"}, k.ITEM_TYPE: {"S": "message"}, "body": {"S": "{}"}})
+    store.put({k.PK: {"S": upk}, k.SK: {"S": "THS#t1"}, k.ITEM_TYPE: {"S": "threadSummary"}, "body": {"S": "{}"}})
+    repo.append(ThreadKey("acme", "alice", "beta", "t1"), [NewMessage("m1", MessageRole.USER, "new", T0)], T0)
+    assert repo.erase_user("acme", "alice") == {"messages": 2, "summaries": 1, "threads": 2}
+    left = ddb.scan(TableName=table)["Items"]
+    assert [it for it in left if it[k.PK]["S"].startswith(upk)] == []

@@ -203,7 +203,7 @@ class ConversationService:
                 (summary.version if summary else 0) + 1,
             )
             if self.repo.put_summary(updated, summary.version if summary else None):
-                self._index_summary(updated)
+                self.index_summary(updated)
                 return updated
             # Another append folded messages in first; start again from its summary.
             summary = self.repo.get_summary(thread.key)
@@ -211,7 +211,7 @@ class ConversationService:
                 return summary
         return summary
 
-    def _index_summary(self, s: ThreadSummary) -> None:
+    def index_summary(self, s: ThreadSummary) -> None:
         if not s.text.strip():
             self.index.delete(s.tenant_id, s.user_id, [summary_doc_id(s.agent_id, s.thread_id)])
             return

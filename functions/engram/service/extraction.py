@@ -76,7 +76,7 @@ class ExtractionService:
             return record_to_dict(msg.extraction)  # processed already, by an earlier delivery
         if self._erased_since(msg):
             return {"status": "erased"}
-        self._index(msg)
+        self.index_message(msg)
         record = self._extract(msg)
         if self._erased_since(msg):
             # The user was erased while this job ran: take back what it indexed and
@@ -100,7 +100,7 @@ class ExtractionService:
         erased = self.store.erased_at(msg.tenant_id, msg.user_id)
         return erased is not None and erased >= msg.created_at
 
-    def _index(self, msg: Message) -> None:
+    def index_message(self, msg: Message) -> None:
         if not msg.content.strip():
             return
         text = message_search_text(msg)

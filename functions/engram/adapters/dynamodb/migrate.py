@@ -9,18 +9,45 @@ does not see core preferences written before the upgrade. The live-count items n
 nothing: one written before version 2 has no ``exact`` mark, so the first count or
 capacity check recounts and settles it.
 
-Run: ``python -m engram.adapters.dynamodb.migrate --table <name>`` (the region and an
-emulator endpoint come from the usual ``ENGRAM_*`` / AWS settings).
+Version 4 (issue 22) keys each thread by its agent as well: each agent has its own
+thread ids, so another agent's thread and a free id answer alike. ``migrate_threads``
+moves every thread written before (``TH#<thread>``, messages in ``...#TH#<thread>``) under
+its agent (``TH#<agent>#<thread>``, ``...#TH#<agent>#<thread>``), summary included, and
+with ``--index`` re-indexes its messages and summary under their new document ids and
+removes the old ones. Until it has run, such threads are listed but not readable by id
+(erasure removes them either way). Run it before the new version takes traffic: a thread
+that an agent appended to under the new key meanwhile is left in place and counted as
+``conflicts`` (its old messages stay readable to an operator in the table).
+
+Run: ``python -m engram.adapters.dynamodb.migrate --table <name> [--index]`` (the region and
+an emulator endpoint come from the usual ``ENGRAM_*`` / AWS settings).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from engram.adapters.dynamodb import keys as k
-from engram.adapters.dynamodb.base import ConditionFailed, DynamoBase, attr
+from engram.adapters.dynamodb.base import ConditionFailed, DynamoBase, Item, attr, from_item, key_of
+from engram.adapters.dynamodb.conversations import (
+    ITEM_THREAD,
+    SUMMARY,
+    DynamoConversations,
+    summary_sk,
+    thread_pk,
+    thread_sk,
+)
 from engram.adapters.dynamodb.items import ITEM_ENTRY
+from engram.domain.conversation import Message, ThreadSummary
+from engram.domain.conversation_codec import thread_from_dict
+
+if TYPE_CHECKING:
+    from engram.container import Engram
+
+# Re-indexes a moved thread: (the old document ids, its messages, its summary).
+Reindex = Callable[[Sequence[str], Sequence[Message], ThreadSummary | None], None]
 
 _WANTED = ("PK", "SK", "id", "status", "category", "importance", "updatedAt", "version", k.LSI2SK, k.LSI3SK)
 
@@ -78,17 +105,113 @@ def migrate_entries(store: DynamoBase) -> dict[str, int]:
         params["ExclusiveStartKey"] = last
 
 
+def migrate_threads(store: DynamoBase, reindex: Reindex | None = None) -> dict[str, int]:
+    """Move every thread keyed without its agent under its agent; counts by outcome."""
+    repo = DynamoConversations(store.client, store.table_name, store.metrics)
+    counts = {"scanned": 0, "moved": 0, "messages": 0, "conflicts": 0}
+    params: dict[str, Any] = {
+        "TableName": store.table_name,
+        "FilterExpression": "#type = :thread",
+        "ExpressionAttributeNames": {"#type": k.ITEM_TYPE},
+        "ExpressionAttributeValues": {":thread": attr(ITEM_THREAD)},
+        "ConsistentRead": True,
+    }
+    while True:
+        page = store.call("Scan", **params)
+        for item in page.get("Items", []):
+            counts["scanned"] += 1
+            old_sk = item[k.SK]["S"]
+            if len(old_sk.split(k.SEP)) != 2:
+                continue  # keyed by agent already
+            moved = _move_thread(store, repo, item, reindex)
+            if moved is None:
+                counts["conflicts"] += 1
+            else:
+                counts["moved"] += 1
+                counts["messages"] += moved
+        last = page.get("LastEvaluatedKey")
+        if not last:
+            return counts
+        params["ExclusiveStartKey"] = last
+
+
+def _move_thread(store: DynamoBase, repo: DynamoConversations, item: Item, reindex: Reindex | None) -> int | None:
+    """Copy one old thread to its new keys, then delete the old ones (safe to repeat)."""
+    thread = thread_from_dict(from_item(item))
+    key = thread.key
+    upk, old_sk = item[k.PK]["S"], item[k.SK]["S"]
+    new_sk = thread_sk(key.agent_id, key.thread_id)
+    existing = store.get(upk, new_sk)
+    if existing is not None and thread_from_dict(from_item(existing)) != thread:
+        return None  # appended to under the new key since: leave both for an operator
+    old_pk = k.join(upk, old_sk)
+    new_pk = thread_pk(key)
+    copied: list[Item] = []
+    for message in store.query_items(
+        KeyConditionExpression="#pk = :pk",
+        ExpressionAttributeNames={"#pk": k.PK},
+        ExpressionAttributeValues={":pk": attr(old_pk)},
+        ConsistentRead=True,
+    ):
+        copied.append({**message, k.PK: {"S": new_pk}})
+    store.batch_put(copied)
+    old_summary_sk = k.join(SUMMARY, old_sk.split(k.SEP, 1)[1])
+    summary_item = store.get(upk, old_summary_sk)
+    if summary_item is not None:
+        store.put({**summary_item, k.SK: {"S": summary_sk(key.agent_id, key.thread_id)}})
+    # The thread item last: until it exists under the new key, a rerun copies again.
+    store.put({**item, k.SK: {"S": new_sk}})
+    if reindex is not None:
+        messages = repo.list_messages(key, 0, 10**9)
+        summary = repo.get_summary(key)
+        old_ids = [f"msg|{key.thread_id}|{m.id}" for m in messages] + [f"sum|{key.thread_id}"]
+        reindex(old_ids, messages, summary)
+    deleted = repo.delete_partition(old_pk)
+    store.batch_delete([key_of(upk, old_summary_sk), key_of(upk, old_sk)])
+    return deleted
+
+
 def main(argv: list[str] | None = None) -> int:
     from engram.settings import Settings
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--table", help="the table (default: the configured one)")
+    parser.add_argument(
+        "--index",
+        action="store_true",
+        help="also re-index moved threads' messages and summaries in the configured search index",
+    )
     args = parser.parse_args(argv)
     settings = Settings()
     table = args.table or settings.table_name
     store = DynamoBase(DynamoBase.client_from_settings(settings), table)
     print(migrate_entries(store))
+    reindex = None
+    if args.index:
+        from engram.container import build
+
+        reindex = reindexer(build(settings.model_copy(update={"table_name": table})))
+    print(migrate_threads(store, reindex))
     return 0
+
+
+def reindexer(engram: Engram) -> Reindex:
+    """Index moved threads the way the extraction worker and the summariser do."""
+    feature = engram.conversation
+    if feature is None:
+        raise SystemExit("conversations are not enabled in this configuration")
+
+    def reindex(old_ids: Sequence[str], messages: Sequence[Message], summary: ThreadSummary | None) -> None:
+        for m in messages:
+            feature.extraction.index_message(m)
+        if summary is not None:
+            feature.conversations.index_summary(summary)
+        if messages or summary is not None:
+            first = messages[0] if messages else summary
+            assert first is not None
+            engram.index.delete(first.tenant_id, first.user_id, list(old_ids))
+
+    return reindex
 
 
 if __name__ == "__main__":
