@@ -61,7 +61,7 @@ def test_conversations_of_the_old_layout_are_read_under_their_agent(tmp_path: Pa
     )
     conn.close()
 
-    repo = SqliteConversations(SqliteStore(path))  # opening it migrates
+    repo = SqliteConversations(SqliteStore(path).db)  # opening it migrates
 
     alpha = ThreadKey("acme", "alice", "alpha", "t1")
     assert repo.get_thread(alpha) is not None and repo.get_thread(ThreadKey("acme", "alice", "beta", "t1")) is None
