@@ -156,6 +156,8 @@ def _answers(engram: Engram) -> dict[str, Any]:
                 for i in engram.conversation.long_term.search(AGENT, "u1", q, memory_type=kind, limit=6, min_score=FLOOR)
             ]
         result = engram.recall.recall(AGENT, "u1", RecallRequest(q, top_k=4, min_score=FLOOR))
+        # Recall records what it showed in the background; later answers rank on it.
+        assert engram.recall.access.flush()  # type: ignore[attr-defined]
         out[f"recall/{q}"] = {
             "preferences": [[p.entry.key, p.why] for p in result.preferences],
             "ranked": [

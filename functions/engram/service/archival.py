@@ -20,10 +20,11 @@ from engram.domain.archival import ArchivalRecord
 from engram.domain.errors import EngramError, Forbidden, NotFound, ValidationFailed
 from engram.domain.models import Page, Principal, Role, Visibility
 from engram.domain.policies import VisibilityScope, require_role
-from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
+from engram.domain.ranking import HybridWeights, ScoreParts, Signals, weights_for
 from engram.domain.read_policy import ReadPolicy
-from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex, SearchQuery
+from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex
 from engram.service.read_gate import ReadGate
+from engram.service.retrieval import Ask, Retriever, candidates_for, rank_found
 
 logger = Logger(service="engram", child=True)
 
@@ -125,50 +126,45 @@ class ArchivalService:
             return []
         self.index_records(t, user_id)
         now = self.clock.now()
-        vector = None if mode == "keyword" else self.embedder.embed([text])[0]
-        hits = self.index.search(
-            SearchQuery(
-                tenant_id=t,
-                user_id=user_id,
-                now=now,
-                text="" if mode == "semantic" else text,
-                vector=vector,
-                scope=scope,
-                kinds=(DocKind.ARCHIVAL,),
-                k=max(limit * 4, 20),
-                model_id=self.embedder.model_id,
+        hits = Retriever(self.index, self.embedder).hits(
+            Ask(
+                t,
+                user_id,
+                now,
+                text,
+                scope,
+                (DocKind.ARCHIVAL,),
+                candidates_for(limit),
+                keyword=mode != "semantic",
+                semantic=mode != "keyword",
             )
         )
         if not hits:
             return []
-        records = {r.id: r for r in self.repo.get_archival(t, user_id, [h.id for h in hits])}
-        kept = [
-            h
-            for h in hits
-            if h.id in records
-            and self._allows(policy, records[h.id], now)
-            and (scope.everything or records[h.id].agent_id == scope.agent_id)
-        ]
+        # The repository is the truth: the index only proposes.
+        records = {
+            r.id: r
+            for r in self.repo.get_archival(t, user_id, list(hits))
+            if self._allows(policy, r, now) and (scope.everything or r.agent_id == scope.agent_id)
+        }
         if mode == "keyword":
-            kept = [h for h in kept if h.keyword > 0]
+            records = {rid: r for rid, r in records.items() if hits[rid].keyword > 0}
         weights = self.weights or weights_for(self.embedder.model_id)
         if mode != "hybrid":
             # One component alone, scaled by this query's best match (no floor): a
             # keyword search returns what shares a word, a semantic one what is nearest.
             weights = replace(weights, semantic=1.0 if mode == "semantic" else 0.0, keyword_floor=1e-9)
-        by_id = {h.id: h for h in kept}
-        ranked, _ = rank_above(
-            [
-                (h.id, Signals(h.keyword, 0.0 if mode == "keyword" else h.semantic, 50, 1.0, records[h.id].created_at))
-                for h in kept
-            ],
+        found = rank_found(
+            hits,
+            records,
+            lambda r, h: Signals(h.keyword, 0.0 if mode == "keyword" else h.semantic, 50, 1.0, r.created_at),
             weights,
             now,
             weights.min_score if min_score is None else min_score,
         )
         return [
-            ArchivalHit(records[r.id], r.score, by_id[r.id].keyword, by_id[r.id].semantic, r.parts, r.matched_by, r.why)
-            for r in ranked[:limit]
+            ArchivalHit(f.item, f.score, f.hit.keyword, f.hit.semantic, f.parts, f.matched_by, f.why)
+            for f in found[:limit]
         ]
 
     def list_records(

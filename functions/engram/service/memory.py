@@ -51,16 +51,17 @@ from engram.domain.policies import (
     source_mark_id,
 )
 from engram.domain.proposals import Proposal, needs_approval
-from engram.domain.ranking import HybridWeights, ScoreParts, Signals, rank_above, weights_for
+from engram.domain.ranking import HybridWeights, ScoreParts, Signals, weights_for
 from engram.domain.sensitive import reject_sensitive as refuse_sensitive
 from engram.domain.temporal import TimeWindow, time_match
 from engram.domain.timebounds import check_time, check_validity
 from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
-from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchHit, SearchIndex, SearchQuery, Store
+from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchHit, SearchIndex, Store
 from engram.service.agents import AgentConfigService
 from engram.service.dedup import DedupMatch, DedupThresholds, SemanticDedup
 from engram.service.read_gate import ReadGate
+from engram.service.retrieval import Ask, Found, Retriever, candidates_for, confirm_top, explained
 
 logger = Logger(service="engram", child=True)
 
@@ -143,6 +144,11 @@ def index_signals(hit: SearchHit) -> Signals:
     carry them: ``search`` reads the others from the store first)."""
     fresh = hit.updated_at or datetime(1970, 1, 1, tzinfo=UTC)
     return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, fresh)
+
+
+def _result(found: Found[MemoryEntry]) -> SearchResult:
+    hit = found.hit
+    return SearchResult(found.item, found.score, hit.keyword, hit.semantic, found.parts, found.matched_by, found.why)
 
 
 @dataclass
@@ -608,66 +614,42 @@ class MemoryService:
             return []
         now = self.clock.now()
         scope = scope or scope_for(principal)
-        weights = self.ranking
-        vector = self.embedder.embed([text])[0]
-        hits = self.index.search(
-            SearchQuery(
-                tenant_id=principal.tenant_id,
-                user_id=user_id,
-                now=now,
-                text=text,
-                vector=vector,
-                scope=scope,
-                kinds=(DocKind.MEMORY,),
+        hits = Retriever(self.index, self.embedder).hits(
+            Ask(
+                principal.tenant_id,
+                user_id,
+                now,
+                text,
+                scope,
+                (DocKind.MEMORY,),
+                candidates_for(limit),
                 categories=None if category is None else (category,),
-                k=max(limit * 4, 20),
-                model_id=self.embedder.model_id,
             )
         )
-        if not hits:
-            return []
-        by_id = {h.id: h for h in hits}
-        floor = weights.min_score if min_score is None else min_score
-        # Rank on what the index knows of each candidate, then read from the store only the
-        # best ``limit`` (and the next ones for any that drop out): one read of ``limit``
-        # entries instead of every candidate (docs/dynamodb.md). The store is the truth:
-        # an index lagging behind a delete must not resurrect it, and a read entry ranks
-        # on its stored signals.
-        known: dict[str, MemoryEntry] = {}
-        dropped: set[str] = set()
-        # Documents indexed by older versions carry no signals: those are read up front.
-        unsigned = [h.id for h in hits if h.importance is None or h.confidence is None or h.updated_at is None]
 
         def shown(e: MemoryEntry) -> bool:
             # Current facts only (bi-temporal), or those that held at ``as_of``.
             return e.is_live(now) and e.valid_at(as_of or now) and scope.allows(e) and policy.allows(e)
 
-        for e in self.store.get_entries(principal.tenant_id, user_id, unsigned) if unsigned else []:
-            if shown(e):
-                known[e.id] = e
-        dropped.update(i for i in unsigned if i not in known)
-        while True:
-            ranked, _ = rank_above(
-                [
-                    (h.id, entry_signals(known[h.id], h) if h.id in known else index_signals(h))
-                    for h in hits
-                    if h.id not in dropped
-                ],
-                weights,
-                now,
-                floor,
-            )
-            missing = [r.id for r in ranked[:limit] if r.id not in known]
-            if not missing:
-                break
-            for e in self.store.get_entries(principal.tenant_id, user_id, missing):
-                if shown(e):
-                    known[e.id] = e
-            dropped.update(i for i in missing if i not in known)
-        return [
-            SearchResult(known[r.id], r.score, by_id[r.id].keyword, by_id[r.id].semantic, r.parts, r.matched_by, r.why)
-            for r in ranked[:limit]
-        ]
+        def read(ids: list[str]) -> list[MemoryEntry]:
+            return [e for e in self.store.get_entries(principal.tenant_id, user_id, ids) if shown(e)]
+
+        # Documents indexed by older versions carry no signals: those are read up front.
+        unsigned = [h.id for h in hits.values() if h.importance is None or h.confidence is None or h.updated_at is None]
+        known = {e.id: e for e in read(unsigned)} if unsigned else {}
+        ranked, _ = confirm_top(
+            [(h.id, index_signals(h)) for h in hits.values()],
+            known,
+            read,
+            lambda e: e.id,
+            lambda cid, e: entry_signals(e, hits[cid]),
+            self.ranking,
+            now,
+            self.ranking.min_score if min_score is None else min_score,
+            limit,
+            dropped=[i for i in unsigned if i not in known],
+        )
+        return [_result(explained(cid, known[cid], hits[cid], parts)) for cid, parts in ranked[:limit]]
 
     # -- deletes, history, restore ----------------------------------------------------
     def delete(
