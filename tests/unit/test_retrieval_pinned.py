@@ -153,7 +153,9 @@ def _answers(engram: Engram) -> dict[str, Any]:
         for kind in MemoryType:
             out[f"long-term/{kind.value}/{q}"] = [
                 [i.namespace, i.memory_type.value, i.entry.key if i.entry else None, _num(i.score or 0.0), i.why]
-                for i in engram.conversation.long_term.search(AGENT, "u1", q, memory_type=kind, limit=6, min_score=FLOOR)
+                for i in engram.conversation.long_term.search(
+                    AGENT, "u1", q, memory_type=kind, limit=6, min_score=FLOOR
+                )
             ]
         result = engram.recall.recall(AGENT, "u1", RecallRequest(q, top_k=4, min_score=FLOOR))
         # Recall records what it showed in the background; later answers rank on it.
