@@ -44,6 +44,7 @@ NOT_BENCHMARKS = {
     "conv_tune",
     "sensitive_holdout",
     "sensitive_holdout_b",
+    "sensitive_holdout_c",
 }
 DEFAULT_BUDGET_S = 30
 TOTAL_BUDGET_S = 720
