@@ -283,6 +283,9 @@ class SearchHit:
     importance: int | None = None
     confidence: float | None = None
     updated_at: datetime | None = None
+    # When it occurred (IndexDocument.occurred_at): a past message ranks on it before
+    # recall reads the message (None where the index does not return it).
+    occurred_at: datetime | None = None
 
 
 class SearchIndex(Protocol):

@@ -110,3 +110,23 @@ def test_the_same_inputs_always_render_the_same_bytes(
     again = render(Identity(**{f: getattr(identity, f) for f in identity.__slots__}), list(prefs), list(mems), budget)
     assert first.text.encode() == again.text.encode()
     assert first == again
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=300))
+def test_the_fast_line_estimate_is_the_documented_piece_by_piece_one(line: str) -> None:
+    from engram.domain.rendering import _line_tokens, _line_tokens_by_piece
+
+    assert _line_tokens(line) == _line_tokens_by_piece(line)
+    assert _line_tokens("Ünïcödé 漢字 🙂 a_b-c 12345 ok!") == _line_tokens_by_piece("Ünïcödé 漢字 🙂 a_b-c 12345 ok!")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.text(min_size=1, max_size=80), min_size=0, max_size=8),
+    st.integers(min_value=1, max_value=400),
+)
+def test_a_blocks_reported_tokens_are_the_estimate_of_its_text(values: list[str], budget: int) -> None:
+    memories = [Memory(f"m{i}", f"key_{i}", v, "fact", datetime(2026, 1, 1, tzinfo=UTC)) for i, v in enumerate(values)]
+    rendered = render(Identity(name="Sam"), memories[:2], memories[2:], budget)
+    assert rendered.tokens == estimate_tokens(rendered.text)

@@ -89,6 +89,7 @@ class _Meta:
     # Parsed once when the user's documents are loaded, not on every hit.
     doc_kind: DocKind = DocKind.MEMORY
     updated_at: datetime | None = None
+    occurred_at: datetime | None = None
 
 
 # Stands for "none" in the per-row text arrays: no id, category or thread can be it.
@@ -500,6 +501,7 @@ def _hit(meta: _Meta, keyword: float, semantic: float) -> SearchHit:
         importance=meta.importance,
         confidence=meta.confidence,
         updated_at=meta.updated_at,
+        occurred_at=meta.occurred_at,
     )
 
 
@@ -536,6 +538,7 @@ def _meta_from(m: dict[str, Any]) -> _Meta:
         m.get("at"),
         DocKind(m["kind"]),
         parse_ts_opt(m.get("updated")),
+        parse_ts_opt(m.get("at")),
     )
 
 

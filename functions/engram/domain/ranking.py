@@ -183,11 +183,29 @@ def score(signals: Signals, weights: HybridWeights, now: datetime, best_keyword:
 
 
 def rank(
-    candidates: Sequence[tuple[str, Signals]], weights: HybridWeights, now: datetime
+    candidates: Sequence[tuple[str, Signals]],
+    weights: HybridWeights,
+    now: datetime,
+    memo: dict[str, tuple[Signals, float, ScoreParts]] | None = None,
 ) -> list[tuple[str, ScoreParts]]:
-    """Best first; equal totals by id, so the order is the same on every run."""
+    """Best first; equal totals by id, so the order is the same on every run.
+
+    ``memo`` (one per ranking, across its rounds): a candidate whose signals are the same
+    object as last round, against the same best keyword score, keeps the parts it scored
+    then instead of being scored again (the result is the same either way)."""
     best = max((s.keyword for _, s in candidates), default=0.0)
-    scored = [(cid, score(s, weights, now, best)) for cid, s in candidates]
+    if memo is None:
+        scored = [(cid, score(s, weights, now, best)) for cid, s in candidates]
+    else:
+        scored = []
+        for cid, s in candidates:
+            seen = memo.get(cid)
+            if seen is not None and seen[0] is s and seen[1] == best:
+                parts = seen[2]
+            else:
+                parts = score(s, weights, now, best)
+                memo[cid] = (s, best, parts)
+            scored.append((cid, parts))
     scored.sort(key=lambda p: (-p[1].total, p[0]))
     return scored
 

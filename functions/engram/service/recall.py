@@ -421,8 +421,20 @@ class RecallService:
                 e.id: e for e in self.store.get_entries(t, user_id, sorted(entry_hits)) if _wanted(e, keep, request)
             }
             candidates += [(eid, entry_signals(e, entry_hits[eid], window)) for eid, e in entries.items()]
-        messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
-        candidates += [(mid, _episode_signals(m, message_hits[mid], window)) for mid, m in messages.items()]
+        messages: dict[str, Message] = {}
+        if lazy and all(h.occurred_at is not None for h in message_hits.values()):
+            # Past messages rank on when the index says they were said (their own
+            # timestamp, so the same signals) and are read only when about to be shown;
+            # the thread and agent were checked by the index, retention is checked here
+            # and again on the message read.
+            candidates += [
+                (mid, _indexed_episode_signals(h, window))
+                for mid, h in message_hits.items()
+                if h.occurred_at is not None and keep.said_within_retention(h.occurred_at)
+            ]
+        else:
+            messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
+            candidates += [(mid, _episode_signals(m, message_hits[mid], window)) for mid, m in messages.items()]
         return Pool(hits, entries, messages, candidates)
 
     def _tier2(
@@ -444,31 +456,39 @@ class RecallService:
         if pool.degraded:
             # Keyword-only scores sit on another scale than the tuned hybrid's minimum.
             min_score = 0.0
-        # Entries ranked on the index's copy of their signals are read from the store only
-        # when about to be shown; a read entry ranks on its stored signals, one the store
-        # no longer shows drops out, and any newcomer to the top is read in turn (usually
-        # one read of ``top_k`` entries instead of one of every candidate).
+        # Entries and past messages ranked on the index's copy of their signals are read
+        # from the store only when about to be shown; a read one ranks on its stored
+        # signals, one the store no longer shows drops out, and any newcomer to the top is
+        # read in turn (usually one read of ``top_k`` instead of one of every candidate).
         known = dict(pool.entries)
+        messages = dict(messages)
+        signals = dict(pool.candidates)
+        for cid, entry in known.items():
+            signals[cid] = entry_signals(entry, hits[cid], window)
         dropped: set[str] = set()
+        memo: dict[str, tuple[Signals, float, ScoreParts]] = {}
         while True:
             ranked = rank(
-                [
-                    (cid, entry_signals(known[cid], hits[cid], window) if cid in known else sig)
-                    for cid, sig in pool.candidates
-                    if cid not in dropped
-                ],
-                self.weights,
-                now,
+                [(cid, signals[cid]) for cid, _ in pool.candidates if cid not in dropped], self.weights, now, memo
             )
             passing = [(cid, parts) for cid, parts in ranked if parts.total >= min_score]
             missing = [cid for cid, _ in passing[:top_k] if cid not in known and cid not in messages]
             if not missing:
                 break
-            for e in self.store.get_entries(t, user_id, missing):
-                if _wanted(e, keep, request):
-                    known[e.id] = e
+            wanted_entries = [cid for cid in missing if hits[cid].kind is DocKind.MEMORY]
+            wanted_messages = [cid for cid in missing if hits[cid].kind is DocKind.MESSAGE]
+            if wanted_entries:
+                for e in self.store.get_entries(t, user_id, wanted_entries):
+                    if _wanted(e, keep, request):
+                        known[e.id] = e
+                        signals[e.id] = entry_signals(e, hits[e.id], window)
+            if wanted_messages:
+                read = self._messages(t, user_id, scope, wanted_messages, keep, request.exclude_thread_id)
+                for mid, m in read.items():
+                    messages[mid] = m
+                    signals[mid] = _episode_signals(m, hits[mid], window)
             # Every round reads or drops each id it asks for, so this ends.
-            dropped.update(cid for cid in missing if cid not in known)
+            dropped.update(cid for cid in missing if cid not in known and cid not in messages)
         items: list[RecallItem | EpisodeItem] = []
         for i, (cid, parts) in enumerate(passing[:top_k]):
             hit = hits[cid]
@@ -581,6 +601,12 @@ def _index_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:
     # Only called on hits _ranks_on_index accepted.
     at = hit.updated_at or _EPOCH
     return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, at, time_match(at, window))
+
+
+def _indexed_episode_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:
+    # Only called on hits that carry occurred_at (the message's own timestamp).
+    at = hit.occurred_at or _EPOCH
+    return Signals(hit.keyword, hit.semantic, EPISODE_IMPORTANCE, 1.0, at, time_match(at, window))
 
 
 def _episode_signals(m: Message, hit: SearchHit, window: TimeWindow | None) -> Signals:
