@@ -100,7 +100,7 @@ def _seed(engram: Engram, clock: ManualClock) -> None:
         "t1", "u1", "th2", "agent-a", "The user asked about ramen in Lyon and likes jazz.", 3, 3, now
     )
     engram.conversation.repo.put_summary(summary, None)
-    engram.conversation.conversations._index_summary(summary)
+    engram.conversation.conversations.index_summary(summary)
 
 
 def _num(x: float) -> float:

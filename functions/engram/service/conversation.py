@@ -36,7 +36,7 @@ from engram.domain.conversation_codec import message_to_dict, summary_to_dict, t
 from engram.domain.errors import Forbidden, NotFound, ValidationFailed
 from engram.domain.models import Principal, Role
 from engram.domain.policies import require_role, scope_for
-from engram.domain.ranking import ScoreParts, Signals, rank_above, weights_for
+from engram.domain.ranking import ScoreParts, Signals, weights_for
 from engram.domain.temporal import question_window, time_match
 from engram.domain.timebounds import check_time
 from engram.ports import (
@@ -47,9 +47,9 @@ from engram.ports import (
     IndexDocument,
     Queue,
     SearchIndex,
-    SearchQuery,
 )
 from engram.service.read_gate import ReadGate
+from engram.service.retrieval import Ask, Retriever, candidates_for, rank_found
 
 logger = Logger(service="engram", child=True)
 
@@ -341,22 +341,19 @@ class ConversationService:
         floor = self.min_score_default() if min_score is None else min_score
         now = self.clock.now()
         window = question_window(text, now)
-        base = SearchQuery(
-            tenant_id=principal.tenant_id,
-            user_id=user_id,
-            now=now,
-            text=text,
-            vector=self.embedder.embed([text])[0],
-            scope=scope_for(principal),
-            kinds=(DocKind.MESSAGE,),
-            exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id else (),
-            k=max(limit * 4, 20),
-            model_id=self.embedder.model_id,
+        hits = Retriever(self.index, self.embedder).hits(
+            Ask(
+                principal.tenant_id,
+                user_id,
+                now,
+                text,
+                scope_for(principal),
+                (DocKind.MESSAGE,),
+                candidates_for(limit),
+                exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id else (),
+                window=window,
+            )
         )
-        hits = {h.id: h for h in self.index.search(base)}
-        if window is not None:
-            for h in self.index.search(replace(base, occurred_from=window.start, occurred_to=window.end)):
-                hits.setdefault(h.id, h)
         keys = [k for k in (parse_message_doc_id(doc_id) for doc_id in hits) if k is not None]
         found = self.repo.get_messages(principal.tenant_id, user_id, keys)
         # The repository is the truth: a message deleted after indexing is not returned.
@@ -365,26 +362,17 @@ class ConversationService:
             for m in found
             if _may_read(principal, m.agent_id) and m.thread_id != exclude_thread_id
         }
-        ranked, _ = rank_above(
-            [
-                (
-                    doc_id,
-                    Signals(
-                        hits[doc_id].keyword,
-                        hits[doc_id].semantic,
-                        MESSAGE_IMPORTANCE,
-                        1.0,
-                        m.timestamp,
-                        time_match(m.timestamp, window),
-                    ),
-                )
-                for doc_id, m in live.items()
-            ],
+        ranked = rank_found(
+            hits,
+            live,
+            lambda m, h: Signals(
+                h.keyword, h.semantic, MESSAGE_IMPORTANCE, 1.0, m.timestamp, time_match(m.timestamp, window)
+            ),
             weights,
             now,
             floor,
         )
-        return [MessageHit(live[r.id], r.score, r.parts, r.matched_by, r.why) for r in ranked[:limit]]
+        return [MessageHit(f.item, f.score, f.parts, f.matched_by, f.why) for f in ranked[:limit]]
 
     def min_score_default(self) -> float:
         return weights_for(self.embedder.model_id).min_score if self.config.min_score is None else self.config.min_score

@@ -17,10 +17,11 @@ from engram.domain.conversation import ThreadKey, ThreadSummary, parse_summary_d
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role
 from engram.domain.policies import require_role, scope_for
-from engram.domain.ranking import Ranked, ScoreParts, Signals, rank_above
-from engram.ports import Clock, ConversationRepository, DocKind, Embedder, SearchIndex, SearchQuery
+from engram.domain.ranking import ScoreParts, Signals
+from engram.ports import Clock, ConversationRepository, DocKind, Embedder, SearchIndex
 from engram.service.conversation import ConversationService
 from engram.service.memory import MemoryService
+from engram.service.retrieval import Ask, Retriever, candidates_for, rank_found
 
 PREFERENCE = "preference"
 # A thread summary has no importance or confidence of its own: the middle of the scale.
@@ -122,21 +123,12 @@ class LongTermMemory:
         self, principal: Principal, user_id: str, text: str, limit: int, min_score: float | None
     ) -> list[LongTermItem]:
         now = self.clock.now()
-        hits = self.index.search(
-            SearchQuery(
-                tenant_id=principal.tenant_id,
-                user_id=user_id,
-                now=now,
-                text=text,
-                vector=self.embedder.embed([text])[0],
-                scope=scope_for(principal),
-                kinds=(DocKind.SUMMARY,),
-                k=max(limit * 4, 20),
-                model_id=self.embedder.model_id,
-            )
+        scope = scope_for(principal)
+        hits = Retriever(self.index, self.embedder).hits(
+            Ask(principal.tenant_id, user_id, now, text, scope, (DocKind.SUMMARY,), candidates_for(limit))
         )
         summaries: dict[str, ThreadSummary] = {}
-        for hit in hits:
+        for hit in hits.values():
             named = parse_summary_doc_id(hit.id)
             summary = None if named is None else self.repo.get_summary(ThreadKey(principal.tenant_id, user_id, *named))
             # The repository is the truth; the index only proposes.
@@ -144,28 +136,18 @@ class LongTermMemory:
                 continue
             if principal.is_admin or summary.agent_id == principal.agent_id:
                 summaries[hit.id] = summary
-        by_id = {h.id: h for h in hits}
         weights = self.memory.ranking
-        ranked: list[Ranked]
-        ranked, _ = rank_above(
-            [
-                (sid, Signals(by_id[sid].keyword, by_id[sid].semantic, SUMMARY_IMPORTANCE, 1.0, s.updated_at))
-                for sid, s in summaries.items()
-            ],
+        found = rank_found(
+            hits,
+            summaries,
+            lambda s, h: Signals(h.keyword, h.semantic, SUMMARY_IMPORTANCE, 1.0, s.updated_at),
             weights,
             now,
             weights.min_score if min_score is None else min_score,
         )
         return [
             LongTermItem(
-                summary_namespace(summaries[r.id]),
-                MemoryType.SUMMARIES,
-                None,
-                summaries[r.id],
-                r.score,
-                r.parts,
-                r.matched_by,
-                r.why,
+                summary_namespace(f.item), MemoryType.SUMMARIES, None, f.item, f.score, f.parts, f.matched_by, f.why
             )
-            for r in ranked
+            for f in found
         ]
