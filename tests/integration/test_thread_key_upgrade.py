@@ -121,9 +121,10 @@ def test_dynamodb_threads_of_the_old_keys_move_under_their_agent_with_their_inde
     from engram.adapters.dynamodb import keys as k
     from engram.adapters.dynamodb.base import to_item
     from engram.adapters.dynamodb.conversations import DynamoConversations
-    from engram.adapters.dynamodb.migrate import migrate_threads, reindexer
+    from engram.adapters.dynamodb.migrate import migrate_threads
     from engram.domain.conversation import Thread
     from engram.domain.conversation_codec import thread_to_dict
+    from engram.local.migrate import reindexer
 
     from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
     from tests.support import ManualClock, engram_for

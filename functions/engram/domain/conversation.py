@@ -203,7 +203,7 @@ def parse_message_doc_id(doc_id: str) -> tuple[str, str, str] | None:
     """``(agent id, thread id, message id)`` of a message's index id; None if it is not one.
 
     Ids written before threads were keyed by agent (``msg|<thread>|<message>``) are not
-    read: ``python -m engram.adapters.dynamodb.migrate`` and the embedded index's own
+    read: ``python -m engram.local.migrate`` and the embedded index's own
     migration rewrite them (docs/conversations.md, "Upgrading").
     """
     parts = doc_id.split("|")

@@ -10,7 +10,7 @@ Keys (listed in docs/dynamodb.md):
 
 The agent is in every key (``ThreadKey``): each agent has its own thread ids, so another
 agent's thread and a free id answer alike (issue #22). Tables written before that keyed
-threads without the agent; ``python -m engram.adapters.dynamodb.migrate`` moves them.
+threads without the agent; ``python -m engram.local.migrate`` moves them.
 
 A thread grows without bound, so its messages get a partition of their own instead of
 crowding the user's. An append is one ``TransactWriteItems``: the thread's counter

@@ -19,15 +19,14 @@ removes the old ones. Until it has run, such threads are listed but not readable
 that an agent appended to under the new key meanwhile is left in place and counted as
 ``conflicts`` (its old messages stay readable to an operator in the table).
 
-Run: ``python -m engram.adapters.dynamodb.migrate --table <name> [--index]`` (the region and
+Run: ``python -m engram.local.migrate --table <name> [--index]`` (the region and
 an emulator endpoint come from the usual ``ENGRAM_*`` / AWS settings).
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb.base import ConditionFailed, DynamoBase, Item, attr, from_item, key_of
@@ -42,9 +41,6 @@ from engram.adapters.dynamodb.conversations import (
 from engram.adapters.dynamodb.items import ITEM_ENTRY
 from engram.domain.conversation import Message, ThreadSummary
 from engram.domain.conversation_codec import thread_from_dict
-
-if TYPE_CHECKING:
-    from engram.container import Engram
 
 # Re-indexes a moved thread: (the old document ids, its messages, its summary).
 Reindex = Callable[[Sequence[str], Sequence[Message], ThreadSummary | None], None]
@@ -169,50 +165,3 @@ def _move_thread(store: DynamoBase, repo: DynamoConversations, item: Item, reind
     deleted = repo.delete_partition(old_pk)
     store.batch_delete([key_of(upk, old_summary_sk), key_of(upk, old_sk)])
     return deleted
-
-
-def main(argv: list[str] | None = None) -> int:
-    from engram.settings import Settings
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--table", help="the table (default: the configured one)")
-    parser.add_argument(
-        "--index",
-        action="store_true",
-        help="also re-index moved threads' messages and summaries in the configured search index",
-    )
-    args = parser.parse_args(argv)
-    settings = Settings()
-    table = args.table or settings.table_name
-    store = DynamoBase(DynamoBase.client_from_settings(settings), table)
-    print(migrate_entries(store))
-    reindex = None
-    if args.index:
-        from engram.container import build
-
-        reindex = reindexer(build(settings.model_copy(update={"table_name": table})))
-    print(migrate_threads(store, reindex))
-    return 0
-
-
-def reindexer(engram: Engram) -> Reindex:
-    """Index moved threads the way the extraction worker and the summariser do."""
-    feature = engram.conversation
-    if feature is None:
-        raise SystemExit("conversations are not enabled in this configuration")
-
-    def reindex(old_ids: Sequence[str], messages: Sequence[Message], summary: ThreadSummary | None) -> None:
-        for m in messages:
-            feature.extraction.index_message(m)
-        if summary is not None:
-            feature.conversations.index_summary(summary)
-        if messages or summary is not None:
-            first = messages[0] if messages else summary
-            assert first is not None
-            engram.index.delete(first.tenant_id, first.user_id, list(old_ids))
-
-    return reindex
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
