@@ -63,6 +63,8 @@ def attach_conversations(
     agents: AgentConfigService,
 ) -> ConversationFeature:
     """The feature on the backend's conversation store and idempotency records."""
+    from engram.adapters.rule_extractor import RuleExtractor
+
     repo = backend.conversation_repository()
     extraction = ExtractionService(
         repo,
@@ -74,6 +76,8 @@ def attach_conversations(
         users,
         agents,
         make_extractor(settings),
+        # Once an agent's daily model budget is spent, the rules extract for free.
+        RuleExtractor(),
     )
     processor = IdempotentProcessor(
         extraction.process, backend.extraction_persistence(), settings.idempotency_record_seconds

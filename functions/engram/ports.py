@@ -562,6 +562,10 @@ class FactExtractor(Protocol):
         """``timestamp`` is when the message was said: relative times resolve against it."""
         ...
 
+    def max_cost_usd(self, text: str) -> float:
+        """An upper bound of what ``extract(text, ...)`` can cost (0 for no model call)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class ProposalQuery:

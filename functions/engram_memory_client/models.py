@@ -61,6 +61,7 @@ class AgentConfig(_Model):
                     "maxWritesPerTurn": 10,
                 },
                 "maxEntriesPerUser": 500,
+                "maxExtractionCostPerDay": 5.0,
                 "maxRecallEntries": 50,
                 "onCapReached": "evict_oldest",
                 "recallOrder": "most_recent",
@@ -1130,6 +1131,11 @@ class UserMemoryConfig(_Model):
         alias="guardrails",
     )
     max_entries_per_user: Annotated[int, Field(ge=1, le=1000000)] = Field(500, alias="maxEntriesPerUser")
+    max_extraction_cost_per_day: Annotated[float, Field(ge=0.0, le=1000000.0)] = Field(
+        5.0,
+        alias="maxExtractionCostPerDay",
+        description="US dollars per UTC day that model-based extraction (ENGRAM_EXTRACTOR=bedrock) may spend on this agent's messages; once reserved, its messages are extracted by the rules until the day ends. 0: never call a model.",
+    )
     max_recall_entries: Annotated[int, Field(ge=1, le=10000)] = Field(50, alias="maxRecallEntries")
     on_cap_reached: OnCapReached = Field("evict_oldest", alias="onCapReached")
     recall_order: RecallOrder = Field("most_recent", alias="recallOrder")

@@ -365,3 +365,28 @@ class TestThroughTheService:
             t.join()
         assert sorted(outcomes) == ["created"] + ["unchanged"] * 7
         assert [h.change.value for h in store.history_of_user("t1", "u1")] == ["created"]
+
+    def test_concurrent_extractions_never_reserve_more_than_the_agents_daily_budget(self, store: Any) -> None:
+        """Issue #17, item 10: the extraction cost cap holds under concurrent workers."""
+        from engram.service.extraction import _Budget
+
+        budget = _Budget(store, "t1", "agent-a", T0, cap_usd=0.005)
+        got: list[int | None] = []
+
+        def worker() -> None:
+            got.append(budget.reserve(0.001))
+
+        threads = [threading.Thread(target=worker) for _ in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        reserved = [r for r in got if r is not None]
+        assert len(reserved) == 5
+        # Settling to the real cost gives the rest back: four more reservations fit
+        for r in reserved:
+            budget.settle(r, 0.0002)
+        assert [budget.reserve(0.001) is not None for _ in range(5)] == [True] * 4 + [False]
+        # Another agent and the next day have budgets of their own
+        assert _Budget(store, "t1", "agent-b", T0, cap_usd=0.005).reserve(0.001) == 1000
+        assert _Budget(store, "t1", "agent-a", T0 + timedelta(days=1), cap_usd=0.005).reserve(0.001) == 1000

@@ -391,3 +391,63 @@ def test_semantic_dedup_follows_the_agents_config_and_keeps_the_requested_visibi
     assert plain["outcome"] == "created" and "matched" not in {k for k, v in plain.items() if v is not None}
     bad = {"userMemoryConfig": {"semanticDedup": {"duplicateThreshold": 1.5}}}
     assert api.call("PUT", "/v1/agents/a/config", admin, json_body=bad).status == 422
+
+
+# -- item 10: model-based extraction has a cost cap per agent and day -----------------------
+def test_extraction_stops_calling_the_model_once_the_agents_daily_budget_is_spent(api: Api) -> None:
+    import boto3
+    from botocore.stub import Stubber
+    from engram.adapters.bedrock_extractor import TOOL_NAME, BedrockExtractor
+
+    client = boto3.client("bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    feature = api.engram.conversation  # type: ignore[attr-defined]
+    llm = BedrockExtractor(client)
+    feature.extraction.extractor = llm
+    text = "Ramen is my favourite food now."
+    # Given a budget with room for one call's worst case (about $0.0018 for these
+    # messages) and calls that cost $0.000375 each
+    cap = 0.002
+    admin, a = api.key("acme", "root", Role.ADMIN), api.key("acme", "a")
+    cfg = {"userMemoryConfig": {"maxExtractionCostPerDay": cap}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    fact = {"key": "favorite_food", "value": "ramen", "category": "preference", "confidence": 0.9}
+    reply = {
+        "output": {
+            "message": {
+                "role": "assistant",
+                "content": [{"toolUse": {"toolUseId": "t", "name": TOOL_NAME, "input": {"facts": [fact]}}}],
+            }
+        },
+        "stopReason": "tool_use",
+        "usage": {"inputTokens": 1000, "outputTokens": 100, "totalTokens": 1100},
+        "metrics": {"latencyMs": 300},
+    }
+
+    def say(mid: str, content: str) -> dict[str, Any]:
+        msg = {"id": mid, "role": "user", "content": content}
+        assert api.call("POST", f"{U}/threads/t1/messages", a, json_body={"messages": [msg]}).status == 200
+        assert feature.worker.wait_idle()
+        return dict(api.call("GET", f"{U}/threads/t1/messages/{mid}", a).json()["extraction"])
+
+    with Stubber(client) as stub:
+        stub.add_response("converse", reply)
+        first = say("m1", text)
+        # When the next message comes the same day, the model is not called (no response
+        # is stubbed for it): the rules extract it, and the record says why
+        second = say("m2", "My favorite drink is green tea.")
+        stub.assert_no_pending_responses()
+    assert first["extractor"].startswith("bedrock:") and first["usage"]["costUsd"] == 0.000375
+    assert second["extractor"] == "rules-v1" and second["usage"] == {"costCapUsd": cap}
+    keys = {e["key"] for e in api.call("GET", f"{U}/memories", a).json()["items"]}
+    assert keys == {"favorite_food", "favorite_drink"}
+    # And the next UTC day has a fresh budget
+    api.engram.clock.advance(timedelta(days=1))  # type: ignore[attr-defined]
+    with Stubber(client) as stub:
+        stub.add_response("converse", reply)
+        assert say("m3", "Ramen is still my favourite food.")["extractor"].startswith("bedrock:")
+        stub.assert_no_pending_responses()
+    # And a budget of 0 never calls the model
+    cfg = {"userMemoryConfig": {"maxExtractionCostPerDay": 0}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    with Stubber(client):
+        assert say("m4", "My favorite color is teal.")["extractor"] == "rules-v1"

@@ -9,6 +9,7 @@ behaviour item 14); each call's tokens and cost are returned and logged.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -93,6 +94,10 @@ TOOL_CONFIG: ToolConfigurationTypeDef = {
 }
 
 
+# The message's framing (timestamp, tags) and the request's own structure.
+PROMPT_ALLOWANCE_BYTES = 200
+
+
 @dataclass(frozen=True, slots=True)
 class Pricing:
     """USD per 1,000 tokens (defaults: Claude 3 Haiku on demand)."""
@@ -147,6 +152,13 @@ class BedrockExtractor:
             _clean_name(payload.get("agentName")),
         )
         return Extraction(facts, identity, dropped, usage=usage)
+
+    def max_cost_usd(self, text: str) -> float:
+        """Every token is at least one byte: the prompt's bytes bound its input tokens."""
+        if is_trivial(text):
+            return 0.0
+        sent = len(SYSTEM_PROMPT.encode()) + len(json.dumps(TOOL_CONFIG).encode()) + len(text.encode())
+        return self._pricing.cost(sent + PROMPT_ALLOWANCE_BYTES, self._max_tokens)
 
     def _converse(self, text: str, timestamp: datetime) -> ConverseResponseTypeDef:
         sent = f"{timestamp.isoformat()} ({timestamp.strftime('%A')})"

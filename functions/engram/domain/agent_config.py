@@ -94,6 +94,14 @@ class UserMemoryConfig(_CamelModel):
     guardrails: Guardrails = Guardrails()
     dream_config: DreamConfig = DreamConfig()
     semantic_dedup: SemanticDedupConfig = SemanticDedupConfig()
+    max_extraction_cost_per_day: float = Field(
+        5.0,
+        ge=0,
+        le=1_000_000,
+        description="US dollars per UTC day that model-based extraction (ENGRAM_EXTRACTOR=bedrock) may spend on "
+        "this agent's messages; once reserved, its messages are extracted by the rules until the day ends. "
+        "0: never call a model.",
+    )
     # Hours each category lives after the fact was observed. A category not listed never
     # expires: a memory is kept until deleted unless its agent says otherwise.
     ttl_hours: dict[str, float] = Field(

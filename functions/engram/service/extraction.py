@@ -9,10 +9,11 @@ on (tenant, user, thread, message id) with Powertools, so redelivery adds nothin
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, time, timedelta
 from typing import Any, Protocol, cast
 
 from aws_lambda_powertools import Logger
@@ -46,6 +47,7 @@ from engram.ports import (
     IndexDocument,
     SearchIndex,
     Store,
+    TurnCounter,
 )
 from engram.service.agents import AgentConfigService
 from engram.service.memory import MemoryService
@@ -67,6 +69,8 @@ class ExtractionService:
     users: UserService
     agents: AgentConfigService
     extractor: FactExtractor
+    # What extracts once an agent's daily model budget is spent (no model, no cost).
+    fallback: FactExtractor | None = None
 
     def process(self, job: ExtractionJob) -> dict[str, Any]:
         msg = self.repo.get_message(job.thread_key, job.message_id)
@@ -128,18 +132,37 @@ class ExtractionService:
 
     def _extract(self, msg: Message) -> ExtractionRecord:
         now = self.clock.now()
-        name = self.extractor.name
+        extractor = self.extractor
 
         def skipped(reason: str, **extra: Any) -> ExtractionRecord:
-            return ExtractionRecord("skipped", now, name, reason, **extra)
+            return ExtractionRecord("skipped", now, extractor.name, reason, **extra)
 
         if msg.role is not MessageRole.USER:
             return skipped("not_user_message")
         settings = self.store.get_settings(msg.tenant_id, msg.user_id) or UserSettings(msg.tenant_id, msg.user_id)
         if not settings.memory_enabled:
             return skipped("memory_off")
-        extraction = self.extractor.extract(msg.content, msg.timestamp)
+        config = self.agents.get(msg.tenant_id, msg.agent_id)
+        budget = _Budget(
+            self.store, msg.tenant_id, msg.agent_id, now, config.user_memory_config.max_extraction_cost_per_day
+        )
+        reserved = budget.reserve(extractor.max_cost_usd(msg.content))
+        capped = reserved is None
+        if capped:
+            logger.warning("extraction cost cap reached", extra={"cap_usd": budget.cap_usd})
+            if self.fallback is None:
+                return skipped("cost_cap", usage={"costCapUsd": budget.cap_usd})
+            extractor = self.fallback
+        try:
+            extraction = extractor.extract(msg.content, msg.timestamp)
+        except BaseException:
+            budget.settle(reserved or 0, 0.0)  # a failed call is retried, and reserves again
+            raise
+        # The reservation becomes what the call cost.
+        budget.settle(reserved or 0, 0.0 if extraction.usage is None else extraction.usage.cost_usd)
         usage = _usage(extraction)
+        if capped:
+            usage["costCapUsd"] = budget.cap_usd
         if extraction.skipped:
             return skipped(extraction.skipped, usage=usage)
         dropped: Counter[str] = Counter(extraction.dropped)
@@ -150,7 +173,6 @@ class ExtractionService:
         outcomes: Counter[str] = Counter()
         principal = Principal(msg.tenant_id, msg.agent_id, frozenset({Role.WRITER}))
         identity = self._identity(principal, msg.user_id, extraction.identity)
-        config = self.agents.get(msg.tenant_id, msg.agent_id)
         for fact in extraction.facts:
             reason = self._refusal(fact, settings, config.user_memory_config.guardrails)
             if reason is not None:
@@ -175,7 +197,9 @@ class ExtractionService:
             except UserErased:
                 return skipped("erased")
             outcomes[result.outcome.value] += 1
-        return ExtractionRecord("extracted", now, name, None, dict(outcomes), dict(dropped), identity.fields(), usage)
+        return ExtractionRecord(
+            "extracted", now, extractor.name, None, dict(outcomes), dict(dropped), identity.fields(), usage
+        )
 
     def _refusal(self, fact: ExtractedFact, settings: UserSettings, guardrails: Guardrails) -> str | None:
         if settings.allowed_categories is not None and fact.category not in settings.allowed_categories:
@@ -224,6 +248,47 @@ class ExtractionService:
         if ident.agent_name:
             self.users.set_agent_name(principal, user_id, ident.agent_name)
         return ident
+
+
+class _Budget:
+    """An agent's model spend on extraction per UTC day (``maxExtractionCostPerDay``).
+
+    Each call reserves its worst case before it runs and settles to its real cost after,
+    so concurrent workers can never overspend the cap together. The counter is the
+    store's bounded, atomic one (the writes-per-turn counter), under an owner id no API
+    key can have ("#" is not allowed in agent ids); it expires with the day.
+    """
+
+    def __init__(self, counter: TurnCounter, tenant_id: str, agent_id: str, now: datetime, cap_usd: float) -> None:
+        self.cap_usd = cap_usd
+        day = now.astimezone(UTC).date()
+        self._tenant, self._owner, self._counter = tenant_id, f"#extraction/{agent_id}", counter
+        self._id = f"cost/{day.isoformat()}"
+        self._expires = datetime.combine(day + timedelta(days=1), time(), UTC)
+
+    def reserve(self, bound_usd: float) -> int | None:
+        """Micro-dollars reserved (0: the call costs nothing), or None: the cap is reached."""
+        micros = math.ceil(bound_usd * 1_000_000)
+        if micros <= 0:
+            return 0
+        try:
+            self._add(micros, math.floor(self.cap_usd * 1_000_000))
+        except GuardrailViolation:
+            return None
+        return micros
+
+    def settle(self, reserved: int, spent_usd: float) -> None:
+        delta = math.ceil(spent_usd * 1_000_000) - reserved
+        if delta:
+            # Recorded whatever the cap: money spent is spent (a bound is never exceeded
+            # in practice; a refund is negative).
+            self._add(delta, UNBOUNDED)
+
+    def _add(self, micros: int, limit: int) -> None:
+        self._counter.add_turn_writes(self._tenant, self._owner, self._id, micros, limit, self._expires)
+
+
+UNBOUNDED = 2**62
 
 
 def _usage(extraction: Extraction) -> dict[str, float]:
