@@ -129,6 +129,8 @@ def seed(url: str, key: str, users: int = USERS, entries: int = ENTRIES_PER_USER
 
 TENANTS = 3
 AGENTS = 2
+# More distinct recall messages than a run sends (a few thousand per phase at most).
+UNIQUE_RECALLS = 20_000
 
 
 @dataclass(frozen=True)
@@ -140,13 +142,20 @@ class Req:
     idempotent: bool = False  # a fresh Idempotency-Key on every send
 
 
-def requests_for(phase: str, count: int = 400) -> list[Req]:
-    """The requests a phase cycles through, the same for every generator."""
+def requests_for(phase: str, count: int = 400, unique: bool = False) -> list[Req]:
+    """The requests a phase cycles through, the same for every generator.
+
+    ``unique``: every recall message differs (a number is added), and there are enough of
+    them that a run does not come round to the first again: what a server sees when no
+    question repeats (nothing remembered per message can help)."""
     out = []
+    if unique and phase == "recall":
+        count = max(count, UNIQUE_RECALLS)
     for i in range(count):
         user = f"load-{i % USERS}"
         if phase == "recall":
-            body = {"message": MESSAGES[i % len(MESSAGES)], "topK": 5}
+            message = MESSAGES[i % len(MESSAGES)]
+            body = {"message": f"{message} (question {i})" if unique else message, "topK": 5}
             out.append(Req("POST", f"/v1/users/{user}/recall", json.dumps(body)))
         elif phase == "tenants":
             # Key 0 is the admin key; 1.. are the writers of every tenant, interleaved.
@@ -222,11 +231,15 @@ end
 """
 
 
-def run_wrk(url: str, keys: list[str], phase: str, seconds: int, connections: int, workdir: Path) -> dict[str, Any]:
+def run_wrk(
+    url: str, keys: list[str], phase: str, seconds: int, connections: int, workdir: Path, unique: bool = False
+) -> dict[str, Any]:
     script = workdir / "engram.lua"
     script.write_text(WRK_SCRIPT, encoding="utf-8")
     reqs = workdir / f"{phase}.tsv"
-    lines = (f"{r.method}\t{r.path}\t{r.key}\t{int(r.idempotent)}\t{r.body}\n" for r in requests_for(phase))
+    lines = (
+        f"{r.method}\t{r.path}\t{r.key}\t{int(r.idempotent)}\t{r.body}\n" for r in requests_for(phase, unique=unique)
+    )
     reqs.write_text("".join(lines), encoding="utf-8")
     cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", str(script), url, "--"]
     out = subprocess.run(
@@ -253,8 +266,10 @@ def run_wrk(url: str, keys: list[str], phase: str, seconds: int, connections: in
     }
 
 
-def run_httpx(url: str, keys: list[str], phase: str, seconds: int, connections: int) -> dict[str, Any]:
-    reqs = requests_for(phase)
+def run_httpx(
+    url: str, keys: list[str], phase: str, seconds: int, connections: int, unique: bool = False
+) -> dict[str, Any]:
+    reqs = requests_for(phase, unique=unique)
     auth = [{"Authorization": f"Bearer {k}", "Content-Type": "application/json"} for k in keys]
 
     async def main() -> tuple[list[float], int, float]:
@@ -314,6 +329,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument("--generator", choices=["auto", "wrk", "httpx"], default="auto")
     ap.add_argument("--phases", default="recall,upsert,tenants")
     ap.add_argument(
+        "--unique-messages",
+        action="store_true",
+        help="every recall message differs (no question repeats; by default 8 messages rotate)",
+    )
+    ap.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="engram serve processes (default: one per core)"
     )
     args = ap.parse_args(argv)
@@ -324,6 +344,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "generator": generator,
         "connections": args.connections,
         "server_workers": args.workers,
+        "embedder": os.environ.get("ENGRAM_EMBEDDER", "minilm"),
+        "recall_messages": "unique" if args.unique_messages else f"{len(MESSAGES)} rotating",
         "phases": {},
     }
     with tempfile.TemporaryDirectory(prefix="engram-load-") as tmp:
@@ -340,13 +362,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 run_httpx(url, keys, phase, 1, 2)
                 cpu0 = server_cpu_seconds(pid)
                 if generator == "wrk":
-                    r = run_wrk(url, keys, phase, args.seconds, args.connections, work)
+                    r = run_wrk(url, keys, phase, args.seconds, args.connections, work, args.unique_messages)
                 else:
-                    r = run_httpx(url, keys, phase, args.seconds, args.connections)
-                r["server_cpu_share"] = round((server_cpu_seconds(pid) - cpu0) / r["seconds"], 2)
+                    r = run_httpx(url, keys, phase, args.seconds, args.connections, args.unique_messages)
+                cpu = server_cpu_seconds(pid) - cpu0
+                r["server_cpu_share"] = round(cpu / r["seconds"], 2)
+                # What a request costs the server, whatever else the machine runs: on a
+                # shared, busy machine requests/s measures the wait for a core as much as
+                # the server, this does not (much).
+                r["server_cpu_ms_per_request"] = round(1000 * cpu / max(r["requests"], 1), 3)
                 results["phases"][phase] = r
     # Timings move with whatever else the machine runs: keep how busy it was.
     results["load_average_1m"] = round(os.getloadavg()[0], 2)
+    # The requests/s two cores would serve at this CPU cost if the server had them to itself.
+    if "recall" in results["phases"]:
+        per = results["phases"]["recall"]["server_cpu_ms_per_request"]
+        results["recall_rps_on_2_idle_cores_at_this_cpu"] = round(2000 / per, 1) if per else None
     recall = results["phases"].get("recall")
     results["goal_recall_rps"] = GOAL_RECALL_RPS
     results["goal_met"] = None if recall is None else recall["rps"] >= GOAL_RECALL_RPS and recall["non_2xx"] == 0
@@ -358,9 +389,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         lat = r["latency_ms"]
         print(
             f"  {phase:7} {r['rps']:8.1f} req/s  p50 {lat['p50_ms']:7.2f} ms  p95 {lat['p95_ms']:7.2f} ms  "
-            f"p99 {lat['p99_ms']:7.2f} ms  non-200 {r['non_2xx']}  server CPU {r['server_cpu_share']} cores"
+            f"p99 {lat['p99_ms']:7.2f} ms  non-200 {r['non_2xx']}  server CPU {r['server_cpu_share']} cores, "
+            f"{r['server_cpu_ms_per_request']} ms per request"
         )
     print(f"  goal: recall over {GOAL_RECALL_RPS} req/s: {results['goal_met']}")
+    if results.get("recall_rps_on_2_idle_cores_at_this_cpu"):
+        print(
+            f"  at {results['phases']['recall']['server_cpu_ms_per_request']} ms of server CPU per recall, "
+            f"two idle cores would serve at most {results['recall_rps_on_2_idle_cores_at_this_cpu']} recalls/s"
+        )
+    print(f"  load average (1 min) at the end: {results['load_average_1m']}")
     path = write_results("load", results)
     print(f"  -> {path}")
     return results

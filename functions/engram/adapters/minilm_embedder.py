@@ -43,7 +43,16 @@ def available() -> bool:
 
 
 class MiniLMEmbedder:
-    def __init__(self, model_path: str | Path | None = None, threads: int | None = None) -> None:
+    """``threads``: onnxruntime's threads for one call (None: its default, one per core).
+
+    One by default. ``engram serve`` runs one process per core, and what it embeds per
+    request is one short text: a pool of threads per process spends more CPU handing
+    that work out and spinning while it waits than it saves (measured per query with
+    ``bench.episodic_latency``: about 2.4 times the CPU with the default pool), and the
+    vectors are the same bytes either way (int8 matrix products accumulate exactly).
+    """
+
+    def __init__(self, model_path: str | Path | None = None, threads: int | None = 1) -> None:
         self._model_path = None if model_path is None else Path(model_path)
         self._threads = threads
         self._lock = threading.Lock()
@@ -127,5 +136,6 @@ class MiniLMEmbedder:
         options = ort.SessionOptions()
         if self._threads is not None:
             options.intra_op_num_threads = self._threads
+            options.inter_op_num_threads = self._threads
         session = ort.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
         return tokenizer, session

@@ -52,6 +52,7 @@ from engram.ports import (
 from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
 from engram.service.memory import entry_signals
+from engram.service.query_vectors import QueryVectors
 
 logger = Logger(service="engram", child=True)
 
@@ -209,12 +210,16 @@ class RecallService:
         self.access = access
         # Tuned per embedder on bench/eval_data.py, min_score included (docs/recall.md).
         self.weights = weights or weights_for(embedder.model_id)
+        # The same message is embedded once per process (a bounded memory; see the module).
+        self.query_vectors = QueryVectors(embedder)
 
     def recall(self, principal: Principal, user_id: str, request: RecallRequest) -> RecallResult:
         require_role(principal, Role.VIEWER)
         _validate(request)
         started = time.perf_counter()
-        vector = self.embedder.embed([request.message])[0]
+        if self.query_vectors.embedder is not self.embedder:  # the embedder was swapped
+            self.query_vectors = QueryVectors(self.embedder)
+        vector = self.query_vectors.vector(request.message)
         embedded = time.perf_counter()
         result = self.recall_with_vector(principal, user_id, request, vector)
         result.timings_ms["embed"] = round((embedded - started) * 1000, 3)
