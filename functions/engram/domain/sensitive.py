@@ -1170,8 +1170,22 @@ _SECRET_STEMS = frozenset(
 def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
         text = _PUBLIC_KEY_RE.sub("publickey", text)
-    public = text
-    if _SPACED_TOKEN_RE.search(public) or any(_TOKEN_RE.search(m.group()) for m in _TOKEN_RUN_RE.finditer(public)):
+    if _shaped_like_a_secret(text):
+        return True
+    present = words & _SECRET_STEMS
+    if not present:
+        return False
+    # Each rule runs only when one of its own words is there, and only on the stretch of
+    # text around it: long messages often hold such a word ("office", "key") and no secret,
+    # and the rules, not the words, are the costly part.
+    return any(_keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+def _shaped_like_a_secret(text: str) -> bool:
+    """A secret by its shape alone, whatever words surround it (tokens, credentials in a
+    URL, query or assignment, random strings, e-mail and password pairs, CLI passwords,
+    Wi-Fi QR payloads); public keys are already masked."""
+    if _SPACED_TOKEN_RE.search(text) or any(_TOKEN_RE.search(m.group()) for m in _TOKEN_RUN_RE.finditer(text)):
         return True
     if "://" in text and any(not _PLACEHOLDER.match(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
@@ -1183,15 +1197,7 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if "-p" in text and _cli_password(text):
         return True
-    if "WIFI:" in text.upper() and any(not _PLACEHOLDER.match(m.group("pw")) for m in _WIFI_QR_RE.finditer(text)):
-        return True
-    present = words & _SECRET_STEMS
-    if not present:
-        return False
-    # Each rule runs only when one of its own words is there, and only on the stretch of
-    # text around it: long messages often hold such a word ("office", "key") and no secret,
-    # and the rules, not the words, are the costly part.
-    return any(_keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+    return "WIFI:" in text.upper() and any(not _PLACEHOLDER.match(m.group("pw")) for m in _WIFI_QR_RE.finditer(text))
 
 
 def _keyword_rules(text: str, present: frozenset[str]) -> bool:

@@ -23,8 +23,9 @@ writing its key would create a second entry rather than reinforce or supersede i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
 from aws_lambda_powertools import Logger
@@ -121,41 +122,14 @@ class SemanticDedup:
         now = self._clock.now()
         text, subject = fact_text(key, value), subject_of(key)
         q_text, q_subject = self._embedder.embed([text, subject])
-        hits = self._index.search(
-            SearchQuery(
-                tenant_id=tenant_id,
-                user_id=user_id,
-                now=now,
-                text=text,
-                vector=q_text,
-                scope=scope,
-                kinds=(DocKind.MEMORY,),
-                k=CANDIDATES,
-            )
-        )
-        if not hits:
-            return None
-        entries = [
-            e
-            for e in self._store.get_entries(tenant_id, user_id, [h.id for h in hits])
-            if e.is_live(now)
-            and scope.allows(e)
-            and _writable(e, scope)
-            and (shared is None or (e.visibility is Visibility.GLOBAL) == shared)
-        ]
+        entries = self._candidates(tenant_id, user_id, now, text, q_text, scope, shared)
         if not entries:
             return None
         entries.sort(key=lambda e: e.id)
         vectors = self._embedder.embed([t for e in entries for t in (fact_text(e.key, e.value), subject_of(e.key))])
         best: tuple[int, float, int, str, DedupMatch] | None = None
         for i, entry in enumerate(entries):
-            whole = _dot(q_text, vectors[2 * i])
-            about = _dot(q_subject, vectors[2 * i + 1])
-            found: DedupMatch | None = None
-            if whole > limits.duplicate:
-                found = DedupMatch(entry, whole, "duplicate")
-            elif about >= limits.contradiction and not same_value(value, entry.value):
-                found = DedupMatch(entry, about, "contradiction")
+            found = _classify(entry, value, _dot(q_text, vectors[2 * i]), _dot(q_subject, vectors[2 * i + 1]), limits)
             if found is None:
                 continue
             # Duplicates beat contradictions, then similarity, then the same category.
@@ -176,6 +150,50 @@ class SemanticDedup:
             extra={"kind": match.kind, "similarity": round(match.similarity, 4), "entry_id": match.entry.id},
         )
         return match
+
+    def _candidates(
+        self,
+        tenant_id: str,
+        user_id: str,
+        now: datetime,
+        text: str,
+        vector: Sequence[float],
+        scope: VisibilityScope,
+        shared: bool | None,
+    ) -> list[MemoryEntry]:
+        """Live entries near ``text`` that this writer could reinforce or supersede."""
+        hits = self._index.search(
+            SearchQuery(
+                tenant_id=tenant_id,
+                user_id=user_id,
+                now=now,
+                text=text,
+                vector=vector,
+                scope=scope,
+                kinds=(DocKind.MEMORY,),
+                k=CANDIDATES,
+            )
+        )
+        if not hits:
+            return []
+        return [
+            e
+            for e in self._store.get_entries(tenant_id, user_id, [h.id for h in hits])
+            if e.is_live(now)
+            and scope.allows(e)
+            and _writable(e, scope)
+            and (shared is None or (e.visibility is Visibility.GLOBAL) == shared)
+        ]
+
+
+def _classify(entry: MemoryEntry, value: str, whole: float, about: float, limits: DedupThresholds) -> DedupMatch | None:
+    """A near entry as a duplicate (the whole fact is the same), a contradiction (the same
+    subject with another value), or neither."""
+    if whole > limits.duplicate:
+        return DedupMatch(entry, whole, "duplicate")
+    if about >= limits.contradiction and not same_value(value, entry.value):
+        return DedupMatch(entry, about, "contradiction")
+    return None
 
 
 def _writable(entry: MemoryEntry, scope: VisibilityScope) -> bool:
