@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -25,12 +26,12 @@ from engram.adapters.dynamodb.items import ITEM_ENTRY
 from engram.adapters.dynamodb.migrate import migrate_entries
 from engram.adapters.dynamodb.store import entry_item
 from engram.domain.dream import DreamRun, Stats, Trigger, UserOutcome
-from engram.domain.errors import UserErased
+from engram.domain.errors import UserErased, VersionConflict
 from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Visibility
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import entry_to_dict, ts
 from engram.domain.writes import WriteRequest, plan_write
-from engram.ports import EntryQuery
+from engram.ports import EntryQuery, IdentityState
 
 from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint
 from tests.support import T0
@@ -155,9 +156,11 @@ def test_given_a_user_already_due_when_written_again_then_one_state_update_and_n
     store.apply(_change(store, "pet", later, later), later)
     after = store.get(k.user_pk("t1", "u1"), STATE_SK)
     assert before is not None and after is not None
-    # The first write of a user checks the erasure mark; later ones lean on the state item,
-    # which holds the count and the due mark too: one update, not three items.
-    assert store.transactions == [["Put", "Put", "Put", "ConditionCheck", "Update"], ["Put", "Put", "Put", "Update"]]
+    # The entry, its history version (also the identity's lock: no identity item) and one
+    # update of the state item, which holds the count and the due mark. The first write of
+    # a user checks the erasure mark; later ones lean on the state item.
+    assert store.transactions == [["Put", "Put", "ConditionCheck", "Update"], ["Put", "Put", "Update"]]
+    assert not any(it[k.SK]["S"].startswith("I#") for it in store.client.scan(TableName=store.table_name)["Items"])
     # Still due since the first write: GSI2's key is not deleted and put again.
     assert after[k.GSI2SK] == before[k.GSI2SK]
     due = DynamoDreamState(store.client, store.table_name).due_state("t1", "u1")
@@ -200,6 +203,65 @@ def test_given_an_erasure_after_a_write_began_then_the_state_item_cannot_vouch_f
     with pytest.raises(UserErased):
         store.apply(_change(store, "pet", after, began), after)
     assert [e.key for e in store.list_entries("t1", "u1", EntryQuery(now=after)).items] == ["name"]
+
+
+def test_given_two_writers_of_one_version_when_both_apply_then_the_history_put_lets_one_through(
+    store: DynamoStore,
+) -> None:
+    _write(store, "city", "Paris")
+    req = WriteRequest("t1", "u1", "city", "x", "fact", Visibility.SELF, "agent-a", Actor(ActorType.AGENT, "agent-a"))
+    state = store.get_identity("t1", "u1", req.identity)
+    assert state is not None and state.current_entry_id is not None
+    current = store.get_entry("t1", "u1", state.current_entry_id)
+    first, second = (
+        plan_write(replace(req, value=v), current, state.version, T0 + timedelta(minutes=1)) for v in ("London", "Rome")
+    )
+    for plan in (first, second):
+        change = Changeset("t1", "u1", (plan.guard,), plan.entries, plan.history, plan.active_delta, 500)
+        if plan is first:
+            store.apply(change, T0 + timedelta(minutes=1))
+        else:
+            with pytest.raises(VersionConflict):
+                store.apply(change, T0 + timedelta(minutes=1))
+    after = store.get_identity("t1", "u1", req.identity)
+    assert after is not None and after.version == state.version + 1
+    assert after.current_entry_id == first.entry.id
+    assert [e.value for e in store.list_entries("t1", "u1", EntryQuery(now=T0 + timedelta(minutes=1))).items] == [
+        "London"
+    ]
+
+
+def test_given_an_identity_of_an_older_table_when_written_then_its_item_is_read_until_history_holds_it(
+    store: DynamoStore,
+) -> None:
+    entry = _write(store, "city", "Paris")
+    pk = k.user_pk("t1", "u1")
+    # As key design 2 left it: the state in an identity item, none in the history version.
+    store.client.update_item(
+        TableName=store.table_name,
+        Key={k.PK: {"S": pk}, k.SK: {"S": k.history_sk(entry.identity_id, 1)}},
+        UpdateExpression="REMOVE identityState, currentEntryId",
+    )
+    store.put(
+        to_item(
+            {
+                k.PK: pk,
+                k.SK: k.identity_sk(entry.identity_id),
+                k.ITEM_TYPE: "identity",
+                "identityId": entry.identity_id,
+                "version": 1,
+                "currentEntryId": entry.id,
+            }
+        )
+    )
+    store.metrics.reset()
+    assert store.get_identity("t1", "u1", entry.identity_id) == IdentityState(1, entry.id)
+    assert _requests(store) == {"Query": 1, "GetItem": 1}
+    newer = _write(store, "city", "London", now=T0 + timedelta(minutes=1))
+    store.metrics.reset()
+    assert store.get_identity("t1", "u1", entry.identity_id) == IdentityState(2, newer.id)
+    assert _requests(store) == {"Query": 1}
+    assert store.erase_user("t1", "u1")["identities"] == 1
 
 
 # -- recall's tier 1 -------------------------------------------------------------------------

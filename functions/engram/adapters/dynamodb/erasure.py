@@ -1,8 +1,9 @@
 """Erasure in the table: the user's erasure mark and the deletion of their partition.
 
 The mark is keyed by a hash of tenant and user (``keys.erasure_pk``), never the ids
-themselves; every later commit of a write that began before it is refused by a
-condition check in its transaction (``store.DynamoEntries.apply``).
+themselves; every later commit of a write that began before it is refused in its
+transaction, by a condition check on the mark or on the user's state item, which this
+deletes with the rest of the partition (``store.DynamoEntries._state_actions``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ _ERASED_AS = {
     ITEM_PROFILE: "profiles",
     ITEM_SETTINGS: "settings",
 }
+_IDENTITY_PREFIXES = (k.HISTORY + k.SEP, k.IDENTITY + k.SEP)
 
 
 class DynamoErasure(DynamoBase):
@@ -53,6 +55,9 @@ class DynamoErasure(DynamoBase):
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
         pk = k.user_pk(tenant_id, user_id)
         counts = dict.fromkeys(_ERASED_AS.values(), 0)
+        # Identities are counted by id: most have only history versions since key design 3
+        # (their state is in the newest one), older ones and idempotency marks an item.
+        identities: set[str] = set()
         while True:
             # Deleting while paging would skip items; take a batch of keys, delete it,
             # and ask again until the partition is empty.
@@ -69,9 +74,13 @@ class DynamoErasure(DynamoBase):
                 if len(batch) >= 1000:
                     break
             if not batch:
+                counts["identities"] = len(identities)
                 return counts
             self.batch_delete([{k.PK: it[k.PK], k.SK: it[k.SK]} for it in batch])
             for it in batch:
+                sk = it[k.SK]["S"]
+                if sk.startswith(_IDENTITY_PREFIXES):
+                    identities.add(sk.split(k.SEP)[1])
                 kind = it.get(k.ITEM_TYPE, {}).get("S", "")
                 if kind in _ERASED_AS:
                     counts[_ERASED_AS[kind]] += 1

@@ -91,6 +91,9 @@ COUNTER_EXACT = "exact"
 COUNTER_NEXT_EXPIRY = "nextExpiry"
 # An origin at or after which no erasure of the user happened (see _state_actions).
 CLEAR_SINCE = "clearSince"
+# Set on the history version a guard wrote: it holds the identity's state (version,
+# ``currentEntryId``), so no identity item is written (docs/dynamodb.md, "Transactions").
+IDENTITY_STATE = "identityState"
 _TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")
 _LIVE = Status.ACTIVE.value
 
@@ -158,10 +161,28 @@ class DynamoEntries(DynamoBase):
         return [entry_of(item) for item in self.batch_get(keys)]
 
     def get_identity(self, tenant_id: str, user_id: str, identity_id: str) -> IdentityState | None:
-        item = self.get(k.user_pk(tenant_id, user_id), k.identity_sk(identity_id))
-        if item is None:
+        """From the identity's newest history version (one item read); from its identity
+        item when that version does not say (written before key design 3) or there is no
+        history at all (a write's idempotency mark)."""
+        pk = k.user_pk(tenant_id, user_id)
+        names = {"#pk": k.PK, "#sk": k.SK, "#v": "version", "#cur": "currentEntryId", "#state": IDENTITY_STATE}
+        for item in self.query_items(
+            KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
+            ExpressionAttributeNames=names,
+            ExpressionAttributeValues={":pk": attr(pk), ":prefix": attr(k.history_prefix(identity_id))},
+            ProjectionExpression="#v, #cur, #state",
+            ScanIndexForward=False,
+            ConsistentRead=True,
+            Limit=1,
+        ):
+            data = from_item(item)
+            if IDENTITY_STATE in data:
+                return IdentityState(int(data["version"]), data.get("currentEntryId"))
+            break
+        legacy = self.get(pk, k.identity_sk(identity_id))
+        if legacy is None:
             return None
-        data = from_item(item)
+        data = from_item(legacy)
         return IdentityState(int(data["version"]), data.get("currentEntryId"))
 
     def list_entries(self, tenant_id: str, user_id: str, query: EntryQuery) -> Page[MemoryEntry]:
@@ -358,9 +379,19 @@ class DynamoEntries(DynamoBase):
             for item in self.batch_get(keys, projection=("id", "status", "expiresAt", "version")):
                 data = from_item(item)
                 prior[str(data["id"])] = data
+        by_identity: dict[str, list[HistoryRecord]] = {}
+        for h in changeset.history:
+            by_identity.setdefault(h.identity_id, []).append(h)
         groups: dict[str, _Group] = {}
         for guard in changeset.guards:
-            groups.setdefault(guard.identity_id, _Group()).actions.append(self._guard_action(changeset, pk, guard))
+            group = groups.setdefault(guard.identity_id, _Group())
+            # The optimistic lock of an identity is the put of its next history version
+            # (``attribute_not_exists``): of two writers that read the same version, one
+            # puts it and the other fails, as with a version condition on an identity
+            # item, without writing one. A guard with no such version in the change (a
+            # write's idempotency mark, an import of several versions) keeps the item.
+            if not _history_locks(guard, by_identity.get(guard.identity_id, ())):
+                group.actions.append(self._guard_action(changeset, pk, guard))
         now_ts = ts(now)
         for e in entries:
             group = groups.setdefault(e.identity_id, _Group())
@@ -376,9 +407,6 @@ class DynamoEntries(DynamoBase):
                 put["ExpressionAttributeNames"] = {"#version": "version"}
                 put["ExpressionAttributeValues"] = {":version": attr(before["version"])}
             group.actions.append({"Put": put})
-        by_identity: dict[str, list[HistoryRecord]] = {}
-        for h in changeset.history:
-            by_identity.setdefault(h.identity_id, []).append(h)
         for identity, records in by_identity.items():
             group = groups.setdefault(identity, _Group())
             room = MAX_TRANSACTION_ITEMS - 1 - len(group.actions)
@@ -392,7 +420,7 @@ class DynamoEntries(DynamoBase):
                     {
                         "Put": {
                             "TableName": self.table_name,
-                            "Item": _history_item(pk, h),
+                            "Item": _history_item(pk, h, guards.get(identity)),
                             "ConditionExpression": "attribute_not_exists(#pk)",
                             "ExpressionAttributeNames": {"#pk": k.PK},
                         }
@@ -704,15 +732,25 @@ def entry_of(item: Item) -> MemoryEntry:
     return entry_from_dict(from_item(item))
 
 
-def _history_item(pk: str, h: HistoryRecord) -> Item:
-    return to_item(
-        {
-            **history_to_dict(h),
-            k.PK: pk,
-            k.SK: k.history_sk(h.identity_id, h.version),
-            k.ITEM_TYPE: ITEM_HISTORY,
-        }
-    )
+def _history_item(pk: str, h: HistoryRecord, guard: IdentityGuard | None = None) -> Item:
+    data = {
+        **history_to_dict(h),
+        k.PK: pk,
+        k.SK: k.history_sk(h.identity_id, h.version),
+        k.ITEM_TYPE: ITEM_HISTORY,
+    }
+    if guard is not None and guard.new_version == h.version:
+        # The identity's state as of this version: ``get_identity`` reads it from here.
+        data[IDENTITY_STATE] = 1
+        data["currentEntryId"] = guard.current_entry_id
+    return to_item(data)
+
+
+def _history_locks(guard: IdentityGuard, records: Iterable[HistoryRecord]) -> bool:
+    """Is the put of ``guard``'s next history version its lock? Only for a step of one
+    version: the version before it exists for every identity that exists."""
+    step = guard.new_version == (guard.expected_version or 0) + 1
+    return step and any(h.version == guard.new_version for h in records)
 
 
 def _listing_filters(query: EntryQuery, names: dict[str, str], values: dict[str, Any]) -> list[str]:
