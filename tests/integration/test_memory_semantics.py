@@ -451,3 +451,31 @@ def test_extraction_stops_calling_the_model_once_the_agents_daily_budget_is_spen
     assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
     with Stubber(client):
         assert say("m4", "My favorite color is teal.")["extractor"] == "rules-v1"
+
+
+# -- item 10: a contradiction is flagged on every agent's entry ----------------------------
+def test_a_contradiction_found_by_one_agents_dream_is_flagged_on_every_agents_entry(api: Api) -> None:
+    from engram.adapters.dream_queue import ThreadedDreamQueue
+
+    admin = api.key("acme", "root", Role.ADMIN)
+    dreamer, other = api.key("acme", "a"), api.key("acme", "b")
+    # Given agent a runs dream and agent b does not (the default)
+    cfg = {"userMemoryConfig": {"dreamConfig": {"enabled": True}}}
+    assert api.call("PUT", "/v1/agents/a/config", admin, json_body=cfg).status == 200
+    mine = _put(api, dreamer, {"key": "language", "value": "English"})["entry"]
+    theirs = _put(api, other, {"key": "language", "value": "German"})["entry"]
+    # When a dream run goes over the user
+    assert api.call("POST", "/v1/dream/runs", admin).status == 202
+    queue = api.engram.dream.queue  # type: ignore[attr-defined]
+    assert isinstance(queue, ThreadedDreamQueue)
+    queue.join()
+    # Then both agents' entries say they are in conflict, and each agent sees its own flag
+    assert api.call("GET", f"{U}/memories/{mine['id']}", dreamer).json()["conflicted"] is True
+    assert api.call("GET", f"{U}/memories/{theirs['id']}", other).json()["conflicted"] is True
+    # And when agent b agrees, the next run clears both flags
+    _put(api, other, {"key": "language", "value": "english"})
+    assert api.call("POST", "/v1/dream/runs", admin).status == 202
+    queue.join()
+    assert api.call("GET", f"{U}/memories/{mine['id']}", dreamer).json()["conflicted"] is False
+    now_theirs = api.call("GET", f"{U}/memories/key/language", other).json()["items"]
+    assert [e["conflicted"] for e in now_theirs] == [False]

@@ -265,12 +265,28 @@ def test_given_a_resolved_contradiction_when_planned_then_the_remaining_flag_is_
     assert changes[0].kind is ChangeKind.UPDATED
 
 
-def test_given_detection_off_for_one_agent_when_planned_then_only_the_other_agents_entry_is_flagged() -> None:
-    off = Policy.of(DreamConfig(enabled=True, detect_contradictions=False))
+@pytest.mark.parametrize(
+    "other",
+    [DreamConfig(enabled=True, detect_contradictions=False), DreamConfig(enabled=False)],
+    ids=["off", "no-dream"],
+)
+def test_given_detection_on_for_one_agent_only_when_planned_then_every_agents_entry_is_flagged(
+    other: DreamConfig,
+) -> None:
+    """Issue #17, item 10: the flag was set only on the dream-enabled agent's entry."""
     a = entry("language", "English", agent="agent-a", n=1)
     b = entry("language", "German", agent="agent-b", n=2)
-    changes, _ = contradiction_changes([a, b], lambda agent: off if agent == "agent-b" else ON)
-    assert [e.id for c in changes for e in c.before] == [a.id]
+    changes, found = contradiction_changes([a, b], lambda agent: Policy.of(other) if agent == "agent-b" else ON)
+    assert found == 1
+    assert [e.id for c in changes for e in c.before] == [a.id, b.id]
+    assert all(e.conflicted for c in changes for e in c.after)
+
+
+def test_given_no_agent_of_the_key_detects_when_planned_then_nothing_is_flagged() -> None:
+    off = Policy.of(DreamConfig(enabled=False))
+    a = entry("language", "English", agent="agent-a", n=1)
+    b = entry("language", "German", agent="agent-b", n=2)
+    assert contradiction_changes([a, b], lambda agent: off) == ([], 0)
 
 
 def test_given_a_decayed_and_contradicted_entry_when_planned_then_the_flag_builds_on_the_decay() -> None:

@@ -358,7 +358,11 @@ def entry_change(
 def contradiction_changes(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -> tuple[list[Change], int]:
     """Flag (and unflag) entries whose key holds different values across agents or
     visibilities; no winner is chosen, and a key's entries are flagged together.
-    Returns the changes and how many keys newly became contradictions."""
+    Returns the changes and how many keys newly became contradictions.
+
+    One agent that detects contradictions is enough: the disagreement is the user's data,
+    not that agent's, so every agent's entry of the key is flagged (or cleared), whether
+    or not its own agent runs dream (issue #17, item 10)."""
     by_key: dict[str, list[MemoryEntry]] = {}
     for e in entries:
         by_key.setdefault(e.key, []).append(e)
@@ -368,12 +372,10 @@ def contradiction_changes(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -
         group = by_key[key]
         if len(group) == 1 and not group[0].conflicted:
             continue  # the common case, and nothing to compare
+        if not any(policy_of(e.source_agent_id).detects for e in group):
+            continue
         conflicted = len({normalise_value(e.value) for e in group}) > 1
-        targets = [
-            e
-            for e in sorted(group, key=lambda x: x.id)
-            if policy_of(e.source_agent_id).detects and e.conflicted != conflicted
-        ]
+        targets = [e for e in sorted(group, key=lambda x: x.id) if e.conflicted != conflicted]
         if not targets:
             continue
         after = tuple(e.evolve(conflicted=conflicted, version=e.version + 1) for e in targets)
