@@ -483,71 +483,37 @@ class DynamoEntries(DynamoBase):
           on it replaces the check, a write unit less on each side of the transaction.
         """
         seen = seen or {}
-        names = {"#type": k.ITEM_TYPE, "#t": "tenantId", "#u": "userId"}
-        values: dict[str, Any] = {
-            ":type": attr(ITEM_DUE),
-            ":t": attr(change.tenant_id),
-            ":u": attr(change.user_id),
-        }
-        sets = ["#type = :type", "#t = :t", "#u = :u"]
-        adds: list[str] = []
-        conditions: list[str] = []
-        check: dict[str, Any] | None = None
-        if delta != 0:
-            names["#n"] = "n"
-            values[":delta"] = attr(delta)
-            adds.append("#n :delta")
-        if cap is not None:
-            # Only a settled count is trusted with the cap: a failed condition makes the
-            # adapter settle it.
-            names |= {"#n": "n", "#exact": COUNTER_EXACT}
-            values[":room"] = attr(cap - delta)
-            conditions.append("(attribute_exists(#exact) AND #n <= :room)")
-        earliest = change.earliest_expiry
-        seen_nx = seen.get(COUNTER_NEXT_EXPIRY)
-        if earliest is not None and (seen_nx is None or earliest < str(seen_nx)):
-            names["#nx"] = COUNTER_NEXT_EXPIRY
-            values[":nx"] = attr(earliest)
-            sets.append("#nx = :nx")
-            if seen_nx is None:
-                conditions.append("attribute_not_exists(#nx)")
-            else:
-                values[":seenNx"] = attr(seen_nx)
-                conditions.append("#nx = :seenNx")
+        if delta == 0 and not change.marks_due and change.origin is None and not _lowers_expiry(change, seen):
+            return []  # nothing for the state item to learn or vouch for
+        e = _Expression(
+            names={"#type": k.ITEM_TYPE, "#t": "tenantId", "#u": "userId"},
+            values={":type": attr(ITEM_DUE), ":t": attr(change.tenant_id), ":u": attr(change.user_id)},
+            sets=["#type = :type", "#t = :t", "#u = :u"],
+        )
+        _count_clauses(e, delta, cap)
+        if _lowers_expiry(change, seen):
+            _expiry_clauses(e, change, seen)
         if change.marks_due:
-            names["#activity"] = "activity"
-            names["#due"] = "dueAt"
-            values[":one"] = attr(1)
-            values[":now"] = attr(change.now)
-            adds.append("#activity :one")
-            due = seen.get("dueAt")
-            if due is not None and str(due) <= change.now:
-                conditions.append("#due <= :now")  # still due when this commits
-            else:
-                names |= {"#g2pk": k.GSI2PK, "#g2sk": k.GSI2SK}
-                values[":g2pk"] = attr(due_pk(shard_of(change.tenant_id, change.user_id)))
-                values[":g2sk"] = attr(due_sk(change.now, change.tenant_id, change.user_id))
-                sets += ["#due = :now", "#g2pk = :g2pk", "#g2sk = :g2sk"]
+            _due_clauses(e, change, seen)
+        check: dict[str, Any] | None = None
         if change.origin is not None:
-            names["#clear"] = CLEAR_SINCE
-            values[":origin"] = attr(change.origin)
+            e.names["#clear"] = CLEAR_SINCE
+            e.values[":origin"] = attr(change.origin)
             clear = seen.get(CLEAR_SINCE)
             if clear is not None and str(clear) <= change.origin:
-                conditions.append("#clear <= :origin")
+                e.conditions.append("#clear <= :origin")
             else:
                 check = self._not_erased_since(change.tenant_id, change.user_id, change.origin)
-                sets.append("#clear = :origin")
-        if delta == 0 and not change.marks_due and change.origin is None and ":nx" not in values:
-            return []  # nothing for the state item to learn or vouch for
+                e.sets.append("#clear = :origin")
         update: dict[str, Any] = {
             "TableName": self.table_name,
             "Key": key_of(pk, STATE_SK),
-            "UpdateExpression": "SET " + ", ".join(sets) + (" ADD " + ", ".join(adds) if adds else ""),
-            "ExpressionAttributeNames": names,
-            "ExpressionAttributeValues": values,
+            "UpdateExpression": "SET " + ", ".join(e.sets) + (" ADD " + ", ".join(e.adds) if e.adds else ""),
+            "ExpressionAttributeNames": e.names,
+            "ExpressionAttributeValues": e.values,
         }
-        if conditions:
-            update["ConditionExpression"] = " AND ".join(conditions)
+        if e.conditions:
+            update["ConditionExpression"] = " AND ".join(e.conditions)
         return [check, {"Update": update}] if check is not None else [{"Update": update}]
 
     def _transact(
@@ -790,6 +756,64 @@ def _most_accessed(entries: list[MemoryEntry], after: list[Any] | None, want: in
         entries = [e for e in entries if _sort_tuple_accessed(e) < bound]
     entries.sort(key=_sort_tuple_accessed, reverse=True)
     return entries[:want]
+
+
+@dataclass
+class _Expression:
+    """An update of the state item being built: attribute names and values, SET and ADD
+    clauses, and the conditions it commits under."""
+
+    names: dict[str, str]
+    values: dict[str, Any]
+    sets: list[str]
+    adds: list[str] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+
+
+def _count_clauses(e: _Expression, delta: int, cap: int | None) -> None:
+    if delta != 0:
+        e.names["#n"] = "n"
+        e.values[":delta"] = attr(delta)
+        e.adds.append("#n :delta")
+    if cap is not None:
+        # Only a settled count is trusted with the cap: a failed condition makes the
+        # adapter settle it.
+        e.names |= {"#n": "n", "#exact": COUNTER_EXACT}
+        e.values[":room"] = attr(cap - delta)
+        e.conditions.append("(attribute_exists(#exact) AND #n <= :room)")
+
+
+def _lowers_expiry(change: _StateChange, seen: dict[str, Any]) -> bool:
+    earliest, seen_nx = change.earliest_expiry, seen.get(COUNTER_NEXT_EXPIRY)
+    return earliest is not None and (seen_nx is None or earliest < str(seen_nx))
+
+
+def _expiry_clauses(e: _Expression, change: _StateChange, seen: dict[str, Any]) -> None:
+    seen_nx = seen.get(COUNTER_NEXT_EXPIRY)
+    e.names["#nx"] = COUNTER_NEXT_EXPIRY
+    e.values[":nx"] = attr(change.earliest_expiry)
+    e.sets.append("#nx = :nx")
+    if seen_nx is None:
+        e.conditions.append("attribute_not_exists(#nx)")
+    else:
+        e.values[":seenNx"] = attr(seen_nx)
+        e.conditions.append("#nx = :seenNx")
+
+
+def _due_clauses(e: _Expression, change: _StateChange, seen: dict[str, Any]) -> None:
+    e.names["#activity"] = "activity"
+    e.names["#due"] = "dueAt"
+    e.values[":one"] = attr(1)
+    e.values[":now"] = attr(change.now)
+    e.adds.append("#activity :one")
+    due = seen.get("dueAt")
+    if due is not None and str(due) <= change.now:
+        e.conditions.append("#due <= :now")  # still due when this commits
+    else:
+        e.names |= {"#g2pk": k.GSI2PK, "#g2sk": k.GSI2SK}
+        e.values[":g2pk"] = attr(due_pk(shard_of(change.tenant_id, change.user_id)))
+        e.values[":g2sk"] = attr(due_sk(change.now, change.tenant_id, change.user_id))
+        e.sets += ["#due = :now", "#g2pk = :g2pk", "#g2sk = :g2sk"]
 
 
 def _counter_exact(data: dict[str, Any], now_ts: str) -> bool:
