@@ -97,61 +97,22 @@ class DynamoConversations(DynamoBase):
     ) -> AppendOutcome:
         if len(messages) > MAX_MESSAGES_PER_APPEND:
             raise ValidationFailed(f"Send at most {MAX_MESSAGES_PER_APPEND} messages at once.", field="messages")
-        tenant_id, user_id, agent_id, thread_id = key.tenant_id, key.user_id, key.agent_id, key.thread_id
+        tenant_id, user_id, thread_id = key.tenant_id, key.user_id, key.thread_id
         tpk = thread_pk(key)
         for attempt in range(ATTEMPTS):
             if attempt:
                 # Full jitter: writers contending for one thread spread out instead of colliding again.
                 time.sleep(random.uniform(0, min(0.05, 0.002 * 2**attempt)))
             thread = self.get_thread(key)
-            ids = list(dict.fromkeys(m.id for m in messages))
-            found = {m.id: m for m in self._by_ids(tpk, ids)}
-            stored: list[Message] = []
-            fresh: list[Message] = []
-            last = 0 if thread is None else thread.last_seq
-            for new in messages:
-                if new.id in found:
-                    stored.append(found[new.id])
-                    continue
-                last += 1
-                msg = new.stored(tenant_id, user_id, thread_id, agent_id, last, now)
-                found[msg.id] = msg
-                fresh.append(msg)
-                stored.append(msg)
+            found = {m.id: m for m in self._by_ids(tpk, list(dict.fromkeys(m.id for m in messages)))}
+            last, stored, fresh = _numbered(key, messages, found, 0 if thread is None else thread.last_seq, now)
             if not fresh:
                 assert thread is not None  # every message existed, so the thread does
                 if origin is not None and self._erased_since(tenant_id, user_id, origin):
                     raise UserErased("This user was erased after this append began; it was not applied.")
                 return AppendOutcome(thread, stored, ())
-            after = Thread(
-                tenant_id,
-                user_id,
-                thread_id,
-                agent_id,
-                now if thread is None else thread.created_at,
-                now,
-                last,
-                1 if thread is None else thread.window_start,
-                0 if thread is None else thread.clears,
-            )
-            actions = [self._thread_action(thread, after)]
-            actions += [
-                {
-                    "Put": {
-                        "TableName": self.table_name,
-                        "Item": _message_item(m),
-                        "ConditionExpression": "attribute_not_exists(#pk)",
-                        "ExpressionAttributeNames": {"#pk": k.PK},
-                    }
-                }
-                for m in fresh
-            ]
-            erasure = None
-            if origin is not None:
-                # Erasure wins, as for memory writes: checked in the append's own
-                # transaction, so an append that began before the erasure stores nothing.
-                erasure = len(actions)
-                actions.append(self._not_erased_since(tenant_id, user_id, origin))
+            after = _thread_after(key, thread, last, now)
+            actions, erasure = self._append_actions(thread, after, fresh, origin)
             try:
                 self.call("TransactWriteItems", TransactItems=actions)
             except TransactionCancelled as exc:
@@ -162,6 +123,29 @@ class DynamoConversations(DynamoBase):
             current = self.get_thread(key) or after
             return AppendOutcome(current, stored, tuple(m.id for m in fresh))
         raise VersionConflict("This thread is being appended to by many writers; retry.", threadId=thread_id)
+
+    def _append_actions(
+        self, thread: Thread | None, after: Thread, fresh: Sequence[Message], origin: datetime | None
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """The append's transaction, and where in it the erasure check is (None: none)."""
+        actions = [self._thread_action(thread, after)]
+        actions += [
+            {
+                "Put": {
+                    "TableName": self.table_name,
+                    "Item": _message_item(m),
+                    "ConditionExpression": "attribute_not_exists(#pk)",
+                    "ExpressionAttributeNames": {"#pk": k.PK},
+                }
+            }
+            for m in fresh
+        ]
+        if origin is None:
+            return actions, None
+        # Erasure wins, as for memory writes: checked in the append's own transaction, so
+        # an append that began before the erasure stores nothing.
+        actions.append(self._not_erased_since(after.tenant_id, after.user_id, origin))
+        return actions, len(actions) - 1
 
     def _not_erased_since(self, tenant_id: str, user_id: str, origin: datetime) -> dict[str, Any]:
         return {
@@ -439,3 +423,37 @@ def _message(item: Item) -> Message:
     extraction = item.get("extraction", {}).get("S")
     body["extraction"] = None if extraction is None else json.loads(extraction)
     return message_from_dict(body)
+
+
+def _numbered(
+    key: ThreadKey, messages: Sequence[NewMessage], found: dict[str, Message], last: int, now: datetime
+) -> tuple[int, list[Message], list[Message]]:
+    """Each message as stored: one already there is kept, a new one numbered after ``last``.
+    Answers the last number, every message of the append, and the new ones."""
+    stored: list[Message] = []
+    fresh: list[Message] = []
+    for new in messages:
+        if new.id in found:
+            stored.append(found[new.id])
+            continue
+        last += 1
+        msg = new.stored(key.tenant_id, key.user_id, key.thread_id, key.agent_id, last, now)
+        found[msg.id] = msg
+        fresh.append(msg)
+        stored.append(msg)
+    return last, stored, fresh
+
+
+def _thread_after(key: ThreadKey, thread: Thread | None, last: int, now: datetime) -> Thread:
+    """The thread as the append leaves it (a new one starts its window at 1)."""
+    return Thread(
+        key.tenant_id,
+        key.user_id,
+        key.thread_id,
+        key.agent_id,
+        now if thread is None else thread.created_at,
+        now,
+        last,
+        1 if thread is None else thread.window_start,
+        0 if thread is None else thread.clears,
+    )
