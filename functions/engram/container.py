@@ -100,7 +100,7 @@ def build(
     """
     settings = settings or Settings()
     backend = backend or backend_from_settings(settings)
-    clock = clock or (StartedClock(settings.clock_start) if settings.clock_start else SystemClock())
+    clock = clock or make_clock(settings)
     embedder = embedder or make_embedder(settings)
     store = backend.store
     if index is None:
@@ -172,11 +172,7 @@ def _make_dream(
     background thread on a laptop."""
     from engram.service.dream import DreamService
 
-    summarizer: Summarizer | None = None
-    if settings.dream_summarizer == "bedrock":
-        from engram.adapters.bedrock_summarizer import BedrockSummarizer
-
-        summarizer = BedrockSummarizer.from_settings(settings)
+    summarizer = make_summarizer(settings)
     service: DreamService
 
     def deliver(message: DreamMessage) -> Sequence[tuple[str, str]]:
@@ -194,6 +190,21 @@ def _make_dream(
         batch_users=settings.dream_batch_users,
     )
     return service
+
+
+def make_clock(settings: Settings) -> Clock:
+    """Real time, or real time started at ``settings.clock_start``: every entry point (the
+    server, ``engram dream`` and its worker processes) runs on the same clock."""
+    return StartedClock(settings.clock_start) if settings.clock_start else SystemClock()
+
+
+def make_summarizer(settings: Settings) -> Summarizer | None:
+    """Dream's summarizer (``ENGRAM_DREAM_SUMMARIZER``): the server's and the CLI's alike."""
+    if settings.dream_summarizer == "bedrock":
+        from engram.adapters.bedrock_summarizer import BedrockSummarizer
+
+        return BedrockSummarizer.from_settings(settings)
+    return None
 
 
 def make_embedder(settings: Settings) -> Embedder:

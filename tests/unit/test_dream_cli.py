@@ -69,3 +69,65 @@ def test_given_a_terminal_when_engram_dream_runs_then_the_bar_advances_every_few
     assert main(["--data-dir", str(tmp_path), "dream"]) == 0
     # 12 users in batches of 5: the bar moved three times, not once from 0 to done.
     assert batches == [5, 5, 2]
+
+
+# -- issue #17, item 10: the CLI runs on the settings' clock and with the configured summarizer --
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_given_a_started_clock_when_engram_dream_runs_then_it_expires_by_that_clock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from engram.domain.agent_config import AgentConfig, UserMemoryConfig
+
+    engram = build(Settings(data_dir=tmp_path))
+    engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=UserMemoryConfig(ttl_hours={"context": 24})))
+    for u in range(3):
+        engram.memory.upsert(principal("t1", "agent-a"), f"u{u}", [UpsertCommand("mood", "fine", category="context")])
+    # When dream runs with the clock the server would have two days on (ENGRAM_CLOCK_START)
+    monkeypatch.setenv("ENGRAM_CLOCK_START", (datetime.now(UTC) + timedelta(days=2)).isoformat())
+    assert main(["--data-dir", str(tmp_path), "dream", "--json", "--workers", str(workers)]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    # Then the day-long moods are over by that clock, in this process and in its workers
+    assert report["users_processed"] == 3 and report["expired"] == 3
+
+
+def test_given_a_configured_summarizer_when_engram_dream_runs_then_it_summarises(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import boto3
+    from botocore.stub import Stubber
+    from engram.adapters.bedrock_summarizer import BedrockSummarizer
+    from engram.domain.agent_config import AgentConfig, DreamConfig, SemanticDedupConfig, UserMemoryConfig
+
+    engram = build(Settings(data_dir=tmp_path))
+    dream = DreamConfig(enabled=True, summarize_interactions=True, summarize_min_entries=3, merge_duplicates=False)
+    umc = UserMemoryConfig(dream_config=dream, semantic_dedup=SemanticDedupConfig(enabled=False))
+    engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=umc))
+    facts = [UpsertCommand("city", "Paris"), UpsertCommand("pet", "a dog"), UpsertCommand("job", "baker")]
+    engram.memory.upsert(principal("t1", "agent-a"), "u1", facts)
+    client = boto3.client("bedrock-runtime", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    bedrock = BedrockSummarizer(client, model="m", usd_per_million_input=0.25, usd_per_million_output=1.25)
+    made: list[Settings] = []
+
+    def from_settings(settings: Settings) -> BedrockSummarizer:
+        made.append(settings)
+        return bedrock
+
+    monkeypatch.setattr(BedrockSummarizer, "from_settings", staticmethod(from_settings))
+    monkeypatch.setenv("ENGRAM_DREAM_SUMMARIZER", "bedrock")
+    reply = {
+        "output": {"message": {"role": "assistant", "content": [{"text": "Lives in Paris, has a dog, bakes."}]}},
+        "stopReason": "end_turn",
+        "usage": {"inputTokens": 200, "outputTokens": 20, "totalTokens": 220},
+        "metrics": {"latencyMs": 120},
+    }
+    with Stubber(client) as stub:
+        stub.add_response("converse", reply)
+        assert main(["--data-dir", str(tmp_path), "dream", "--json"]) == 0
+        stub.assert_no_pending_responses()
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert made and report["summaries_written"] == 1 and report["entries_summarized"] == 3
+    assert report["cost_micros"] > 0

@@ -59,7 +59,7 @@ def local_service(
     from engram.adapters.local_index import LocalIndex
     from engram.adapters.local_index_vectors import LocalIndexVectors
     from engram.adapters.sqlite.dream_state import SqliteDreamState
-    from engram.container import SystemClock, make_embedder
+    from engram.container import make_clock, make_embedder, make_summarizer
     from engram.service.agents import AgentConfigService
 
     db = SqliteDb(settings.sqlite_path) if write_lock is None else _TakeTurns(settings.sqlite_path, write_lock)
@@ -69,8 +69,11 @@ def local_service(
         SqliteDreamState(db),
         queue,
         make_embedder(settings),
-        clock or SystemClock(),
+        # The settings' clock (ENGRAM_CLOCK_START), as the server's: not the wall clock.
+        clock or make_clock(settings),
         AgentConfigService(store),
+        # The configured summarizer (ENGRAM_DREAM_SUMMARIZER), as the server's.
+        make_summarizer(settings),
         vectors=LocalIndexVectors(LocalIndex(settings.index_path)),
         batch_users=settings.dream_batch_users,
     )
