@@ -1,7 +1,8 @@
 """Memory semantics over real HTTP against ``engram serve`` (issue #17), on every store.
 
 The timestamp property: any time the API accepts survives a restart on the embedded
-store and on DynamoDB (moto server); any other is a clean 4xx and harms nobody.
+store and on DynamoDB (moto server); any other is a clean 4xx and harms nobody. The
+erase race, repeated. One fact, one entry: semantic dedup and the once-only source mark.
 """
 
 from __future__ import annotations
@@ -116,3 +117,43 @@ def test_erasure_wins_over_queued_and_in_flight_extraction_repeatedly(server_on_
             assert adm.get(f"/v1/users/{user}/memories").json()["items"] == []
             # And the user can start afresh after the erasure
         assert w.put(f"/v1/users/{user}/memories", json={"key": "city", "value": "Porto"}).status_code == 200
+
+
+def _until(check: object, what: str, seconds: float = 30) -> object:
+    """Poll ``check`` until it returns something truthy (the index and extraction run
+    behind the answer, in another thread or, on the aws backend, another process)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()  # type: ignore[operator]
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not happen within {seconds} s")
+
+
+def test_one_fact_one_entry_across_keys_devices_and_paths(server_on_every_backend: EngramServer) -> None:
+    """Items 6 and 7 over real HTTP: a restatement under a near-identical key reinforces
+    (the suite's hashing embedder), and one message sent from two devices and PUT again
+    is applied once."""
+    srv = server_on_every_backend
+    a = srv.key("acme", "a")
+    u = "/v1/users/carol"
+    with srv.client(a) as c:
+        first = c.put(f"{u}/memories", json={"key": "favorite_food", "value": "pizza", "category": "preference"})
+        assert first.status_code == 200, first.text
+        _until(lambda: c.get(f"{u}/memories/search", params={"q": "favorite food pizza"}).json()["items"], "indexing")
+        again = c.put(f"{u}/memories", json={"key": "favorite_foods", "value": "Pizza", "category": "preference"})
+        body = again.json()
+        assert body["outcome"] == "reinforced" and body["entry"]["id"] == first.json()["entry"]["id"], body
+        assert body["matched"]["kind"] == "duplicate" and body["matched"]["requestedKey"] == "favorite_foods"
+        # One message from the phone and the laptop
+        msg = {"id": "m-42", "role": "user", "content": "My favorite drink is green tea."}
+        for thread in ("phone", "laptop"):
+            assert c.post(f"{u}/threads/{thread}/messages", json={"messages": [msg]}).status_code < 300
+            _until(lambda t=thread: c.get(f"{u}/threads/{t}/messages/m-42").json()["extraction"], "extraction")
+        put = {"key": "favorite_drink", "value": "green tea", "category": "preference", "sourceMessageId": "m-42"}
+        assert c.put(f"{u}/memories", json=put).json()["outcome"] == "unchanged"
+        items = c.get(f"{u}/memories/key/favorite_drink").json()["items"]
+        assert [(e["value"], e["version"], e["confidence"]) for e in items] == [("green tea", 1, 0.8)]
+        live = {e["key"] for e in c.get(f"{u}/memories").json()["items"]}
+        assert live == {"favorite_food", "favorite_drink"}
