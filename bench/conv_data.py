@@ -1307,6 +1307,23 @@ CHAT = [
     "Weekend plans?",
     "Nothing much planned, maybe relax.",
 ]
+# Version 2: what people add to a message around the point they make (real turns run to
+# a sentence or three; one-line turns made meaning-based search too easy).
+TAILS = [
+    "Anyway, how are things with you?",
+    "Work has been a lot this week though.",
+    "Hope you are doing well!",
+    "I really need a proper weekend soon.",
+    "Sorry for the slow reply, my day was chaos.",
+    "It was a long day but a good one.",
+    "Tell me everything when you have time.",
+    "Honestly I am still thinking about it.",
+    "My sister thinks I am crazy, haha.",
+    "Can you believe it?",
+    "I will send you a photo later.",
+    "It made my whole week, to be honest.",
+]
+TAIL_SHARE = 0.5
 CLOSINGS = ["Talk soon!", "Okay I have to run, bye!", "Take care!", "Bye! Good chatting.", "Night!"]
 # Things the other speaker says that share words with the user's topics (traps).
 DISTRACTORS = [
@@ -1383,11 +1400,16 @@ class _Event:
     turn_ids: dict[str, str] = field(default_factory=dict)
 
 
-def generate(conversations: int = 12, seed: int = 19) -> list[Conversation]:
+def generate(conversations: int = 12, seed: int = 19, version: int = 2) -> list[Conversation]:
+    """``version`` 1 is the data of the first evaluation (kept so figures stay comparable);
+    2 (the default) is calibrated to the issue's held-out benchmark (module docstring)."""
     out = []
     for c in range(conversations):
         rng = random.Random(seed * 1000 + c)
-        (a, a_pron, a_poss), (b, _, _) = rng.sample(NAMES, 2)
+        # Version 2's additions draw from their own generator: the conversation itself
+        # (sessions, events, turns) is the same as version 1's.
+        extra = random.Random(seed * 1000 + c + 500_000)
+        (a, a_pron, a_poss), (b, b_pron, b_poss) = rng.sample(NAMES, 2)
         user_id = f"conv-{c:02d}"
         conv = Conversation(user_id, a, b, split_of(user_id))
         n_sessions = rng.randint(20, 28)
@@ -1451,12 +1473,17 @@ def generate(conversations: int = 12, seed: int = 19) -> list[Conversation]:
             rng.shuffle(blocks)
             for block in blocks:
                 for sp, text, part, ev in block:
+                    if version >= 2 and extra.random() < TAIL_SHARE:
+                        text = f"{text} {extra.choice(TAILS)}"
                     tid = add(s, at, sp, text)
                     if ev is not None and part is not None:
                         ev.turn_ids[part] = tid
             add(s, at, first, rng.choice(CLOSINGS))
             add(s, at, other, rng.choice(CLOSINGS))
-        _ask(conv, events, a_pron, a_poss, rng)
+        _ask(conv, events, 0, (conv.speaker_a, a_pron, a_poss), rng, version)
+        if version >= 2:
+            # Both people are asked about, as a reader of the conversation would ask.
+            _ask(conv, events, 1, (conv.speaker_b, b_pron, b_poss), extra, version)
         out.append(conv)
     return out
 
@@ -1476,15 +1503,39 @@ def _adder(conv: Conversation, names: tuple[str, str]) -> Callable[[int, datetim
     return add
 
 
-def _ask(conv: Conversation, events: list[_Event], pron: str, poss: str, rng: random.Random) -> None:
+def _held_out(templates: list[str], key: str, version: int) -> int:
+    """Which wording of a question only the test conversations use. Version 1 held out the
+    last of each list, which was always the most reworded one, so test questions were
+    systematically harder than train ones; version 2 picks it by a stable hash."""
+    if version < 2:
+        return len(templates) - 1
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % len(templates)
+
+
+def _pool(templates: list[str], key: str, split: str, version: int) -> list[str]:
+    held = _held_out(templates, key, version)
+    if split == "test":
+        return [templates[held]]
+    return [t for i, t in enumerate(templates) if i != held]
+
+
+def _ask(
+    conv: Conversation,
+    events: list[_Event],
+    speaker: int,
+    person: tuple[str, str, str],
+    rng: random.Random,
+    version: int = 2,
+) -> None:
+    name, pron, poss = person
     end = conv.sessions[-1][1] + timedelta(days=2)
-    q = 0
+    q = len(conv.questions)
     for e in events:
-        if e.speaker != 0:
+        if e.speaker != speaker:
             continue
-        slots = {**e.slots, "name": conv.speaker_a, "pron": pron, "poss": poss}
-        for kind, templates, parts in e.topic.questions:
-            pool = templates[-1:] if conv.split == "test" else templates[:-1]
+        slots = {**e.slots, "name": name, "pron": pron, "poss": poss}
+        for n, (kind, templates, parts) in enumerate(e.topic.questions):
+            pool = _pool(templates, f"{e.topic.name}/{n}", conv.split, version)
             evidence = tuple(e.turn_ids[p] for p in parts if p in e.turn_ids)
             q += 1
             conv.questions.append(Question(f"{conv.user_id}-q{q}", kind, _fill(rng.choice(pool), slots), evidence, end))
@@ -1496,8 +1547,8 @@ def _ask(conv: Conversation, events: list[_Event], pron: str, poss: str, rng: ra
             "What update did {name} give on {subject} in {month}?",
             "In {month}, what did {name} mention regarding {subject}?",
         ]
-        pool = asks[-1:] if conv.split == "test" else asks[:-1]
-        text = rng.choice(pool).format(name=conv.speaker_a, subject=subject, month=later_at.strftime("%B %Y"))
+        pool = _pool(asks, f"{e.topic.name}/month", conv.split, version)
+        text = rng.choice(pool).format(name=name, subject=subject, month=later_at.strftime("%B %Y"))
         q += 1
         conv.questions.append(Question(f"{conv.user_id}-q{q}", "temporal", text, (e.turn_ids["later"],), end))
 

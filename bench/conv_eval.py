@@ -23,8 +23,10 @@ Run: ``python -m bench.conv_eval [--embedders hash,minilm] [--paths ...] [--conv
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
+import os
 import tempfile
 import time
 from collections import defaultdict
@@ -33,6 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from engram.container import Engram, build
 from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
 from engram.domain.conversation import MessageRole, NewMessage
@@ -61,12 +64,34 @@ OFF_TOPIC = [
 PATHS = ("recall", "message_search", "entry_recall", "entry_search", "bm25", "vector")
 
 
-class CachedEmbedder:
-    """Embeds every text once, in batches (the figures are the same; the build is faster)."""
+CACHE_DIR = Path(os.environ.get("ENGRAM_BENCH_CACHE", Path.home() / ".cache" / "engram-bench"))
 
-    def __init__(self, inner: Embedder) -> None:
+
+class CachedEmbedder:
+    """Embeds every text once, in batches, and keeps the vectors on disk between runs
+    (``ENGRAM_BENCH_CACHE``, default ~/.cache/engram-bench; one file per model): the
+    figures are the same, a re-run on a shared 2-core machine costs seconds, not minutes."""
+
+    def __init__(self, inner: Embedder, disk: bool = True) -> None:
         self.inner = inner
         self.cache: dict[str, list[float]] = {}
+        self.path = CACHE_DIR / f"{hashlib.sha256(inner.model_id.encode()).hexdigest()[:16]}.npz" if disk else None
+        self._loaded = 0
+        if self.path is not None and self.path.exists():
+            with np.load(self.path, allow_pickle=False) as data:
+                self.cache = dict(zip(data["texts"].tolist(), data["vectors"].tolist(), strict=True))
+            self._loaded = len(self.cache)
+
+    def save(self) -> None:
+        """Writes the cache back when it grew (atomically: a concurrent reader sees the old file)."""
+        if self.path is None or len(self.cache) == self._loaded:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        texts = sorted(self.cache)
+        tmp = self.path.with_suffix(".tmp.npz")
+        np.savez(tmp, texts=np.array(texts), vectors=np.array([self.cache[t] for t in texts], dtype=np.float32))
+        tmp.replace(self.path)
+        self._loaded = len(self.cache)
 
     @property
     def model_id(self) -> str:
@@ -81,6 +106,11 @@ class CachedEmbedder:
         return self.inner.dedup_threshold
 
     def prime(self, texts: Sequence[str]) -> None:
+        """Embeds what is not cached yet, in batches, and saves the cache."""
+        self._fill(texts)
+        self.save()
+
+    def _fill(self, texts: Sequence[str]) -> None:
         todo = sorted({t for t in texts if t not in self.cache})
         for start in range(0, len(todo), 256):
             chunk = todo[start : start + 256]
@@ -89,7 +119,7 @@ class CachedEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         missing = [t for t in texts if t not in self.cache]
         if missing:
-            self.prime(missing)
+            self._fill(missing)  # a few texts at a time: saved by the next prime
         return [self.cache[t] for t in texts]
 
 
@@ -113,6 +143,17 @@ def index_texts(convs: Sequence[Conversation]) -> list[str]:
             m = Message(TENANT, c.user_id, "x", t.id, 1, MessageRole(t.role), t.text, t.at, AGENT, t.at, 0)
             texts.append(message_search_text(m.evolve(metadata={"speaker": t.speaker})))
     return texts
+
+
+def question_texts(convs: Sequence[Conversation]) -> list[str]:
+    """The texts a question is embedded as: as asked, and as recall embeds it (without the
+    names of the two people, ``ranking.semantic_query``; absent in older Engrams)."""
+    texts = [q.text for c in convs for q in c.questions]
+    try:
+        from engram.domain.ranking import semantic_query
+    except ImportError:
+        return texts
+    return texts + [semantic_query(q.text, [c.speaker_a, c.speaker_b]) for c in convs for q in c.questions]
 
 
 def make_embedder(name: str) -> Embedder:
@@ -152,6 +193,10 @@ def load_threads(engram: Engram, clock: StepClock, convs: Sequence[Conversation]
     assert feature is not None
     p = principal()
     for c in convs:
+        # What an app knows of its user: their name, and the name they call the agent by
+        # (here the other person of the conversation, who speaks as the assistant).
+        engram.users.update_profile(p, c.user_id, name=c.speaker_a)
+        engram.users.set_agent_name(p, c.user_id, c.speaker_b)
         by_session: dict[int, list[Any]] = defaultdict(list)
         for t in c.turns:
             by_session[t.session].append(t)
@@ -255,9 +300,9 @@ def score(
 def evaluate(
     embedder_name: str, convs: Sequence[Conversation], paths: Sequence[str], splits: Sequence[str]
 ) -> dict[str, Any]:
-    embedder = CachedEmbedder(make_embedder(embedder_name))
+    embedder = CachedEmbedder(make_embedder(embedder_name), disk=embedder_name != "hash")
     t0 = time.perf_counter()
-    embedder.prime(index_texts(convs) + [q.text for c in convs for q in c.questions])
+    embedder.prime(index_texts(convs) + question_texts(convs))
     out: dict[str, Any] = {"model_id": embedder.model_id, "embed_s": round(time.perf_counter() - t0, 1)}
     with tempfile.TemporaryDirectory() as tmp:
         if set(paths) & {"recall", "message_search", "bm25", "vector"}:
@@ -321,14 +366,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--splits", default="test")
     parser.add_argument("--conversations", type=int, default=12)
     parser.add_argument("--label", default="after", help="results file suffix (before / after)")
+    parser.add_argument("--data", type=int, default=2, help="bench/conv_data.py version (1: the first evaluation's)")
     args = parser.parse_args(argv)
     logging.disable(logging.INFO)
     # Only the conversations asked about are loaded (each is its own user).
-    convs = [c for c in generate(args.conversations) if c.split in args.splits.split(",")]
+    convs = [c for c in generate(args.conversations, version=args.data) if c.split in args.splits.split(",")]
     results = {e: evaluate(e, convs, args.paths.split(","), args.splits.split(",")) for e in args.embedders.split(",")}
     for split in args.splits.split(","):
         print(f"\n## {split}\n" + table(results, split))
-    path = write_results(f"conv_eval_{args.label}", {"data": summary(convs), "results": results})
+    path = write_results(
+        f"conv_eval_{args.label}", {"data": summary(convs) | {"version": args.data}, "results": results}
+    )
     print(json.dumps({e: {k: v for k, v in r.items() if not isinstance(v, dict)} for e, r in results.items()}))
     print(f"wrote {path}")
 

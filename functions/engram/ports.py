@@ -244,6 +244,9 @@ class IndexDocument:
     # When what the document records happened: a message's own timestamp (when it was
     # said, not stored), an entry's source time. Questions about a time span use it.
     occurred_at: datetime | None = None
+    # Who said it (a message's ``speaker_of``): recall lifts what the person a question
+    # names said, and ranks on this before it reads the message.
+    speaker: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +289,7 @@ class SearchHit:
     # When it occurred (IndexDocument.occurred_at): a past message ranks on it before
     # recall reads the message (None where the index does not return it).
     occurred_at: datetime | None = None
+    speaker: str | None = None  # IndexDocument.speaker, where the index returns it
 
 
 class SearchIndex(Protocol):

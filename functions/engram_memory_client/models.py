@@ -884,9 +884,12 @@ class ScoreParts(_Model):
     prior: float = Field(alias="prior", description="Importance, recency and confidence mixed.")
     recency: float = Field(alias="recency")
     relevance: float = Field(
-        alias="relevance", description="The query part: semantic and keyword fused (and lifted by time)."
+        alias="relevance", description="The query part: semantic and keyword fused (lifted by time and speaker)."
     )
     semantic: float = Field(alias="semantic", description="Cosine similarity to the query, 0..1.")
+    speaker: float = Field(
+        0.0, alias="speaker", description="1 when it is a past message said by a person the query names."
+    )
     time: float = Field(
         0.0, alias="time", description="1 when it falls in the time span the query names, fading outside."
     )

@@ -74,3 +74,22 @@ def test_invalid_weights_are_refused(bad: dict[str, float]) -> None:
 
 def test_every_embedder_gets_weights() -> None:
     assert isinstance(weights_for("some-future-model"), HybridWeights)
+
+
+def test_a_message_said_by_whom_the_question_names_is_lifted() -> None:
+    from engram.domain.ranking import question_words, speaker_named
+
+    words = question_words("What did Maya adopt last week?")
+    assert speaker_named("Maya Lopez", words) == 1.0
+    assert speaker_named("Leo", words) == 0.0
+    assert speaker_named("user", question_words("What did the user say about dogs?")) == 1.0
+    w = HybridWeights(semantic=1.0, prior_share=0.0, speaker_boost=0.5)
+    plain = Signals(0.0, 0.4, 50, 1.0, NOW)
+    named = Signals(0.0, 0.4, 50, 1.0, NOW, speaker_match=1.0)
+    assert score(plain, w, NOW, 0.0).relevance == pytest.approx(0.4)
+    parts = score(named, w, NOW, 0.0)
+    assert (parts.relevance, parts.speaker) == (pytest.approx(0.6), 1.0)
+    # A boost never makes an unrelated message relevant: it multiplies.
+    assert score(Signals(0.0, 0.0, 50, 1.0, NOW, speaker_match=1.0), w, NOW, 0.0).total == 0.0
+    with pytest.raises(ValueError):
+        HybridWeights(speaker_boost=-0.1)

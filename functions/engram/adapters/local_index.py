@@ -90,6 +90,7 @@ class _Meta:
     doc_kind: DocKind = DocKind.MEMORY
     updated_at: datetime | None = None
     occurred_at: datetime | None = None
+    speaker: str | None = None  # who said it (messages; absent in older documents)
 
 
 # Stands for "none" in the per-row text arrays: no id, category or thread can be it.
@@ -502,6 +503,7 @@ def _hit(meta: _Meta, keyword: float, semantic: float) -> SearchHit:
         confidence=meta.confidence,
         updated_at=meta.updated_at,
         occurred_at=meta.occurred_at,
+        speaker=meta.speaker,
     )
 
 
@@ -519,6 +521,7 @@ def _meta_of(d: IndexDocument) -> dict[str, Any]:
         "confidence": d.confidence,
         "updated": ts_opt(d.updated_at),
         "at": ts_opt(d.occurred_at),
+        "speaker": d.speaker,
     }
 
 
@@ -539,6 +542,7 @@ def _meta_from(m: dict[str, Any]) -> _Meta:
         DocKind(m["kind"]),
         parse_ts_opt(m.get("updated")),
         parse_ts_opt(m.get("at")),
+        m.get("speaker"),
     )
 
 

@@ -160,7 +160,8 @@ class ScoreParts(ApiModel):
     recency: float
     confidence: float
     time: float = Field(0.0, description="1 when it falls in the time span the query names, fading outside.")
-    relevance: float = Field(description="The query part: semantic and keyword fused (and lifted by time).")
+    speaker: float = Field(0.0, description="1 when it is a past message said by a person the query names.")
+    relevance: float = Field(description="The query part: semantic and keyword fused (lifted by time and speaker).")
     prior: float = Field(description="Importance, recency and confidence mixed.")
     total: float
 
@@ -173,6 +174,7 @@ class ScoreParts(ApiModel):
             recency=p.recency,
             confidence=p.confidence,
             time=p.time,
+            speaker=p.speaker,
             relevance=p.relevance,
             prior=p.prior,
             total=p.total,

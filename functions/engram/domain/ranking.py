@@ -33,6 +33,26 @@ def query_terms(text: str, limit: int = 32) -> list[str]:
     return (content or words)[:limit]
 
 
+def semantic_query(text: str, names: Sequence[str]) -> str:
+    """The question as the embedder should see it: without the names of the people in the
+    conversation. People do not say their own name ("I adopted a puppy"), so "What did
+    Maya adopt?" is about Maya's turns, not about the word "Maya": the name pulls the
+    vector towards every text that mentions a name and away from the turn that answers
+    (on the conversation evaluation, dropping it lifted MiniLM's R@10 by about 0.1,
+    docs/recall.md). The keyword query keeps the name (it matches the speaker). When
+    nothing but names and function words would be left, the question stays as it was."""
+    words = {w.casefold() for n in names for w in _TOKEN.findall(n) if len(w) > 1}
+    if not words:
+        return text
+    pattern = re.compile(
+        r"\b(?:" + "|".join(sorted(map(re.escape, words), key=len, reverse=True)) + r")(?:['’]s)?\b",
+        re.IGNORECASE,
+    )
+    stripped = " ".join(pattern.sub(" ", text).split())
+    rest = [w for w in _TOKEN.findall(stripped.casefold()) if w not in STOPWORDS]
+    return stripped if rest else text
+
+
 @dataclass(frozen=True, slots=True)
 class FusionWeights:
     keyword: float = 0.5
@@ -79,23 +99,29 @@ class HybridWeights:
     # How much a question's time span ("in June 2023") lifts what falls inside it:
     # relevance x (1 + time_boost x time match). It multiplies, as the prior does.
     time_boost: float = 0.5
+    # How much a past message said by a person the question names ("What did Maya
+    # adopt?": Maya's turns) is lifted: relevance x (1 + speaker_boost). The other
+    # speaker shares the words (a friend's "my neighbor's dog"), not the event.
+    speaker_boost: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.semantic <= 1.0 or not 0.0 <= self.prior_share <= 1.0:
             raise ValueError("semantic and prior_share are shares between 0 and 1")
         if self.keyword_floor <= 0 or self.recency_half_life_days <= 0:
             raise ValueError("keyword_floor and recency_half_life_days must be positive")
-        if min(self.importance, self.recency, self.confidence, self.time_boost) < 0:
-            raise ValueError("prior weights and time_boost must not be negative")
+        if min(self.importance, self.recency, self.confidence, self.time_boost, self.speaker_boost) < 0:
+            raise ValueError("prior weights and boosts must not be negative")
 
 
 # What bench/conv_tune.py chose on the TRAIN conversations of bench/conv_data.py (the
 # natural path: threads, /recall with topK 20), one set per embedder family; anything
-# else gets the defaults above. The tuner's minimum (the highest costing at most 0.01 of
-# train R@20: 0.37 hash, 0.325 MiniLM) assumes a user with hundreds of documents, where
-# BM25 carries weight; a new user's few memories score on meaning alone, so the minimum
-# is lowered to what meaning alone reaches for a related text (0.10 hash, 0.20 MiniLM:
-# cosine 0.33 / 0.40), which still leaves off-topic questions empty (docs/recall.md).
+# else gets the defaults above. MiniLM's (data version 2, messages embedded as their
+# content, questions without the speakers' names): meaning 0.8, the most the tuner may
+# give it (BM25 is the stronger signal on real conversations, weaker on this data), no
+# prior, and the lowest minimum that leaves two thirds of off-topic questions with
+# nothing (0.18; it costs 0.02 of train R@20). The hash embedder's are the first
+# session's (data version 1); its minimum stays 0.10, what meaning alone reaches for a
+# related text on a new user's few memories (docs/recall.md).
 TUNED_WEIGHTS: dict[str, HybridWeights] = {
     "engram-hash-v1-": HybridWeights(
         semantic=0.3,
@@ -109,14 +135,14 @@ TUNED_WEIGHTS: dict[str, HybridWeights] = {
         time_boost=1.5,
     ),
     "all-MiniLM-L6-v2": HybridWeights(
-        semantic=0.5,
+        semantic=0.8,
         keyword_floor=16.0,
         prior_share=0.0,
         importance=0.4,
         recency=0.2,
         confidence=0.4,
         recency_half_life_days=90.0,
-        min_score=0.2,
+        min_score=0.18,
         time_boost=1.5,
     ),
 }
@@ -139,6 +165,7 @@ class Signals:
     confidence: float  # 0..1
     freshness: datetime  # the latest of written, reinforced or used
     time_match: float = 0.0  # 0..1: inside the time span the question names (domain.temporal)
+    speaker_match: float = 0.0  # 1: a message said by a person the question names (``speaker_named``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +181,19 @@ class ScoreParts:
     prior: float
     total: float
     time: float = 0.0
+    speaker: float = 0.0
+
+
+def question_words(text: str) -> frozenset[str]:
+    """The words of a question, casefolded (what ``speaker_named`` looks names up in)."""
+    return frozenset(_TOKEN.findall(text.casefold()))
+
+
+def speaker_named(speaker: str, words: frozenset[str]) -> float:
+    """1.0 when the question (its ``question_words``) names who said a message: any word
+    of the speaker's name ("Maya" of "Maya Lopez"), or the role ("user") when no name
+    was given; else 0."""
+    return 1.0 if any(w in words for w in _TOKEN.findall(speaker.casefold()) if len(w) > 1) else 0.0
 
 
 def keyword_scale(bm25: float, best: float, floor: float) -> float:
@@ -176,10 +216,13 @@ def score(signals: Signals, weights: HybridWeights, now: datetime, best_keyword:
     tm = max(0.0, min(1.0, signals.time_match))
     if tm > 0:
         relevance = min(1.0, relevance * (1.0 + weights.time_boost * tm))
+    sm = max(0.0, min(1.0, signals.speaker_match))
+    if sm > 0:
+        relevance = min(1.0, relevance * (1.0 + weights.speaker_boost * sm))
     mix = weights.importance + weights.recency + weights.confidence
     prior = (weights.importance * imp + weights.recency * rec + weights.confidence * conf) / mix if mix else 0.0
     total = relevance * ((1.0 - weights.prior_share) + weights.prior_share * prior)
-    return ScoreParts(sem, kw, imp, rec, conf, relevance, prior, total, tm)
+    return ScoreParts(sem, kw, imp, rec, conf, relevance, prior, total, tm, sm)
 
 
 def rank(
@@ -224,6 +267,7 @@ def explain(parts: ScoreParts, matched: tuple[str, ...], to: str = "the query") 
     """Why a hit was chosen, in words, with every score part (what each result reports)."""
     how = " and ".join(_HOW[m].format(to=to) for m in matched) or "passes the minimum score"
     when = f", time {parts.time:.2f}" if parts.time > 0 else ""
+    when += ", said by whom it names" if parts.speaker > 0 else ""
     return (
         f"relevant to {to} ({how}): relevance {parts.relevance:.3f} "
         f"(semantic {parts.semantic:.3f}, keyword {parts.keyword:.3f}{when}), "

@@ -30,13 +30,14 @@ from engram.domain.conversation import (
     redact_metadata,
     redact_sensitive,
     roll_summary,
+    speaker_of,
     summary_doc_id,
 )
 from engram.domain.conversation_codec import message_to_dict, summary_to_dict, thread_to_dict
 from engram.domain.errors import Forbidden, NotFound, ValidationFailed
 from engram.domain.models import Principal, Role
 from engram.domain.policies import require_role, scope_for
-from engram.domain.ranking import ScoreParts, Signals, weights_for
+from engram.domain.ranking import ScoreParts, Signals, question_words, speaker_named, weights_for
 from engram.domain.temporal import question_window, time_match
 from engram.domain.timebounds import check_time
 from engram.ports import (
@@ -362,11 +363,18 @@ class ConversationService:
             for m in found
             if _may_read(principal, m.agent_id) and m.thread_id != exclude_thread_id
         }
+        named = question_words(text)
         ranked = rank_found(
             hits,
             live,
             lambda m, h: Signals(
-                h.keyword, h.semantic, MESSAGE_IMPORTANCE, 1.0, m.timestamp, time_match(m.timestamp, window)
+                h.keyword,
+                h.semantic,
+                MESSAGE_IMPORTANCE,
+                1.0,
+                m.timestamp,
+                time_match(m.timestamp, window),
+                speaker_named(speaker_of(m), named),
             ),
             weights,
             now,

@@ -28,7 +28,9 @@ from engram.domain.conversation import (
     Message,
     MessageRole,
     message_doc_id,
+    message_embedding_text,
     message_search_text,
+    speaker_of,
 )
 from engram.domain.conversation_codec import record_to_dict
 from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed
@@ -116,7 +118,7 @@ class ExtractionService:
                     user_id=msg.user_id,
                     kind=DocKind.MESSAGE,
                     text=text,
-                    vector=self.embedder.embed([text])[0],
+                    vector=self.embedder.embed([message_embedding_text(msg)])[0],
                     model_id=self.embedder.model_id,
                     # A thread is between the user and one agent: its messages are that
                     # agent's own, as self memories are.
@@ -126,6 +128,7 @@ class ExtractionService:
                     category=msg.role.value,
                     updated_at=msg.created_at,
                     occurred_at=msg.timestamp,
+                    speaker=speaker_of(msg),
                 )
             ]
         )

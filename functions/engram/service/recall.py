@@ -32,7 +32,19 @@ from engram.domain.conversation import Message, message_doc_id, parse_message_do
 from engram.domain.errors import StoreUnavailable, ValidationFailed
 from engram.domain.models import MemoryEntry, Principal, Role, Status, UserProfile, UserSettings
 from engram.domain.policies import VisibilityScope, require_role
-from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank, score, weights_for
+from engram.domain.ranking import (
+    HybridWeights,
+    ScoreParts,
+    Signals,
+    explain,
+    matched_by,
+    question_words,
+    rank,
+    score,
+    semantic_query,
+    speaker_named,
+    weights_for,
+)
 from engram.domain.read_policy import Reader, ReadPolicy
 from engram.domain.rendering import Episode, Identity, Memory, Relevant, Rendered, render
 from engram.domain.temporal import TimeWindow, question_window, time_match
@@ -217,13 +229,30 @@ class RecallService:
         require_role(principal, Role.VIEWER)
         _validate(request)
         started = time.perf_counter()
-        if self.query_vectors.embedder is not self.embedder:  # the embedder was swapped
-            self.query_vectors = QueryVectors(self.embedder)
-        vector = self.query_vectors.vector(request.message)
+        stored = self.store.get_profile_and_settings(principal.tenant_id, user_id)
+        vector = self._vectors().vector(self._semantic_text(principal, stored[0], request.message))
         embedded = time.perf_counter()
-        result = self.recall_with_vector(principal, user_id, request, vector)
+        result = self._recall(principal, user_id, request, vector, stored)
         result.timings_ms["embed"] = round((embedded - started) * 1000, 3)
         return result
+
+    def query_vector(self, principal: Principal, user_id: str, message: str) -> Sequence[float]:
+        """The message embedded as recall embeds it (``semantic_query``: without the names
+        of the user and of what the user calls this agent)."""
+        profile = self.store.get_profile_and_settings(principal.tenant_id, user_id)[0]
+        return self._vectors().vector(self._semantic_text(principal, profile, message))
+
+    def _vectors(self) -> QueryVectors:
+        if self.query_vectors.embedder is not self.embedder:  # the embedder was swapped
+            self.query_vectors = QueryVectors(self.embedder)
+        return self.query_vectors
+
+    @staticmethod
+    def _semantic_text(principal: Principal, profile: UserProfile | None, message: str) -> str:
+        if profile is None:
+            return message
+        names = [profile.name, profile.nickname, profile.agent_names.get(principal.agent_id)]
+        return semantic_query(message, [n for n in names if n])
 
     def recall_with_vector(
         self, principal: Principal, user_id: str, request: RecallRequest, vector: Sequence[float]
@@ -231,10 +260,22 @@ class RecallService:
         """Recall with the message already embedded by ``self.embedder`` (benchmarks)."""
         require_role(principal, Role.VIEWER)
         _validate(request)
+        return self._recall(
+            principal, user_id, request, vector, self.store.get_profile_and_settings(principal.tenant_id, user_id)
+        )
+
+    def _recall(
+        self,
+        principal: Principal,
+        user_id: str,
+        request: RecallRequest,
+        vector: Sequence[float],
+        stored: tuple[UserProfile | None, UserSettings | None],
+    ) -> RecallResult:
         started = time.perf_counter()
         t, now = principal.tenant_id, self.clock.now()
         scope = VisibilityScope(principal.agent_id, principal.group_ids)
-        stored_profile, stored_settings = self.store.get_profile_and_settings(t, user_id)
+        stored_profile, stored_settings = stored
         profile = stored_profile or UserProfile(t, user_id)
         settings = stored_settings or UserSettings(t, user_id)
         umc = self.agents.get(t, principal.agent_id).user_memory_config
@@ -427,19 +468,20 @@ class RecallService:
             }
             candidates += [(eid, entry_signals(e, entry_hits[eid], window)) for eid, e in entries.items()]
         messages: dict[str, Message] = {}
-        if lazy and all(h.occurred_at is not None for h in message_hits.values()):
+        named = question_words(request.message)
+        if lazy and all(h.occurred_at is not None and h.speaker is not None for h in message_hits.values()):
             # Past messages rank on when the index says they were said (their own
-            # timestamp, so the same signals) and are read only when about to be shown;
-            # the thread and agent were checked by the index, retention is checked here
-            # and again on the message read.
+            # timestamp, so the same signals) and who said it, and are read only when
+            # about to be shown; the thread and agent were checked by the index,
+            # retention is checked here and again on the message read.
             candidates += [
-                (mid, _indexed_episode_signals(h, window))
+                (mid, _indexed_episode_signals(h, window, named))
                 for mid, h in message_hits.items()
                 if h.occurred_at is not None and keep.said_within_retention(h.occurred_at)
             ]
         else:
             messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
-            candidates += [(mid, _episode_signals(m, message_hits[mid], window)) for mid, m in messages.items()]
+            candidates += [(mid, _episode_signals(m, message_hits[mid], window, named)) for mid, m in messages.items()]
         return Pool(hits, entries, messages, candidates)
 
     def _tier2(
@@ -491,7 +533,7 @@ class RecallService:
                 read = self._messages(t, user_id, scope, wanted_messages, keep, request.exclude_thread_id)
                 for mid, m in read.items():
                     messages[mid] = m
-                    signals[mid] = _episode_signals(m, hits[mid], window)
+                    signals[mid] = _episode_signals(m, hits[mid], window, question_words(request.message))
             # Every round reads or drops each id it asks for, so this ends.
             dropped.update(cid for cid in missing if cid not in known and cid not in messages)
         items: list[RecallItem | EpisodeItem] = []
@@ -608,14 +650,30 @@ def _index_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:
     return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, at, time_match(at, window))
 
 
-def _indexed_episode_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:
-    # Only called on hits that carry occurred_at (the message's own timestamp).
+def _indexed_episode_signals(hit: SearchHit, window: TimeWindow | None, named: frozenset[str]) -> Signals:
+    # Only called on hits that carry occurred_at (the message's own timestamp) and speaker.
     at = hit.occurred_at or _EPOCH
-    return Signals(hit.keyword, hit.semantic, EPISODE_IMPORTANCE, 1.0, at, time_match(at, window))
+    return Signals(
+        hit.keyword,
+        hit.semantic,
+        EPISODE_IMPORTANCE,
+        1.0,
+        at,
+        time_match(at, window),
+        speaker_named(hit.speaker or "", named),
+    )
 
 
-def _episode_signals(m: Message, hit: SearchHit, window: TimeWindow | None) -> Signals:
-    return Signals(hit.keyword, hit.semantic, EPISODE_IMPORTANCE, 1.0, m.timestamp, time_match(m.timestamp, window))
+def _episode_signals(m: Message, hit: SearchHit, window: TimeWindow | None, named: frozenset[str]) -> Signals:
+    return Signals(
+        hit.keyword,
+        hit.semantic,
+        EPISODE_IMPORTANCE,
+        1.0,
+        m.timestamp,
+        time_match(m.timestamp, window),
+        speaker_named(speaker_of(m), named),
+    )
 
 
 def _wanted(e: MemoryEntry, keep: _Keep, request: RecallRequest) -> bool:
