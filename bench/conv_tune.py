@@ -5,8 +5,9 @@ running), gathers each question's tier-2 candidates once (``RecallService.candid
 then grid-searches the weights by re-ranking those candidates: the objective is mean
 R@10 over every train question with ``topK`` 20, the simplest weights within
 ``TOLERANCE`` of the best winning, with meaning's share at most ``MAX_SEMANTIC``. The
-minimum score is then the lowest that leaves at least two thirds of the off-topic
-questions (words the conversations never use) with nothing recalled; the R@20 it costs
+minimum score is then the lowest that leaves every off-topic question (words the
+conversations never use) with nothing recalled, if that costs at most 0.01 of train
+R@20, else the lowest that leaves two thirds of them empty; the R@20 each minimum costs
 is reported beside it (``min_score_curve``).
 
 Run: ``python -m bench.conv_tune [--embedders hash,minilm]``; paste the printed weights
@@ -189,12 +190,17 @@ def tune(embedder_name: str, conversations: int, version: int = 2, cache: Path |
     # a few hundred questions, and every extra weight is one more way to overfit.
     top = max(r10 for r10, _ in scored)
     w = next(w for r10, w in scored if r10 >= top - TOLERANCE)
-    # The minimum score: the lowest that leaves at least OFF_TOPIC_EMPTY of the questions
-    # about things nobody said with nothing recalled (lower costs them junk; higher
-    # costs evidence, which on a few short turns scores on meaning alone).
-    chosen = next(
-        (m for m in [x / 200 for x in range(1, 120)] if off_topic_empty(off, w, now, m) >= OFF_TOPIC_EMPTY), 0.6
-    )
+    # The minimum score: the lowest that leaves every question about things nobody said
+    # with nothing recalled, if that costs at most 0.01 of train R@20; else the lowest
+    # that leaves OFF_TOPIC_EMPTY of them empty (lower costs them junk; higher costs
+    # evidence, which on a few short turns scores on meaning alone).
+    full = flat.evaluate(w)["R@20"]
+    steps = [x / 200 for x in range(1, 120)]
+    clean = next((m for m in steps if off_topic_empty(off, w, now, m) >= 1.0), None)
+    if clean is not None and flat.evaluate(w, clean)["R@20"] >= full - 0.01:
+        chosen = clean
+    else:
+        chosen = next((m for m in steps if off_topic_empty(off, w, now, m) >= OFF_TOPIC_EMPTY), 0.6)
     w = replace(w, min_score=chosen)
     curve = [
         {

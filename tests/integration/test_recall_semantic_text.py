@@ -9,6 +9,7 @@ evaluation (docs/recall.md); these tests pin the behaviour with a recording embe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from engram.adapters.hashing_embedder import HashingEmbedder
 from engram.container import Engram, build
 from engram.domain.conversation import MessageRole, NewMessage
 from engram.domain.models import Principal, Role
-from engram.domain.ranking import semantic_query
+from engram.domain.ranking import semantic_query, weights_for
 from engram.service.recall import RecallRequest
 from engram.settings import Settings
 
@@ -98,6 +99,9 @@ def test_a_past_message_said_by_whom_the_question_names_ranks_above_the_same_wor
     setup: tuple[Engram, Recording],
 ) -> None:
     engram, _ = setup
+    # (the suite's hashing embedder keeps the first session's weights; MiniLM's lift)
+    engram.recall.weights = replace(engram.recall.weights, speaker_boost=weights_for("all-MiniLM-L6-v2").speaker_boost)
+    assert engram.recall.weights.speaker_boost > 0
     # Given the friend saying nearly the same thing as Maya, in more of the question's words
     say(engram, "m1", "Leo", "A puppy! My neighbor adopted a puppy too, a tiny puppy.")
     say(engram, "m2", "Maya", "We adopted a puppy yesterday!")

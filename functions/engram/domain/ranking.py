@@ -115,13 +115,15 @@ class HybridWeights:
 
 # What bench/conv_tune.py chose on the TRAIN conversations of bench/conv_data.py (the
 # natural path: threads, /recall with topK 20), one set per embedder family; anything
-# else gets the defaults above. MiniLM's (data version 2, messages embedded as their
+# else gets the defaults above. MiniLM's (data version 2; messages embedded as their
 # content, questions without the speakers' names): meaning 0.8, the most the tuner may
-# give it (BM25 is the stronger signal on real conversations, weaker on this data), no
-# prior, and the lowest minimum that leaves two thirds of off-topic questions with
-# nothing (0.18; it costs 0.02 of train R@20). The hash embedder's are the first
-# session's (data version 1); its minimum stays 0.10, what meaning alone reaches for a
-# related text on a new user's few memories (docs/recall.md).
+# give it (BM25 is the stronger signal on real conversations, the weaker on this data),
+# no prior, a message said by whom the question names counted double, and the lowest
+# minimum that leaves every off-topic train question with nothing (0.24; it costs 0.005
+# of train R@20). The hash embedder's are the first session's (data version 1): on
+# version 2 the tuner's choice gains 0.002 of train R@10 over them, which is noise, and
+# its minimum stays 0.10, what meaning alone reaches for a related text on a new user's
+# few memories (docs/recall.md).
 TUNED_WEIGHTS: dict[str, HybridWeights] = {
     "engram-hash-v1-": HybridWeights(
         semantic=0.3,
@@ -142,8 +144,9 @@ TUNED_WEIGHTS: dict[str, HybridWeights] = {
         recency=0.2,
         confidence=0.4,
         recency_half_life_days=90.0,
-        min_score=0.18,
+        min_score=0.24,
         time_boost=1.5,
+        speaker_boost=1.0,
     ),
 }
 
