@@ -169,3 +169,28 @@ def test_the_calibrated_thresholds_never_merge_a_different_fact_on_the_labelled_
     result = score(similarities(embedder), thresholds_for(embedder))
     assert result["wrongMerges"] == 0, result["confusion"]
     assert result["correct"] >= least_right, result["confusion"]
+
+
+def test_given_the_same_candidates_again_when_matched_then_only_new_texts_are_embedded(tmp_path: Path) -> None:
+    """Every write to a new key is matched: a user's candidates are embedded once, not per write."""
+    real = HashingEmbedder()
+    engram = _engram(tmp_path, real)
+    _remember(engram, "favorite_food", "pizza", category="preference")
+    _remember(engram, "employer", "Acme Corp")
+    embedded: list[str] = []
+
+    class Counting:
+        model_id, dimension, dedup_threshold = real.model_id, real.dimension, real.dedup_threshold
+
+        def embed(self, texts: Any) -> Any:
+            embedded.extend(texts)
+            return real.embed(texts)
+
+    dedup = SemanticDedup(engram.store, engram.index, Counting(), engram.clock)
+    first = dedup.match("t1", "u1", "favorite_foods", "pizza", "preference", SCOPE)
+    seen = len(embedded)
+    again = dedup.match("t1", "u1", "favorite_foods", "pizza", "preference", SCOPE)
+    assert first == again and first is not None and first.kind == "duplicate"
+    assert seen > 2 and len(embedded) == seen  # the second match embedded nothing at all
+    dedup.match("t1", "u1", "favourite_meal", "sushi", "preference", SCOPE)
+    assert embedded[seen:] == ["favourite meal: sushi", "favourite meal"]  # only the new write's texts

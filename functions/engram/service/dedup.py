@@ -23,9 +23,11 @@ writing its key would create a second entry rather than reinforce or supersede i
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from threading import Lock
 from typing import Literal
 
 from aws_lambda_powertools import Logger
@@ -46,6 +48,9 @@ SUPERSEDE_THRESHOLDS: Mapping[str, float] = {
     "engram-hash-v1-": 0.90,
 }
 CANDIDATES = 8
+# Texts whose vectors are kept between writes: a user's candidates come back write after
+# write, and embedding them again made a MiniLM write ten times slower (docs/recall.md).
+EMBEDDING_CACHE = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,25 @@ class SemanticDedup:
         self._embedder = embedder
         self._clock = clock
         self.thresholds = thresholds or thresholds_for(embedder)
+        self._cache: OrderedDict[str, list[float]] = OrderedDict()
+        self._lock = Lock()
+
+    def _embed(self, texts: list[str]) -> list[list[float]]:
+        """The embedder's vectors, the ones seen lately from memory (the same model and text
+        give the same vector)."""
+        with self._lock:
+            known = {t: self._cache[t] for t in texts if t in self._cache}
+            for t in known:
+                self._cache.move_to_end(t)
+        missing = list(dict.fromkeys(t for t in texts if t not in known))
+        if missing:
+            fresh = dict(zip(missing, self._embedder.embed(missing), strict=True))
+            known.update(fresh)
+            with self._lock:
+                self._cache.update(fresh)
+                while len(self._cache) > EMBEDDING_CACHE:
+                    self._cache.popitem(last=False)
+        return [known[t] for t in texts]
 
     def match(
         self,
@@ -121,12 +145,12 @@ class SemanticDedup:
         limits = thresholds or self.thresholds
         now = self._clock.now()
         text, subject = fact_text(key, value), subject_of(key)
-        q_text, q_subject = self._embedder.embed([text, subject])
+        q_text, q_subject = self._embed([text, subject])
         entries = self._candidates(tenant_id, user_id, now, text, q_text, scope, shared)
         if not entries:
             return None
         entries.sort(key=lambda e: e.id)
-        vectors = self._embedder.embed([t for e in entries for t in (fact_text(e.key, e.value), subject_of(e.key))])
+        vectors = self._embed([t for e in entries for t in (fact_text(e.key, e.value), subject_of(e.key))])
         best: tuple[int, float, int, str, DedupMatch] | None = None
         for i, entry in enumerate(entries):
             found = _classify(entry, value, _dot(q_text, vectors[2 * i]), _dot(q_subject, vectors[2 * i + 1]), limits)
