@@ -163,6 +163,7 @@ class _UserDocs:
     vec_row: dict[int, int]  # and back
     matrix: npt.NDArray[np.float32]
     rows: _Rows  # the filter fields of each matrix row
+    kinds: frozenset[str] = frozenset()  # the kinds the user has any document of
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +348,9 @@ class LocalIndex:
     def search(self, query: SearchQuery) -> list[SearchHit]:
         f = _Filter.of(query)
         docs = self._docs(query.tenant_id, query.user_id, query.model_id)
-        if not docs.metas:
+        if docs.kinds.isdisjoint(f.kinds):
+            # Nothing of these kinds (a user with no past messages, say): no hit can pass,
+            # so neither the full-text query nor the vectors are worth computing.
             return []
         sims: npt.NDArray[np.float32] | None = None
         if query.vector is not None and docs.matrix.shape[0]:
@@ -435,7 +438,16 @@ class LocalIndex:
         )
         vec_rowids = [int(r[0]) for r in chosen]
         rows_of = _Rows.of([metas[r] for r in vec_rowids])
-        fresh = _UserDocs(gen, model_id, metas, vec_rowids, {r: i for i, r in enumerate(vec_rowids)}, matrix, rows_of)
+        fresh = _UserDocs(
+            gen,
+            model_id,
+            metas,
+            vec_rowids,
+            {r: i for i, r in enumerate(vec_rowids)},
+            matrix,
+            rows_of,
+            frozenset(m.kind for m in metas.values()),
+        )
         with self._lock:
             if len(self._cache) > 2048:
                 self._cache.clear()
