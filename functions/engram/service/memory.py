@@ -631,17 +631,16 @@ class MemoryService:
             # Current facts only (bi-temporal), or those that held at ``as_of``.
             return e.is_live(now) and e.valid_at(as_of or now) and scope.allows(e) and policy.allows(e)
 
-        def read(ids: list[str]) -> list[MemoryEntry]:
-            return [e for e in self.store.get_entries(principal.tenant_id, user_id, ids) if shown(e)]
+        def read(ids: list[str]) -> dict[str, MemoryEntry]:
+            return {e.id: e for e in self.store.get_entries(principal.tenant_id, user_id, ids) if shown(e)}
 
         # Documents indexed by older versions carry no signals: those are read up front.
         unsigned = [h.id for h in hits.values() if h.importance is None or h.confidence is None or h.updated_at is None]
-        known = {e.id: e for e in read(unsigned)} if unsigned else {}
+        known = read(unsigned) if unsigned else {}
         ranked, _ = confirm_top(
             [(h.id, index_signals(h)) for h in hits.values()],
             known,
             read,
-            lambda e: e.id,
             lambda cid, e: entry_signals(e, hits[cid]),
             self.ranking,
             now,

@@ -39,7 +39,6 @@ from engram.domain.ranking import (
     explain,
     matched_by,
     question_words,
-    rank,
     score,
     semantic_query,
     speaker_named,
@@ -58,13 +57,13 @@ from engram.ports import (
     EntryQuery,
     SearchHit,
     SearchIndex,
-    SearchQuery,
     Store,
 )
 from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
 from engram.service.memory import entry_signals
 from engram.service.query_vectors import QueryVectors
+from engram.service.retrieval import Ask, Retriever, confirm_top
 
 logger = Logger(service="engram", child=True)
 
@@ -316,10 +315,7 @@ class RecallService:
         ranked = [r for r in ranked if _ref(r) in shown]
         memories = [r for r in ranked if isinstance(r, RecallItem)]
         episodes = [r for r in ranked if isinstance(r, EpisodeItem)]
-        if any(not i.startswith("msg|") for i in rendered.included):
-            read = {item.entry.id: item.entry.last_accessed_at for item in (*preferences, *memories)}
-            included = tuple(i for i in rendered.included if not i.startswith("msg|"))
-            self.access.record(Access(t, user_id, included, now, tuple((i, read[i]) for i in included if i in read)))
+        self._record_access(t, user_id, now, rendered.included, [*preferences, *memories])
         elapsed = round((time.perf_counter() - started) * 1000, 3)
         logger.info(
             "recall",
@@ -357,6 +353,15 @@ class RecallService:
             ranked=ranked,
             window=window,
         )
+
+    def _record_access(
+        self, t: str, user_id: str, now: datetime, included: Sequence[str], shown: Sequence[RecallItem]
+    ) -> None:
+        """The entries shown (past messages keep no access statistics)."""
+        ids = tuple(i for i in included if not i.startswith("msg|"))
+        if ids:
+            read = {item.entry.id: item.entry.last_accessed_at for item in shown}
+            self.access.record(Access(t, user_id, ids, now, tuple((i, read[i]) for i in ids if i in read)))
 
     def _tier1(
         self, t: str, user_id: str, scope: VisibilityScope, now: datetime, limit: int, keep: _Keep
@@ -421,68 +426,99 @@ class RecallService:
         with_episodes = request.episodes and self.messages is not None and request.categories is None
         if with_episodes:
             kinds.append(DocKind.MESSAGE)
-        base = SearchQuery(
-            tenant_id=t,
-            user_id=user_id,
-            now=now,
-            text=request.message,
+        ask = Ask(
+            t,
+            user_id,
+            now,
+            request.message,
+            scope,
+            tuple(kinds),
+            k,
             vector=vector,
-            scope=scope,
             categories=request.categories,
             exclude_thread_ids=(request.exclude_thread_id,) if request.exclude_thread_id else (),
-            k=k,
-            model_id=self.embedder.model_id,
+            window=window,
+            per_kind=True,
         )
-        hits: dict[str, SearchHit] = {}
         try:
-            # Each kind has its own candidate list, so hundreds of messages never crowd
-            # the few entries out of the candidates (or the other way round).
-            for kind in kinds:
-                for h in self.index.search(replace(base, kinds=(kind,))):
-                    hits.setdefault(h.id, h)
-            if window is not None:
-                # What was said in the span asked about, however it is worded.
-                spanned = replace(base, kinds=tuple(kinds), occurred_from=window.start, occurred_to=window.end)
-                for h in self.index.search(spanned):
-                    hits.setdefault(h.id, h)
+            hits = Retriever(self.index, self.embedder).hits(ask)
         except StoreUnavailable as exc:
             # The search index is down: the store still answers, so recall degrades to a
             # keyword match over the user's live entries (no episodes) and says so.
             logger.warning("recall degraded: search index unavailable", extra={"tenant_id": t, "error": exc.code})
-            found = {h.id: h for h in keyword_hits(self._live_entries(t, user_id, now), request.message, k)}
-            live = {e.id: e for e in self.store.get_entries(t, user_id, sorted(found)) if _wanted(e, keep, request)}
-            return Pool(
-                found, live, {}, [(eid, entry_signals(e, found[eid], window)) for eid, e in live.items()], degraded=True
-            )
+            return self._keyword_pool(t, user_id, now, request, k, keep, window)
         entry_hits = {h.id: h for h in hits.values() if h.kind is DocKind.MEMORY and h.id not in exclude}
         message_hits = {h.id: h for h in hits.values() if h.kind is DocKind.MESSAGE}
-        candidates: list[tuple[str, Signals]] = []
-        entries: dict[str, MemoryEntry] = {}
+        entries, entry_candidates = self._entry_candidates(t, user_id, entry_hits, keep, request, window, lazy)
+        messages, message_candidates = self._message_candidates(
+            t, user_id, scope, message_hits, keep, request, window, lazy
+        )
+        return Pool(hits, entries, messages, entry_candidates + message_candidates)
+
+    def _entry_candidates(
+        self,
+        t: str,
+        user_id: str,
+        entry_hits: dict[str, SearchHit],
+        keep: _Keep,
+        request: RecallRequest,
+        window: TimeWindow | None,
+        lazy: bool,
+    ) -> tuple[dict[str, MemoryEntry], list[tuple[str, Signals]]]:
+        """Entries read now (none when ``lazy`` and the index carries their signals), and
+        every entry candidate's ranking inputs."""
         if lazy and all(_ranks_on_index(h) for h in entry_hits.values()):
-            candidates += [(eid, _index_signals(h, window)) for eid, h in entry_hits.items()]
-        elif entry_hits:
-            # The store is the truth: an index lagging behind a supersede or delete must
-            # not bring the old value back.
-            entries = {
-                e.id: e for e in self.store.get_entries(t, user_id, sorted(entry_hits)) if _wanted(e, keep, request)
-            }
-            candidates += [(eid, entry_signals(e, entry_hits[eid], window)) for eid, e in entries.items()]
-        messages: dict[str, Message] = {}
+            return {}, [(eid, _index_signals(h, window)) for eid, h in entry_hits.items()]
+        if not entry_hits:
+            return {}, []
+        # The store is the truth: an index lagging behind a supersede or delete must
+        # not bring the old value back.
+        entries = {e.id: e for e in self.store.get_entries(t, user_id, sorted(entry_hits)) if _wanted(e, keep, request)}
+        return entries, [(eid, entry_signals(e, entry_hits[eid], window)) for eid, e in entries.items()]
+
+    def _message_candidates(
+        self,
+        t: str,
+        user_id: str,
+        scope: VisibilityScope,
+        message_hits: dict[str, SearchHit],
+        keep: _Keep,
+        request: RecallRequest,
+        window: TimeWindow | None,
+        lazy: bool,
+    ) -> tuple[dict[str, Message], list[tuple[str, Signals]]]:
+        """Past messages read now (none when ``lazy`` and the index knows when each was
+        said and by whom), and every message candidate's ranking inputs."""
         named = question_words(request.message)
         if lazy and all(h.occurred_at is not None and h.speaker is not None for h in message_hits.values()):
             # Past messages rank on when the index says they were said (their own
             # timestamp, so the same signals) and who said it, and are read only when
             # about to be shown; the thread and agent were checked by the index,
             # retention is checked here and again on the message read.
-            candidates += [
+            return {}, [
                 (mid, _indexed_episode_signals(h, window, named))
                 for mid, h in message_hits.items()
                 if h.occurred_at is not None and keep.said_within_retention(h.occurred_at)
             ]
-        else:
-            messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
-            candidates += [(mid, _episode_signals(m, message_hits[mid], window, named)) for mid, m in messages.items()]
-        return Pool(hits, entries, messages, candidates)
+        messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
+        return messages, [(mid, _episode_signals(m, message_hits[mid], window, named)) for mid, m in messages.items()]
+
+    def _keyword_pool(
+        self,
+        t: str,
+        user_id: str,
+        now: datetime,
+        request: RecallRequest,
+        k: int,
+        keep: _Keep,
+        window: TimeWindow | None,
+    ) -> Pool:
+        """Tier 2's candidates without the index: a keyword match over the live entries."""
+        found = {h.id: h for h in keyword_hits(self._live_entries(t, user_id, now), request.message, k)}
+        live = {e.id: e for e in self.store.get_entries(t, user_id, sorted(found)) if _wanted(e, keep, request)}
+        return Pool(
+            found, live, {}, [(eid, entry_signals(e, found[eid], window)) for eid, e in live.items()], degraded=True
+        )
 
     def _tier2(
         self,
@@ -504,48 +540,38 @@ class RecallService:
             # Keyword-only scores sit on another scale than the tuned hybrid's minimum.
             min_score = 0.0
         # Entries and past messages ranked on the index's copy of their signals are read
-        # from the store only when about to be shown; a read one ranks on its stored
-        # signals, one the store no longer shows drops out, and any newcomer to the top is
-        # read in turn (usually one read of ``top_k`` instead of one of every candidate).
-        known = dict(pool.entries)
-        messages = dict(messages)
-        signals = dict(pool.candidates)
-        for cid, entry in known.items():
-            signals[cid] = entry_signals(entry, hits[cid], window)
-        dropped: set[str] = set()
-        memo: dict[str, tuple[Signals, float, ScoreParts]] = {}
-        while True:
-            ranked = rank(
-                [(cid, signals[cid]) for cid, _ in pool.candidates if cid not in dropped], self.weights, now, memo
-            )
-            passing = [(cid, parts) for cid, parts in ranked if parts.total >= min_score]
-            missing = [cid for cid, _ in passing[:top_k] if cid not in known and cid not in messages]
-            if not missing:
-                break
-            wanted_entries = [cid for cid in missing if hits[cid].kind is DocKind.MEMORY]
-            wanted_messages = [cid for cid in missing if hits[cid].kind is DocKind.MESSAGE]
+        # from the store only when about to be shown (``confirm_top``).
+        known: dict[str, MemoryEntry | Message] = {**pool.entries, **messages}
+        named = question_words(request.message)
+
+        def read(ids: list[str]) -> dict[str, MemoryEntry | Message]:
+            found: dict[str, MemoryEntry | Message] = {}
+            wanted_entries = [cid for cid in ids if hits[cid].kind is DocKind.MEMORY]
+            wanted_messages = [cid for cid in ids if hits[cid].kind is DocKind.MESSAGE]
             if wanted_entries:
-                for e in self.store.get_entries(t, user_id, wanted_entries):
-                    if _wanted(e, keep, request):
-                        known[e.id] = e
-                        signals[e.id] = entry_signals(e, hits[e.id], window)
+                found |= {
+                    e.id: e for e in self.store.get_entries(t, user_id, wanted_entries) if _wanted(e, keep, request)
+                }
             if wanted_messages:
-                read = self._messages(t, user_id, scope, wanted_messages, keep, request.exclude_thread_id)
-                for mid, m in read.items():
-                    messages[mid] = m
-                    signals[mid] = _episode_signals(m, hits[mid], window, question_words(request.message))
-            # Every round reads or drops each id it asks for, so this ends.
-            dropped.update(cid for cid in missing if cid not in known and cid not in messages)
+                found |= self._messages(t, user_id, scope, wanted_messages, keep, request.exclude_thread_id)
+            return found
+
+        def stored(cid: str, item: MemoryEntry | Message) -> Signals:
+            if isinstance(item, MemoryEntry):
+                return entry_signals(item, hits[cid], window)
+            return _episode_signals(item, hits[cid], window, named)
+
+        passing, considered = confirm_top(pool.candidates, known, read, stored, self.weights, now, min_score, top_k)
         items: list[RecallItem | EpisodeItem] = []
         for i, (cid, parts) in enumerate(passing[:top_k]):
-            hit = hits[cid]
+            hit, item = hits[cid], known[cid]
             matched = matched_by(hit.keyword, parts)
             why = explain(parts, matched, to="the message")
-            if cid in known:
-                items.append(RecallItem(known[cid], 2, i + 1, why, parts, matched, hit.keyword, hit.semantic))
+            if isinstance(item, MemoryEntry):
+                items.append(RecallItem(item, 2, i + 1, why, parts, matched, hit.keyword, hit.semantic))
             else:
-                items.append(EpisodeItem(messages[cid], i + 1, why, parts, matched, hit.keyword, hit.semantic))
-        return items, len(ranked), len(ranked) - len(passing), hits, pool.degraded
+                items.append(EpisodeItem(item, i + 1, why, parts, matched, hit.keyword, hit.semantic))
+        return items, considered, considered - len(passing), hits, pool.degraded
 
     def _live_entries(self, t: str, user_id: str, now: datetime) -> list[MemoryEntry]:
         """The user's active entries, up to ``FALLBACK_MAX_ENTRIES``, from the store."""

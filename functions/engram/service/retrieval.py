@@ -125,8 +125,7 @@ def rank_found(
 def confirm_top(
     candidates: Sequence[tuple[str, Signals]],
     known: dict[str, T],
-    read: Callable[[list[str]], Iterable[T]],
-    id_of: Callable[[T], str],
+    read: Callable[[list[str]], Mapping[str, T]],
     stored: Callable[[str, T], Signals],
     weights: HybridWeights,
     now: datetime,
@@ -134,33 +133,33 @@ def confirm_top(
     limit: int,
     *,
     dropped: Iterable[str] = (),
-    settled: Iterable[str] = (),
 ) -> tuple[list[tuple[str, ScoreParts]], int]:
     """Rank on what the index knows of each candidate and read from the store only the
     best ``limit`` (and the next ones for any that drop out): usually one read of
     ``limit`` items instead of one of every candidate (docs/dynamodb.md).
 
-    The store is the truth: ``read`` answers only the items the reader may still see, so
-    an index lagging behind a supersede or delete never brings an old value back; a read
-    item ranks on its ``stored`` signals. ``known`` (read already; filled in here) and
-    ``settled`` (need no read, e.g. messages) are never read again; ``dropped`` are left
-    out. Answers the candidates at or above ``floor``, best first, and how many were
-    ranked in the last round.
+    The store is the truth: ``read`` answers, by id, only the items the reader may still
+    see, so an index lagging behind a supersede or delete never brings an old value back;
+    a read item ranks on its ``stored`` signals. ``known`` holds the items read already
+    (filled in here); ``dropped`` are left out. Answers the candidates at or above
+    ``floor``, best first, and how many were ranked in the last round.
     """
     gone = set(dropped)
-    settled_ids = set(settled)
+    signals = dict(candidates)
+    for cid, item in known.items():
+        if cid in signals:
+            signals[cid] = stored(cid, item)
+    # The same Signals object from round to round, so a round scores only what changed.
+    memo: dict[str, tuple[Signals, float, ScoreParts]] = {}
     while True:
-        ranked = rank(
-            [(cid, stored(cid, known[cid]) if cid in known else sig) for cid, sig in candidates if cid not in gone],
-            weights,
-            now,
-        )
+        ranked = rank([(cid, signals[cid]) for cid, _ in candidates if cid not in gone], weights, now, memo)
         passing = [(cid, parts) for cid, parts in ranked if parts.total >= floor]
-        missing = [cid for cid, _ in passing[:limit] if cid not in known and cid not in settled_ids]
+        missing = [cid for cid, _ in passing[:limit] if cid not in known]
         if not missing:
             return passing, len(ranked)
-        for item in read(missing):
-            known[id_of(item)] = item
+        for cid, item in read(missing).items():
+            known[cid] = item
+            signals[cid] = stored(cid, item)
         # Every round reads or drops each id it asks for, so this ends.
         gone.update(cid for cid in missing if cid not in known)
 
