@@ -29,7 +29,7 @@ test: install-dev
 	$(BIN)/ruff format --check functions tests bench infra examples
 	$(BIN)/mypy
 	PYTHONPATH=functions $(BIN)/lint-imports
-	$(BIN)/xenon --max-absolute D functions/engram
+	$(BIN)/xenon --max-absolute C functions/engram
 	$(BIN)/python -m engram.api.openapi_check docs/openapi.json
 	$(BIN)/pytest -n 4 --timeout 600
 
@@ -38,6 +38,7 @@ test-unit: install-dev
 	$(BIN)/ruff check functions tests bench infra examples
 	$(BIN)/mypy
 	PYTHONPATH=functions $(BIN)/lint-imports
+	$(BIN)/xenon --max-absolute C functions/engram
 	$(BIN)/pytest -n 4 --timeout 600 tests/unit
 
 lint: install-dev
