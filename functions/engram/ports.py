@@ -87,6 +87,13 @@ class MemoryRepository(Protocol):
         """Active, unexpired entries of the user (what the capacity counts)."""
         ...
 
+    def count_visible(self, tenant_id: str, user_id: str, scope: VisibilityScope, now: datetime) -> int | None:
+        """Active, unexpired entries ``scope`` sees, when the store keeps counts that tell
+        it cheaply (the whole user's: ``count_live``; an agent's: only while no entry's
+        validity is bounded, as listings show only what holds now); None: count by listing.
+        """
+        ...
+
     def apply(self, changeset: Changeset, now: datetime) -> None:
         """Write the whole changeset atomically or nothing.
 

@@ -13,6 +13,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,14 +28,14 @@ from engram.adapters.dynamodb.migrate import migrate_entries
 from engram.adapters.dynamodb.store import entry_item
 from engram.domain.dream import DreamRun, Stats, Trigger, UserOutcome
 from engram.domain.errors import UserErased, VersionConflict
-from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Visibility
+from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Principal, Role, Visibility
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import entry_to_dict, ts
-from engram.domain.writes import WriteRequest, plan_write
+from engram.domain.writes import WriteRequest, plan_removal, plan_write
 from engram.ports import EntryQuery, IdentityState
 
 from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint
-from tests.support import T0
+from tests.support import T0, ManualClock, engram_for
 
 
 @pytest.fixture
@@ -61,9 +62,21 @@ def _write(
     visibility: Visibility = Visibility.SELF,
     importance: int | None = None,
     now: datetime = T0,
+    groups: tuple[str, ...] = (),
+    valid_to: datetime | None = None,
 ) -> MemoryEntry:
     req = WriteRequest(
-        "t1", "u1", key, value, category, visibility, agent, Actor(ActorType.AGENT, agent), importance=importance
+        "t1",
+        "u1",
+        key,
+        value,
+        category,
+        visibility,
+        agent,
+        Actor(ActorType.AGENT, agent),
+        importance=importance,
+        group_ids=groups,
+        valid_to=valid_to,
     )
     state = store.get_identity("t1", "u1", req.identity)
     current = store.get_entry("t1", "u1", state.current_entry_id) if state and state.current_entry_id else None
@@ -120,6 +133,107 @@ def test_given_a_counter_from_an_older_table_when_counting_then_it_is_recounted(
     store.metrics.reset()
     assert store.count_live("t1", "u1", T0) == 2
     assert _requests(store) == {"GetItem": 1}
+
+
+_SCOPES = (
+    VisibilityScope("agent-a"),
+    VisibilityScope("agent-a", ("team",)),
+    VisibilityScope("agent-b"),
+    VisibilityScope("agent-c", ("other", "team")),
+    VisibilityScope("admin", everything=True),
+)
+
+
+def _listed(store: DynamoStore, scope: VisibilityScope, now: datetime) -> int:
+    return len(store.list_entries("t1", "u1", EntryQuery(now=now, limit=1000, scope=scope)).items)
+
+
+def _remove(store: DynamoStore, entry: MemoryEntry, now: datetime) -> None:
+    state = store.get_identity("t1", "u1", entry.identity_id)
+    assert state is not None
+    actor = Actor(ActorType.AGENT, entry.source_agent_id)
+    guard, removed, record = plan_removal(entry, state.version, state.current_entry_id, actor, "test", now)
+    store.apply(Changeset("t1", "u1", (guard,), (removed,), (record,), -1, 500), now)
+
+
+def test_given_entries_of_every_visibility_when_an_agent_counts_then_one_read_of_its_buckets_answers(
+    store: DynamoStore,
+) -> None:
+    _write(store, "shared", visibility=Visibility.GLOBAL, agent="agent-b")
+    mine = _write(store, "mine", agent="agent-a")
+    _write(store, "theirs", agent="agent-b")
+    team = _write(store, "team_plan", agent="agent-b", visibility=Visibility.GROUP, groups=("team",))
+    _write(store, "other_plan", agent="agent-b", visibility=Visibility.GROUP, groups=("other",))
+    _write(store, "my_other", agent="agent-a", visibility=Visibility.GROUP, groups=("other", "team"))
+    _write(store, "trip", agent="agent-b", visibility=Visibility.GLOBAL, category="event")  # expires in 7 days
+    store.count_visible("t1", "u1", _SCOPES[0], T0)  # settles the buckets once
+    for scope in _SCOPES:
+        store.metrics.reset()
+        counted = store.count_visible("t1", "u1", scope, T0)
+        assert _requests(store) == {"GetItem": 1}
+        assert counted == _listed(store, scope, T0), scope
+    # When entries change: a supersede, a deletion, a new one, an expiry passing
+    later = T0 + timedelta(minutes=1)
+    _write(store, "mine", "new value", agent="agent-a", now=later)
+    _remove(store, team, later)
+    _remove(store, mine, later)  # already superseded: moves nothing
+    _write(store, "more", agent="agent-c", visibility=Visibility.GROUP, groups=("other",), now=later)
+    for scope in _SCOPES:
+        store.metrics.reset()
+        counted = store.count_visible("t1", "u1", scope, later)
+        assert _requests(store) == {"GetItem": 1}
+        assert counted == _listed(store, scope, later), scope
+    week = T0 + timedelta(days=8)
+    for scope in _SCOPES:
+        assert store.count_visible("t1", "u1", scope, week) == _listed(store, scope, week), scope
+    # A fact that holds only until a date: listings show what holds now, so agents list
+    _write(store, "job", "acme", agent="agent-a", valid_to=T0 + timedelta(days=30), now=week)
+    assert store.count_visible("t1", "u1", _SCOPES[0], week) is None
+    assert store.count_visible("t1", "u1", _SCOPES[-1], week) == store.count_live("t1", "u1", week)
+
+
+def test_given_an_agent_when_it_counts_through_the_service_then_settings_and_the_state_item_answer(
+    store: DynamoStore, tmp_path: Path
+) -> None:
+    for i in range(30):
+        _write(store, f"mine_{i}", agent="agent-a")
+        _write(store, f"theirs_{i}", agent="agent-b")
+    engram = engram_for(tmp_path, store, clock=ManualClock(T0))
+    agent = Principal("t1", "agent-a", frozenset({Role.WRITER}), (), "k-a")
+    assert engram.memory.count(agent, "u1") == 30  # the first count settles the buckets
+    store.metrics.reset()
+    assert engram.memory.count(agent, "u1") == 30
+    # Settings (the read policy) and the state item: no listing of the user's entries.
+    assert _requests(store) == {"GetItem": 2}
+
+
+def test_given_random_changes_then_every_agent_count_is_its_listing(store: DynamoStore) -> None:
+    rng = random.Random(16)
+    agents, groups = ("agent-a", "agent-b", "agent-c"), ("team", "other")
+    live: dict[str, MemoryEntry] = {}
+    now = T0
+    for step in range(30):
+        now += timedelta(seconds=1)
+        if live and rng.random() < 0.25:
+            victim = live.pop(rng.choice(sorted(live)))
+            _remove(store, victim, now)
+        else:
+            visibility = rng.choice(list(Visibility))
+            agent = rng.choice(agents)
+            chosen = tuple(g for g in groups if rng.random() < 0.6) or ("team",)
+            entry = _write(
+                store,
+                f"k{rng.randrange(8)}",
+                f"v{step}",
+                agent=agent,
+                visibility=visibility,
+                groups=chosen if visibility is Visibility.GROUP else (),
+                now=now,
+            )
+            live = {i: e for i, e in live.items() if e.identity_id != entry.identity_id}
+            live[entry.id] = entry
+        for scope in _SCOPES:
+            assert store.count_visible("t1", "u1", scope, now) == _listed(store, scope, now), (step, scope)
 
 
 # -- the user's state item: one update per change ------------------------------------------

@@ -582,8 +582,14 @@ class MemoryService:
     def count(self, principal: Principal, user_id: str) -> int:
         scope = scope_for(principal)
         policy = self.gate.policy(principal, user_id)
-        if scope.everything and policy.retention is None:
-            return self.store.count_live(principal.tenant_id, user_id, self.clock.now())
+        if not policy.memory_readable:
+            return 0
+        # The store's counters answer unless the policy hides entries they cannot tell
+        # apart (retention by creation time; categories the user narrowed, for agents).
+        if policy.retention is None and (scope.everything or policy.allowed_categories is None):
+            counted = self.store.count_visible(principal.tenant_id, user_id, scope, self.clock.now())
+            if counted is not None:
+                return counted
         total, cursor = 0, None
         while True:
             page = self.list_memories(principal, user_id, scope, limit=1000, cursor=cursor)

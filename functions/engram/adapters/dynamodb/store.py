@@ -45,6 +45,16 @@ from engram.adapters.dynamodb.items import (
     epoch_seconds,
 )
 from engram.adapters.dynamodb.turns import DynamoTurnCounter
+from engram.adapters.dynamodb.user_state import (
+    BOUNDED,
+    BUCKET_PREFIX,
+    BUCKETS_SETTLED,
+    Tally,
+    bounded,
+    bucket_of,
+    entry_bounded,
+    entry_bucket,
+)
 from engram.adapters.dynamodb.users import DynamoAgentConfigs, DynamoProfiles
 from engram.domain.agent_config import RecallOrder
 from engram.domain.errors import CapacityReached, UserErased, ValidationFailed, VersionConflict
@@ -105,6 +115,27 @@ class _Group:
     actions: list[dict[str, Any]] = field(default_factory=list)
     deferred_history: list[Item] = field(default_factory=list)
     delta: int = 0
+    # How the live entries move between visibility buckets, and the bounded ones.
+    buckets: dict[str, int] = field(default_factory=dict)
+    bounded: int = 0
+
+
+@dataclass(frozen=True)
+class _Moves:
+    """A chunk's changes to the visibility buckets and the bounded count."""
+
+    buckets: dict[str, int]
+    bounded: int
+
+    @classmethod
+    def of(cls, chunk: Iterable[_Group]) -> _Moves:
+        buckets: dict[str, int] = {}
+        bounded = 0
+        for g in chunk:
+            bounded += g.bounded
+            for name, n in g.buckets.items():
+                buckets[name] = buckets.get(name, 0) + n
+        return cls({name: n for name, n in buckets.items() if n}, bounded)
 
 
 @dataclass(frozen=True)
@@ -260,24 +291,61 @@ class DynamoEntries(DynamoBase):
         data = None if item is None else from_item(item)
         if data is not None and _counter_exact(data, ts(now)):
             return max(0, int(data["n"]))
-        return self._settle(pk, now, data)
+        return self._settle(pk, now, data).live
 
-    def _settle(self, pk: str, now: datetime, seen: dict[str, Any] | None, *, create: bool = False) -> int:
-        """Count the live entries, and store the count and the next expiry in the state
-        item unless a write moved it since ``seen`` was read; the count either way. A
-        user with no state item and nothing live gets none (a count is not a write),
-        unless ``create``: the caller is about to write."""
-        live, next_expiry = self._exact_live(pk, now)
-        if seen is None and live == 0 and not create:
-            return 0
-        names = {"#n": "n", "#type": k.ITEM_TYPE, "#exact": COUNTER_EXACT, "#nx": COUNTER_NEXT_EXPIRY}
-        values: dict[str, Any] = {":live": attr(live), ":type": attr(ITEM_DUE), ":exact": attr(1)}
-        expression = "SET #n = :live, #type = :type, #exact = :exact"
-        if next_expiry is None:
-            expression += " REMOVE #nx"
+    def count_visible(self, tenant_id: str, user_id: str, scope: VisibilityScope, now: datetime) -> int | None:
+        """The live entries ``scope`` sees, from the buckets of the state item: one
+        eventually consistent ``GetItem`` (half a read unit; a count may lag a write by
+        DynamoDB's usual second) while they are settled, a recount otherwise. None when
+        only a listing can tell (entries whose validity is bounded: see user_state.py)."""
+        pk = k.user_pk(tenant_id, user_id)
+        data = self._state(pk, consistent=False)
+        settled = data is not None and _counter_exact(data, ts(now)) and int(data[COUNTER_EXACT]) >= BUCKETS_SETTLED
+        if data is not None and settled:
+            tally = Tally.of_state(data)
         else:
-            expression += ", #nx = :nx"
-            values[":nx"] = attr(next_expiry)
+            tally = self._settle(pk, now, self._state(pk, consistent=True))
+        return tally.visible_to(scope)
+
+    def _settle(self, pk: str, now: datetime, seen: dict[str, Any] | None, *, create: bool = False) -> Tally:
+        """Count the live entries (by bucket), and store the counts and the next expiry in
+        the state item unless a write moved it since ``seen`` was read; the tally either
+        way. A user with no state item and nothing live gets none (a count is not a
+        write), unless ``create``: the caller is about to write."""
+        tally = self._exact_live(pk, now)
+        if seen is None and tally.live == 0 and not create:
+            return tally
+        names = {
+            "#n": "n",
+            "#type": k.ITEM_TYPE,
+            "#exact": COUNTER_EXACT,
+            "#nx": COUNTER_NEXT_EXPIRY,
+            "#w": BOUNDED,
+        }
+        values: dict[str, Any] = {
+            ":live": attr(tally.live),
+            ":type": attr(ITEM_DUE),
+            ":exact": attr(BUCKETS_SETTLED),
+            ":w": attr(tally.bounded),
+        }
+        sets = ["#n = :live", "#type = :type", "#exact = :exact", "#w = :w"]
+        removes = []
+        for i, (bucket, n) in enumerate(sorted(tally.buckets.items())):
+            names[f"#b{i}"] = bucket
+            values[f":b{i}"] = attr(n)
+            sets.append(f"#b{i} = :b{i}")
+        # Buckets that emptied since the last recount leave the item (its size is paid on
+        # every write).
+        gone = [b for b in (seen or {}) if b.startswith(BUCKET_PREFIX) and b not in tally.buckets]
+        for i, bucket in enumerate(gone):
+            names[f"#g{i}"] = bucket
+            removes.append(f"#g{i}")
+        if tally.next_expiry is None:
+            removes.append("#nx")
+        else:
+            sets.append("#nx = :nx")
+            values[":nx"] = attr(tally.next_expiry)
+        expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
         conditions = []
         if seen is None or "n" not in seen:
             conditions.append("attribute_not_exists(#n)")
@@ -289,7 +357,8 @@ class DynamoEntries(DynamoBase):
         else:
             conditions.append("#nx = :seenNx")
             values[":seenNx"] = attr(seen[COUNTER_NEXT_EXPIRY])
-        # A write moved the counter meanwhile: the next count settles it.
+        # A write moved the counter meanwhile (every live change moves n): the next count
+        # settles it.
         with contextlib.suppress(ConditionFailed):
             self.call(
                 "UpdateItem",
@@ -300,28 +369,32 @@ class DynamoEntries(DynamoBase):
                 ExpressionAttributeNames=names,
                 ExpressionAttributeValues=values,
             )
-        return live
+        return tally
 
-    def _exact_live(self, pk: str, now: datetime) -> tuple[int, str | None]:
-        """The live entries (LSI1, active ones, consistent) and the earliest expiry to come."""
+    def _exact_live(self, pk: str, now: datetime) -> Tally:
+        """The live entries (LSI1, active ones, consistent) by bucket, and the earliest
+        expiry to come."""
         now_ts = ts(now)
-        live = 0
-        next_expiry: str | None = None
+        tally = Tally()
+        wanted = ("expiresAt", "visibility", "sourceAgentId", "groupIds", "validFrom", "validTo")
+        names = {f"#p{i}": name for i, name in enumerate(wanted)}
         for item in self.query_items(
             IndexName=k.LSI1,
             KeyConditionExpression="#pk = :pk AND begins_with(#sk, :prefix)",
-            ExpressionAttributeNames={"#pk": k.PK, "#sk": k.LSI1SK, "#exp": "expiresAt"},
+            ExpressionAttributeNames={"#pk": k.PK, "#sk": k.LSI1SK, **names},
             ExpressionAttributeValues={":pk": attr(pk), ":prefix": attr(k.join(_LIVE, ""))},
-            ProjectionExpression="#exp",
+            ProjectionExpression=", ".join(names),
             ConsistentRead=True,
         ):
-            expires = item.get("expiresAt", {}).get("S")
-            if expires is None:
-                live += 1
-            elif expires > now_ts:
-                live += 1
-                next_expiry = expires if next_expiry is None else min(next_expiry, expires)
-        return live, next_expiry
+            data = from_item(item)
+            expires = data.get("expiresAt")
+            if expires is not None and str(expires) <= now_ts:
+                continue
+            tally.add(data, now_ts)
+            if expires is not None:
+                e = str(expires)
+                tally.next_expiry = e if tally.next_expiry is None else min(tally.next_expiry, e)
+        return tally
 
     # -- the atomic write ---------------------------------------------------------------
     def apply(self, changeset: Changeset, now: datetime) -> None:
@@ -352,7 +425,8 @@ class DynamoEntries(DynamoBase):
         for i, chunk in enumerate(chunks):
             delta = sum(g.delta for g in chunk)
             actions = [a for g in chunk for a in g.actions]
-            self._transact(pk, actions, change, seen, delta, cap if delta > 0 else None, now)
+            moves = _Moves.of(chunk)
+            self._transact(pk, actions, change, seen, delta, cap if delta > 0 else None, now, moves)
             deferred = [h for g in chunk for h in g.deferred_history]
             if deferred:
                 self.batch_put(deferred)
@@ -376,7 +450,8 @@ class DynamoEntries(DynamoBase):
         prior: dict[str, dict[str, Any]] = {}
         if maybe:
             keys = [key_of(pk, k.entry_sk(e.id)) for e in maybe]
-            for item in self.batch_get(keys, projection=("id", "status", "expiresAt", "version")):
+            wanted = ("id", "status", "expiresAt", "version", "visibility", "sourceAgentId", "groupIds")
+            for item in self.batch_get(keys, projection=(*wanted, "validFrom", "validTo")):
                 data = from_item(item)
                 prior[str(data["id"])] = data
         by_identity: dict[str, list[HistoryRecord]] = {}
@@ -398,6 +473,11 @@ class DynamoEntries(DynamoBase):
             before = prior.get(e.id)
             was_live = before is not None and before.get("status") == _LIVE and _unexpired(before, now_ts)
             group.delta += int(e.is_live(now)) - int(was_live)
+            if before is not None and was_live:
+                _move(group, entry_bucket(before), -1, -int(entry_bounded(before, now_ts)))
+            if e.is_live(now):
+                after = bucket_of(e.visibility.value, e.source_agent_id, e.group_ids)
+                _move(group, after, 1, int(bounded(_ts_opt(e.valid_from), _ts_opt(e.valid_to), now_ts)))
             put: dict[str, Any] = {"TableName": self.table_name, "Item": entry_item(e)}
             if before is None:
                 put["ConditionExpression"] = "attribute_not_exists(#pk)"
@@ -464,7 +544,13 @@ class DynamoEntries(DynamoBase):
         }
 
     def _state_actions(
-        self, pk: str, change: _StateChange, seen: dict[str, Any] | None, delta: int, cap: int | None
+        self,
+        pk: str,
+        change: _StateChange,
+        seen: dict[str, Any] | None,
+        delta: int,
+        cap: int | None,
+        moves: _Moves,
     ) -> list[dict[str, Any]]:
         """The update of the user's state item that goes into a change's transaction (and
         the erasure check when the item cannot vouch for it), built from ``seen``: its
@@ -483,7 +569,8 @@ class DynamoEntries(DynamoBase):
           on it replaces the check, a write unit less on each side of the transaction.
         """
         seen = seen or {}
-        if delta == 0 and not change.marks_due and change.origin is None and not _lowers_expiry(change, seen):
+        quiet = delta == 0 and not moves.buckets and not moves.bounded and not change.marks_due
+        if quiet and change.origin is None and not _lowers_expiry(change, seen):
             return []  # nothing for the state item to learn or vouch for
         e = _Expression(
             names={"#type": k.ITEM_TYPE, "#t": "tenantId", "#u": "userId"},
@@ -491,6 +578,7 @@ class DynamoEntries(DynamoBase):
             sets=["#type = :type", "#t = :t", "#u = :u"],
         )
         _count_clauses(e, delta, cap)
+        _bucket_clauses(e, moves)
         if _lowers_expiry(change, seen):
             _expiry_clauses(e, change, seen)
         if change.marks_due:
@@ -525,13 +613,14 @@ class DynamoEntries(DynamoBase):
         delta: int,
         cap: int | None,
         now: datetime,
+        moves: _Moves,
     ) -> None:
         if cap is not None and delta > cap:
             self._recount(pk, now, delta, cap)  # raises: no count can make room
         if cap is not None and not _counter_exact(seen or {}, change.now):
             seen = self._settled(pk, now, delta, cap)
         for _ in range(CAPACITY_ATTEMPTS):
-            state = self._state_actions(pk, change, seen, delta, cap)
+            state = self._state_actions(pk, change, seen, delta, cap, moves)
             try:
                 self.call("TransactWriteItems", TransactItems=actions + state)
                 return
@@ -558,7 +647,7 @@ class DynamoEntries(DynamoBase):
         return self._state(pk, consistent=True)
 
     def _recount(self, pk: str, now: datetime, delta: int, cap: int) -> None:
-        live = self._settle(pk, now, self._state(pk, consistent=True), create=True)
+        live = self._settle(pk, now, self._state(pk, consistent=True), create=True).live
         if live + delta > cap:
             raise _capacity_error(live, cap)
 
@@ -783,6 +872,19 @@ def _count_clauses(e: _Expression, delta: int, cap: int | None) -> None:
         e.conditions.append("(attribute_exists(#exact) AND #n <= :room)")
 
 
+def _bucket_clauses(e: _Expression, moves: _Moves) -> None:
+    # The visibility buckets move with n (user_state.py); a supersede within one bucket
+    # moves none.
+    for i, (bucket, n) in enumerate(sorted(moves.buckets.items())):
+        e.names[f"#b{i}"] = bucket
+        e.values[f":b{i}"] = attr(n)
+        e.adds.append(f"#b{i} :b{i}")
+    if moves.bounded:
+        e.names["#w"] = BOUNDED
+        e.values[":w"] = attr(moves.bounded)
+        e.adds.append("#w :w")
+
+
 def _lowers_expiry(change: _StateChange, seen: dict[str, Any]) -> bool:
     earliest, seen_nx = change.earliest_expiry, seen.get(COUNTER_NEXT_EXPIRY)
     return earliest is not None and (seen_nx is None or earliest < str(seen_nx))
@@ -821,6 +923,15 @@ def _counter_exact(data: dict[str, Any], now_ts: str) -> bool:
         return False
     next_expiry = data.get(COUNTER_NEXT_EXPIRY)
     return next_expiry is None or str(next_expiry) > now_ts
+
+
+def _move(group: _Group, bucket: str, n: int, bounded: int) -> None:
+    group.buckets[bucket] = group.buckets.get(bucket, 0) + n
+    group.bounded += bounded
+
+
+def _ts_opt(moment: datetime | None) -> str | None:
+    return None if moment is None else ts(moment)
 
 
 def _room(seen: dict[str, Any] | None, delta: int, cap: int) -> bool:

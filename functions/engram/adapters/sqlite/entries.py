@@ -140,6 +140,11 @@ class SqliteEntries(SqliteRepository):
         )
         return int(row[0])
 
+    def count_visible(self, tenant_id: str, user_id: str, scope: VisibilityScope, now: datetime) -> int | None:
+        # The whole user's count is one indexed COUNT here; an agent's view is counted by
+        # listing it (the scope and validity rules stay in one place, and it is local).
+        return self.count_live(tenant_id, user_id, now) if scope.everything else None
+
     def apply(self, changeset: Changeset, now: datetime) -> None:
         t, u = changeset.tenant_id, changeset.user_id
         # Serialised before the write lock is taken: other writers wait only for the SQL.
