@@ -40,6 +40,11 @@ def _changeset(cap: int | None = None) -> Changeset:
     return Changeset("t1", "u1", (plan.guard,), plan.entries, plan.history, plan.active_delta, cap)
 
 
+def _state_read(stubber: Stubber, item: dict[str, Any] | None = None) -> None:
+    """The read of the user's state item (counter, dream due, erasure) a change starts with."""
+    stubber.add_response("get_item", {"Item": item} if item is not None else {})
+
+
 def _cancelled(stubber: Stubber, *codes: str) -> None:
     stubber.add_client_error(
         "transact_write_items",
@@ -74,6 +79,7 @@ def test_given_a_client_error_when_reading_then_a_domain_error_is_raised_from_it
 
 def test_given_an_item_over_the_size_limit_then_payload_too_large(stubbed: tuple[DynamoStore, Stubber]) -> None:
     store, stubber = stubbed
+    _state_read(stubber)
     stubber.add_client_error(
         "transact_write_items",
         service_error_code="ValidationException",
@@ -85,6 +91,7 @@ def test_given_an_item_over_the_size_limit_then_payload_too_large(stubbed: tuple
 
 def test_given_a_throttled_transaction_then_throttled(stubbed: tuple[DynamoStore, Stubber]) -> None:
     store, stubber = stubbed
+    _state_read(stubber)
     _cancelled(stubber, "None", "ThrottlingError", "None")
     with pytest.raises(Throttled):
         store.apply(_changeset(), T0)
@@ -97,6 +104,7 @@ def test_given_a_failed_guard_or_a_conflict_then_version_conflict(
     stubbed: tuple[DynamoStore, Stubber], reasons: tuple[str, ...]
 ) -> None:
     store, stubber = stubbed
+    _state_read(stubber)
     _cancelled(stubber, *reasons)
     with pytest.raises(VersionConflict):
         store.apply(_changeset(), T0)
@@ -104,9 +112,12 @@ def test_given_a_failed_guard_or_a_conflict_then_version_conflict(
 
 def test_given_only_the_capacity_condition_fails_then_a_recount_decides(stubbed: tuple[DynamoStore, Stubber]) -> None:
     store, stubber = stubbed
-    # guard, entry, history, live count: only the last one's condition failed
-    _cancelled(stubber, "None", "None", "None", "ConditionalCheckFailed")
-    stubber.add_response("get_item", {"Item": {"n": {"N": "3"}}})
+    full = {"n": {"N": "3"}, "exact": {"N": "1"}}  # an exact count, at the cap
+    _state_read(stubber, full)
+    # entry, history (the identity's lock), user state: only the last one's condition failed
+    _cancelled(stubber, "None", "None", "ConditionalCheckFailed")
+    _state_read(stubber, full)  # read again, consistently: no room
+    _state_read(stubber, full)  # the recount starts from it
     stubber.add_response("query", {"Count": 3, "ScannedCount": 3, "Items": [{}, {}, {}]})  # none expires
     stubber.add_response("update_item", {})  # the recount settles the counter at 3
     with pytest.raises(CapacityReached) as raised:

@@ -429,7 +429,7 @@ def test_given_any_doc_and_query_then_the_opensearch_filter_agrees_with_the_loca
     source = q.document_source(doc, DIM)
     meta = local_index._meta_from(local_index._meta_of(doc))
     local = (doc.tenant_id, doc.user_id) == (query.tenant_id, query.user_id) and local_index._passes(
-        meta, query, ts(query.now)
+        meta, query, local_index._Filter.of(query)
     )
     assert _holds(q.search_filter(query), source) == local
 
