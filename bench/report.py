@@ -151,13 +151,16 @@ def load_section() -> str:
             else ""
         )
         + ".\n\n"
-        "| phase | requests/s | p50 ms | p95 ms | p99 ms | non-200 | server CPU (cores) |\n|---|---:|---:|---:|---:|---:|---:|\n"
+        "| phase | requests/s | p50 ms | p95 ms | p99 ms | non-200 | server CPU (cores) | server CPU ms per request |"
+        "\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
     )
     for phase, r in data["phases"].items():
         lat = r["latency_ms"]
+        share = r.get("server_cpu_share")
+        per = r.get("server_cpu_ms_per_request") or (round(1000 * share / r["rps"], 2) if share and r["rps"] else "?")
         out.append(
             f"| {phase} | {r['rps']:,.1f} | {lat['p50_ms']:.1f} | {lat['p95_ms']:.1f} | {lat['p99_ms']:.1f} "
-            f"| {r['non_2xx']} | {r.get('server_cpu_share', '?')} |\n"
+            f"| {r['non_2xx']} | {share if share is not None else '?'} | {per} |\n"
         )
     met = data.get("goal_met")
     recall = data["phases"].get("recall")
@@ -165,7 +168,13 @@ def load_section() -> str:
         cpu_ms = 1000 * recall["server_cpu_share"] / recall["rps"]
         out.append(
             f"\nThe server spent {cpu_ms:.1f} ms of CPU per recall request, so one process, which cannot use more "
-            f"than one core, tops out near {1000 / cpu_ms:,.0f} recalls per second on this machine.\n"
+            f"than one core, tops out near {1000 / cpu_ms:,.0f} recalls per second on this machine"
+            + (
+                f" ({data['recall_messages']} recall messages, embedder {data['embedder']})"
+                if "recall_messages" in data and "embedder" in data
+                else ""
+            )
+            + ".\n"
         )
     out.append(
         f"\nGoal: over {data['goal_recall_rps']} recall requests per second on 2 cores: "
@@ -176,7 +185,13 @@ def load_section() -> str:
         "Where a recall request's time goes (py-spy on the server under this load): the Lambda handler "
         "path (Powertools resolver with request and response validation, logging and metrics decorators) "
         "around `RecallService.recall`, the JSON response, uvicorn's event loop, and the access-statistics "
-        "writer thread. A process resolves one request at a time (Powertools keeps the request it resolves "
+        "writer thread. Inside recall (profiled for #14): the index's full-text query (FTS5 computes BM25 "
+        "for every document of the user that shares a query word, about 5 microseconds each), reading and "
+        "parsing the entries about to be shown (their access counts change with every recall, so their "
+        "stored text does too), building and serialising the response models, and ranking. #14 removed "
+        "the per-document Python filters of vector search, re-reading and re-parsing every candidate "
+        "message, a second scoring of unchanged candidates, searches for kinds a user has none of, and "
+        "onnxruntime's thread pool for one query (see docs/recall.md, Latency, for the figures). A process resolves one request at a time (Powertools keeps the request it resolves "
         "in state its threads share; docs/security.md measures that serialising costs no CPU per request), "
         "and the interpreter lock caps a process at one core anyway, so the server runs one process per core "
         "(`--workers`), which share the store, the index's outbox drainer (a cross-process lock) and one "
