@@ -288,6 +288,32 @@ def test_the_same_fact_from_the_same_message_is_applied_once_across_threads_and_
     assert fixed["outcome"] == "superseded" and fixed["entry"]["value"] == "sushi"
 
 
+def test_another_agents_observation_of_a_self_memory_is_its_own(api: Api) -> None:
+    # Message ids are the client's: two agents' threads may both have an "m1".
+    a, b = api.key("acme", "a"), api.key("acme", "b")
+    body = {"key": "diary", "value": "secret plan", "category": "fact", "visibility": "self", "sourceMessageId": "m1"}
+    first = _put(api, a, body)
+    assert first["outcome"] == "created"
+    # Then b's write is applied to b's own memory: never answered with a's entry
+    second = _put(api, b, body)
+    assert second["outcome"] == "created", second
+    assert second["entry"]["sourceAgentId"] == "b" and second["entry"]["id"] != first["entry"]["id"]  # type: ignore[index]
+    assert _put(api, b, body)["outcome"] == "unchanged"  # b's own repeat is still applied once
+
+
+def test_a_repeated_observation_whose_entry_is_gone_applies_instead_of_spinning(api: Api, tmp_path: Path) -> None:
+    a = api.key("acme", "a")
+    body = {"key": "mood", "value": "tired", "category": "fact", "sourceMessageId": "m7"}
+    entry_id = _put(api, a, body)["entry"]["id"]  # type: ignore[index]
+    # Given the entry removed for good, as DynamoDB's TTL removes an expired one
+    with sqlite3.connect(tmp_path / "engram.db") as conn:
+        assert conn.execute("DELETE FROM entries WHERE id = ?", (entry_id,)).rowcount == 1
+    # When the same message arrives again (a redelivery), then it is applied, not a 409
+    r = api.call("PUT", f"{U}/memories", a, json_body=body)
+    assert r.status == 200, r.body
+    assert r.json()["entry"]["value"] == "tired"
+
+
 # -- item 6: semantic reinforce/supersede on every write path ------------------------------
 def _mcp_upsert(api: Api, key: str, arguments: dict[str, object]) -> dict[str, Any]:
     from engram.local.server import create_asgi_app

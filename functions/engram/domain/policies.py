@@ -36,8 +36,11 @@ def erasure_mark_id(tenant_id: str, user_id: str) -> str:
     return hashlib.sha256("\x1f".join(("erased", tenant_id, user_id)).encode()).hexdigest()
 
 
-def source_mark_id(tenant_id: str, user_id: str, key: str, source_message_id: str, value: str) -> str:
-    """The once-only mark of one observation: (user, key, source message) and what it said.
+def source_mark_id(tenant_id: str, user_id: str, identity: str, source_message_id: str, value: str) -> str:
+    """The once-only mark of one observation: (user, memory identity, source message) and
+    what it said. The identity, not the bare key: a ``self`` or group memory's identity
+    names its agent, so another agent's write of the same key from a message of the same
+    id is its own observation, never answered with (or blocked by) the first one's entry.
 
     Stored as an identity that can only be created once, in the write's own transaction,
     so the same fact from the same message is applied once across threads (phone and
@@ -45,7 +48,7 @@ def source_mark_id(tenant_id: str, user_id: str, key: str, source_message_id: st
     part of it so that a correction sent with the same message id still applies. A hash:
     it holds neither the key nor the value.
     """
-    raw = "\x1f".join(("source", tenant_id, user_id, key, source_message_id, normalise_value(value)))
+    raw = "\x1f".join(("source", tenant_id, user_id, identity, source_message_id, normalise_value(value)))
     return "src_" + hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 

@@ -373,13 +373,18 @@ class MemoryService:
         )
         mark = None
         if req.source_message_id is not None and restoring is None:
-            mark = source_mark_id(req.tenant_id, req.user_id, req.key, req.source_message_id, req.value)
+            mark = source_mark_id(req.tenant_id, req.user_id, req.identity, req.source_message_id, req.value)
         for attempt in range(MAX_ATTEMPTS):
             now = self.clock.now()
             if mark is not None:
-                seen = self._already_applied(req, mark)
+                marked, seen = self._already_applied(req, mark)
                 if seen is not None:
                     return seen
+                if marked:
+                    # Applied once, but its entry is gone for good (an expiry the table's
+                    # TTL removed): nothing can answer for the mark, and a guard creating
+                    # it again could only fail, so this write applies without one.
+                    mark = None
             state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
             current = None
             if state is not None and state.current_entry_id is not None:
@@ -398,20 +403,21 @@ class MemoryService:
             return WriteResult(plan.outcome, plan.entry, plan.previous, evicted)
         raise VersionConflict("Too many concurrent writers for this memory; retry later.")
 
-    def _already_applied(self, req: WriteRequest, mark: str) -> WriteResult | None:
-        """The answer to a repeat of an observation already applied: nothing changes."""
+    def _already_applied(self, req: WriteRequest, mark: str) -> tuple[bool, WriteResult | None]:
+        """Whether the observation was applied before, and the answer to its repeat (nothing
+        changes) when an entry can still give it."""
         seen = self.store.get_identity(req.tenant_id, req.user_id, mark)
         if seen is None:
-            return None
+            return False, None
         state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
         # What the caller sees is the identity's entry now (it may have moved on since);
         # the marked one if the identity has none any more (deleted: not brought back).
         entry_id = state.current_entry_id if state is not None and state.current_entry_id else seen.current_entry_id
         entry = None if entry_id is None else self.store.get_entry(req.tenant_id, req.user_id, entry_id)
         if entry is None:
-            return None
+            return True, None
         logger.info("observation already applied", extra={"outcome": Outcome.UNCHANGED.value})
-        return WriteResult(Outcome.UNCHANGED, entry, entry)
+        return True, WriteResult(Outcome.UNCHANGED, entry, entry)
 
     def _apply(self, plan: WritePlan, req: WriteRequest, config: AgentConfig, now: datetime) -> tuple[str, ...]:
         umc = config.user_memory_config
