@@ -24,7 +24,7 @@ from engram.domain.ranking import HybridWeights, ScoreParts, Signals, weights_fo
 from engram.domain.read_policy import ReadPolicy
 from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex
 from engram.service.read_gate import ReadGate
-from engram.service.retrieval import Ask, Retriever, candidates_for, rank_found
+from engram.service.retrieval import Ask, IndexWriter, Retriever, candidates_for, rank_found
 
 logger = Logger(service="engram", child=True)
 
@@ -82,9 +82,8 @@ class ArchivalService:
             if not pending:
                 return 0
             todo = list(pending.values())
-            vectors = self.embedder.embed([r.text for r in todo])
-            self.index.upsert(
-                [archival_document(r, v, self.embedder.model_id) for r, v in zip(todo, vectors, strict=True)]
+            IndexWriter(self.index, self.embedder).write(
+                [archival_document(r, None, None) for r in todo], [r.text for r in todo]
             )
             self.repo.mark_archival_indexed(tenant_id, user_id, [r.id for r in todo])
             return len(todo)

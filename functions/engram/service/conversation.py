@@ -50,7 +50,7 @@ from engram.ports import (
     SearchIndex,
 )
 from engram.service.read_gate import ReadGate
-from engram.service.retrieval import Ask, Retriever, candidates_for, rank_found
+from engram.service.retrieval import Ask, IndexWriter, Retriever, candidates_for, rank_found
 
 logger = Logger(service="engram", child=True)
 
@@ -216,8 +216,7 @@ class ConversationService:
         if not s.text.strip():
             self.index.delete(s.tenant_id, s.user_id, [summary_doc_id(s.agent_id, s.thread_id)])
             return
-        vector = self.embedder.embed([s.text])[0]
-        self.index.upsert(
+        IndexWriter(self.index, self.embedder).write(
             [
                 IndexDocument(
                     id=summary_doc_id(s.agent_id, s.thread_id),
@@ -225,8 +224,8 @@ class ConversationService:
                     user_id=s.user_id,
                     kind=DocKind.SUMMARY,
                     text=s.text,
-                    vector=vector,
-                    model_id=self.embedder.model_id,
+                    vector=None,
+                    model_id=None,
                     visibility="self",
                     source_agent_id=s.agent_id,
                     thread_id=s.thread_id,

@@ -53,6 +53,7 @@ from engram.ports import (
 )
 from engram.service.agents import AgentConfigService
 from engram.service.memory import MemoryService
+from engram.service.retrieval import IndexWriter
 from engram.service.users import UserService
 
 logger = Logger(service="engram", child=True)
@@ -109,17 +110,16 @@ class ExtractionService:
     def index_message(self, msg: Message) -> None:
         if not msg.content.strip():
             return
-        text = message_search_text(msg)
-        self.index.upsert(
+        IndexWriter(self.index, self.embedder).write(
             [
                 IndexDocument(
                     id=message_doc_id(msg.agent_id, msg.thread_id, msg.id),
                     tenant_id=msg.tenant_id,
                     user_id=msg.user_id,
                     kind=DocKind.MESSAGE,
-                    text=text,
-                    vector=self.embedder.embed([message_embedding_text(msg)])[0],
-                    model_id=self.embedder.model_id,
+                    text=message_search_text(msg),
+                    vector=None,
+                    model_id=None,
                     # A thread is between the user and one agent: its messages are that
                     # agent's own, as self memories are.
                     visibility=Visibility.SELF.value,
@@ -130,7 +130,8 @@ class ExtractionService:
                     occurred_at=msg.timestamp,
                     speaker=speaker_of(msg),
                 )
-            ]
+            ],
+            [message_embedding_text(msg)],
         )
 
     def _extract(self, msg: Message) -> ExtractionRecord:

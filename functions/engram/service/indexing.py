@@ -24,6 +24,7 @@ from aws_lambda_powertools import Logger
 
 from engram.domain.models import MemoryEntry, Status
 from engram.ports import ChangeOutbox, DocKind, Embedder, EntryChange, ErasureMarks, IndexDocument, SearchIndex
+from engram.service.retrieval import IndexWriter
 
 logger = Logger(service="engram", child=True)
 
@@ -132,9 +133,8 @@ class Indexer:
             else:
                 gone.append(change)
         if live:
-            vectors = self._embedder.embed([e.text() for e in live])
-            self._index.upsert(
-                [entry_document(e, v, self._embedder.model_id) for e, v in zip(live, vectors, strict=True)]
+            IndexWriter(self._index, self._embedder).write(
+                [entry_document(e, None, None) for e in live], [e.text() for e in live]
             )
             report.upserted = len(live)
         by_owner: dict[tuple[str, str], list[str]] = {}

@@ -10,6 +10,10 @@ summaries:
    knows its own rules), or, for entries whose index copy carries their ranking
    signals, ranks first and reads only the ones about to be shown (``confirm_top``).
 3. Rank them all with the one ranking (``domain/ranking.py``) and explain each.
+
+What the index holds is written the same way: ``IndexWriter.write`` embeds every
+document's text in one call to the one embedder and stamps its model, so a vector and
+the query that meets it always come from the same model.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Generic, TypeVar
 from engram.domain.policies import VisibilityScope
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank
 from engram.domain.temporal import TimeWindow
-from engram.ports import DocKind, Embedder, SearchHit, SearchIndex, SearchQuery
+from engram.ports import DocKind, Embedder, IndexDocument, SearchHit, SearchIndex, SearchQuery
 
 T = TypeVar("T")
 
@@ -171,3 +175,20 @@ def explained(cid: str, item: T, hit: SearchHit, parts: ScoreParts, to: str = "t
 def _found(cid: str, item: T, hit: SearchHit, parts: ScoreParts, to: str) -> Found[T]:
     matched = matched_by(hit.keyword, parts)
     return Found(cid, item, hit, parts, matched, explain(parts, matched, to=to))
+
+
+class IndexWriter:
+    """The one writer of search documents (entries, archival records, messages, summaries)."""
+
+    def __init__(self, index: SearchIndex, embedder: Embedder) -> None:
+        self.index = index
+        self.embedder = embedder
+
+    def write(self, docs: Sequence[IndexDocument], texts: Sequence[str] | None = None) -> None:
+        """Embed ``texts`` (by default each document's own text; a message embeds its
+        content alone) in one call and upsert the documents with their vectors."""
+        if not docs:
+            return
+        vectors = self.embedder.embed(list(texts) if texts is not None else [d.text for d in docs])
+        model = self.embedder.model_id
+        self.index.upsert([replace(d, vector=v, model_id=model) for d, v in zip(docs, vectors, strict=True)])
