@@ -447,13 +447,7 @@ class DynamoEntries(DynamoBase):
         maybe = [
             e for e in entries if e.identity_id not in guards or guards[e.identity_id].expected_version is not None
         ]
-        prior: dict[str, dict[str, Any]] = {}
-        if maybe:
-            keys = [key_of(pk, k.entry_sk(e.id)) for e in maybe]
-            wanted = ("id", "status", "expiresAt", "version", "visibility", "sourceAgentId", "groupIds")
-            for item in self.batch_get(keys, projection=(*wanted, "validFrom", "validTo")):
-                data = from_item(item)
-                prior[str(data["id"])] = data
+        prior = self._prior(pk, maybe)
         by_identity: dict[str, list[HistoryRecord]] = {}
         for h in changeset.history:
             by_identity.setdefault(h.identity_id, []).append(h)
@@ -467,47 +461,64 @@ class DynamoEntries(DynamoBase):
             # write's idempotency mark, an import of several versions) keeps the item.
             if not _history_locks(guard, by_identity.get(guard.identity_id, ())):
                 group.actions.append(self._guard_action(changeset, pk, guard))
-        now_ts = ts(now)
         for e in entries:
-            group = groups.setdefault(e.identity_id, _Group())
-            before = prior.get(e.id)
-            was_live = before is not None and before.get("status") == _LIVE and _unexpired(before, now_ts)
-            group.delta += int(e.is_live(now)) - int(was_live)
-            if before is not None and was_live:
-                _move(group, entry_bucket(before), -1, -int(entry_bounded(before, now_ts)))
-            if e.is_live(now):
-                after = bucket_of(e.visibility.value, e.source_agent_id, e.group_ids)
-                _move(group, after, 1, int(bounded(_ts_opt(e.valid_from), _ts_opt(e.valid_to), now_ts)))
-            put: dict[str, Any] = {"TableName": self.table_name, "Item": entry_item(e)}
-            if before is None:
-                put["ConditionExpression"] = "attribute_not_exists(#pk)"
-                put["ExpressionAttributeNames"] = {"#pk": k.PK}
-            else:
-                put["ConditionExpression"] = "#version = :version"
-                put["ExpressionAttributeNames"] = {"#version": "version"}
-                put["ExpressionAttributeValues"] = {":version": attr(before["version"])}
-            group.actions.append({"Put": put})
+            self._entry_put(groups.setdefault(e.identity_id, _Group()), e, prior.get(e.id), now)
         for identity, records in by_identity.items():
-            group = groups.setdefault(identity, _Group())
-            room = MAX_TRANSACTION_ITEMS - 1 - len(group.actions)
-            if room < 1:
-                raise ValidationFailed("This change touches too many items at once.", identityId=identity)
-            # The newest versions go in the transaction; older ones of an identity with
-            # a longer history (an import) follow right after it commits.
-            records.sort(key=lambda h: h.version, reverse=True)
-            for h in records[:room]:
-                group.actions.append(
-                    {
-                        "Put": {
-                            "TableName": self.table_name,
-                            "Item": _history_item(pk, h, guards.get(identity)),
-                            "ConditionExpression": "attribute_not_exists(#pk)",
-                            "ExpressionAttributeNames": {"#pk": k.PK},
-                        }
-                    }
-                )
-            group.deferred_history.extend(_history_item(pk, h) for h in records[room:])
+            self._history_puts(groups.setdefault(identity, _Group()), pk, identity, records, guards.get(identity))
         return list(groups.values())
+
+    def _prior(self, pk: str, entries: list[MemoryEntry]) -> dict[str, dict[str, Any]]:
+        """What the table holds of ``entries`` now, by id (none: never written)."""
+        prior: dict[str, dict[str, Any]] = {}
+        if entries:
+            keys = [key_of(pk, k.entry_sk(e.id)) for e in entries]
+            wanted = ("id", "status", "expiresAt", "version", "visibility", "sourceAgentId", "groupIds")
+            for item in self.batch_get(keys, projection=(*wanted, "validFrom", "validTo")):
+                data = from_item(item)
+                prior[str(data["id"])] = data
+        return prior
+
+    def _entry_put(self, group: _Group, e: MemoryEntry, before: dict[str, Any] | None, now: datetime) -> None:
+        """The entry's put, conditioned on the version read, and how the counts move."""
+        now_ts = ts(now)
+        was_live = before is not None and before.get("status") == _LIVE and _unexpired(before, now_ts)
+        group.delta += int(e.is_live(now)) - int(was_live)
+        if before is not None and was_live:
+            _move(group, entry_bucket(before), -1, -int(entry_bounded(before, now_ts)))
+        if e.is_live(now):
+            after = bucket_of(e.visibility.value, e.source_agent_id, e.group_ids)
+            _move(group, after, 1, int(bounded(_ts_opt(e.valid_from), _ts_opt(e.valid_to), now_ts)))
+        put: dict[str, Any] = {"TableName": self.table_name, "Item": entry_item(e)}
+        if before is None:
+            put["ConditionExpression"] = "attribute_not_exists(#pk)"
+            put["ExpressionAttributeNames"] = {"#pk": k.PK}
+        else:
+            put["ConditionExpression"] = "#version = :version"
+            put["ExpressionAttributeNames"] = {"#version": "version"}
+            put["ExpressionAttributeValues"] = {":version": attr(before["version"])}
+        group.actions.append({"Put": put})
+
+    def _history_puts(
+        self, group: _Group, pk: str, identity: str, records: list[HistoryRecord], guard: IdentityGuard | None
+    ) -> None:
+        room = MAX_TRANSACTION_ITEMS - 1 - len(group.actions)
+        if room < 1:
+            raise ValidationFailed("This change touches too many items at once.", identityId=identity)
+        # The newest versions go in the transaction; older ones of an identity with
+        # a longer history (an import) follow right after it commits.
+        records.sort(key=lambda h: h.version, reverse=True)
+        for h in records[:room]:
+            group.actions.append(
+                {
+                    "Put": {
+                        "TableName": self.table_name,
+                        "Item": _history_item(pk, h, guard),
+                        "ConditionExpression": "attribute_not_exists(#pk)",
+                        "ExpressionAttributeNames": {"#pk": k.PK},
+                    }
+                }
+            )
+        group.deferred_history.extend(_history_item(pk, h) for h in records[room:])
 
     def _guard_action(self, changeset: Changeset, pk: str, guard: IdentityGuard) -> dict[str, Any]:
         item = to_item(
