@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any
 
 from engram.domain.policies import same_value
+from engram.domain.subjects import distinct_subjects
 from engram.ports import Embedder
 from engram.service.dedup import DedupThresholds, fact_text, subject_of, thresholds_for
 
@@ -74,6 +75,20 @@ PAIRS: list[tuple[Fact, Fact, str]] = [
     (("likes:coffee", "coffee"), ("likes:tea", "tea"), "new"),
     (("preferred_language", "Python"), ("spoken_language", "Portuguese"), "new"),
     (("car", "a red Fiat"), ("bike", "a red Trek"), "new"),
+    # Minimal pairs: keys that embed close but name another subject (a negation, a
+    # qualifier, another relative or place). Reinforcing or superseding would invert or
+    # misattribute the fact.
+    (("favorite_food", "sushi"), ("least_favorite_food", "sushi"), "new"),
+    (("favorite_food", "sushi"), ("least_favourite_food", "pizza"), "new"),
+    (("brother_name", "Anna"), ("sister_name", "Anna"), "new"),
+    (("brother_name", "Tom"), ("sister_name", "Anna"), "new"),
+    (("wife_name", "Maria"), ("ex_wife_name", "Maria"), "new"),
+    (("daughter_school", "Hillside"), ("son_school", "Hillside"), "new"),
+    (("mom_birthday", "12 March"), ("dad_birthday", "12 March"), "new"),
+    (("home_address", "1 Main St"), ("work_address", "9 Dock Rd"), "new"),
+    (("first_car", "a red Fiat"), ("current_car", "a Tesla"), "new"),
+    (("favorite_season", "summer"), ("worst_season", "summer"), "new"),
+    (("likes", "cilantro"), ("dislikes", "cilantro"), "new"),
 ]
 
 
@@ -93,6 +108,7 @@ def similarities(embedder: Embedder) -> list[dict[str, Any]]:
                 "whole": round(_dot(w1, w2), 4),
                 "subject": round(_dot(s1, s2), 4),
                 "sameValue": same_value(v1, v2),
+                "distinctSubjects": distinct_subjects(k1, k2),
             }
         )
     return rows
@@ -100,6 +116,8 @@ def similarities(embedder: Embedder) -> list[dict[str, Any]]:
 
 def decide(row: dict[str, Any], t: DedupThresholds) -> str:
     """``SemanticDedup.match``'s rule for one candidate."""
+    if row["distinctSubjects"]:
+        return "new"
     if row["whole"] > t.duplicate:
         return "duplicate"
     if row["subject"] >= t.contradiction and not row["sameValue"]:

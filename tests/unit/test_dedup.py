@@ -82,6 +82,19 @@ class TestMiniLM:
         assert result.outcome.value == "superseded"
         assert result.entry.supersedes == pizza
 
+    def test_given_a_key_that_negates_or_names_another_relative_when_matched_then_it_is_a_new_fact(
+        self, tmp_path: Path
+    ) -> None:
+        # MiniLM scores these whole facts at about 0.89-0.90, above the duplicate threshold.
+        engram = _engram(tmp_path, minilm())
+        _remember(engram, "favorite_food", "sushi", category="preference")
+        _remember(engram, "brother_name", "Anna")
+        dedup = _dedup(engram)
+        assert dedup.match("t1", "u1", "least_favorite_food", "sushi", "preference", SCOPE) is None
+        assert dedup.match("t1", "u1", "sister_name", "Anna", "fact", SCOPE) is None
+        # While a paraphrase of the same subject still is one
+        assert dedup.match("t1", "u1", "favourite_meal", "sushi", "preference", SCOPE) is not None
+
     def test_given_a_stricter_threshold_when_matched_then_the_paraphrase_is_no_longer_a_duplicate(
         self, tmp_path: Path
     ) -> None:
@@ -194,3 +207,40 @@ def test_given_the_same_candidates_again_when_matched_then_only_new_texts_are_em
     assert seen > 2 and len(embedded) == seen  # the second match embedded nothing at all
     dedup.match("t1", "u1", "favourite_meal", "sushi", "preference", SCOPE)
     assert embedded[seen:] == ["favourite meal: sushi", "favourite meal"]  # only the new write's texts
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("favorite_food", "least_favorite_food"),
+        ("wife_name", "ex_wife_name"),
+        ("sisterName", "brother_name"),
+        ("mom_birthday", "dad_birthday"),
+        ("home_address", "work_address"),
+        ("likes", "dislikes"),
+        ("favorite_season", "worst_season"),
+        ("first_car", "current_car"),
+    ],
+)
+def test_keys_differing_by_a_qualifier_or_a_member_of_a_closed_class_are_distinct_subjects(a: str, b: str) -> None:
+    from engram.domain.subjects import distinct_subjects
+
+    assert distinct_subjects(a, b) and distinct_subjects(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("favorite_food", "favourite_meal"),
+        ("favorite_color", "favourite_colour"),
+        ("mum_birthday", "mother_birthday"),
+        ("employer", "works_at"),
+        ("preferred_language", "favorite_programming_language"),
+        ("likes:coffee", "likes:coffees"),
+        ("spouse_name", "wife_name"),
+    ],
+)
+def test_spelling_variants_and_paraphrases_are_not_distinct_subjects(a: str, b: str) -> None:
+    from engram.domain.subjects import distinct_subjects
+
+    assert not distinct_subjects(a, b) and not distinct_subjects(b, a)

@@ -34,6 +34,7 @@ from aws_lambda_powertools import Logger
 
 from engram.domain.models import MemoryEntry, Visibility
 from engram.domain.policies import VisibilityScope, same_value
+from engram.domain.subjects import distinct_subjects
 from engram.ports import Clock, DocKind, Embedder, MemoryRepository, SearchIndex, SearchQuery
 
 logger = Logger(service="engram", child=True)
@@ -153,7 +154,8 @@ class SemanticDedup:
         vectors = self._embed([t for e in entries for t in (fact_text(e.key, e.value), subject_of(e.key))])
         best: tuple[int, float, int, str, DedupMatch] | None = None
         for i, entry in enumerate(entries):
-            found = _classify(entry, value, _dot(q_text, vectors[2 * i]), _dot(q_subject, vectors[2 * i + 1]), limits)
+            whole, about = _dot(q_text, vectors[2 * i]), _dot(q_subject, vectors[2 * i + 1])
+            found = _classify(entry, key, value, whole, about, limits)
             if found is None:
                 continue
             # Duplicates beat contradictions, then similarity, then the same category.
@@ -210,9 +212,15 @@ class SemanticDedup:
         ]
 
 
-def _classify(entry: MemoryEntry, value: str, whole: float, about: float, limits: DedupThresholds) -> DedupMatch | None:
+def _classify(
+    entry: MemoryEntry, key: str, value: str, whole: float, about: float, limits: DedupThresholds
+) -> DedupMatch | None:
     """A near entry as a duplicate (the whole fact is the same), a contradiction (the same
-    subject with another value), or neither."""
+    subject with another value), or neither. Keys that differ by a negation, a qualifier or
+    another member of a closed class ("least favorite food", "sister name") are another
+    subject whatever the similarity: merging them would invert or misattribute the fact."""
+    if distinct_subjects(entry.key, key):
+        return None
     if whole > limits.duplicate:
         return DedupMatch(entry, whole, "duplicate")
     if about >= limits.contradiction and not same_value(value, entry.value):
