@@ -265,7 +265,7 @@ def ranked_turns_component(engram: Engram, user_id: str, q: Question, component:
     )
     key = (lambda h: h.keyword) if component == "bm25" else (lambda h: h.semantic)
     hits = sorted((h for h in hits if key(h) > 0), key=lambda h: (-key(h), h.id))
-    return [h.id.split("|")[2] for h in hits]
+    return [h.id.split("|")[-1] for h in hits]  # the message id ends every format of the doc id
 
 
 def recall_at(ranked: Sequence[str], evidence: Sequence[str], k: int) -> float:
