@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Any
 
 from engram.adapters.local_queue import InProcessContext, InProcessQueue
 from engram.domain.conversation import ExtractionJob
-from engram.ports import Clock, ConversationRepository, Embedder, FactExtractor, Queue, SearchIndex, Store
+from engram.ports import (
+    Clock,
+    ConversationRepository,
+    Embedder,
+    FactExtractor,
+    Queue,
+    SearchIndex,
+    Store,
+    UnprocessedMessages,
+)
 from engram.service.agents import AgentConfigService
 from engram.service.conversation import ConversationConfig, ConversationService
 from engram.service.extraction import ExtractionService, IdempotentProcessor
@@ -35,6 +44,8 @@ class ConversationFeature:
     long_term: LongTermMemory
     # The local worker, when there is one (tests and benchmarks wait on it).
     worker: InProcessQueue | None = None
+    # Where messages stored but never processed are found again (the embedded store).
+    unprocessed: UnprocessedMessages | None = None
 
     def recover(self) -> int:
         """Re-queue messages stored but never processed (the last process stopped first).
@@ -42,10 +53,9 @@ class ConversationFeature:
         Called by ``engram serve`` at start; not by every container build, so that a CLI
         command run beside a server never races it for the same jobs.
         """
-        pending = getattr(self.repo, "pending_jobs", None)
-        if self.worker is None or pending is None:
+        if self.worker is None or self.unprocessed is None:
             return 0
-        jobs: list[ExtractionJob] = pending()
+        jobs = self.unprocessed.pending_jobs()
         if jobs:
             self.worker.send(jobs)
         return len(jobs)
@@ -103,7 +113,9 @@ def attach_conversations(
     )
     conversations = ConversationService(repo, queue, index, embedder, clock, config, processor, gate=memory.gate)
     long_term = LongTermMemory(memory, conversations, repo, index, embedder, clock)
-    return ConversationFeature(repo, conversations, extraction, processor, queue, long_term, worker)
+    return ConversationFeature(
+        repo, conversations, extraction, processor, queue, long_term, worker, backend.unprocessed_messages()
+    )
 
 
 def make_extractor(settings: Settings) -> FactExtractor:

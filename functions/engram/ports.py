@@ -555,6 +555,13 @@ class ConversationRepository(Protocol):
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
 
 
+class UnprocessedMessages(Protocol):
+    """Messages stored but never processed: a local worker's crash recovery (a cloud
+    queue redelivers by itself)."""
+
+    def pending_jobs(self, limit: int = 1000) -> list[ExtractionJob]: ...
+
+
 class Queue(Protocol):
     """Where ingested messages wait for indexing and extraction (SQS in the cloud)."""
 

@@ -28,6 +28,7 @@ from engram.ports import (
     SearchIndex,
     Store,
     StreamRange,
+    UnprocessedMessages,
     UserLister,
     VectorSource,
 )
@@ -90,6 +91,11 @@ class Backend(Protocol):
 
     def write_idempotency(self) -> OwnedLayer:
         """Powertools idempotency records of ``Idempotency-Key`` writes, erasable per user."""
+        ...
+
+    def unprocessed_messages(self) -> UnprocessedMessages | None:
+        """Messages stored but never extracted, for ``engram serve`` to queue again at start;
+        None where the queue redelivers by itself (SQS)."""
         ...
 
     def user_lister(self) -> UserLister | None:

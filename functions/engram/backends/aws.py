@@ -111,6 +111,9 @@ class AwsBackend:
 
         return OwnedDynamoLayer(table_name=self.settings.idempotency_table, boto3_client=self.store.client)
 
+    def unprocessed_messages(self) -> None:
+        return None  # SQS delivers a message again until a worker has processed it
+
     def user_lister(self) -> None:
         return None  # the cloud re-embeds one user at a time (``reembed_user``), not by listing the table
 

@@ -19,6 +19,7 @@ from engram.ports import (
     DreamStateRepository,
     ProposalRepository,
     SearchIndex,
+    UnprocessedMessages,
     UserLister,
     VectorSource,
 )
@@ -88,6 +89,11 @@ class EmbeddedBackend:
         from engram.adapters.idempotency import OwnedSqliteLayer
 
         return OwnedSqliteLayer(self.store.db)
+
+    def unprocessed_messages(self) -> UnprocessedMessages:
+        from engram.adapters.sqlite.conversations import SqliteConversations
+
+        return SqliteConversations(self.store.db)
 
     def user_lister(self) -> UserLister:
         from engram.adapters.sqlite.user_lister import SqliteUserLister
