@@ -247,3 +247,83 @@ def test_dynamodb_erasure_removes_threads_of_the_old_keys_before_any_migration(
     assert repo.erase_user("acme", "alice") == {"messages": 2, "summaries": 1, "threads": 2}
     left = ddb.scan(TableName=table)["Items"]
     assert [it for it in left if it[k.PK]["S"].startswith(upk)] == []
+
+
+def test_dynamodb_migration_never_overwrites_a_thread_appended_to_under_the_new_key(
+    request: pytest.FixtureRequest,
+) -> None:
+    """An append to the new key while the migration copies a thread (or before it reaches
+    it) never gets its messages renumbered over or its ``lastSeq`` reset."""
+    from engram.adapters.dynamodb import DynamoStore, create_table
+    from engram.adapters.dynamodb import keys as k
+    from engram.adapters.dynamodb.base import to_item
+    from engram.adapters.dynamodb.conversations import DynamoConversations
+    from engram.adapters.dynamodb.migrate import migrate_threads
+    from engram.domain.conversation import Thread
+    from engram.domain.conversation_codec import thread_to_dict
+
+    from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+
+    endpoint = moto_endpoint()
+    request.session.config.add_cleanup(stop_moto)
+    ddb = dynamodb_client(endpoint)
+    table = fresh_table_name()
+    create_table(ddb, table)
+    request.addfinalizer(lambda: ddb.delete_table(TableName=table))
+    store, repo = DynamoStore(ddb, table), DynamoConversations(ddb, table)
+    upk = k.user_pk("acme", "alice")
+
+    def old_thread(thread_id: str) -> None:
+        thread = Thread("acme", "alice", thread_id, "alpha", T0, T0, last_seq=2)
+        item = {**to_item(thread_to_dict(thread)), k.PK: {"S": upk}, k.SK: {"S": f"TH#{thread_id}"}}
+        store.put({**item, k.ITEM_TYPE: {"S": "thread"}})
+        for seq in (1, 2):
+            msg = NewMessage(f"m{seq}", MessageRole.USER, f"old {seq}", T0).stored(
+                "acme", "alice", thread_id, "alpha", seq, T0
+            )
+            body = message_to_dict(msg)
+            body.pop("extraction")
+            store.put(
+                {
+                    k.PK: {"S": f"{upk}#TH#{thread_id}"},
+                    k.SK: {"S": f"MSG#{msg.id}"},
+                    k.LSI1SK: {"S": f"MSQ#{seq:012d}"},
+                    k.ITEM_TYPE: {"S": "message"},
+                    "body": {"S": json.dumps(body)},
+                }
+            )
+
+    def new(thread_id: str) -> ThreadKey:
+        return ThreadKey("acme", "alice", "alpha", thread_id)
+
+    # t1: appended to under the new key before the migration reaches it.
+    old_thread("t1")
+    repo.append(new("t1"), [NewMessage("n1", MessageRole.USER, "new 1", T0)], T0)
+    # t2: appended to under the new key while the migration copies its messages.
+    old_thread("t2")
+    copy = store.query_items
+
+    def query_then_append(**params: object) -> object:
+        if params.get("ExpressionAttributeValues") == {":pk": {"S": f"{upk}#TH#t2"}}:
+            repo.append(new("t2"), [NewMessage("n1", MessageRole.USER, "new 1", T0)], T0)
+        return copy(**params)
+
+    store.query_items = query_then_append  # type: ignore[method-assign]
+    counts = migrate_threads(store)
+    store.query_items = copy  # type: ignore[method-assign]
+
+    assert {name: counts[name] for name in ("moved", "messages", "conflicts")} == {
+        "moved": 1,
+        "messages": 2,
+        "conflicts": 1,
+    }
+    # t1 is left as both sides wrote it: the new thread untouched, the old one for an operator.
+    assert repo.get_thread(new("t1")).last_seq == 1  # type: ignore[union-attr]
+    assert [(m.seq, m.content) for m in repo.list_messages(new("t1"))] == [(1, "new 1")]
+    assert store.get(upk, "TH#t1") is not None
+    # t2 moved with every message numbered once: the append went after the old messages.
+    assert repo.get_thread(new("t2")).last_seq == 3  # type: ignore[union-attr]
+    assert [(m.seq, m.content) for m in repo.list_messages(new("t2"))] == [(1, "old 1"), (2, "old 2"), (3, "new 1")]
+    assert store.get(upk, "TH#t2") is None
+    # A rerun finds t1 still in conflict and has nothing left to move.
+    assert migrate_threads(store) == {"scanned": 3, "moved": 0, "messages": 0, "conflicts": 1}

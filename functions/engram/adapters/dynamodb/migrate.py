@@ -17,7 +17,9 @@ with ``--index`` re-indexes its messages and summary under their new document id
 removes the old ones. Until it has run, such threads are listed but not readable by id
 (erasure removes them either way). Run it before the new version takes traffic: a thread
 that an agent appended to under the new key meanwhile is left in place and counted as
-``conflicts`` (its old messages stay readable to an operator in the table).
+``conflicts`` (its old messages stay readable to an operator in the table). The move
+writes the new thread item first and only where none is, and never writes over an item
+under the new keys, so an append during the move numbers its messages after the old ones.
 
 Run: ``python -m engram.local.migrate --table <name> [--index]`` (the region and
 an emulator endpoint come from the usual ``ENGRAM_*`` / AWS settings).
@@ -44,6 +46,9 @@ from engram.domain.conversation_codec import thread_from_dict
 
 # Re-indexes a moved thread: (the old document ids, its messages, its summary).
 Reindex = Callable[[Sequence[str], Sequence[Message], ThreadSummary | None], None]
+
+# On a thread item this migration wrote: the old sort key it came from (a rerun finishes it).
+MIGRATED_FROM = "migratedFrom"
 
 _WANTED = ("PK", "SK", "id", "status", "category", "importance", "updatedAt", "version", k.LSI2SK, k.LSI3SK)
 
@@ -132,31 +137,48 @@ def migrate_threads(store: DynamoBase, reindex: Reindex | None = None) -> dict[s
 
 
 def _move_thread(store: DynamoBase, repo: DynamoConversations, item: Item, reindex: Reindex | None) -> int | None:
-    """Copy one old thread to its new keys, then delete the old ones (safe to repeat)."""
+    """Copy one old thread to its new keys, then delete the old ones (safe to repeat, and
+    safe beside appends to the new key). None: a conflict, left in place for an operator.
+
+    The new thread item comes first and only where none exists: from then on an append to
+    the new key numbers its messages after the old ones, and an append that found no thread
+    fails its own create and reads again. A thread created under the new key by an append
+    before this ran is a conflict (merging would renumber messages agents have seen); the
+    marker tells a rerun that the item is this migration's own, so it finishes the move.
+    """
     thread = thread_from_dict(from_item(item))
     key = thread.key
     upk, old_sk = item[k.PK]["S"], item[k.SK]["S"]
     new_sk = thread_sk(key.agent_id, key.thread_id)
-    existing = store.get(upk, new_sk)
-    if existing is not None and thread_from_dict(from_item(existing)) != thread:
-        return None  # appended to under the new key since: leave both for an operator
+    if not _put_new(store, {**item, k.SK: {"S": new_sk}, MIGRATED_FROM: {"S": old_sk}}):
+        existing = store.get(upk, new_sk)
+        ours = existing is not None and (
+            existing.get(MIGRATED_FROM, {}).get("S") == old_sk
+            or (MIGRATED_FROM not in existing and thread_from_dict(from_item(existing)) == thread)  # an older run's
+        )
+        if not ours:
+            return None  # appended to under the new key first: leave both for an operator
     old_pk = k.join(upk, old_sk)
     new_pk = thread_pk(key)
-    copied: list[Item] = []
+    clashes = 0
     for message in store.query_items(
         KeyConditionExpression="#pk = :pk",
         ExpressionAttributeNames={"#pk": k.PK},
         ExpressionAttributeValues={":pk": attr(old_pk)},
         ConsistentRead=True,
     ):
-        copied.append({**message, k.PK: {"S": new_pk}})
-    store.batch_put(copied)
+        copy = {**message, k.PK: {"S": new_pk}}
+        if not _put_new(store, copy):
+            # Copied by an earlier run, or another message appended since under the same id.
+            there = store.get(new_pk, message[k.SK]["S"])
+            clashes += there is None or there.get("body") != message.get("body")
     old_summary_sk = k.join(SUMMARY, old_sk.split(k.SEP, 1)[1])
     summary_item = store.get(upk, old_summary_sk)
     if summary_item is not None:
-        store.put({**summary_item, k.SK: {"S": summary_sk(key.agent_id, key.thread_id)}})
-    # The thread item last: until it exists under the new key, a rerun copies again.
-    store.put({**item, k.SK: {"S": new_sk}})
+        # A summary written under the new key since is the newer one: keep it.
+        _put_new(store, {**summary_item, k.SK: {"S": summary_sk(key.agent_id, key.thread_id)}})
+    if clashes:
+        return None  # the old messages stay where they are for an operator
     if reindex is not None:
         messages = repo.list_messages(key, 0, 10**9)
         summary = repo.get_summary(key)
@@ -165,3 +187,12 @@ def _move_thread(store: DynamoBase, repo: DynamoConversations, item: Item, reind
     deleted = repo.delete_partition(old_pk)
     store.batch_delete([key_of(upk, old_summary_sk), key_of(upk, old_sk)])
     return deleted
+
+
+def _put_new(store: DynamoBase, item: Item) -> bool:
+    """Put an item only where none is: never over a write made under the new keys."""
+    try:
+        store.put(item, ConditionExpression="attribute_not_exists(#pk)", ExpressionAttributeNames={"#pk": k.PK})
+    except ConditionFailed:
+        return False
+    return True
