@@ -130,6 +130,30 @@ class TestIdempotency:
         run(JOB, LocalContext())
         assert len(work.calls) == 2
 
+    def test_forget_also_removes_records_made_under_the_key_without_the_agent(self, tmp_path: Path) -> None:
+        from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
+        from engram.service.extraction import KEY_PREFIX
+
+        db = SqliteStore(tmp_path / "idem.db").db
+        # The release before the per-agent thread ids keyed records without the agent.
+        before = SqliteIdempotencyLayer(db)
+
+        @idempotent_function(  # type: ignore[untyped-decorator]
+            data_keyword_argument="job",
+            persistence_store=before,
+            config=IdempotencyConfig(event_key_jmespath="[tenantId, userId, threadId, messageId]"),
+            key_prefix=KEY_PREFIX,
+        )
+        def old_run(job: dict[str, Any]) -> dict[str, Any]:
+            return {"status": "extracted"}
+
+        old_run(job=JOB.as_dict())
+        now = SqliteIdempotencyLayer(db)
+        IdempotentProcessor(Counting(), now)(JOB, LocalContext())
+        assert now.count() == 2
+        assert IdempotentProcessor(Counting(), now).forget([JOB]) == 2
+        assert now.count() == 0
+
 
 class TestSqsQueue:
     def test_jobs_go_out_in_batches_of_ten_with_only_ids_in_the_body(self) -> None:

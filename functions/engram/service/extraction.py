@@ -19,6 +19,7 @@ from typing import Any, Protocol, cast
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig, idempotent_function
 from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyItemNotFoundError
+from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.domain.agent_config import Guardrails
@@ -307,8 +308,10 @@ KEY_PREFIX = "engram.extraction"
 # (tenant, user, agent, thread, message id): a thread id is only unique within its user
 # and agent (two agents may each have a thread "t1" with a message "m1"). Records made
 # under the older key without the agent are simply not matched: a job for a message
-# already processed finds the message's own extraction record and does nothing.
+# already processed finds the message's own extraction record and does nothing. An
+# erasure deletes them as well (LEGACY_KEY_FIELDS) until they have all expired.
 IDEMPOTENCY_KEY = "[tenantId, userId, agentId, threadId, messageId]"
+LEGACY_KEY_FIELDS = ("tenantId", "userId", "threadId", "messageId")
 # SQS keeps a message at most 14 days; a record must outlive every redelivery of it.
 DEFAULT_RECORD_SECONDS = 15 * 24 * 3600
 
@@ -358,17 +361,23 @@ class IdempotentProcessor:
         return result
 
     def forget(self, jobs: Sequence[ExtractionJob]) -> int:
-        """Delete the records of these jobs (erasure); return how many existed."""
+        """Delete the records of these jobs (erasure), under the current key and the one
+        before it (without the agent); return how many existed."""
+        layer = self._persistence
         done = 0
         for job in jobs:
-            try:
-                self._persistence.get_record(data=job.as_dict())
-            except IdempotencyItemNotFoundError:
-                continue
-            self._persistence.delete_record(data=job.as_dict(), exception=_Erased())
-            done += 1
+            data = job.as_dict()
+            current = layer._get_hashed_idempotency_key(data=data)
+            # The older key hashed as Powertools hashes the current one: the JMESPath
+            # list of the fields, under the same prefix.
+            legacy = f"{layer.function_name}#{layer._generate_hash(data=[data[f] for f in LEGACY_KEY_FIELDS])}"
+            for key in (current, legacy):
+                if key is None:
+                    continue
+                try:
+                    layer._get_record(idempotency_key=key)
+                except IdempotencyItemNotFoundError:
+                    continue
+                layer._delete_record(data_record=DataRecord(idempotency_key=key))
+                done += 1
         return done
-
-
-class _Erased(Exception):
-    """Stands in for the exception Powertools logs when a record is deleted."""
