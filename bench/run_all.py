@@ -79,6 +79,8 @@ PLANS: dict[str, Plan] = {
     "conv_eval": Plan(("--embedders", "hash", "--conversations", "4", "--label", "bench"), 60),
     "episodic_latency": Plan(("--calls", "100"), 30),
     "code_health": Plan((), 15),
+    "dedup_calibration": Plan((), 10),
+    "dedup_latency": Plan((), 20),
 }
 
 
