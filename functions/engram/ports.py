@@ -535,6 +535,11 @@ class ConversationRepository(Protocol):
         """Up to ``limit`` messages with ``seq > after_seq``, oldest first."""
         ...
 
+    def user_messages(self, tenant_id: str, user_id: str) -> list[Message]:
+        """Every message of the user's threads, by thread then sequence, whatever key form
+        a store wrote them under (export and erasure: nothing may be missed)."""
+        ...
+
     def mark_extracted(self, key: ThreadKey, message_id: str, record: ExtractionRecord) -> None: ...
 
     def clear_window(self, key: ThreadKey, expected_window_start: int, new_window_start: int, now: datetime) -> bool:

@@ -162,6 +162,13 @@ class TestReading:
         assert [t.thread_id for t in repo.list_threads("t1", "u1")] == ["th1"]
         assert repo.get_thread(K("th1", "u1", "t3")) is None
 
+    def test_a_users_messages_are_read_whole_by_thread_then_sequence(self, repo: Any) -> None:
+        repo.append(K("th2", "u1", "t1", "a1"), [new("x"), new("y")], T0)
+        repo.append(K("th1", "u1", "t1", "a2"), [new("x")], T0)
+        repo.append(K("th1", "u2", "t1", "a1"), [new("z")], T0)
+        got = [(m.agent_id, m.thread_id, m.seq) for m in repo.user_messages("t1", "u1")]
+        assert got == [("a1", "th2", 1), ("a1", "th2", 2), ("a2", "th1", 1)]
+
     def test_threads_are_listed_newest_first_and_by_agent(self, repo: Any) -> None:
         repo.append(K("old", "u1", "t1", "a1"), [new("a")], T0)
         repo.append(K("new", "u1", "t1", "a2"), [new("a")], T0 + timedelta(minutes=1))

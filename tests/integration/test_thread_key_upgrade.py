@@ -327,3 +327,47 @@ def test_dynamodb_migration_never_overwrites_a_thread_appended_to_under_the_new_
     assert store.get(upk, "TH#t2") is None
     # A rerun finds t1 still in conflict and has nothing left to move.
     assert migrate_threads(store) == {"scanned": 3, "moved": 0, "messages": 0, "conflicts": 1}
+
+
+def test_dynamodb_export_and_erasure_read_the_messages_of_threads_not_yet_migrated(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    from engram.adapters.dynamodb import DynamoStore, create_table
+    from engram.adapters.dynamodb import keys as k
+    from engram.adapters.dynamodb.base import to_item
+    from engram.domain.conversation import ExtractionJob, Thread
+    from engram.domain.conversation_codec import thread_to_dict
+
+    from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+    from tests.support import ManualClock, engram_for
+
+    endpoint = moto_endpoint()
+    request.session.config.add_cleanup(stop_moto)
+    ddb = dynamodb_client(endpoint)
+    table = fresh_table_name()
+    create_table(ddb, table)
+    request.addfinalizer(lambda: ddb.delete_table(TableName=table))
+    store = DynamoStore(ddb, table)
+    engram = engram_for(tmp_path, store=store, clock=ManualClock(), extraction_worker="inline")
+    service = engram.conversation.conversations
+    upk = k.user_pk("acme", "alice")
+    thread = Thread("acme", "alice", "t1", "alpha", T0, T0, last_seq=1)
+    store.put({**to_item(thread_to_dict(thread)), k.PK: {"S": upk}, k.SK: {"S": "TH#t1"}, k.ITEM_TYPE: {"S": "thread"}})
+    msg = NewMessage("m1", MessageRole.USER, "I live in Oslo", T0).stored("acme", "alice", "t1", "alpha", 1, T0)
+    body = message_to_dict(msg)
+    body.pop("extraction")
+    store.put(
+        {
+            k.PK: {"S": f"{upk}#TH#t1"},
+            k.SK: {"S": "MSG#m1"},
+            k.LSI1SK: {"S": f"MSQ#{1:012d}"},
+            k.ITEM_TYPE: {"S": "message"},
+            "body": {"S": json.dumps(body)},
+        }
+    )
+
+    assert [m["content"] for m in service.export_user("acme", "alice")["messages"]] == ["I live in Oslo"]
+    forgotten: list[ExtractionJob] = []
+    service.forgetter.forget = lambda jobs: forgotten.extend(jobs) or 0  # type: ignore[method-assign]
+    service.erase_user("acme", "alice")
+    assert forgotten == [ExtractionJob("acme", "alice", "t1", "m1", "alpha")]

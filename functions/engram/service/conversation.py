@@ -389,12 +389,12 @@ class ConversationService:
         threads = self.repo.list_threads(tenant_id, user_id)
         return {
             "threads": [thread_to_dict(th) for th in threads],
-            "messages": [message_to_dict(m) for th in threads for m in self._all_messages(th)],
+            "messages": [message_to_dict(m) for m in self.repo.user_messages(tenant_id, user_id)],
             "summaries": [summary_to_dict(s) for s in self.repo.list_summaries(tenant_id, user_id)],
         }
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
-        jobs = [_job(m) for th in self.repo.list_threads(tenant_id, user_id) for m in self._all_messages(th)]
+        jobs = [_job(m) for m in self.repo.user_messages(tenant_id, user_id)]
         forgotten = self.forgetter.forget(jobs)
         counts = self.repo.erase_user(tenant_id, user_id)
         return {**counts, "idempotencyRecords": forgotten}

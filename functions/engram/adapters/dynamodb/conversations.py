@@ -261,6 +261,23 @@ class DynamoConversations(DynamoBase):
                 break
         return out[:limit]
 
+    def user_messages(self, tenant_id: str, user_id: str) -> list[Message]:
+        # Each thread's partition named by its item's sort key, as ``_delete`` does: a
+        # thread written before threads were keyed by agent (``TH#<thread>``) and not yet
+        # migrated keeps its messages under that key, not under its ThreadKey's.
+        upk = k.user_pk(tenant_id, user_id)
+        out: list[Message] = []
+        for thread in sorted(it[k.SK]["S"] for it in self._user_items(tenant_id, user_id, k.join(THREAD, ""))):
+            items = self.query_items(
+                KeyConditionExpression="#pk = :pk",
+                ExpressionAttributeNames={"#pk": k.PK},
+                ExpressionAttributeValues={":pk": attr(k.join(upk, thread))},
+                ConsistentRead=True,
+            )
+            msgs = [_message(it) for it in items if it.get(k.ITEM_TYPE, {}).get("S") == ITEM_MESSAGE]
+            out += sorted(msgs, key=lambda m: m.seq)
+        return out
+
     def mark_extracted(self, key: ThreadKey, message_id: str, record: ExtractionRecord) -> None:
         try:
             self.call(

@@ -197,6 +197,17 @@ class SqliteConversations(SqliteRepository):
         )
         return [message_from_dict(json.loads(r[0])) for r in rows]
 
+    def user_messages(self, tenant_id: str, user_id: str) -> list[Message]:
+        rows = (
+            self.db.conn()
+            .execute(
+                "SELECT body FROM conv_messages WHERE tenant_id=? AND user_id=? ORDER BY agent_id, thread_id, seq",
+                (tenant_id, user_id),
+            )
+            .fetchall()
+        )
+        return [message_from_dict(json.loads(r[0])) for r in rows]
+
     def mark_extracted(self, key: ThreadKey, message_id: str, record: ExtractionRecord) -> None:
         with self.db.tx() as conn:
             row = conn.execute(
