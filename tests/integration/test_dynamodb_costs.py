@@ -207,6 +207,23 @@ def test_given_an_agent_when_it_counts_through_the_service_then_settings_and_the
     assert _requests(store) == {"GetItem": 2}
 
 
+def test_given_a_recount_racing_a_supersede_between_buckets_then_it_does_not_settle_stale_buckets(
+    store: DynamoStore,
+) -> None:
+    _write(store, "plan", "gym", visibility=Visibility.GROUP, groups=("team",))
+    pk = k.user_pk("t1", "u1")
+    team = VisibilityScope("agent-c", ("team",))
+    assert store.count_visible("t1", "u1", team, T0) == 1
+    # A recount reads the entries, then the same identity moves to another group (n stays 1)
+    stale_tally, stale_seen = store._exact_live(pk, T0), store._state(pk, consistent=True)
+    later = T0 + timedelta(minutes=1)
+    _write(store, "plan", "pool", visibility=Visibility.GROUP, groups=("other",), now=later)
+    store._exact_live = lambda pk, now: stale_tally  # type: ignore[method-assign]
+    store._settle(pk, later, stale_seen)
+    del store._exact_live
+    assert store.count_visible("t1", "u1", team, later) == 0 == _listed(store, team, later)
+
+
 def test_given_random_changes_then_every_agent_count_is_its_listing(store: DynamoStore) -> None:
     rng = random.Random(16)
     agents, groups = ("agent-a", "agent-b", "agent-c"), ("team", "other")

@@ -357,8 +357,15 @@ class DynamoEntries(DynamoBase):
         else:
             conditions.append("#nx = :seenNx")
             values[":seenNx"] = attr(seen[COUNTER_NEXT_EXPIRY])
-        # A write moved the counter meanwhile (every live change moves n): the next count
-        # settles it.
+        # A supersede can move an entry between buckets and leave n as it was; every
+        # change but dream's moves ``activity`` (and dream's move n).
+        names["#act"] = "activity"
+        if seen is None or "activity" not in seen:
+            conditions.append("attribute_not_exists(#act)")
+        else:
+            conditions.append("#act = :seenAct")
+            values[":seenAct"] = attr(seen["activity"])
+        # A write moved the item meanwhile: the next count settles it.
         with contextlib.suppress(ConditionFailed):
             self.call(
                 "UpdateItem",
