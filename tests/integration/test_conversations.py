@@ -413,6 +413,18 @@ class TestSemanticDedup:
         assert items["ramen"]["key"] == "favorite_foods" and items["ramen"]["status"] == "active"
         assert items["pizza"]["status"] == "superseded" and items["pizza"]["supersededBy"] == items["ramen"]["id"]
 
+    def test_an_extracted_fact_stays_its_agents_own_beside_a_global_entry_it_contradicts(
+        self, api: Api, alpha: str
+    ) -> None:
+        beta = api.key("acme", "beta")
+        body = {"key": "favorite_foods", "value": "pizza", "visibility": "global"}
+        assert api.call("PUT", f"{USER}/memories", beta, json_body=body).status == 200
+        say(api, alpha, "t1", "my favorite food is ramen")
+        items = {e["value"]: e for e in memories(api, alpha)}
+        assert (items["ramen"]["visibility"], items["ramen"]["sourceAgentId"]) == ("self", "alpha")
+        assert items["pizza"]["status"] == "active"  # beta's global entry is not superseded by alpha's fact
+        assert [e["value"] for e in memories(api, beta)] == ["pizza"]  # nor is alpha's fact shown to beta
+
 
 def test_an_llm_extractor_writes_through_the_same_pipeline_and_records_its_cost(api: Api, alpha: str) -> None:
     import boto3

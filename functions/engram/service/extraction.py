@@ -184,8 +184,10 @@ class ExtractionService:
                 dropped[reason] += 1
                 continue
             # The semantic dedup (the agent's rules): a fact in other words reinforces the
-            # entry it repeats; the same subject with another value supersedes it.
-            request, _ = self.memory.resolve(self._request(msg, fact, settings), config, keep_visibility=False)
+            # entry it repeats; the same subject with another value supersedes it. Only
+            # the agent's own entries are candidates: a fact from its conversation is its
+            # own (self), never written over a global or another agent's entry.
+            request, _ = self.memory.resolve(self._request(msg, fact, settings), config)
             try:
                 if needs_approval(config.require_approval, request.category):
                     # The agent's writes of this kind wait for the user's approval; so do

@@ -235,15 +235,13 @@ class MemoryService:
         req: WriteRequest,
         config: AgentConfig,
         group_ids: tuple[str, ...] = (),
-        *,
-        keep_visibility: bool = True,
     ) -> tuple[WriteRequest, DedupMatch | None]:
         """The write aimed at the live entry it restates or contradicts in other words.
 
         Only a key with no live entry of its own is compared: a key that has one is about
-        that entry (the same-key reinforce or supersede). ``keep_visibility``: an explicit
-        write keeps the visibility it asked for, so only entries of the same kind (global,
-        or the agent's own) are candidates; extraction follows the matched entry.
+        that entry (the same-key reinforce or supersede). A write keeps the visibility it
+        asked for, so only entries of the same kind (global, or the agent's own) are
+        candidates: an extracted fact (self) never becomes global or another agent's.
         """
         rules = config.user_memory_config.semantic_dedup
         if self.dedup is None or not rules.enabled:
@@ -264,15 +262,13 @@ class MemoryService:
             req.value,
             req.category,
             VisibilityScope(req.agent_id, group_ids),
-            shared=(req.visibility is Visibility.GLOBAL) if keep_visibility else None,
+            shared=req.visibility is Visibility.GLOBAL,
             thresholds=limits,
         )
         if match is None:
             return req, None
         e = match.entry
         changes: dict[str, object] = {"key": e.key}
-        if not keep_visibility:
-            changes.update(visibility=e.visibility, agent_id=e.source_agent_id, group_ids=e.group_ids)
         if match.kind == "duplicate":
             # Only a reinforcement: the entry keeps its own wording, category and importance.
             changes.update(value=e.value, category=e.category, statement=None, importance=None)
