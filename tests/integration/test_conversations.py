@@ -167,6 +167,17 @@ class TestThreadsBelongToTheirAgent:
 
 
 class TestCrossThreadSearch:
+    def test_an_admin_excluding_a_thread_leaves_out_its_own_thread_of_that_id_only(self, api: Api, alpha: str) -> None:
+        admin = api.key("acme", "ops", Role.ADMIN)
+        say(api, alpha, "t1", "We booked a cabin in Norway")
+        say(api, api.key("acme", "beta"), "t1", "We booked a cabin in Norway too")
+        say(api, admin, "t1", "We booked a cabin in Norway as well")
+        r = api.call("GET", f"{USER}/messages/search", admin, query="q=cabin Norway&minScore=0&excludeThreadId=t1")
+        assert sorted(h["message"]["content"] for h in r.json()["items"]) == [
+            "We booked a cabin in Norway",
+            "We booked a cabin in Norway too",
+        ]
+
     def test_similar_messages_from_other_threads_are_found_and_weak_ones_dropped(self, api: Api, alpha: str) -> None:
         say(api, alpha, "trip", "We booked a cabin in the mountains of Norway for the ski holiday")
         say(api, alpha, "work", "The quarterly budget review meeting moved to Monday", prefix="w")

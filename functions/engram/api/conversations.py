@@ -162,7 +162,10 @@ def search_messages(
         float | None, Query(ge=0, le=1, description="The least hybrid score; default tuned per embedder.")
     ] = None,
     excludeThreadId: Annotated[
-        str | None, Query(pattern=ID_PATTERN, description="Leave out this thread (usually the current one).")
+        str | None,
+        Query(
+            pattern=ID_PATTERN, description="Leave out the caller's own thread of this id (usually the current one)."
+        ),
     ] = None,
 ) -> MessageSearchResponse:
     engram, principal = context(router)

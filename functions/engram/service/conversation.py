@@ -350,7 +350,9 @@ class ConversationService:
                 scope_for(principal),
                 (DocKind.MESSAGE,),
                 candidates_for(limit),
-                exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id else (),
+                # Thread ids are per agent and the excluded thread is the caller's own; the
+                # index filters by id alone, which only a key seeing its own threads may use.
+                exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id and not principal.is_admin else (),
                 window=window,
             )
         )
@@ -360,7 +362,7 @@ class ConversationService:
         live = {
             message_doc_id(m.agent_id, m.thread_id, m.id): m
             for m in found
-            if _may_read(principal, m.agent_id) and m.thread_id != exclude_thread_id
+            if _may_read(principal, m.agent_id) and (m.agent_id, m.thread_id) != (principal.agent_id, exclude_thread_id)
         }
         named = question_words(text)
         ranked = rank_found(
