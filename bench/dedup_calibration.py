@@ -27,7 +27,7 @@ from typing import Any
 from engram.domain.policies import same_value
 from engram.domain.subjects import distinct_subjects
 from engram.ports import Embedder
-from engram.service.dedup import DedupThresholds, fact_text, subject_of, thresholds_for
+from engram.service.dedup import DedupThresholds, classify, fact_text, subject_of, thresholds_for
 
 from bench.common import write_results
 
@@ -89,6 +89,15 @@ PAIRS: list[tuple[Fact, Fact, str]] = [
     (("first_car", "a red Fiat"), ("current_car", "a Tesla"), "new"),
     (("favorite_season", "summer"), ("worst_season", "summer"), "new"),
     (("likes", "cilantro"), ("dislikes", "cilantro"), "new"),
+    # Numbered slots and identifiers: other facts, however alike their words.
+    (("child_1", "Ana"), ("child_2", "Ana"), "new"),
+    (("note_4", "call mum on Sunday"), ("note_5", "call dad on Sunday"), "new"),
+    (("own-3-4", "note 3 4"), ("own-3-5", "note 3 5"), "new"),
+    (("own-1-12", "note 1 12"), ("own-12-1", "note 12 1"), "new"),
+    (("iso012-b-r495", "value iso012-b-r495"), ("iso012-b-r496", "value iso012-b-r496"), "new"),
+    (("address_line_1", "Rua Augusta 10"), ("address_line_2", "Rua Augusta 10"), "new"),
+    # A number that changed is a contradiction of the same subject.
+    (("phone", "555-1234"), ("phone_number", "555-1235"), "contradiction"),
 ]
 
 
@@ -104,6 +113,8 @@ def similarities(embedder: Embedder) -> list[dict[str, Any]]:
             {
                 "stored": f"{k1}={v1}",
                 "written": f"{k2}={v2}",
+                "keys": (k1, k2),
+                "values": (v1, v2),
                 "label": label,
                 "whole": round(_dot(w1, w2), 4),
                 "subject": round(_dot(s1, s2), 4),
@@ -115,14 +126,9 @@ def similarities(embedder: Embedder) -> list[dict[str, Any]]:
 
 
 def decide(row: dict[str, Any], t: DedupThresholds) -> str:
-    """``SemanticDedup.match``'s rule for one candidate."""
-    if row["distinctSubjects"]:
-        return "new"
-    if row["whole"] > t.duplicate:
-        return "duplicate"
-    if row["subject"] >= t.contradiction and not row["sameValue"]:
-        return "contradiction"
-    return "new"
+    """``SemanticDedup.match``'s own rule for one candidate."""
+    (stored_key, key), (stored_value, value) = row["keys"], row["values"]
+    return classify(key, value, stored_key, stored_value, row["whole"], row["subject"], t) or "new"
 
 
 def score(rows: list[dict[str, Any]], t: DedupThresholds) -> dict[str, Any]:

@@ -505,3 +505,15 @@ def test_a_contradiction_found_by_one_agents_dream_is_flagged_on_every_agents_en
     assert api.call("GET", f"{U}/memories/{mine['id']}", dreamer).json()["conflicted"] is False
     now_theirs = api.call("GET", f"{U}/memories/key/language", other).json()["items"]
     assert [e["conflicted"] for e in now_theirs] == [False]
+
+
+def test_facts_whose_keys_differ_in_a_number_are_never_folded_together(api: Api) -> None:
+    """Found by the load test: a batch of keys ...-r495, ...-r496 became one entry."""
+    a = api.key("acme", "a")
+    keys = ["iso012-b-r495", "iso012-b-r496", "iso012-b-r497", "own-1-12", "own-12-1"]
+    r = api.call(
+        "POST", f"{U}/memories/batch", a, json_body={"entries": [{"key": k, "value": f"value {k}"} for k in keys]}
+    )
+    assert r.status == 200, r.body
+    assert [(x["outcome"], x["entry"]["key"]) for x in r.json()["results"]] == [("created", k) for k in keys]
+    assert {e["key"] for e in api.call("GET", f"{U}/memories", a).json()["items"]} == set(keys)

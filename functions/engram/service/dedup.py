@@ -23,6 +23,7 @@ writing its key would create a second entry rather than reinforce or supersede i
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -215,17 +216,41 @@ class SemanticDedup:
 def _classify(
     entry: MemoryEntry, key: str, value: str, whole: float, about: float, limits: DedupThresholds
 ) -> DedupMatch | None:
-    """A near entry as a duplicate (the whole fact is the same), a contradiction (the same
-    subject with another value), or neither. Keys that differ by a negation, a qualifier or
-    another member of a closed class ("least favorite food", "sister name") are another
-    subject whatever the similarity: merging them would invert or misattribute the fact."""
-    if distinct_subjects(entry.key, key):
+    found = classify(key, value, entry.key, entry.value, whole, about, limits)
+    if found is None:
         return None
-    if whole > limits.duplicate:
-        return DedupMatch(entry, whole, "duplicate")
-    if about >= limits.contradiction and not same_value(value, entry.value):
-        return DedupMatch(entry, about, "contradiction")
+    return DedupMatch(entry, whole if found == "duplicate" else about, found)
+
+
+def classify(
+    key: str, value: str, other_key: str, other_value: str, whole: float, about: float, limits: DedupThresholds
+) -> MatchKind | None:
+    """A write next to a stored fact: a duplicate (the whole fact is the same), a
+    contradiction (the same subject with another value), or neither.
+
+    Keys that differ by a negation, a qualifier or another member of a closed class
+    ("least favorite food", "sister name") are another subject whatever the similarity:
+    merging them would invert or misattribute the fact. Numbers name things too:
+    "child_1" and "child_2", "note 4" and "note 5" are different facts however alike their
+    words, and both embedders score such pairs as near-identical (issue #17: a batch of
+    keys r495, r496 was folded into one). So keys with other numbers are never one
+    subject, and values with other numbers never one fact.
+    """
+    if distinct_subjects(other_key, key) or _numbers(key) != _numbers(other_key):
+        return None
+    if whole > limits.duplicate and _numbers(value) == _numbers(other_value):
+        return "duplicate"
+    if about >= limits.contradiction and not same_value(value, other_value):
+        return "contradiction"
     return None
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _numbers(text: str) -> tuple[str, ...]:
+    # In order: "own-1-12" and "own-12-1" are different slots too.
+    return tuple(n.lstrip("0") or "0" for n in _NUMBER.findall(text))
 
 
 def _writable(entry: MemoryEntry, scope: VisibilityScope) -> bool:
