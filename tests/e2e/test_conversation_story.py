@@ -8,6 +8,7 @@ test waits until every message reports that it has been processed.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,7 +108,8 @@ def test_given_a_conversation_when_served_then_facts_are_extracted_deduped_super
         # Nothing about sushi or the card is stored anywhere
         everything = root.get(f"{USER}/export").text
         assert "sushi" not in "".join(e["key"] + e["value"] for e in items)
-        assert "4111" not in everything
+        # (the digits as the card, not as "4111": random hex ids contain that now and then)
+        assert not re.search(r"4111[\s-]*1111[\s-]*1111[\s-]*1111", everything)
         assert processed[6]["extraction"]["dropped"] == {"question": 1}
         assert processed[7]["extraction"]["dropped"] == {"sensitive": 1}
 

@@ -189,6 +189,11 @@ def test_given_no_key_when_connecting_over_http_then_the_server_answers_401_with
 def test_given_engram_mcp_on_stdio_when_a_client_spawns_it_then_the_key_decides_the_tools(
     server: EngramServer, keys: dict[str, str], tmp_path: Path
 ) -> None:
+    # Its own user: the other tests of the module may run before or after this one.
+    async def seed(client: Client) -> None:
+        await call(client, "upsert_user_memory", userId="stdio-user", key="k", value="v", visibility="global")
+
+    with_mcp(server, keys["admin"], seed)
     key_file = tmp_path / "viewer-key"
     key_file.write_text(keys["viewer"])
     params = StdioServerParameters(
@@ -204,6 +209,6 @@ def test_given_engram_mcp_on_stdio_when_a_client_spawns_it_then_the_key_decides_
     async def main() -> None:
         async with Client(params) as client:
             assert {t.name for t in (await client.list_tools()).tools} == READ_TOOLS
-            assert (await call(client, "count_user_memories", userId="kept-user"))["count"] == 1
+            assert (await call(client, "count_user_memories", userId="stdio-user"))["count"] == 1
 
     anyio.run(main)
