@@ -197,6 +197,21 @@ def load_section() -> str:
         "(`--workers`), which share the store, the index's outbox drainer (a cross-process lock) and one "
         "per-key rate limit (shared memory).\n"
     )
+    other = load("load_minilm")
+    if other and "recall" in other.get("phases", {}):
+        r = other["phases"]["recall"]
+        out.append(
+            f"\nThe same run with the default MiniLM embedder ({other.get('recall_messages', '?')} recall messages, "
+            f"`bench/results/load_minilm.json`, {other['at'][:16].replace('T', ' ')} UTC, load average "
+            f"{other.get('load_average_1m', '?')}): recall {r['rps']:,.1f} requests/s at "
+            f"{r.get('server_cpu_ms_per_request', '?')} ms of server CPU per request"
+            + "".join(
+                f", {phase} {q['rps']:,.1f} requests/s at {q.get('server_cpu_ms_per_request', '?')} ms"
+                for phase, q in other["phases"].items()
+                if phase != "recall"
+            )
+            + " (each write embeds its text, and semantic dedup embeds its candidates).\n"
+        )
     return "".join(out)
 
 
