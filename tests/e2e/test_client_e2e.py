@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 from engram.domain.agent_config import AgentConfig, Guardrails, UserMemoryConfig
@@ -179,7 +180,11 @@ def test_given_the_generated_client_when_it_drives_conversations_proposals_block
         window = alpha.read_messages(user, "thread-1", last=1)
         assert [m.id for m in window.messages] == ["m2"] and window.truncated
         assert [t.thread_id for t in alpha.list_threads(user).items] == ["thread-1"]
-        assert alpha.search_messages(user, q="peanuts", min_score=0.0).items
+        # Messages are indexed in the background: the answer says how far behind it is.
+        deadline = time.monotonic() + 30
+        while not (found := alpha.search_messages(user, q="peanuts", min_score=0.0)).items:
+            assert time.monotonic() < deadline, found
+            time.sleep(0.05)
 
         alpha.remember(user, "favorite_color", "blue", category="preference")
         recalled = alpha.recall(user, message="Which colour do I like?", token_budget=300)
