@@ -11,6 +11,7 @@ was made) are masked.
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
@@ -57,7 +58,18 @@ def answer(
     r = c.request(method, path, params=params, json=body)
     masked = STAMP.sub(b"<stamp>", r.content).replace(user.encode(), b"<user>")
     headers = sorted((k.lower(), v) for k, v in r.headers.items() if k.lower() != "date")
+    if method == "POST" and r.status_code == 200:
+        settle(c, path)
     return r.status_code, headers, masked
+
+
+def settle(c: httpx.Client, path: str) -> None:
+    """Wait for the background extraction of what was appended, so that the next answer
+    (a replay shows each message's extraction) does not depend on the worker's timing."""
+    deadline = time.monotonic() + 30
+    while any(m["extraction"] is None for m in c.get(path, params={"last": "100"}).json()["messages"]):
+        assert time.monotonic() < deadline, f"extraction never ran for {path}"
+        time.sleep(0.02)
 
 
 def test_another_agents_thread_answers_over_http_exactly_as_a_free_id(server: EngramServer) -> None:

@@ -9,6 +9,7 @@ on (tenant, user, thread, message id) with Powertools, so redelivery adds nothin
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -19,7 +20,6 @@ from typing import Any, Protocol, cast
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, IdempotencyConfig, idempotent_function
 from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyItemNotFoundError
-from aws_lambda_powertools.utilities.idempotency.persistence.datarecord import DataRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.domain.agent_config import Guardrails
@@ -311,9 +311,9 @@ KEY_PREFIX = "engram.extraction"
 # and agent (two agents may each have a thread "t1" with a message "m1"). Records made
 # under the older key without the agent are simply not matched: a job for a message
 # already processed finds the message's own extraction record and does nothing. An
-# erasure deletes them as well (LEGACY_KEY_FIELDS) until they have all expired.
+# erasure deletes them as well (LEGACY_IDEMPOTENCY_KEY) until they have all expired.
 IDEMPOTENCY_KEY = "[tenantId, userId, agentId, threadId, messageId]"
-LEGACY_KEY_FIELDS = ("tenantId", "userId", "threadId", "messageId")
+LEGACY_IDEMPOTENCY_KEY = "[tenantId, userId, threadId, messageId]"
 # SQS keeps a message at most 14 days; a record must outlive every redelivery of it.
 DEFAULT_RECORD_SECONDS = 15 * 24 * 3600
 
@@ -342,6 +342,15 @@ class IdempotentProcessor:
         # Configured up front (Powertools does it on first use) so that ``forget`` hashes
         # keys exactly as processing does, even in a process that has processed nothing.
         persistence.configure(self.config, key_prefix=KEY_PREFIX)
+        # The same store read through the older key (without the agent), for erasure only:
+        # a shallow copy shares the store's client, configured with the older key path.
+        legacy = copy.copy(persistence)
+        legacy.configured = False
+        legacy.configure(
+            IdempotencyConfig(event_key_jmespath=LEGACY_IDEMPOTENCY_KEY, raise_on_no_idempotency_key=True),
+            key_prefix=KEY_PREFIX,
+        )
+        self._layers = (persistence, legacy)
 
         @idempotent_function(  # type: ignore[untyped-decorator]
             data_keyword_argument="job",
@@ -365,21 +374,15 @@ class IdempotentProcessor:
     def forget(self, jobs: Sequence[ExtractionJob]) -> int:
         """Delete the records of these jobs (erasure), under the current key and the one
         before it (without the agent); return how many existed."""
-        layer = self._persistence
         done = 0
         for job in jobs:
             data = job.as_dict()
-            current = layer._get_hashed_idempotency_key(data=data)
-            # The older key hashed as Powertools hashes the current one: the JMESPath
-            # list of the fields, under the same prefix.
-            legacy = f"{layer.function_name}#{layer._generate_hash(data=[data[f] for f in LEGACY_KEY_FIELDS])}"
-            for key in (current, legacy):
-                if key is None:
-                    continue
+            for layer in self._layers:
                 try:
-                    layer._get_record(idempotency_key=key)
+                    layer.get_record(data=data)
                 except IdempotencyItemNotFoundError:
                     continue
-                layer._delete_record(data_record=DataRecord(idempotency_key=key))
+                # Powertools' way to drop a record (it is how a failed call frees its key).
+                layer.delete_record(data=data, exception=RuntimeError("erased"))
                 done += 1
         return done
