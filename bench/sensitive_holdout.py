@@ -823,9 +823,14 @@ def write() -> Path:
         "# hand-written development part, with provider-documented example keys and test numbers.",
         "# One sample a record: LABEL | text, or LABEL | [key] text. Newlines inside a sample are written \\n.",
     ]
-    lines = [f"{label} | {text.replace(chr(10), chr(92) + 'n')}" for label, text in build()]
-    HOLDOUT.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
-    return HOLDOUT
+    return write_samples(HOLDOUT, header, build())
+
+
+def write_samples(path: Path, header: list[str], samples: list[tuple[str, str]]) -> Path:
+    """The sample file format every held-out part shares: LABEL | text, newlines as \\n."""
+    lines = [f"{label} | {text.replace(chr(10), chr(92) + 'n')}" for label, text in samples]
+    path.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
+    return path
 
 
 if __name__ == "__main__":

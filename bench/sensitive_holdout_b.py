@@ -38,6 +38,7 @@ from bench.sensitive_holdout import (
     luhn_digit,
     rand,
     spaced,
+    write_samples,
 )
 
 HERE = Path(__file__).parent
@@ -362,9 +363,7 @@ def write() -> Path:
         "# by hand; never tune the filter on it. Secrets inside real-sized text: chat, e-mail, pasted",
         "# configuration, forms; new phrasings, typos, languages and countries. Newlines are written \\n.",
     ]
-    lines = [f"{label} | {text.replace(chr(10), chr(92) + 'n')}" for label, text in build()]
-    HOLDOUT_B.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
-    return HOLDOUT_B
+    return write_samples(HOLDOUT_B, header, build())
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import random
 import string
 from pathlib import Path
 
-from bench.sensitive_holdout import B62, card, fmt_card, iban, rand
+from bench.sensitive_holdout import B62, card, fmt_card, iban, rand, write_samples
 
 HERE = Path(__file__).parent
 HOLDOUT_C = HERE / "sensitive_samples_holdout_c.txt"
@@ -292,9 +292,7 @@ def write() -> Path:
         "# by hand; never tune the filter on it. Clauses assembled from independent slots; Wi-Fi QR,",
         "# otpauth, 2FA seeds, mobile shorthand, more countries' ids. Newlines are written \\n.",
     ]
-    lines = [f"{label} | {text.replace(chr(10), chr(92) + 'n')}" for label, text in build()]
-    HOLDOUT_C.write_text("\n".join(header + lines) + "\n", encoding="utf-8")
-    return HOLDOUT_C
+    return write_samples(HOLDOUT_C, header, build())
 
 
 if __name__ == "__main__":
