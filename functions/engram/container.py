@@ -204,6 +204,10 @@ def make_summarizer(settings: Settings) -> Summarizer | None:
         from engram.adapters.bedrock_summarizer import BedrockSummarizer
 
         return BedrockSummarizer.from_settings(settings)
+    if settings.dream_summarizer == "extractive":
+        from engram.adapters.extractive_summarizer import ExtractiveSummarizer
+
+        return ExtractiveSummarizer()
     return None
 
 

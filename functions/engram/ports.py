@@ -468,10 +468,14 @@ class SummaryRequest:
 class SummaryResult:
     text: str
     cost_micros: int
+    # Indexes of ``request.facts`` the summary accounts for; None: all of them (a model's
+    # summary). Only the entries it covers are superseded by it; the rest stay as they are.
+    covered: tuple[int, ...] | None = None
 
 
 class Summarizer(Protocol):
-    """Compresses a group of facts into one short summary (an LLM in the cloud)."""
+    """Compresses a group of facts into one short summary: an LLM (Bedrock), or the
+    facts themselves, chosen and deduplicated (``ExtractiveSummarizer``, no model)."""
 
     def max_cost_micros(self, request: SummaryRequest) -> int:
         """An upper bound of what ``summarize(request)`` can cost, in micro-dollars."""

@@ -30,10 +30,12 @@ class Settings(BaseSettings):
     # The cloud re-index: its work queue, and the stream indexer's failure queue it replays.
     reindex_queue_url: str | None = None
     indexer_failures_queue_url: str | None = None
-    # Dream: users per queue message, and the optional LLM summariser (Bedrock Converse)
-    # with its prices, which the per-run cost cap is enforced with.
+    # Dream: users per queue message, and the summariser: "extractive" (the default: the
+    # facts themselves, chosen and deduplicated, offline and free), "bedrock" (an LLM
+    # through Converse, with its prices, which the per-run cost cap is enforced with) or
+    # "none". The CDK stack sets it explicitly (infra config ``dream_summarizer``).
     dream_batch_users: int = Field(100, ge=1, le=1000)
-    dream_summarizer: Literal["none", "bedrock"] = "none"
+    dream_summarizer: Literal["none", "extractive", "bedrock"] = "extractive"
     bedrock_summary_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
     summary_usd_per_million_input_tokens: float = Field(0.25, ge=0)
     summary_usd_per_million_output_tokens: float = Field(1.25, ge=0)

@@ -70,10 +70,11 @@ class EngramConfig(BaseModel):
     bedrock_embedding_dimension: int = 512  # Titan v2 offers 256, 512 or 1024
 
     # Fact extraction ("rules" needs nothing; "bedrock" calls Converse) and the dream
-    # summariser ("none" or "bedrock"); models are Bedrock foundation-model ids.
+    # summariser ("none", "extractive": the facts themselves, no model, or "bedrock");
+    # models are Bedrock foundation-model ids.
     extractor: Literal["rules", "bedrock"] = "rules"
     bedrock_extraction_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
-    dream_summarizer: Literal["none", "bedrock"] = "none"
+    dream_summarizer: Literal["none", "extractive", "bedrock"] = "none"
     bedrock_summary_model: str = "anthropic.claude-3-haiku-20240307-v1:0"
 
     # API.

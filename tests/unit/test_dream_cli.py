@@ -131,3 +131,91 @@ def test_given_a_configured_summarizer_when_engram_dream_runs_then_it_summarises
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert made and report["summaries_written"] == 1 and report["entries_summarized"] == 3
     assert report["cost_micros"] > 0
+
+
+def test_given_an_agent_that_summarises_when_engram_dream_runs_with_nothing_configured_then_facts_are_summarised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from engram.domain.agent_config import AgentConfig, DreamConfig, Guardrails, SemanticDedupConfig, UserMemoryConfig
+    from engram.domain.models import ChangeKind, Status
+    from engram.ports import EntryQuery
+
+    monkeypatch.delenv("ENGRAM_DREAM_SUMMARIZER", raising=False)
+    engram = build(Settings(data_dir=tmp_path))
+    # Given an agent that asks dream to summarise its facts (at 3 or more), with
+    # room for 100 characters in an entry, and write-time dedup off so the same fact
+    # can be stored twice under two spellings
+    dream = DreamConfig(enabled=True, summarize_interactions=True, summarize_min_entries=3, merge_duplicates=False)
+    umc = UserMemoryConfig(
+        dream_config=dream,
+        guardrails=Guardrails(max_value_length=100),
+        semantic_dedup=SemanticDedupConfig(enabled=False),
+    )
+    engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=umc))
+    facts = [
+        UpsertCommand("favorite_food", "pizza"),
+        UpsertCommand("city", "Paris"),
+        UpsertCommand("hobby", "restoring old sailing boats on weekends"),
+        UpsertCommand("favourite_foods", "Pizza!"),
+        UpsertCommand("pet", "a dog called Rex"),
+        UpsertCommand("job", "baker"),
+    ]
+    engram.memory.upsert(principal("t1", "agent-a"), "u1", facts)
+
+    # When `engram dream` runs with no summariser configured (the local default)
+    assert main(["--data-dir", str(tmp_path), "dream", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+    # Then one summary is written, free, from the facts themselves: the most informative
+    # first, the two spellings of one fact once, within the 100 characters
+    assert report["summaries_written"] == 1 and report["cost_micros"] == 0
+    now = datetime.now(UTC) + timedelta(minutes=1)
+    live = {e.key: e for e in engram.store.list_entries("t1", "u1", EntryQuery(now=now)).items}
+    summary = live["summary.fact"]
+    assert (
+        summary.value == "hobby: restoring old sailing boats on weekends; pet: a dog called Rex; favorite food: pizza"
+    )
+    assert report["entries_summarized"] == 4
+    # and the facts that did not fit stay as they were: nothing leaves live memory
+    # without being in a summary
+    assert sorted(live) == ["city", "job", "summary.fact"]
+    # and each summarised entry records where it went
+    history = engram.store.history_of_user("t1", "u1")
+    folded = {h.entry.key: h for h in history if h.change is ChangeKind.SUMMARIZED}
+    assert sorted(folded) == ["favorite_food", "favourite_foods", "hobby", "pet"]
+    assert all(h.entry.status is Status.SUPERSEDED and h.entry.superseded_by == summary.id for h in folded.values())
+
+    # When dream runs again after nothing changed, the summary stands as it is
+    engram.memory.upsert(principal("t1", "agent-a"), "u1", [UpsertCommand("city", "Paris")])
+    assert main(["--data-dir", str(tmp_path), "dream", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert again["users_processed"] == 1 and again["summaries_written"] == 0
+
+
+def test_given_an_injected_clock_when_dream_runs_in_worker_processes_then_they_run_on_it(tmp_path: Path) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from engram.domain.agent_config import AgentConfig, UserMemoryConfig
+    from engram.domain.models import ChangeKind
+    from engram.local.dream_runner import run_dream
+
+    from tests.support import ManualClock
+
+    settings = Settings(data_dir=tmp_path)
+    engram = build(settings)
+    engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=UserMemoryConfig(ttl_hours={"context": 24})))
+    for u in range(4):
+        engram.memory.upsert(principal("t1", "agent-a"), f"u{u}", [UpsertCommand("mood", "fine", category="context")])
+    # Given a clock a caller injects, a year on
+    later = datetime.now(UTC) + timedelta(days=365)
+    # When dream runs with two worker processes on it
+    result = run_dream(settings, workers=2, clock=ManualClock(later))
+    assert result.stats.expired == 4
+    # Then every change the workers made is dated by that clock, not by the wall clock
+    expiries = [
+        h for u in range(4) for h in engram.store.history_of_user("t1", f"u{u}") if h.change is ChangeKind.EXPIRED
+    ]
+    assert len(expiries) == 4
+    assert all(later <= h.at < later + timedelta(minutes=10) for h in expiries)

@@ -206,3 +206,58 @@ def test_given_any_sequence_of_calls_when_reserved_then_committed_spend_never_ex
         assert spent <= cap
     row = store.db.conn().execute("SELECT committed, spent FROM dream_costs").fetchone()
     assert row is None or (row[0] == spent and row[1] == spent)
+
+
+# -- the extractive summariser (no model: the local default) -------------------------------------
+
+from engram.adapters.extractive_summarizer import ExtractiveSummarizer  # noqa: E402
+from engram.domain.summaries import SEPARATOR, extract, near_identical  # noqa: E402
+
+
+def test_given_spellings_of_one_fact_when_compared_then_they_are_one_and_close_facts_are_not() -> None:
+    assert near_identical("favorite food: pizza", "Favourite foods: Pizza!")
+    assert near_identical("pet: a dog", "pets: a dog")
+    # One letter, one number or one relative makes another fact.
+    assert not near_identical("likes: cats", "likes: bats")
+    assert not near_identical("child 1: Ana", "child 2: Ana")
+    assert not near_identical("sister name: Ana", "brother name: Ana")
+
+
+def test_given_facts_when_summarised_extractively_then_it_is_free_and_deterministic() -> None:
+    request = SummaryRequest(("city: Paris", "pet: a dog called Rex", "city: paris", "job: baker"), "fact", 1000)
+    s = ExtractiveSummarizer()
+    first = s.summarize(request)
+    assert s.max_cost_micros(request) == 0 and first.cost_micros == 0
+    assert first == s.summarize(request)
+    assert first.text == "pet: a dog called Rex; city: Paris; job: baker"
+    assert first.covered == (0, 1, 2, 3)
+
+
+def test_given_a_previous_summary_when_summarised_again_then_its_items_come_first_and_stay() -> None:
+    facts = ("summary.fact: city: Paris; job: baker", "hobby: sailing old boats", "job: Baker")
+    made = extract(facts, "fact", 1000)
+    assert made.text == "city: Paris; job: baker; hobby: sailing old boats"
+    assert made.covered == (0, 1, 2)
+    # No room for the new fact: it is not covered (it stays as it is), while a twin of
+    # an item already in the summary is folded in.
+    assert extract(facts, "fact", 24) == type(made)("city: Paris; job: baker", (0, 2))
+
+
+_fact = st.text(alphabet=st.sampled_from("abcdeé xyz:12!"), min_size=0, max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(facts=st.lists(_fact, max_size=12), max_chars=st.integers(min_value=1, max_value=120))
+def test_given_any_facts_when_extracted_then_the_summary_fits_and_holds_only_covered_facts(
+    facts: list[str], max_chars: int
+) -> None:
+    made = extract(facts, "fact", max_chars)
+    assert len(made.text) <= max_chars
+    assert made.covered == tuple(sorted(set(made.covered))) and all(0 <= i < len(facts) for i in made.covered)
+    items = [i for i in made.text.split(SEPARATOR) if i]
+    # Every item is a source fact as it was written (spaces tidied), and a covered one;
+    # every covered fact is in the summary or a near-identical twin of an item.
+    covered_lines = [" ".join(facts[i].split()) for i in made.covered]
+    assert all(item in covered_lines for item in items)
+    assert all(not facts[i].strip() or any(near_identical(facts[i], item) for item in items) for i in made.covered)
+    assert extract(facts, "fact", max_chars) == made

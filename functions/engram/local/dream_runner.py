@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from multiprocessing.synchronize import Lock
 from pathlib import Path
 
@@ -82,9 +83,15 @@ def local_service(
 _worker: DreamService | None = None
 
 
-def _init_worker(settings: Settings, write_lock: Lock) -> None:
+def _init_worker(settings: Settings, write_lock: Lock, now: datetime) -> None:
+    from engram.container import StartedClock
+
     global _worker
-    _worker = local_service(settings, InMemoryDreamQueue(), write_lock=write_lock)
+    # The run's clock, not one of its own: a worker reads the time its parent's clock
+    # (ENGRAM_CLOCK_START, or the clock a caller injected) showed when the pool started,
+    # and lets it run on. A clock built here from the settings would start later, and an
+    # injected one would be lost.
+    _worker = local_service(settings, InMemoryDreamQueue(), StartedClock(now), write_lock=write_lock)
 
 
 def _handle_in_worker(message: DreamMessage) -> BatchResult:
@@ -132,7 +139,8 @@ def _process(
     # inherited SQLite connections or threads) and opens its own connections.
     spawn = multiprocessing.get_context("spawn")
     write_lock = spawn.Lock()
-    with ProcessPoolExecutor(workers, spawn, initializer=_init_worker, initargs=(settings, write_lock)) as pool:
+    initargs = (settings, write_lock, service.clock.now())
+    with ProcessPoolExecutor(workers, spawn, initializer=_init_worker, initargs=initargs) as pool:
         running: dict[Future[BatchResult], tuple[DreamMessage, int]] = {}
         while pending or running:
             # A few messages per worker in flight keeps every core busy without

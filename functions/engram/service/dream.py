@@ -23,6 +23,7 @@ from aws_lambda_powertools import Logger
 from engram.domain.dream import (
     CHANGESET_ENTRIES,
     DREAM_ACTOR,
+    SUMMARY_KEY_PREFIX,
     Change,
     DreamMessage,
     DreamRun,
@@ -70,6 +71,7 @@ from engram.ports import (
     ProfileRepository,
     Summarizer,
     SummaryRequest,
+    SummaryResult,
     Vector,
     VectorSource,
 )
@@ -359,34 +361,52 @@ class DreamService:
             agent_id, category = group[0].source_agent_id, group[0].category
             guardrails = self.agents.get(pass_.tenant_id, agent_id).user_memory_config.guardrails
             request = SummaryRequest(tuple(fact_line(e) for e in group), category, guardrails.max_value_length)
-            cap = int(policy_of(agent_id).max_cost_per_run * 1_000_000)
-            reserve = self.summarizer.max_cost_micros(request)
-            if not self.state.reserve_cost(run.run_id, pass_.tenant_id, agent_id, reserve, cap):
-                pass_.stats.summaries_skipped_for_cost += 1
+            result = self._summary(run, pass_, agent_id, request, policy_of)
+            if result is None:
                 continue
-            try:
-                result = self.summarizer.summarize(request)
-            except Throttled:
-                self.state.settle_cost(run.run_id, pass_.tenant_id, agent_id, reserve, 0)
-                raise
-            except Exception:
-                # The call may have been billed: keep the reservation as spent.
-                self.state.settle_cost(run.run_id, pass_.tenant_id, agent_id, reserve, reserve)
-                pass_.stats.cost_micros += reserve
-                raise
-            actual = min(result.cost_micros, reserve)
-            self.state.settle_cost(run.run_id, pass_.tenant_id, agent_id, reserve, actual)
-            pass_.stats.cost_micros += actual
             text = " ".join(result.text.split())[: guardrails.max_value_length].strip()
             key = summary_key(category)
             if not text or find_sensitive(text, key) is not None:
                 logger.warning("dream summary dropped", extra={"run_id": run.run_id, "reason": "empty or sensitive"})
                 continue
-            written = pass_.write_summary(group, key, text, self.ttl)
+            # Only what the summary accounts for is superseded by it (an extractive
+            # summary leaves out facts that do not fit); a summary that takes in no new
+            # fact would only rewrite the previous one.
+            sources = group if result.covered is None else [group[i] for i in result.covered if 0 <= i < len(group)]
+            if not any(not e.key.startswith(SUMMARY_KEY_PREFIX) for e in sources):
+                continue
+            written = pass_.write_summary(sources, key, text, self.ttl)
             if written is not None:
-                for e in group:
+                for e in sources:
                     survivors.pop(e.id, None)
                 survivors[written.id] = written
+
+    def _summary(
+        self, run: DreamRun, pass_: _Pass, agent_id: str, request: SummaryRequest, policy_of: PolicyOf
+    ) -> SummaryResult | None:
+        """One summary under the agent's cost cap for the run; None when the cap is reached."""
+        assert self.summarizer is not None
+        reserve = self.summarizer.max_cost_micros(request)
+        if reserve <= 0:
+            return self.summarizer.summarize(request)  # free (extractive): no ledger writes
+        cap = int(policy_of(agent_id).max_cost_per_run * 1_000_000)
+        if not self.state.reserve_cost(run.run_id, pass_.tenant_id, agent_id, reserve, cap):
+            pass_.stats.summaries_skipped_for_cost += 1
+            return None
+        try:
+            result = self.summarizer.summarize(request)
+        except Throttled:
+            self.state.settle_cost(run.run_id, pass_.tenant_id, agent_id, reserve, 0)
+            raise
+        except Exception:
+            # The call may have been billed: keep the reservation as spent.
+            self.state.settle_cost(run.run_id, pass_.tenant_id, agent_id, reserve, reserve)
+            pass_.stats.cost_micros += reserve
+            raise
+        actual = min(result.cost_micros, reserve)
+        self.state.settle_cost(run.run_id, pass_.tenant_id, agent_id, reserve, actual)
+        pass_.stats.cost_micros += actual
+        return result
 
     def _run(self, run_id: str) -> DreamRun:
         run = self.state.get_run(run_id)

@@ -1,0 +1,142 @@
+"""Extractive summaries: dream's summariser without a model (issue #17, item 10).
+
+EDDI's "interaction summarization" compresses many related facts of a user into one
+consolidated entry. Without an LLM the summary is built from the facts themselves:
+every item of it is one source fact, verbatim, so nothing is invented and each item
+traces to the entry it came from. Near-identical facts ("favorite food: pizza",
+"Favourite foods: Pizza!") become one item; the most informative facts come first (the
+ones whose words the summary does not hold yet, rare words weighing more), and facts
+that do not fit in ``max_chars`` are left out of the summary and *not covered*: the
+service supersedes only the entries a summary covers, so no fact leaves the user's
+live memory without being in a summary.
+
+A previous summary of the partition is an input too (so a new summary replaces it
+instead of piling up): its items are kept first and in their order, and new facts fill
+the room left. Deterministic: the same facts give the same summary on every run.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engram.domain.dream import summary_key
+from engram.domain.subjects import subject_words
+
+SEPARATOR = "; "
+_WORD = re.compile(r"[^\W_]+")
+# Words that carry no information of their own in a fact line.
+_STOPWORD_TEXT = (
+    "a an the and or of to in on at for with by from is are was were be been am i me my mine "
+    "user their they them he she his her its it this that these those has have had do does did as so"
+)
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Extract:
+    text: str
+    # Indexes of the facts the text accounts for: kept verbatim, or folded into a kept
+    # near-identical one. The others are not in the summary.
+    covered: tuple[int, ...]
+
+
+def summary_prefix(category: str) -> str:
+    """How a previous summary of ``category`` reads as a fact line (``fact_line``)."""
+    return summary_key(category).replace("_", " ") + ": "
+
+
+def _word(raw: str) -> str:
+    # One word's canonical form (singular, one spelling: "favourite" is "favorite").
+    return next(iter(subject_words(raw)), raw) if raw.isascii() else raw
+
+
+def canonical(text: str) -> tuple[str, ...]:
+    return tuple(_word(w) for w in _WORD.findall(text.casefold()))
+
+
+def near_identical(a: str, b: str) -> bool:
+    """Two fact lines with the same words in the same order, up to case, punctuation,
+    plurals and spelling variants. Anything looser folds different facts: a one-letter
+    edit turns "likes: cats" into "likes: bats", and a number "child 1" into "child 2"."""
+    return canonical(a) == canonical(b)
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(w for w in canonical(text) if w not in _STOPWORDS)
+
+
+def extract(facts: Sequence[str], category: str, max_chars: int) -> Extract:
+    """Choose, order and join the facts of one partition into at most ``max_chars``."""
+    prefix = summary_prefix(category)
+    items: list[str] = []
+    covered: set[int] = set()
+    candidates: list[int] = []
+    for i, fact in enumerate(facts):
+        if fact.startswith(prefix):
+            # The previous summary: superseded by the new one whatever happens, so its
+            # items are carried first, as far as they fit.
+            covered.add(i)
+            for item in fact[len(prefix) :].split(SEPARATOR):
+                item = item.strip()
+                if item and not any(near_identical(item, kept) for kept in items):
+                    items.append(item)
+        else:
+            candidates.append(i)
+    length = 0
+    kept_items: list[str] = []
+    for item in items:
+        added = len(item) + (len(SEPARATOR) if kept_items else 0)
+        if length + added > max_chars:
+            break
+        kept_items.append(item)
+        length += added
+    items = kept_items
+
+    # Near-identical new facts: the first stands for the rest (or an item already kept).
+    leaders: list[int] = []
+    followers: dict[int, list[int]] = {}
+    for i in candidates:
+        fact = facts[i].strip()
+        if not fact:
+            covered.add(i)
+            continue
+        if any(near_identical(fact, item) for item in items):
+            covered.add(i)
+            continue
+        lead = next((j for j in leaders if near_identical(fact, facts[j])), None)
+        if lead is None:
+            leaders.append(i)
+            followers[i] = []
+        else:
+            followers[lead].append(i)
+
+    # Rare words weigh more: a word every fact shares says little about any one of them.
+    words = {i: _content_words(facts[i]) for i in leaders}
+    df: dict[str, int] = {}
+    for ws in words.values():
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    n = len(leaders)
+    weight = {w: math.log((1 + n) / (1 + d)) + 1.0 for w, d in df.items()}
+    seen: set[str] = set()
+    for item in items:
+        seen |= _content_words(item)
+
+    remaining = list(leaders)
+    while remaining:
+        # The fact adding the most words the summary lacks; the earliest on a tie.
+        best = max(remaining, key=lambda i: (sum(weight[w] for w in words[i] - seen), -i))
+        remaining.remove(best)
+        fact = " ".join(facts[best].split())
+        added = len(fact) + (len(SEPARATOR) if items else 0)
+        if length + added > max_chars:
+            continue  # it stays as it is; a shorter one may still fit
+        items.append(fact)
+        length += added
+        seen |= words[best]
+        covered.add(best)
+        covered.update(followers[best])
+    return Extract(SEPARATOR.join(items), tuple(sorted(covered)))
