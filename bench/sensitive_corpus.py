@@ -1,6 +1,6 @@
 """Precision and recall of the sensitive-data filter, and its false refusals on ordinary text.
 
-Three parts, reported apart:
+The parts, reported apart:
 
 - ``development`` (tuned on): hand-written samples, ``bench/sensitive_samples_dev.txt``
   and ``..._dev_b.txt``, from how people type secrets and near-misses in chat
@@ -20,6 +20,13 @@ Three parts, reported apart:
   ``bench/sensitive_holdout_c.py`` after B had been run and fixed against, from clauses
   assembled out of independent slots, with shapes neither A nor B holds. Its first run
   is the clean estimate for the filter after B's fixes.
+- ``held_out_d`` (never tuned on): ``bench/sensitive_samples_holdout_d.txt``, written by
+  hand by an engineer other than the filter's author, who never read the filter, its
+  tests, its rule list or the other parts' samples; committed before the filter was ever
+  run on it. Messages as people type them (pasted configuration, logs and shell history,
+  many spellings of cards and ids, 17 languages), ids and accounts with valid check
+  digits, and hard negatives of the same words and shapes. Its first run is the outside
+  estimate for the filter after C's fixes.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -56,6 +63,7 @@ PARTS = {
     "held_out": [HOLDOUT],
     "held_out_b": [HOLDOUT_B],
     "held_out_c": [HOLDOUT_C],
+    "held_out_d": [HERE / "sensitive_samples_holdout_d.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
@@ -176,7 +184,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--show",
         action="append",
         default=["development"],
-        help="print the misses of this part too (held_out, held_out_b, held_out_c, benign)",
+        help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, benign)",
     )
     parser.add_argument("--baseline", choices=["detect-secrets"], help="score this detector instead of Engram's")
     args = parser.parse_args(argv)
