@@ -278,7 +278,15 @@ def tune_min_score(c: Candidates, w: HybridWeights, tolerance: float = 0.01) -> 
 def service_check(engram: Engram, c: Candidates, w: HybridWeights) -> dict[str, Any]:
     """The hybrid through the real RecallService, plus what it must never return."""
     service = RecallService(
-        engram.store, engram.index, engram.embedder, engram.clock, engram.agents, engram.recall.core, DiscardAccess(), w
+        engram.repos.entries,
+        engram.repos.profiles,
+        engram.index,
+        engram.embedder,
+        engram.clock,
+        engram.agents,
+        engram.recall.core,
+        DiscardAccess(),
+        w,
     )
     vectors = engram.embedder.embed([q.text for q in c.queries])
     ranks, empty, violations, latency = [], [], 0, []

@@ -189,7 +189,7 @@ def engram_side(embedder: Embedder, workdir: Path) -> Side:
         ),
     )
     r = engram.recall
-    recall = RecallService(r.store, r.index, r.embedder, r.clock, r.agents, r.core, DiscardAccess())
+    recall = RecallService(r.entries, r.profiles, r.index, r.embedder, r.clock, r.agents, r.core, DiscardAccess())
     principal = Principal(TENANT, AGENT, frozenset({Role.WRITER}))
 
     def write(user_id: str, f: Fact) -> None:

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from threading import Lock
 from typing import TYPE_CHECKING
 
-from engram.backends import Backend, backend_from_settings
+from engram.backends import Backend, Repositories, backend_from_settings
 from engram.conversation_wiring import ConversationFeature, attach_conversations
 from engram.ports import Clock, Embedder, SearchIndex, Store, Summarizer
 from engram.service.agents import AgentConfigService
@@ -54,7 +54,9 @@ class StartedClock:
 class Engram:
     settings: Settings
     backend: Backend
+    # The backend's store as one object, for tools and tests; services take ``repos``.
     store: Store
+    repos: Repositories
     index: SearchIndex
     embedder: Embedder
     clock: Clock
@@ -102,38 +104,40 @@ def build(
     backend = backend or backend_from_settings(settings)
     clock = clock or make_clock(settings)
     embedder = embedder or make_embedder(settings)
-    store = backend.store
+    repos = backend.repositories
     if index is None:
         index = backend.search_index(embedder.dimension)
-    agents = AgentConfigService(store)
-    memory = MemoryService(store, index, embedder, clock, agents)
-    users = UserService(store, memory, clock)
-    privacy = PrivacyService(store, index, clock)
+    agents = AgentConfigService(repos.configs)
+    memory = MemoryService(repos.entries, repos.profiles, repos.turns, index, embedder, clock, agents)
+    users = UserService(repos.profiles, memory, clock)
+    privacy = PrivacyService(repos.entries, repos.profiles, repos.erasure, index, clock)
     indexer = Indexer(index, embedder)
     drainer = _drainer(settings, backend, indexer)
     archival = ArchivalService(backend.block_repository(), index, embedder, clock, gate=memory.gate)
     blocks = BlockService(archival.repo, memory, agents, archival, clock)
-    proposals = ProposalService(backend.proposal_repository(), store, memory, blocks, agents, clock)
+    proposals = ProposalService(backend.proposal_repository(), repos.entries, memory, blocks, agents, clock)
     # Agents configured with requireApproval write through proposals.
     memory.proposer = proposals
     # Every write path reinforces or supersedes what it restates in other words.
-    memory.dedup = SemanticDedup(store, index, embedder, clock)
+    memory.dedup = SemanticDedup(repos.entries, index, embedder, clock)
     blocks.proposer = proposals
-    recall = RecallService(store, index, embedder, clock, agents, backend.core_reader(), backend.access_recorder())
-    conversation = attach_conversations(settings, backend, store, index, embedder, clock, memory, users, agents)
+    core, access = backend.core_reader(), backend.access_recorder()
+    recall = RecallService(repos.entries, repos.profiles, index, embedder, clock, agents, core, access)
+    conversation = attach_conversations(settings, backend, index, embedder, clock, memory, users, agents)
     # Past messages are memory too: recall reads them back as episodes.
     recall.messages = conversation.repo
     engram = Engram(
         settings=settings,
         backend=backend,
-        store=store,
+        store=backend.store,
+        repos=repos,
         index=index,
         embedder=embedder,
         clock=clock,
         agents=agents,
         memory=memory,
         users=users,
-        keys=KeyService(store, clock),
+        keys=KeyService(repos.keys, clock),
         privacy=privacy,
         indexer=indexer,
         recall=recall,
@@ -178,8 +182,10 @@ def _make_dream(
     def deliver(message: DreamMessage) -> Sequence[tuple[str, str]]:
         return service.handle(message).retry
 
+    repos = backend.repositories
     service = DreamService(
-        backend.store,
+        repos.entries,
+        repos.profiles,
         backend.dream_state(),
         backend.dream_queue(deliver),
         embedder,

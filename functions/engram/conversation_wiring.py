@@ -19,7 +19,6 @@ from engram.ports import (
     FactExtractor,
     Queue,
     SearchIndex,
-    Store,
     UnprocessedMessages,
 )
 from engram.service.agents import AgentConfigService
@@ -64,7 +63,6 @@ class ConversationFeature:
 def attach_conversations(
     settings: Settings,
     backend: Backend,
-    store: Store,
     index: SearchIndex,
     embedder: Embedder,
     clock: Clock,
@@ -76,9 +74,12 @@ def attach_conversations(
     from engram.adapters.rule_extractor import RuleExtractor
 
     repo = backend.conversation_repository()
+    repos = backend.repositories
     extraction = ExtractionService(
         repo,
-        store,
+        repos.profiles,
+        repos.erasure,
+        repos.turns,
         index,
         embedder,
         clock,

@@ -206,6 +206,10 @@ class ResidueScrubber(Protocol):
         ...
 
 
+class UserErasure(ErasureMarks, UserDataEraser, Protocol):
+    """The erasure of a user's core data: the tombstone first, then the rows."""
+
+
 @runtime_checkable
 class Store(
     MemoryRepository,
@@ -213,11 +217,12 @@ class Store(
     ConfigRepository,
     KeyStore,
     TurnCounter,
-    UserDataEraser,
-    ErasureMarks,
+    UserErasure,
     Protocol,
 ):
-    """One adapter per backing system implements every repository port."""
+    """Every repository port of the source of truth, as one backend's adapter implements
+    them over one connection or table. Services never take it: the composition root
+    hands each one only the repositories it uses (``engram.backends.Repositories``)."""
 
 
 class DocKind(StrEnum):

@@ -30,11 +30,11 @@ def reindex_service(engram: Engram) -> ReindexService:
     sqs = boto3.client("sqs", region_name=settings.aws_region)
     failures = settings.indexer_failures_queue_url
     return ReindexService(
-        engram.store,
+        engram.repos.entries,
         scanner,
         stream,
         engram.indexer,
         SqsMessages(sqs, settings.reindex_queue_url),
         SqsMessages(sqs, failures) if failures else None,
-        engram.store,  # the erasure tombstones: a re-index never brings an erased user back
+        engram.repos.erasure,  # the erasure tombstones: a re-index never brings an erased user back
     )

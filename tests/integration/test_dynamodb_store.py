@@ -145,7 +145,7 @@ def test_given_an_import_with_a_long_history_then_every_version_lands(store: Dyn
         for v in range(1, versions + 1)
     ]
     data = {"tenantId": "t1", "userId": "u1", "entries": [{**_as_dict(entry), "version": versions}], "history": history}
-    counts = import_user(store, data)
+    counts = import_user(store, store, data)
     assert counts["history"] == versions
     got: list[HistoryRecord] = []
     cursor = None

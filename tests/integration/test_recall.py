@@ -227,13 +227,13 @@ def test_given_an_index_that_keeps_ranking_fields_when_recalled_then_only_shown_
         _put(engram, A, f"dog_fact_{i}", f"my dog likes thing {i}", importance=10 + i)
     engram.sync_index()
     read: list[str] = []
-    real = engram.recall.store.get_entries
+    real = engram.recall.entries.get_entries
 
     def counting(tenant_id: str, user_id: str, ids: Any) -> Any:
         read.extend(ids)
         return real(tenant_id, user_id, ids)
 
-    engram.recall.store.get_entries = counting  # type: ignore[method-assign]
+    engram.recall.entries.get_entries = counting  # type: ignore[method-assign]
     # When recalled with top 3
     result = _recall(engram, message="what does my dog like?", top_k=3)
     # Then only the three shown were read from the store, not every candidate
@@ -286,13 +286,13 @@ def test_given_many_hits_when_searched_then_only_the_top_ones_are_read_and_a_dro
         ]
     )
     read: list[str] = []
-    real = engram.memory.store.get_entries
+    real = engram.memory.entries.get_entries
 
     def counting(tenant_id: str, user_id: str, ids: Any) -> Any:
         read.extend(ids)
         return real(tenant_id, user_id, ids)
 
-    engram.memory.store.get_entries = counting  # type: ignore[method-assign]
+    engram.memory.entries.get_entries = counting  # type: ignore[method-assign]
     results = engram.memory.search(A, "u1", "dog likes", limit=3)
     assert len(results) == 3
     assert before[0] not in [r.entry.id for r in results]

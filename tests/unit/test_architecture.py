@@ -52,3 +52,31 @@ def test_no_module_reaches_into_another_objects_private_members() -> None:
         if (found := private_reaches(path.read_text(encoding="utf-8")))
     }
     assert reaches == {}
+
+
+def whole_store_uses(source: str) -> list[str]:
+    """Imports of the ``Store`` union: a service that takes it depends on every port."""
+    return [
+        f"{node.lineno}: from {node.module} import Store"
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ImportFrom)
+        and node.module == "engram.ports"
+        and any(a.name == "Store" for a in node.names)
+    ]
+
+
+def test_the_rule_sees_a_service_take_the_whole_store() -> None:
+    assert whole_store_uses("from engram.ports import Clock, Store") == ["1: from engram.ports import Store"]
+    assert whole_store_uses("from engram.ports import KeyStore, MemoryRepository") == []
+
+
+def test_services_take_only_the_repositories_they_use() -> None:
+    """The composition root hands each service its repositories (``backends.Repositories``);
+    none is typed with the whole store, so none can grow a dependency on a port unseen."""
+    uses = {
+        str(path.relative_to(PACKAGE)): found
+        for folder in ("service", "api", "handlers", "local")
+        for path in sorted((PACKAGE / folder).rglob("*.py"))
+        if (found := whole_store_uses(path.read_text(encoding="utf-8")))
+    }
+    assert uses == {}

@@ -99,6 +99,7 @@ def rig(tmp_path: Path) -> Iterator[Rig]:
     queue = InMemoryDreamQueue()
     service = DreamService(
         counting,  # type: ignore[arg-type]
+        counting,  # type: ignore[arg-type]
         SqliteDreamState(engram.store.db),  # type: ignore[arg-type]
         queue,
         engram.embedder,
@@ -354,6 +355,7 @@ def test_given_a_crash_mid_user_when_the_message_comes_again_then_the_user_ends_
         queue = InMemoryDreamQueue()
         service = DreamService(
             counting,  # type: ignore[arg-type]
+            counting,  # type: ignore[arg-type]
             SqliteDreamState(engram.store.db),
             queue,
             engram.embedder,
@@ -491,6 +493,7 @@ def test_given_the_index_holds_the_vectors_when_merging_then_dream_embeds_nothin
 
     queue = InMemoryDreamQueue()
     service = DreamService(
+        engram.store,
         engram.store,
         SqliteDreamState(engram.store.db),  # type: ignore[arg-type]
         queue,

@@ -120,6 +120,7 @@ def _with_summaries(tmp_path: Path, client: Any, max_cost: float) -> tuple[Any, 
     queue = InMemoryDreamQueue()
     service = DreamService(
         engram.store,
+        engram.store,
         SqliteDreamState(engram.store.db),
         queue,
         engram.embedder,

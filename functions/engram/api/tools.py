@@ -35,7 +35,7 @@ def tool_service(engram: Engram) -> ToolService:
         memory=engram.memory,
         users=engram.users,
         agents=engram.agents,
-        turns=engram.store,
+        turns=engram.repos.turns,
         clock=engram.clock,
         long_term=conversation.long_term,
         proposals=ToolProposals(engram.proposals),

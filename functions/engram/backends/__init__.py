@@ -13,22 +13,29 @@ index, and a laptop never imports what only the cloud needs.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from engram.domain.dream import DreamMessage
 from engram.ports import (
     BlockRepository,
     ChangeOutbox,
+    ConfigRepository,
     ConversationRepository,
     CoreMemoryReader,
     DreamQueue,
     DreamStateRepository,
     EntryScanner,
+    KeyStore,
+    MemoryRepository,
+    ProfileRepository,
     ProposalRepository,
     SearchIndex,
     Store,
     StreamRange,
+    TurnCounter,
     UnprocessedMessages,
+    UserErasure,
     UserLister,
     VectorSource,
 )
@@ -39,6 +46,26 @@ if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer
 
     from engram.adapters.idempotency import OwnedLayer
+
+
+@dataclass(frozen=True, slots=True)
+class Repositories:
+    """The source of truth, one repository per port. The composition root hands each
+    service only the ones it uses, so no service depends on a whole store."""
+
+    entries: MemoryRepository
+    profiles: ProfileRepository
+    configs: ConfigRepository
+    keys: KeyStore
+    turns: TurnCounter
+    erasure: UserErasure
+
+    @classmethod
+    def of(cls, store: Store) -> Repositories:
+        """Every repository from the one adapter that implements them all over a shared
+        connection or table (``SqliteStore``, ``DynamoStore``): one object, so the
+        entries' parse cache and the outbox's listeners are shared too."""
+        return cls(entries=store, profiles=store, configs=store, keys=store, turns=store, erasure=store)
 
 
 # Handles one dream message in this process; answers the (tenant, user) pairs to hand back.
@@ -52,7 +79,14 @@ class Backend(Protocol):
 
     @property
     def store(self) -> Store:
-        """The source of truth; every feature store shares its connection or table."""
+        """The source of truth as one adapter (tools and tests read it whole); services
+        take its ``repositories`` instead. Every feature store shares its connection or
+        table."""
+        ...
+
+    @property
+    def repositories(self) -> Repositories:
+        """The source of truth, one repository per port."""
         ...
 
     def search_index(self, dimension: int) -> SearchIndex:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engram.adapters.dynamodb import DynamoStore
-from engram.backends import DreamDelivery, shared_dream_queue, shared_search_index
+from engram.backends import DreamDelivery, Repositories, shared_dream_queue, shared_search_index
 from engram.ports import (
     BlockRepository,
     ChangeOutbox,
@@ -54,6 +54,10 @@ class AwsBackend:
         if settings.dynamodb_endpoint:
             ensure_table(dynamo.client, settings.table_name)
         return cls(settings, dynamo, StreamOutbox.from_settings(dynamo, settings))
+
+    @property
+    def repositories(self) -> Repositories:
+        return Repositories.of(self.store)
 
     def search_index(self, dimension: int) -> SearchIndex:
         if self._index is None:

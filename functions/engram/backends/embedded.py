@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engram.adapters.sqlite import SqliteStore
-from engram.backends import DreamDelivery, shared_dream_queue, shared_search_index
+from engram.backends import DreamDelivery, Repositories, shared_dream_queue, shared_search_index
 from engram.ports import (
     BlockRepository,
     ChangeOutbox,
@@ -36,6 +36,10 @@ class EmbeddedBackend:
         self.settings = settings
         self.store: SqliteStore = store if store is not None else SqliteStore(settings.sqlite_path)
         self._index: tuple[SearchIndex, VectorSource | None] | None = None
+
+    @property
+    def repositories(self) -> Repositories:
+        return Repositories.of(self.store)
 
     def search_index(self, dimension: int) -> SearchIndex:
         if self._index is None:

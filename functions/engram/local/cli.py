@@ -151,7 +151,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.tenant is None and "tenantId" not in data:
         raise CliError(f"{args.file} names no tenant: pass --tenant")
     with progress_bar("import", unit="memories") as bar:
-        counts = import_user(engram.store, data, args.tenant, bar.step)
+        counts = import_user(engram.repos.entries, engram.repos.profiles, data, args.tenant, bar.step)
     with progress_bar("index", total=counts["entries"], unit="changes") as bar:
         engram.sync_index(bar.set)
     print(json.dumps(counts))
@@ -181,9 +181,9 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     from engram.local.progress import progress_bar
 
     with progress_bar("reembed", unit="users") as bar:
-        report = Reembedder(engram.store, users, engram.index, engram.embedder, engram.clock, engram.store).reembed(
-            args.tenant, args.user, bar.step
-        )
+        repos = engram.repos
+        reembedder = Reembedder(repos.entries, users, engram.index, engram.embedder, engram.clock, repos.erasure)
+        report = reembedder.reembed(args.tenant, args.user, bar.step)
     print(json.dumps({"modelId": report.model_id, "users": report.users, "entries": report.entries}))
     return 0
 

@@ -20,8 +20,9 @@ from multiprocessing.synchronize import Lock
 from pathlib import Path
 
 from engram.adapters.dream_queue import InMemoryDreamQueue
-from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.db import SqliteDb
+from engram.adapters.sqlite.entries import SqliteEntries
+from engram.adapters.sqlite.users import SqliteAgentConfigs, SqliteProfiles
 from engram.domain.dream import DreamMessage, DreamRun, Stats, Trigger
 from engram.ports import Clock
 from engram.service.dream import BatchResult, DreamService
@@ -64,15 +65,15 @@ def local_service(
     from engram.service.agents import AgentConfigService
 
     db = SqliteDb(settings.sqlite_path) if write_lock is None else _TakeTurns(settings.sqlite_path, write_lock)
-    store = SqliteStore(db)
     return DreamService(
-        store,
+        SqliteEntries(db),
+        SqliteProfiles(db),
         SqliteDreamState(db),
         queue,
         make_embedder(settings),
         # The settings' clock (ENGRAM_CLOCK_START), as the server's: not the wall clock.
         clock or make_clock(settings),
-        AgentConfigService(store),
+        AgentConfigService(SqliteAgentConfigs(db)),
         # The configured summarizer (ENGRAM_DREAM_SUMMARIZER), as the server's.
         make_summarizer(settings),
         vectors=LocalIndexVectors(LocalIndex(settings.index_path)),

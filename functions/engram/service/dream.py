@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from aws_lambda_powertools import Logger
 
@@ -85,10 +85,6 @@ SUMMARY_CONFIDENCE = 0.85
 TRANSIENT = (Throttled, StoreUnavailable)
 
 
-class DreamStore(MemoryRepository, ProfileRepository, Protocol):
-    """What dream needs of the main store."""
-
-
 @dataclass(frozen=True, slots=True)
 class RunReport:
     run: DreamRun
@@ -120,7 +116,8 @@ def schedule_run_id(event_id: str) -> str:
 
 @dataclass
 class DreamService:
-    store: DreamStore
+    entries: MemoryRepository
+    profiles: ProfileRepository
     state: DreamStateRepository
     queue: DreamQueue
     embedder: Embedder
@@ -277,7 +274,7 @@ class DreamService:
         due = self.state.due_state(tenant_id, user_id)
         now = run.as_of
         entries = self._active_entries(tenant_id, user_id, now)
-        settings = self.store.get_settings(tenant_id, user_id)
+        settings = self.profiles.get_settings(tenant_id, user_id)
         retention = None if settings is None or settings.retention_days is None else timedelta(settings.retention_days)
         stats = Stats(users_processed=1, entries_read=len(entries))
         pass_ = _Pass(self, tenant_id, user_id, stats, self.clock.now())
@@ -306,7 +303,7 @@ class DreamService:
         out: list[MemoryEntry] = []
         cursor: str | None = None
         while True:
-            page: Page[MemoryEntry] = self.store.list_entries(
+            page: Page[MemoryEntry] = self.entries.list_entries(
                 tenant_id,
                 user_id,
                 EntryQuery(now=now, statuses=(Status.ACTIVE,), include_expired=True, limit=1000, cursor=cursor),
@@ -436,7 +433,7 @@ class _Pass:
     wrote so a later change to the same entry builds on them."""
 
     def __init__(self, service: DreamService, tenant_id: str, user_id: str, stats: Stats, at: datetime) -> None:
-        self.store = service.store
+        self.entries = service.entries
         self.tenant_id = tenant_id
         self.user_id = user_id
         self.stats = stats
@@ -446,20 +443,20 @@ class _Pass:
 
     def _guard(self, before: MemoryEntry) -> tuple[MemoryEntry, int, str | None]:
         before = self.written.get(before.id, before)
-        state = self.store.get_identity(self.tenant_id, self.user_id, before.identity_id)
+        state = self.entries.get_identity(self.tenant_id, self.user_id, before.identity_id)
         if state is None or state.current_entry_id != before.id:
             raise VersionConflict("The entry is no longer its identity's current one.")
         if state.version != before.version:
             # A stale-marked write bumps the identity alone; anything else changed the
             # entry, which this pass must not overwrite with what it read.
-            fresh = self.store.get_entry(self.tenant_id, self.user_id, before.id)
+            fresh = self.entries.get_entry(self.tenant_id, self.user_id, before.id)
             if fresh is None or fresh.version != before.version or fresh.status is not Status.ACTIVE:
                 raise VersionConflict("The entry changed since dream read it.")
         return before, state.version, state.current_entry_id
 
     def _commit(self, guards: list[IdentityGuard], entries: list[MemoryEntry], history: list[HistoryRecord]) -> None:
         changeset = Changeset(self.tenant_id, self.user_id, tuple(guards), tuple(entries), tuple(history))
-        self.store.apply(changeset, self.at)
+        self.entries.apply(changeset, self.at)
 
     def apply_all(self, changes: list[Change]) -> None:
         """Changes to distinct entries in one changeset (each entry's history version keeps
@@ -570,10 +567,10 @@ class _Pass:
             reason=f"dream: summarised {len(group)} entries",
             ttl=ttl,
         )
-        state = self.store.get_identity(self.tenant_id, self.user_id, req.identity)
+        state = self.entries.get_identity(self.tenant_id, self.user_id, req.identity)
         current = None
         if state is not None and state.current_entry_id is not None:
-            current = self.store.get_entry(self.tenant_id, self.user_id, state.current_entry_id)
+            current = self.entries.get_entry(self.tenant_id, self.user_id, state.current_entry_id)
         plan = plan_write(req, current, None if state is None else state.version, self.at)
         summary = plan.entry
         guards, entries, history = [plan.guard], list(plan.entries), list(plan.history)

@@ -46,10 +46,11 @@ from engram.ports import (
     ConversationRepository,
     DocKind,
     Embedder,
+    ErasureMarks,
     FactExtractor,
     IndexDocument,
+    ProfileRepository,
     SearchIndex,
-    Store,
     TurnCounter,
 )
 from engram.service.agents import AgentConfigService
@@ -65,7 +66,11 @@ EXTRACTION_ACTOR = Actor(ActorType.SYSTEM, "extraction")
 @dataclass
 class ExtractionService:
     repo: ConversationRepository
-    store: Store
+    profiles: ProfileRepository
+    # A message of a user erased since it was appended is not extracted.
+    erasures: ErasureMarks
+    # Holds each agent's daily model spend (``_Budget``).
+    turns: TurnCounter
     index: SearchIndex
     embedder: Embedder
     clock: Clock
@@ -105,7 +110,7 @@ class ExtractionService:
         return record_to_dict(record)
 
     def _erased_since(self, msg: Message) -> bool:
-        erased = self.store.erased_at(msg.tenant_id, msg.user_id)
+        erased = self.erasures.erased_at(msg.tenant_id, msg.user_id)
         return erased is not None and erased >= msg.created_at
 
     def index_message(self, msg: Message) -> None:
@@ -144,12 +149,12 @@ class ExtractionService:
 
         if msg.role is not MessageRole.USER:
             return skipped("not_user_message")
-        settings = self.store.get_settings(msg.tenant_id, msg.user_id) or UserSettings(msg.tenant_id, msg.user_id)
+        settings = self.profiles.get_settings(msg.tenant_id, msg.user_id) or UserSettings(msg.tenant_id, msg.user_id)
         if not settings.memory_enabled:
             return skipped("memory_off")
         config = self.agents.get(msg.tenant_id, msg.agent_id)
         budget = _Budget(
-            self.store, msg.tenant_id, msg.agent_id, now, config.user_memory_config.max_extraction_cost_per_day
+            self.turns, msg.tenant_id, msg.agent_id, now, config.user_memory_config.max_extraction_cost_per_day
         )
         reserved = budget.reserve(extractor.max_cost_usd(msg.content))
         capped = reserved is None

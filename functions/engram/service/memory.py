@@ -57,7 +57,17 @@ from engram.domain.temporal import TimeWindow, time_match
 from engram.domain.timebounds import check_time, check_validity
 from engram.domain.ttl import DEFAULT_TTL
 from engram.domain.writes import Outcome, WritePlan, WriteRequest, plan_removal, plan_write
-from engram.ports import Clock, DocKind, Embedder, EntryQuery, SearchHit, SearchIndex, Store
+from engram.ports import (
+    Clock,
+    DocKind,
+    Embedder,
+    EntryQuery,
+    MemoryRepository,
+    ProfileRepository,
+    SearchHit,
+    SearchIndex,
+    TurnCounter,
+)
 from engram.service.agents import AgentConfigService
 from engram.service.dedup import DedupMatch, DedupThresholds, SemanticDedup
 from engram.service.read_gate import ReadGate
@@ -153,7 +163,9 @@ def _result(found: Found[MemoryEntry]) -> SearchResult:
 
 @dataclass
 class MemoryService:
-    store: Store
+    entries: MemoryRepository
+    profiles: ProfileRepository
+    turns: TurnCounter
     index: SearchIndex
     embedder: Embedder
     clock: Clock
@@ -175,7 +187,7 @@ class MemoryService:
     gate: ReadGate = field(init=False)
 
     def __post_init__(self) -> None:
-        self.gate = ReadGate(self.store, self.clock)
+        self.gate = ReadGate(self.profiles, self.clock)
 
     # -- writes -------------------------------------------------------------------------
     def upsert(
@@ -207,7 +219,7 @@ class MemoryService:
                     maxWritesPerTurn=limit,
                 )
         else:
-            self.store.add_turn_writes(
+            self.turns.add_turn_writes(
                 principal.tenant_id,
                 principal.agent_id,
                 turn_id,
@@ -246,9 +258,9 @@ class MemoryService:
         rules = config.user_memory_config.semantic_dedup
         if self.dedup is None or not rules.enabled:
             return req, None
-        state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
+        state = self.entries.get_identity(req.tenant_id, req.user_id, req.identity)
         if state is not None and state.current_entry_id is not None:
-            current = self.store.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
+            current = self.entries.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
             if current is not None and current.is_live(self.clock.now()):
                 return req, None
         base = self.dedup.thresholds
@@ -381,10 +393,10 @@ class MemoryService:
                     # TTL removed): nothing can answer for the mark, and a guard creating
                     # it again could only fail, so this write applies without one.
                     mark = None
-            state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
+            state = self.entries.get_identity(req.tenant_id, req.user_id, req.identity)
             current = None
             if state is not None and state.current_entry_id is not None:
-                current = self.store.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
+                current = self.entries.get_entry(req.tenant_id, req.user_id, state.current_entry_id)
             plan = plan_write(req, current, None if state is None else state.version, now, restoring)
             if mark is not None:
                 # Created once, in the write's own transaction: of two writers of the same
@@ -402,14 +414,14 @@ class MemoryService:
     def _already_applied(self, req: WriteRequest, mark: str) -> tuple[bool, WriteResult | None]:
         """Whether the observation was applied before, and the answer to its repeat (nothing
         changes) when an entry can still give it."""
-        seen = self.store.get_identity(req.tenant_id, req.user_id, mark)
+        seen = self.entries.get_identity(req.tenant_id, req.user_id, mark)
         if seen is None:
             return False, None
-        state = self.store.get_identity(req.tenant_id, req.user_id, req.identity)
+        state = self.entries.get_identity(req.tenant_id, req.user_id, req.identity)
         # What the caller sees is the identity's entry now (it may have moved on since);
         # the marked one if the identity has none any more (deleted: not brought back).
         entry_id = state.current_entry_id if state is not None and state.current_entry_id else seen.current_entry_id
-        entry = None if entry_id is None else self.store.get_entry(req.tenant_id, req.user_id, entry_id)
+        entry = None if entry_id is None else self.entries.get_entry(req.tenant_id, req.user_id, entry_id)
         if entry is None:
             return True, None
         logger.info("observation already applied", extra={"outcome": Outcome.UNCHANGED.value})
@@ -421,7 +433,7 @@ class MemoryService:
         delta, cap = plan.active_delta, umc.max_entries_per_user
         evicted: list[str] = []
         if delta > 0:
-            live = self.store.count_live(req.tenant_id, req.user_id, now)
+            live = self.entries.count_live(req.tenant_id, req.user_id, now)
             overflow = live + delta - cap
             if overflow > 0 and umc.on_cap_reached is OnCapReached.REJECT:
                 # The count covers entries the caller may not see, so it is not told.
@@ -441,7 +453,7 @@ class MemoryService:
                         maxEntriesPerUser=cap,
                     )
                 for victim in victims:
-                    state = self.store.get_identity(req.tenant_id, req.user_id, victim.identity_id)
+                    state = self.entries.get_identity(req.tenant_id, req.user_id, victim.identity_id)
                     if state is None:
                         continue
                     g, removed, rec = plan_removal(
@@ -458,7 +470,7 @@ class MemoryService:
                     history.append(rec)
                     evicted.append(victim.id)
                 delta -= len(evicted)
-        self.store.apply(
+        self.entries.apply(
             Changeset(
                 req.tenant_id,
                 req.user_id,
@@ -480,7 +492,7 @@ class MemoryService:
         live: list[MemoryEntry] = []
         cursor: str | None = None
         while True:
-            page = self.store.list_entries(tenant_id, user_id, EntryQuery(now=now, limit=1000, cursor=cursor))
+            page = self.entries.list_entries(tenant_id, user_id, EntryQuery(now=now, limit=1000, cursor=cursor))
             live.extend(e for e in page.items if e.identity_id != exclude and e.source_agent_id == writer)
             cursor = page.next_cursor
             if cursor is None:
@@ -498,7 +510,7 @@ class MemoryService:
 
     def _visible(self, principal: Principal, user_id: str, entry_id: str) -> MemoryEntry:
         """An entry in the key's scope, whatever the read policy says (forgetting uses it)."""
-        entry = self.store.get_entry(principal.tenant_id, user_id, entry_id)
+        entry = self.entries.get_entry(principal.tenant_id, user_id, entry_id)
         if entry is None or not scope_for(principal).allows(entry):
             raise NotFound("No memory with that id is visible to this key.", entryId=entry_id)
         return entry
@@ -546,7 +558,7 @@ class MemoryService:
             limit=limit,
             cursor=cursor,
         )
-        page = self.store.list_entries(principal.tenant_id, user_id, query)
+        page = self.entries.list_entries(principal.tenant_id, user_id, query)
         if current_only:
             moment = as_of or query.now
             page = Page([e for e in page.items if e.valid_at(moment)], page.next_cursor)
@@ -589,7 +601,7 @@ class MemoryService:
         # The store's counters answer unless the policy hides entries they cannot tell
         # apart (retention by creation time; categories the user narrowed, for agents).
         if policy.retention is None and (scope.everything or policy.allowed_categories is None):
-            counted = self.store.count_visible(principal.tenant_id, user_id, scope, self.clock.now())
+            counted = self.entries.count_visible(principal.tenant_id, user_id, scope, self.clock.now())
             if counted is not None:
                 return counted
         total, cursor = 0, None
@@ -640,7 +652,7 @@ class MemoryService:
             return e.is_live(now) and e.valid_at(as_of or now) and scope.allows(e) and policy.allows(e)
 
         def read(ids: list[str]) -> dict[str, MemoryEntry]:
-            return {e.id: e for e in self.store.get_entries(principal.tenant_id, user_id, ids) if shown(e)}
+            return {e.id: e for e in self.entries.get_entries(principal.tenant_id, user_id, ids) if shown(e)}
 
         # Documents indexed by older versions carry no signals: those are read up front.
         unsigned = [h.id for h in hits.values() if h.importance is None or h.confidence is None or h.updated_at is None]
@@ -674,7 +686,7 @@ class MemoryService:
             entry = self._visible(principal, user_id, entry_id)
             if entry.status is Status.DELETED:
                 return entry
-            state = self.store.get_identity(principal.tenant_id, user_id, entry.identity_id)
+            state = self.entries.get_identity(principal.tenant_id, user_id, entry.identity_id)
             version = state.version if state else entry.version
             guard, removed, rec = plan_removal(
                 entry,
@@ -685,7 +697,7 @@ class MemoryService:
                 self.clock.now(),
             )
             try:
-                self.store.apply(
+                self.entries.apply(
                     Changeset(principal.tenant_id, user_id, (guard,), (removed,), (rec,)),
                     self.clock.now(),
                 )
@@ -723,7 +735,7 @@ class MemoryService:
         entry = self.get(principal, user_id, entry_id)
         scope = scope_for(principal)
         while True:
-            page = self.store.history(principal.tenant_id, user_id, entry.identity_id, limit, cursor)
+            page = self.entries.history(principal.tenant_id, user_id, entry.identity_id, limit, cursor)
             items = [rec for rec in page.items if scope.allows(rec.entry)]
             # A page may come back shorter than the limit (its hidden versions left out), but
             # never empty while more follow: read on instead.
@@ -764,7 +776,7 @@ class MemoryService:
     def _version(self, tenant_id: str, user_id: str, identity: str, version: int) -> HistoryRecord:
         cursor: str | None = None
         while True:
-            page = self.store.history(tenant_id, user_id, identity, 500, cursor)
+            page = self.entries.history(tenant_id, user_id, identity, 500, cursor)
             for rec in page.items:
                 if rec.version == version:
                     return rec
@@ -773,7 +785,7 @@ class MemoryService:
                 raise NotFound(f"This memory has no version {version}.", version=version)
 
     def _settings(self, tenant_id: str, user_id: str) -> UserSettings:
-        return self.store.get_settings(tenant_id, user_id) or UserSettings(tenant_id, user_id)
+        return self.profiles.get_settings(tenant_id, user_id) or UserSettings(tenant_id, user_id)
 
 
 def reject_sensitive(key: str, value: str, statement: str | None = None) -> None:

@@ -16,7 +16,16 @@ from engram.domain.serialization import (
     settings_to_dict,
     ts,
 )
-from engram.ports import Clock, EntryQuery, ResidueScrubber, SearchIndex, Store, UserDataEraser
+from engram.ports import (
+    Clock,
+    EntryQuery,
+    MemoryRepository,
+    ProfileRepository,
+    ResidueScrubber,
+    SearchIndex,
+    UserDataEraser,
+    UserErasure,
+)
 
 CONFIRMATION = "CONFIRM"
 
@@ -25,7 +34,10 @@ Exporter = Callable[[str, str], dict[str, Any]]
 
 @dataclass
 class PrivacyService:
-    store: Store
+    entries: MemoryRepository
+    profiles: ProfileRepository
+    # The tombstone and the deletion of the user's core rows (entries, history, profile).
+    erasure: UserErasure
     index: SearchIndex
     clock: Clock
     # Later features (conversations, proposals, blocks...) register their own stores so
@@ -39,7 +51,7 @@ class PrivacyService:
         entries: list[dict[str, Any]] = []
         cursor: str | None = None
         while True:
-            page = self.store.list_entries(
+            page = self.entries.list_entries(
                 t,
                 user_id,
                 EntryQuery(
@@ -54,14 +66,14 @@ class PrivacyService:
             cursor = page.next_cursor
             if cursor is None:
                 break
-        profile = self.store.get_profile(t, user_id)
-        settings = self.store.get_settings(t, user_id)
+        profile = self.profiles.get_profile(t, user_id)
+        settings = self.profiles.get_settings(t, user_id)
         out: dict[str, Any] = {
             "tenantId": t,
             "userId": user_id,
             "exportedAt": ts(self.clock.now()),
             "entries": entries,
-            "history": [history_to_dict(h) for h in self.store.history_of_user(t, user_id)],
+            "history": [history_to_dict(h) for h in self.entries.history_of_user(t, user_id)],
             "profile": None if profile is None else profile_to_dict(profile),
             "settings": None if settings is None else settings_to_dict(settings),
         }
@@ -80,15 +92,15 @@ class PrivacyService:
         # The tombstone goes first: any write still in flight or queued for this user
         # (extraction of a message already appended, a concurrent PUT) began before it
         # and is refused atomically by the store, so nothing reappears after the erase.
-        self.store.mark_erased(t, user_id, erased_at)
+        self.erasure.mark_erased(t, user_id, erased_at)
         counts: dict[str, int] = {}
         for name, eraser in self.erasers.items():
             counts.update({f"{name}.{k}" if k in counts else k: v for k, v in eraser.erase_user(t, user_id).items()})
-        counts.update(self.store.erase_user(t, user_id))
+        counts.update(self.erasure.erase_user(t, user_id))
         counts.update(self.index.erase_user(t, user_id))
         # Deleted rows can live on in an embedded database's log and free pages; each
         # store that can keep such residue clears it once all its erasers have run.
-        stores = (self.store, self.index, *self.erasers.values())
+        stores = (self.erasure, self.index, *self.erasers.values())
         scrubbers = {id(s): s for s in stores if isinstance(s, ResidueScrubber)}
         for scrubber in scrubbers.values():
             scrubber.scrub_residue()
@@ -96,7 +108,8 @@ class PrivacyService:
 
 
 def import_user(
-    store: Store,
+    memories: MemoryRepository,
+    profiles: ProfileRepository,
     data: dict[str, Any],
     tenant_id: str | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -124,23 +137,23 @@ def import_user(
     for n, (identity, (ents, hist)) in enumerate(by_identity.items(), 1):
         if progress is not None:
             progress(n, len(by_identity))
-        if store.get_identity(t, user_id, identity) is not None:
+        if memories.get_identity(t, user_id, identity) is not None:
             counts["skipped"] += 1
             continue
         version = max([h.version for h in hist] + [e.version for e in ents] + [1])
         current = next((e.id for e in ents if e.status is Status.ACTIVE), None)
         guard = IdentityGuard(identity, None, version, current)
         now = max([e.updated_at for e in ents] + [h.at for h in hist])
-        store.apply(Changeset(t, user_id, (guard,), tuple(ents), tuple(hist)), now)
+        memories.apply(Changeset(t, user_id, (guard,), tuple(ents), tuple(hist)), now)
         counts["identities"] += 1
         counts["entries"] += len(ents)
         counts["history"] += len(hist)
     if data.get("profile"):
         from engram.domain.serialization import profile_from_dict
 
-        store.put_profile(profile_from_dict({**data["profile"], "tenantId": t}))
+        profiles.put_profile(profile_from_dict({**data["profile"], "tenantId": t}))
     if data.get("settings"):
         from engram.domain.serialization import settings_from_dict
 
-        store.put_settings(settings_from_dict({**data["settings"], "tenantId": t}))
+        profiles.put_settings(settings_from_dict({**data["settings"], "tenantId": t}))
     return counts

@@ -70,7 +70,7 @@ class PrivacyControls:
                 break
         pending = self.proposals.list_proposals(principal, user_id, statuses=(ProposalStatus.PENDING,), limit=1000)
         return RememberedView(
-            settings=self.memory.store.get_settings(principal.tenant_id, user_id)
+            settings=self.memory.profiles.get_settings(principal.tenant_id, user_id)
             or UserSettings(principal.tenant_id, user_id),
             by_category=grouped,
             blocks=self.blocks.list_blocks(principal, user_id),

@@ -45,7 +45,7 @@ from engram.domain.proposals import (
 )
 from engram.domain.sensitive import reject_sensitive as refuse_sensitive
 from engram.domain.writes import Outcome, WriteRequest, plan_write
-from engram.ports import Clock, ProposalQuery, ProposalRepository, Store
+from engram.ports import Clock, MemoryRepository, ProposalQuery, ProposalRepository
 from engram.service.agents import AgentConfigService
 from engram.service.blocks import BlockService, BlockWriteResult
 from engram.service.memory import MemoryService, UpsertCommand, WriteResult, reject_sensitive
@@ -69,7 +69,7 @@ class Decision:
 @dataclass
 class ProposalService:
     repo: ProposalRepository
-    store: Store
+    entries: MemoryRepository
     memory: MemoryService
     blocks: BlockService
     agents: AgentConfigService
@@ -104,10 +104,10 @@ class ProposalService:
         require_role(principal, Role.WRITER)
         self.memory.check_settings(request.tenant_id, request.user_id, request.category)
         now = self.clock.now()
-        state = self.store.get_identity(request.tenant_id, request.user_id, request.identity)
+        state = self.entries.get_identity(request.tenant_id, request.user_id, request.identity)
         current = None
         if state is not None and state.current_entry_id is not None:
-            current = self.store.get_entry(request.tenant_id, request.user_id, state.current_entry_id)
+            current = self.entries.get_entry(request.tenant_id, request.user_id, state.current_entry_id)
             if current is not None and not current.is_live(now):
                 current = None
         preview = plan_write(request, current, None if state is None else state.version, now).entry
@@ -323,7 +323,7 @@ class ProposalService:
         if isinstance(change, BlockChange):
             return Decision(p, block=self.blocks.apply_proposal(p, change.edit, change.block, user))
         if isinstance(change, EntryRemoval):
-            entry = self.store.get_entry(p.tenant_id, p.user_id, change.entry_id)
+            entry = self.entries.get_entry(p.tenant_id, p.user_id, change.entry_id)
             if entry is None or entry.status is not Status.ACTIVE:
                 return Decision(p, removed=entry)
             return Decision(p, removed=self.memory.delete(principal, p.user_id, change.entry_id, reason, actor=user))
@@ -368,7 +368,7 @@ class ProposalService:
         found: MemoryEntry | None = None
         cursor: str | None = None
         while True:
-            page = self.store.history(p.tenant_id, p.user_id, identity, 1000, cursor)
+            page = self.entries.history(p.tenant_id, p.user_id, identity, 1000, cursor)
             found = next((r.entry for r in reversed(page.items) if r.reason == reason), found)
             cursor = page.next_cursor
             if cursor is None:

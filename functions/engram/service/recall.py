@@ -55,9 +55,10 @@ from engram.ports import (
     DocKind,
     Embedder,
     EntryQuery,
+    MemoryRepository,
+    ProfileRepository,
     SearchHit,
     SearchIndex,
-    Store,
 )
 from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
@@ -168,8 +169,8 @@ class CoreByListing:
     ``CoreMemoryReader`` instead; this one costs a read of every entry of the category.
     """
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, entries: MemoryRepository) -> None:
+        self._entries = entries
 
     def top_by_importance(
         self,
@@ -185,7 +186,7 @@ class CoreByListing:
         found: list[MemoryEntry] = []
         cursor: str | None = None
         while True:
-            page = self._store.list_entries(
+            page = self._entries.list_entries(
                 tenant_id, user_id, EntryQuery(now=now, scope=scope, category=category, limit=500, cursor=cursor)
             )
             found.extend(page.items)
@@ -199,7 +200,8 @@ class CoreByListing:
 class RecallService:
     def __init__(
         self,
-        store: Store,
+        entries: MemoryRepository,
+        profiles: ProfileRepository,
         index: SearchIndex,
         embedder: Embedder,
         clock: Clock,
@@ -209,7 +211,8 @@ class RecallService:
         weights: HybridWeights | None = None,
         messages: ConversationRepository | None = None,
     ) -> None:
-        self.store = store
+        self.entries = entries
+        self.profiles = profiles
         # Where episodes are read back (set by the conversation feature when the backend
         # has one); without it recall is entries only.
         self.messages = messages
@@ -228,7 +231,7 @@ class RecallService:
         require_role(principal, Role.VIEWER)
         _validate(request)
         started = time.perf_counter()
-        stored = self.store.get_profile_and_settings(principal.tenant_id, user_id)
+        stored = self.profiles.get_profile_and_settings(principal.tenant_id, user_id)
         vector = self._vectors().vector(self._semantic_text(principal, stored[0], request.message))
         embedded = time.perf_counter()
         result = self._recall(principal, user_id, request, vector, stored)
@@ -238,7 +241,7 @@ class RecallService:
     def query_vector(self, principal: Principal, user_id: str, message: str) -> Sequence[float]:
         """The message embedded as recall embeds it (``semantic_query``: without the names
         of the user and of what the user calls this agent)."""
-        profile = self.store.get_profile_and_settings(principal.tenant_id, user_id)[0]
+        profile = self.profiles.get_profile_and_settings(principal.tenant_id, user_id)[0]
         return self._vectors().vector(self._semantic_text(principal, profile, message))
 
     def _vectors(self) -> QueryVectors:
@@ -260,7 +263,7 @@ class RecallService:
         require_role(principal, Role.VIEWER)
         _validate(request)
         return self._recall(
-            principal, user_id, request, vector, self.store.get_profile_and_settings(principal.tenant_id, user_id)
+            principal, user_id, request, vector, self.profiles.get_profile_and_settings(principal.tenant_id, user_id)
         )
 
     def _recall(
@@ -399,7 +402,7 @@ class RecallService:
         the weights on them without searching again)."""
         t, now = principal.tenant_id, self.clock.now()
         scope = VisibilityScope(principal.agent_id, principal.group_ids)
-        settings = self.store.get_settings(t, user_id) or UserSettings(t, user_id)
+        settings = self.profiles.get_settings(t, user_id) or UserSettings(t, user_id)
         keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT), request.as_of)
         window = question_window(request.message, now)
         return self._pool(t, user_id, scope, now, request, vector, request.top_k, keep, set(), window)
@@ -473,7 +476,9 @@ class RecallService:
             return {}, []
         # The store is the truth: an index lagging behind a supersede or delete must
         # not bring the old value back.
-        entries = {e.id: e for e in self.store.get_entries(t, user_id, sorted(entry_hits)) if _wanted(e, keep, request)}
+        entries = {
+            e.id: e for e in self.entries.get_entries(t, user_id, sorted(entry_hits)) if _wanted(e, keep, request)
+        }
         return entries, [(eid, entry_signals(e, entry_hits[eid], window)) for eid, e in entries.items()]
 
     def _message_candidates(
@@ -515,7 +520,7 @@ class RecallService:
     ) -> Pool:
         """Tier 2's candidates without the index: a keyword match over the live entries."""
         found = {h.id: h for h in keyword_hits(self._live_entries(t, user_id, now), request.message, k)}
-        live = {e.id: e for e in self.store.get_entries(t, user_id, sorted(found)) if _wanted(e, keep, request)}
+        live = {e.id: e for e in self.entries.get_entries(t, user_id, sorted(found)) if _wanted(e, keep, request)}
         return Pool(
             found, live, {}, [(eid, entry_signals(e, found[eid], window)) for eid, e in live.items()], degraded=True
         )
@@ -550,7 +555,7 @@ class RecallService:
             wanted_messages = [cid for cid in ids if hits[cid].kind is DocKind.MESSAGE]
             if wanted_entries:
                 found |= {
-                    e.id: e for e in self.store.get_entries(t, user_id, wanted_entries) if _wanted(e, keep, request)
+                    e.id: e for e in self.entries.get_entries(t, user_id, wanted_entries) if _wanted(e, keep, request)
                 }
             if wanted_messages:
                 found |= self._messages(t, user_id, scope, wanted_messages, keep, request.exclude_thread_id)
@@ -578,7 +583,7 @@ class RecallService:
         out: list[MemoryEntry] = []
         cursor: str | None = None
         while len(out) < FALLBACK_MAX_ENTRIES:
-            page = self.store.list_entries(
+            page = self.entries.list_entries(
                 t, user_id, EntryQuery(now=now, statuses=(Status.ACTIVE,), limit=500, cursor=cursor)
             )
             out.extend(page.items)

@@ -9,7 +9,7 @@ from engram.domain.errors import ConfirmationRequired, ValidationFailed
 from engram.domain.models import Principal, Role, UserProfile, UserSettings, Visibility
 from engram.domain.policies import check_key, normalise_key, require_role, scope_for
 from engram.domain.sensitive import reject_sensitive
-from engram.ports import Clock, Store
+from engram.ports import Clock, ProfileRepository
 from engram.service.memory import MemoryService, UpsertCommand, WriteResult
 from engram.service.privacy import CONFIRMATION
 
@@ -18,13 +18,13 @@ LEGACY_CATEGORY = "legacy"
 
 @dataclass
 class UserService:
-    store: Store
+    profiles: ProfileRepository
     memory: MemoryService
     clock: Clock
 
     def profile(self, principal: Principal, user_id: str) -> UserProfile:
         require_role(principal, Role.VIEWER)
-        return self.store.get_profile(principal.tenant_id, user_id) or UserProfile(principal.tenant_id, user_id)
+        return self.profiles.get_profile(principal.tenant_id, user_id) or UserProfile(principal.tenant_id, user_id)
 
     def update_profile(
         self,
@@ -43,7 +43,7 @@ class UserService:
         reject_sensitive(given, "profile field")
         changes.update(given)
         updated = replace(current, **changes, updated_at=self.clock.now())  # type: ignore[arg-type]
-        self.store.put_profile(updated)
+        self.profiles.put_profile(updated)
         return updated
 
     def set_agent_name(self, principal: Principal, user_id: str, name: str) -> UserProfile:
@@ -54,12 +54,12 @@ class UserService:
         names = dict(current.agent_names)
         names[principal.agent_id] = name
         updated = replace(current, agent_names=names, updated_at=self.clock.now())
-        self.store.put_profile(updated)
+        self.profiles.put_profile(updated)
         return updated
 
     def settings(self, principal: Principal, user_id: str) -> UserSettings:
         require_role(principal, Role.VIEWER)
-        return self.store.get_settings(principal.tenant_id, user_id) or UserSettings(principal.tenant_id, user_id)
+        return self.profiles.get_settings(principal.tenant_id, user_id) or UserSettings(principal.tenant_id, user_id)
 
     def update_settings(
         self,
@@ -83,7 +83,7 @@ class UserService:
         if retention_days is not None:
             changes["retention_days"] = retention_days
         updated = replace(current, **changes, updated_at=self.clock.now())  # type: ignore[arg-type]
-        self.store.put_settings(updated)
+        self.profiles.put_settings(updated)
         return updated
 
     # -- legacy flat properties: a view over global entries ---------------------------
