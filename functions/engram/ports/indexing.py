@@ -1,0 +1,85 @@
+"""Keeping the search index in step with the store: the change feed the indexer
+follows, and what the cloud re-index and ``engram reembed`` read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engram.domain.models import MemoryEntry, Page
+
+
+@dataclass(frozen=True, slots=True)
+class EntryChange:
+    """One entry as the store now holds it, or its id if the store no longer does.
+
+    ``previous`` is the entry as it was before this change, when the change feed says
+    (the DynamoDB stream's old image); None when it does not, or the entry is new.
+    """
+
+    tenant_id: str
+    user_id: str
+    entry_id: str
+    entry: MemoryEntry | None
+    previous: MemoryEntry | None = None
+
+
+class ChangeOutbox(Protocol):
+    """A store that records changed entry ids in the same transaction as the change."""
+
+    def pending_changes(self, limit: int = 500) -> list[tuple[int, str, str, str]]: ...
+
+    def ack_changes(self, up_to_seq: int) -> None: ...
+
+    def pending_count(self, tenant_id: str, user_id: str) -> int | None:
+        """How many of this user's changes wait for the index; None when it cannot tell."""
+        ...
+
+    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
+
+    def on_commit(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` after every commit (so changes are indexed at once)."""
+        ...
+
+
+# -- re-indexing and re-embedding --------------------------------------------------------
+
+
+class EntryScanner(Protocol):
+    """Every entry the store holds (any status), one segment of a parallel scan at a time."""
+
+    def scan_entries(self, segment: int, segments: int, cursor: str | None, limit: int = 200) -> Page[MemoryEntry]:
+        """One page of the segment; ``next_cursor`` is None at its end."""
+        ...
+
+
+class StreamRange(Protocol):
+    """The entry keys a failed change-feed batch carried, read back from the feed."""
+
+    def entry_keys(self, batch: Mapping[str, object]) -> list[tuple[str, str, str]]:
+        """(tenant, user, entry id) of each entry change in the batch's range."""
+        ...
+
+
+class EntryReader(Protocol):
+    def get_entries(self, tenant_id: str, user_id: str, entry_ids: Sequence[str]) -> list[MemoryEntry]: ...
+
+
+class Messages(Protocol):
+    """A work queue of JSON bodies: sent, received with a receipt, deleted once done."""
+
+    def send(self, bodies: Sequence[Mapping[str, object]]) -> None: ...
+
+    def receive(self, limit: int = 10) -> list[tuple[str, dict[str, object]]]: ...
+
+    def delete(self, receipt: str) -> None: ...
+
+
+class UserLister(Protocol):
+    """Which (tenant, user) pairs hold entries; a store that can re-embed provides it."""
+
+    def list_users(
+        self, tenant_id: str | None = None, limit: int = 500, cursor: str | None = None
+    ) -> Page[tuple[str, str]]: ...
