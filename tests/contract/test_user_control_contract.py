@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from engram.domain.agent_config import AgentConfig
 from engram.domain.archival import ArchivalKind, ArchivalRecord, ArchivedItem, new_archival_id
-from engram.domain.blocks import BlockChangeKind, BlockEdit, BlockVersion, MemoryBlock, MemoryBlocksConfig
+from engram.domain.block_schema import MemoryBlocksConfig
+from engram.domain.blocks import BlockChangeKind, BlockEdit, BlockVersion, MemoryBlock
 from engram.domain.errors import VersionConflict
 from engram.domain.models import Actor, ActorType, Role, Visibility
 from engram.domain.proposals import (

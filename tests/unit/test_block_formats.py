@@ -12,19 +12,8 @@ from engram.domain.block_format import (
     to_markdown,
     to_toml,
 )
-from engram.domain.blocks import (
-    HUMAN_SCHEMA,
-    PERSONA_PRESETS,
-    PERSONA_SCHEMA,
-    BlockEdit,
-    BlockField,
-    BlockSchema,
-    FieldKind,
-    apply_edit,
-    canonical,
-    complete_task,
-    enforce_list_limits,
-)
+from engram.domain.block_schema import HUMAN_SCHEMA, PERSONA_PRESETS, PERSONA_SCHEMA, BlockField, BlockSchema, FieldKind
+from engram.domain.blocks import BlockEdit, apply_edit, canonical, complete_task, enforce_list_limits
 from engram.domain.errors import GuardrailViolation, ValidationFailed
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -11,7 +11,8 @@ from engram.container import Engram
 from engram.domain.agent_config import AgentConfig
 from engram.domain.archival import ArchivalKind
 from engram.domain.block_format import compact_size, to_markdown
-from engram.domain.blocks import BlockEdit, BlockSchema, MemoryBlocksConfig, RotationStrategy
+from engram.domain.block_schema import BlockSchema, MemoryBlocksConfig, RotationStrategy
+from engram.domain.blocks import BlockEdit
 from engram.domain.errors import (
     Forbidden,
     GuardrailViolation,

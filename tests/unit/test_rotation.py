@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from engram.domain.block_format import to_compact
-from engram.domain.blocks import HUMAN_SCHEMA, RotationStrategy, canonical
+from engram.domain.block_schema import HUMAN_SCHEMA, RotationStrategy
+from engram.domain.blocks import canonical
 from engram.domain.errors import GuardrailViolation
 from engram.domain.rotation import (
     ADAPT_WINDOW,

@@ -34,7 +34,8 @@ from engram.api.responses import errors
 from engram.api.schemas import ID_PATTERN
 from engram.container import Engram
 from engram.domain.block_format import to_compact, to_json, to_markdown, to_toml
-from engram.domain.blocks import NAME_PATTERN, PERSONA_PRESETS, BlockEdit, values_to_plain
+from engram.domain.block_schema import NAME_PATTERN, PERSONA_PRESETS
+from engram.domain.blocks import BlockEdit, values_to_plain
 from engram.domain.models import Principal
 from engram.service.blocks import BlockWriteResult
 

@@ -26,14 +26,8 @@ from engram.api.schemas import (
 )
 from engram.domain.archival import ArchivalRecord
 from engram.domain.block_format import to_compact
-from engram.domain.blocks import (
-    BlockEdit,
-    BlockSchema,
-    BlockVersion,
-    MemoryBlock,
-    RotationStrategy,
-    values_to_plain,
-)
+from engram.domain.block_schema import BlockSchema, RotationStrategy
+from engram.domain.blocks import BlockEdit, BlockVersion, MemoryBlock, values_to_plain
 from engram.domain.models import Visibility
 from engram.domain.proposals import BlockChange as DomainBlockChange
 from engram.domain.proposals import EntryRemoval, EntryUpsert, Proposal, change_to_dict

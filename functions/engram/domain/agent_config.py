@@ -13,7 +13,7 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
-from engram.domain.blocks import MemoryBlocksConfig
+from engram.domain.block_schema import MemoryBlocksConfig
 from engram.domain.ttl import DEFAULT_TTL_HOURS
 
 # A TTL longer than this is a typo, not a retention policy (about 100 years).

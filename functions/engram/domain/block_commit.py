@@ -13,15 +13,13 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engram.domain.archival import ArchivalKind, ArchivalRecord, ArchivedItem
+from engram.domain.block_schema import BlockSchema, FieldValue, RotationStrategy
 from engram.domain.blocks import (
     BlockChangeKind,
     BlockEdit,
-    BlockSchema,
     BlockVersion,
     CompletedTask,
-    FieldValue,
     MemoryBlock,
-    RotationStrategy,
     apply_edit,
     complete_task,
     enforce_list_limits,

@@ -17,7 +17,8 @@ from typing import Any
 
 import tomli_w
 
-from engram.domain.blocks import BlockField, BlockSchema, BlockValues, FieldKind, FieldValue, canonical, values_to_plain
+from engram.domain.block_schema import BlockField, BlockSchema, BlockValues, FieldKind, FieldValue
+from engram.domain.blocks import canonical, values_to_plain
 from engram.domain.errors import ValidationFailed
 
 # -- compact ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from engram.domain.block_format import compact_field, to_compact
-from engram.domain.blocks import BlockSchema, BlockValues, FieldKind, FieldValue, RotationStrategy
+from engram.domain.block_schema import BlockSchema, BlockValues, FieldKind, FieldValue, RotationStrategy
 from engram.domain.errors import GuardrailViolation
 from engram.domain.serialization import ts
 

@@ -22,15 +22,11 @@ from engram.domain.agent_config import AgentConfig
 from engram.domain.archival import ArchivalRecord, new_archival_id
 from engram.domain.block_commit import BlockCommitRequest, has_operations, plan_commit
 from engram.domain.block_format import from_json, from_markdown, from_toml
+from engram.domain.block_schema import PERSONA_PRESETS, BlockField, BlockSchema, FieldKind, FieldValue, schemas_for
 from engram.domain.blocks import (
-    PERSONA_PRESETS,
     BlockChangeKind,
     BlockEdit,
-    BlockField,
-    BlockSchema,
     BlockVersion,
-    FieldKind,
-    FieldValue,
     MemoryBlock,
     apply_edit,
     block_to_dict,
@@ -38,7 +34,6 @@ from engram.domain.blocks import (
     complete_task,
     edit_texts,
     enforce_list_limits,
-    schemas_for,
     values_to_plain,
 )
 from engram.domain.errors import Forbidden, NotFound, ValidationFailed, VersionConflict

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from engram.domain.blocks import BlockSchema, MemoryBlock
+from engram.domain.block_schema import BlockSchema
+from engram.domain.blocks import MemoryBlock
 from engram.domain.models import MemoryEntry, Principal, Role, UserSettings, Visibility
 from engram.domain.policies import require_role, scope_for
 from engram.domain.proposals import ProposalStatus
