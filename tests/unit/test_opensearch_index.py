@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import pytest
-from engram.adapters.opensearch import OpenSearchIndex
+from engram.adapters.opensearch import OpenSearchIndex, documents, mapping
 from engram.adapters.opensearch import queries as q
 from engram.domain.errors import StoreUnavailable, Throttled
 from engram.ports import DocKind, IndexDocument, SearchQuery
@@ -92,7 +92,7 @@ def _doc(doc_id: str = "e1", vector: list[float] | None = None) -> IndexDocument
 
 
 # A current index: every field this version maps (an older one gets the missing fields put).
-MAPPING = (200, {"mem": {"mappings": q.index_body(DIM)["mappings"]}})
+MAPPING = (200, {"mem": {"mappings": mapping.index_body(DIM)["mappings"]}})
 BULK_OK = (200, {"errors": False, "items": [{"index": {"status": 201}}]})
 
 
@@ -134,10 +134,10 @@ class TestWrites:
             ("POST", "/_bulk"),
             ("POST", "/_bulk"),  # the index is checked once per process
         ]
-        assert json.loads(script.requests[1]["body"]) == q.index_body(DIM)
+        assert json.loads(script.requests[1]["body"]) == mapping.index_body(DIM)
         bulk = script.requests[3]
         assert bulk["params"] == {"refresh": "wait_for"}
-        assert _ndjson(bulk["body"]) == q.upsert_actions("mem", [_doc()], DIM)
+        assert _ndjson(bulk["body"]) == documents.upsert_actions("mem", [_doc()], DIM)
 
     def test_given_another_process_created_the_index_first_then_the_upsert_goes_on(self) -> None:
         script = (
@@ -177,7 +177,7 @@ class TestWrites:
         script = Script().on("HEAD", "/mem", (200, None)).on("GET", "/mem/_mapping", MAPPING)
         script.on("POST", "/_bulk", answer)
         _index(script).delete("t1", "u1", ["e1"])
-        assert _ndjson(script.requests[-1]["body"]) == q.delete_actions("mem", "t1", "u1", ["e1"])
+        assert _ndjson(script.requests[-1]["body"]) == documents.delete_actions("mem", "t1", "u1", ["e1"])
 
     def test_given_nothing_to_write_then_no_request_is_sent(self) -> None:
         script = Script()
@@ -198,8 +198,8 @@ class TestErase:
         assert _index(script).erase_user("t1", "u1") == {"indexDocuments": 7}
         assert script.paths() == [("HEAD", "/mem"), ("POST", "/mem/_refresh"), ("POST", "/mem/_delete_by_query")]
         dbq = script.requests[-1]
-        assert json.loads(dbq["body"]) == q.erase_user_body("t1", "u1")
-        assert dbq["params"] == {"routing": q.routing("t1", "u1"), "conflicts": "proceed", "refresh": "true"}
+        assert json.loads(dbq["body"]) == documents.erase_user_body("t1", "u1")
+        assert dbq["params"] == {"routing": documents.routing("t1", "u1"), "conflicts": "proceed", "refresh": "true"}
 
     def test_given_a_doc_rewritten_during_the_erase_then_it_goes_again_and_counts_both(self) -> None:
         script = (
@@ -238,7 +238,7 @@ class TestSearch:
         assert sent == list(plan.lines)
         # The keyword hit the k-NN answer left out gets its exact cosine, routed to the owner.
         follow_up = script.requests[1]
-        assert follow_up["params"] == {"routing": q.routing("t1", "u1")}
+        assert follow_up["params"] == {"routing": documents.routing("t1", "u1")}
         assert json.loads(follow_up["body"]) == q.cosine_body(self._query(), ["e1"], DIM)
 
     def test_given_keyword_hits_all_among_the_nearest_then_no_follow_up_request(self) -> None:
@@ -318,7 +318,7 @@ def test_given_the_container_with_an_opensearch_url_then_it_builds_the_opensearc
 
 
 def test_given_an_index_from_before_occurred_at_when_first_writing_then_the_field_is_put_into_its_mapping() -> None:
-    old = q.index_body(DIM)["mappings"]
+    old = mapping.index_body(DIM)["mappings"]
     old = {**old, "properties": {k: v for k, v in old["properties"].items() if k != "occurred_at"}}
     script = (
         Script()
@@ -329,5 +329,5 @@ def test_given_an_index_from_before_occurred_at_when_first_writing_then_the_fiel
     _index(script).ensure_index()
     put = [r for r in script.requests if r["method"] == "PUT"]
     assert put and json.loads(put[0]["body"])["properties"] == {
-        "occurred_at": q.index_body(DIM)["mappings"]["properties"]["occurred_at"]
+        "occurred_at": mapping.index_body(DIM)["mappings"]["properties"]["occurred_at"]
     }

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from engram.adapters import local_index
+from engram.adapters.opensearch import connection, documents, mapping
 from engram.adapters.opensearch import queries as q
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import ts
@@ -52,7 +53,7 @@ class TestIndexBody:
     def test_given_a_dimension_when_the_mapping_is_built_then_the_vector_field_is_an_hnsw_cosine_lucene_knn_vector(
         self,
     ) -> None:
-        body = q.index_body(512)
+        body = mapping.index_body(512)
         assert body["settings"]["index"]["knn"] is True
         vector = body["mappings"]["properties"]["vector"]
         assert vector["type"] == "knn_vector"
@@ -62,9 +63,9 @@ class TestIndexBody:
         assert vector["method"]["engine"] == "lucene"
 
     def test_given_the_mapping_then_text_is_bm25_text_and_every_filter_field_is_a_keyword(self) -> None:
-        props = q.index_body(8)["mappings"]["properties"]
+        props = mapping.index_body(8)["mappings"]["properties"]
         assert props["text"]["type"] == "text"
-        assert props["text"]["analyzer"] in q.index_body(8)["settings"]["analysis"]["analyzer"]
+        assert props["text"]["analyzer"] in mapping.index_body(8)["settings"]["analysis"]["analyzer"]
         for name in (
             "doc_id",
             "tenant_id",
@@ -84,42 +85,48 @@ class TestIndexBody:
         assert props["confidence"]["type"] == "float"
 
     def test_given_the_mapping_then_it_is_strict_routed_and_keeps_vectors_out_of_source(self) -> None:
-        mappings = q.index_body(8)["mappings"]
+        mappings = mapping.index_body(8)["mappings"]
         assert mappings["dynamic"] == "strict"
         assert mappings["_routing"] == {"required": True}
         assert mappings["_source"] == {"excludes": ["vector"]}
 
     def test_given_every_document_field_when_mapped_then_each_has_a_mapping(self) -> None:
         # dynamic: strict would refuse a document carrying a field the mapping lacks.
-        props = q.index_body(DIM)["mappings"]["properties"]
-        source = q.document_source(_doc(thread_id="th", category="fact", key="k", updated_at=T0, expires_at=T0), DIM)
+        props = mapping.index_body(DIM)["mappings"]["properties"]
+        source = documents.document_source(
+            _doc(thread_id="th", category="fact", key="k", updated_at=T0, expires_at=T0), DIM
+        )
         assert set(source) <= set(props)
 
     def test_given_a_nonpositive_dimension_then_it_is_refused(self) -> None:
         with pytest.raises(ValueError, match="dimension"):
-            q.index_body(0)
+            mapping.index_body(0)
 
 
 class TestBulkActions:
     def test_given_docs_when_upserted_then_each_is_an_index_action_with_its_owner_id_and_routing(self) -> None:
         docs = [_doc(), _doc(id="e2", tenant_id="t2")]
-        actions = q.upsert_actions("idx", docs, DIM)
+        actions = documents.upsert_actions("idx", docs, DIM)
         assert len(actions) == 4
         meta, source = actions[0]["index"], actions[1]
-        assert meta == {"_index": "idx", "_id": q.document_id("t1", "u1", "e1"), "routing": q.routing("t1", "u1")}
+        assert meta == {
+            "_index": "idx",
+            "_id": documents.document_id("t1", "u1", "e1"),
+            "routing": documents.routing("t1", "u1"),
+        }
         assert source["doc_id"] == "e1" and source["tenant_id"] == "t1" and source["vector"] == [0.5] * 4
-        assert actions[2]["index"]["_id"] == q.document_id("t2", "u1", "e2")
-        assert actions[2]["index"]["routing"] == q.routing("t2", "u1")
+        assert actions[2]["index"]["_id"] == documents.document_id("t2", "u1", "e2")
+        assert actions[2]["index"]["routing"] == documents.routing("t2", "u1")
 
     def test_given_the_same_entry_id_under_two_owners_then_the_document_ids_and_routings_differ(self) -> None:
-        assert q.document_id("t1", "u1", "e1") != q.document_id("t2", "u1", "e1")
-        assert q.document_id("t1", "u1", "e1") != q.document_id("t1", "u2", "e1")
+        assert documents.document_id("t1", "u1", "e1") != documents.document_id("t2", "u1", "e1")
+        assert documents.document_id("t1", "u1", "e1") != documents.document_id("t1", "u2", "e1")
         # A separator in the ids cannot make two owners collide.
-        assert q.document_id("a\x1fb", "c", "e") != q.document_id("a", "b\x1fc", "e")
-        assert q.routing("t1", "u1") != q.routing("t2", "u1")
+        assert documents.document_id("a\x1fb", "c", "e") != documents.document_id("a", "b\x1fc", "e")
+        assert documents.routing("t1", "u1") != documents.routing("t2", "u1")
 
     def test_given_a_doc_with_times_when_serialised_then_times_are_iso_utc(self) -> None:
-        source = q.document_source(_doc(updated_at=T0, expires_at=T0 + timedelta(hours=1)), DIM)
+        source = documents.document_source(_doc(updated_at=T0, expires_at=T0 + timedelta(hours=1)), DIM)
         assert source["updated_at"] == "2026-01-15T10:30:00.000000Z"
         assert source["expires_at"] == "2026-01-15T11:30:00.000000Z"
 
@@ -131,24 +138,36 @@ class TestBulkActions:
     def test_given_a_vector_opensearch_cannot_take_when_serialised_then_the_field_is_left_out(
         self, vector: list[float] | None
     ) -> None:
-        assert "vector" not in q.document_source(_doc(vector=vector), DIM)
+        assert "vector" not in documents.document_source(_doc(vector=vector), DIM)
 
     def test_given_ids_when_deleted_then_one_delete_action_each_with_the_upserts_id_and_routing(self) -> None:
-        actions = q.delete_actions("idx", "t1", "u1", ["e1", "e2", "e1"])
+        actions = documents.delete_actions("idx", "t1", "u1", ["e1", "e2", "e1"])
         assert actions == [
-            {"delete": {"_index": "idx", "_id": q.document_id("t1", "u1", "e1"), "routing": q.routing("t1", "u1")}},
-            {"delete": {"_index": "idx", "_id": q.document_id("t1", "u1", "e2"), "routing": q.routing("t1", "u1")}},
+            {
+                "delete": {
+                    "_index": "idx",
+                    "_id": documents.document_id("t1", "u1", "e1"),
+                    "routing": documents.routing("t1", "u1"),
+                }
+            },
+            {
+                "delete": {
+                    "_index": "idx",
+                    "_id": documents.document_id("t1", "u1", "e2"),
+                    "routing": documents.routing("t1", "u1"),
+                }
+            },
         ]
-        assert actions[0]["delete"]["_id"] == q.upsert_actions("idx", [_doc()], DIM)[0]["index"]["_id"]
+        assert actions[0]["delete"]["_id"] == documents.upsert_actions("idx", [_doc()], DIM)[0]["index"]["_id"]
 
     def test_given_many_actions_when_chunked_then_no_document_is_split_from_its_source(self) -> None:
-        actions = q.upsert_actions("idx", [_doc(id=f"e{i}") for i in range(5)], DIM)
-        parts = list(q.chunks(actions, per_doc=2, size=2))
+        actions = documents.upsert_actions("idx", [_doc(id=f"e{i}") for i in range(5)], DIM)
+        parts = list(documents.chunks(actions, per_doc=2, size=2))
         assert [len(p) for p in parts] == [4, 4, 2]
         assert [line for p in parts for line in p] == actions
 
     def test_given_a_user_when_erased_then_delete_by_query_matches_exactly_that_tenant_and_user(self) -> None:
-        assert q.erase_user_body("t1", "u1") == {
+        assert documents.erase_user_body("t1", "u1") == {
             "query": {"bool": {"filter": [{"term": {"tenant_id": "t1"}}, {"term": {"user_id": "u1"}}]}}
         }
 
@@ -256,7 +275,7 @@ class TestSearchBodies:
         query = _query(vector=[0.0, 1.0, 0.0, 0.0])
         plan = q.search_plan("idx", query, DIM)
         assert plan.parts == ("keyword", "semantic")
-        header = {"index": "idx", "routing": q.routing("t1", "u1")}
+        header = {"index": "idx", "routing": documents.routing("t1", "u1")}
         assert plan.lines == (header, q.bm25_body(query), header, q.knn_body(query, DIM))
 
     @pytest.mark.parametrize(
@@ -305,7 +324,7 @@ class TestAnswers:
         assert q.hits_of(answer) == [q.RawHit("e1", DocKind.MESSAGE, 2.5)]
 
     def test_given_a_bulk_answer_then_only_real_failures_are_reported(self) -> None:
-        assert q.bulk_failures({"errors": False, "items": [{"index": {"status": 201}}]}) == []
+        assert documents.bulk_failures({"errors": False, "items": [{"index": {"status": 201}}]}) == []
         answer = {
             "errors": True,
             "items": [
@@ -315,21 +334,21 @@ class TestAnswers:
                 {"index": {"status": 400, "error": {"type": "mapper_parsing_exception"}}},
             ],
         }
-        assert q.bulk_failures(answer) == [
-            q.Failure(429, "es_rejected_execution_exception"),
-            q.Failure(400, "mapper_parsing_exception"),
+        assert documents.bulk_failures(answer) == [
+            documents.Failure(429, "es_rejected_execution_exception"),
+            documents.Failure(400, "mapper_parsing_exception"),
         ]
 
     def test_given_an_msearch_part_with_an_error_then_it_is_a_failure(self) -> None:
-        assert q.response_failure({"hits": {"hits": []}, "status": 200}) is None
-        assert q.response_failure({"error": {"type": "index_not_found_exception"}, "status": 404}) == q.Failure(
-            404, "index_not_found_exception"
-        )
+        assert documents.response_failure({"hits": {"hits": []}, "status": 200}) is None
+        assert documents.response_failure(
+            {"error": {"type": "index_not_found_exception"}, "status": 404}
+        ) == documents.Failure(404, "index_not_found_exception")
 
     def test_given_a_mapping_answer_then_the_vector_dimension_is_read(self) -> None:
         answer = {"idx": {"mappings": {"properties": {"vector": {"type": "knn_vector", "dimension": 256}}}}}
-        assert q.mapped_dimension(answer) == 256
-        assert q.mapped_dimension({"idx": {"mappings": {"properties": {"text": {"type": "text"}}}}}) is None
+        assert mapping.mapped_dimension(answer) == 256
+        assert mapping.mapped_dimension({"idx": {"mappings": {"properties": {"text": {"type": "text"}}}}}) is None
 
 
 class TestConnectionPlan:
@@ -344,14 +363,14 @@ class TestConnectionPlan:
     def test_given_an_amazon_opensearch_domain_then_requests_are_signed_in_its_region(
         self, url: str, region: str
     ) -> None:
-        assert q.connection_plan(url, "us-east-1") == q.ConnectionPlan(url, region)
+        assert connection.connection_plan(url, "us-east-1") == connection.ConnectionPlan(url, region)
 
     def test_given_a_local_cluster_then_requests_are_not_signed(self) -> None:
-        assert q.connection_plan("http://localhost:9200", "us-east-1").aws_region is None
+        assert connection.connection_plan("http://localhost:9200", "us-east-1").aws_region is None
 
     def test_given_a_url_without_scheme_then_it_is_refused(self) -> None:
         with pytest.raises(ValueError, match="https://host"):
-            q.connection_plan("localhost:9200", "us-east-1")
+            connection.connection_plan("localhost:9200", "us-east-1")
 
 
 # -- the filter, evaluated with the DSL's documented meaning ------------------------------
@@ -426,7 +445,7 @@ _queries = st.builds(
 def test_given_any_doc_and_query_then_the_opensearch_filter_agrees_with_the_local_index(
     doc: IndexDocument, query: SearchQuery
 ) -> None:
-    source = q.document_source(doc, DIM)
+    source = documents.document_source(doc, DIM)
     meta = local_index._meta_from(local_index._meta_of(doc))
     local = (doc.tenant_id, doc.user_id) == (query.tenant_id, query.user_id) and local_index._passes(
         meta, query, local_index._Filter.of(query)
@@ -435,7 +454,7 @@ def test_given_any_doc_and_query_then_the_opensearch_filter_agrees_with_the_loca
 
 
 def test_an_index_created_before_a_field_was_added_gets_it_before_the_first_write() -> None:
-    from engram.adapters.opensearch.queries import index_body, missing_properties
+    from engram.adapters.opensearch.mapping import index_body, missing_properties
 
     body = index_body(8)
     old = {"engram": {"mappings": {"properties": dict(body["mappings"]["properties"])}}}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from aws_lambda_powertools import Logger
 from opensearchpy.exceptions import OpenSearchException, RequestError, TransportError
 
-from engram.adapters.opensearch import queries
+from engram.adapters.opensearch import connection, documents, mapping, queries
 from engram.domain.errors import StoreUnavailable, Throttled
 from engram.ports import IndexDocument, SearchHit, SearchQuery
 
@@ -52,7 +52,7 @@ class OpenSearchIndex:
     def from_settings(cls, settings: Settings, dimension: int, *, refresh: RefreshPolicy = False) -> OpenSearchIndex:
         if not settings.opensearch_url:
             raise ValueError("ENGRAM_OPENSEARCH_URL is not set.")
-        plan = queries.connection_plan(settings.opensearch_url, settings.aws_region)
+        plan = connection.connection_plan(settings.opensearch_url, settings.aws_region)
         return cls(lambda: _make_client(plan), settings.opensearch_index, dimension, refresh=refresh)
 
     # -- writes -------------------------------------------------------------------------
@@ -60,16 +60,16 @@ class OpenSearchIndex:
         if not docs:
             return
         self.ensure_index()
-        actions = queries.upsert_actions(self.index_name, docs, self.dimension)
-        for chunk in queries.chunks(actions, per_doc=2):
+        actions = documents.upsert_actions(self.index_name, docs, self.dimension)
+        for chunk in documents.chunks(actions, per_doc=2):
             self._bulk(chunk, "upsert")
 
     def delete(self, tenant_id: str, user_id: str, ids: Sequence[str]) -> None:
         if not ids:
             return
         self.ensure_index()
-        actions = queries.delete_actions(self.index_name, tenant_id, user_id, ids)
-        for chunk in queries.chunks(actions, per_doc=1):
+        actions = documents.delete_actions(self.index_name, tenant_id, user_id, ids)
+        for chunk in documents.chunks(actions, per_doc=1):
             self._bulk(chunk, "delete")
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
@@ -84,8 +84,8 @@ class OpenSearchIndex:
             for _ in range(3):
                 result = client.delete_by_query(
                     index=self.index_name,
-                    body=queries.erase_user_body(tenant_id, user_id),
-                    routing=queries.routing(tenant_id, user_id),
+                    body=documents.erase_user_body(tenant_id, user_id),
+                    routing=documents.routing(tenant_id, user_id),
                     conflicts="proceed",
                     refresh=True,
                 )
@@ -108,7 +108,7 @@ class OpenSearchIndex:
             answer = client.msearch(body=list(plan.lines))
         found: dict[str, list[queries.RawHit]] = {"keyword": [], "semantic": []}
         for part, response in zip(plan.parts, answer.get("responses", []), strict=False):
-            failure = queries.response_failure(response)
+            failure = documents.response_failure(response)
             if failure is not None:
                 if failure.error_type == "index_not_found_exception":
                     return []  # nothing was ever indexed
@@ -119,7 +119,7 @@ class OpenSearchIndex:
         if body is not None:
             with self._translate("search"):
                 answer = client.search(
-                    index=self.index_name, body=body, routing=queries.routing(query.tenant_id, query.user_id)
+                    index=self.index_name, body=body, routing=documents.routing(query.tenant_id, query.user_id)
                 )
             cosines = queries.cosines_of(answer)
         return queries.merge_hits(found["keyword"], found["semantic"], cosines)
@@ -137,14 +137,14 @@ class OpenSearchIndex:
         with self._translate("ensure_index"):
             if not client.indices.exists(index=self.index_name):
                 try:
-                    client.indices.create(index=self.index_name, body=queries.index_body(self.dimension))
+                    client.indices.create(index=self.index_name, body=mapping.index_body(self.dimension))
                 except RequestError as exc:
                     # Another process created it between the check and here: that is fine.
                     if exc.error != "resource_already_exists_exception":
                         raise
-            mapping = client.indices.get_mapping(index=self.index_name)
-            existing = queries.mapped_dimension(mapping)
-            missing = queries.missing_properties(mapping, self.dimension)
+            current = client.indices.get_mapping(index=self.index_name)
+            existing = mapping.mapped_dimension(current)
+            missing = mapping.missing_properties(current, self.dimension)
             if existing == self.dimension and missing:
                 client.indices.put_mapping(index=self.index_name, body={"properties": missing})
         if existing != self.dimension:
@@ -163,7 +163,7 @@ class OpenSearchIndex:
         client = self._get_client()
         with self._translate(operation):
             response = client.bulk(body=actions, refresh=self.refresh)
-        failures = queries.bulk_failures(response)
+        failures = documents.bulk_failures(response)
         if failures:
             worst = next((f for f in failures if f.status == 429), failures[0])
             logger.warning(
@@ -201,7 +201,7 @@ class OpenSearchIndex:
         ) from cause
 
 
-def _make_client(plan: queries.ConnectionPlan) -> OpenSearch:
+def _make_client(plan: connection.ConnectionPlan) -> OpenSearch:
     from opensearchpy import OpenSearch, RequestsHttpConnection
 
     if plan.aws_region is None:
