@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
-from engram.domain.extraction import Extraction, extract_facts, is_trivial
+from engram.domain.extraction import Extraction, is_trivial
+from engram.domain.extraction_rules import extract_facts
 
 AT = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 

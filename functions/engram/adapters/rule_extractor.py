@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from engram.domain.extraction import Extraction, extract_facts
+from engram.domain.extraction import Extraction
+from engram.domain.extraction_rules import extract_facts
 
 
 class RuleExtractor:
