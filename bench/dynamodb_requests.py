@@ -9,12 +9,20 @@ placeholder figures there, so capacity is also estimated from what went over the
 by DynamoDB's sizing rules: an item's size is its attribute names plus values; reads
 cost one unit per 4 KB (half when eventually consistent; a query rounds its total,
 GetItem/BatchGetItem each item, a missing item one). Writes cost one unit per 1 KB per
-item, twice inside a transaction; every index holding the item costs again: one with an
-ALL projection its size in units, a KEYS_ONLY or small INCLUDE one a unit, and an index
-whose key changes a delete and a put. LSI writes inside a transaction are doubled too
-(conservative: AWS does not say), GSI writes are not (AWS propagates a transaction to
-GSIs after it commits). The estimate follows every item it has seen (puts, reads,
-updates), so it knows which indexes hold it.
+item. Every index whose stored view the write changes costs again: one with an ALL
+projection its size in units, a KEYS_ONLY or small INCLUDE one a unit, an index whose key
+changes a delete and a put; an index whose view is unchanged costs nothing.
+
+Inside a transaction the table's write of each item costs twice: DynamoDB writes every
+item twice, once to prepare and once to commit (Developer Guide, "Capacity management
+for transactions"). That doubling applies to the item, not to its index entries: an index,
+local or global, is charged what the same write costs outside a transaction (the LSI
+rules are in "Provisioned throughput considerations for local secondary indexes", which
+has no transactional factor; the split was measured against DynamoDB with
+ReturnConsumedCapacity=INDEXES, see docs/dynamodb.md, "Where the units go"). A
+ConditionCheck writes nothing but is charged as a transactional write of the item it
+reads (two units per KB; a missing item is charged as one of 1 KB). The estimate follows
+every item it has seen (puts, reads, updates), so it knows which indexes hold it.
 """
 
 from __future__ import annotations
@@ -177,10 +185,11 @@ class MeteredClient:
         return whole
 
     def _write(self, key: tuple[str, str], after: dict[str, Any] | None, factor: int) -> None:
+        """``factor``: 2 inside a transaction, for the table's write of the item only."""
         before = self._items.get(key)
         base = _units(item_size(after if after is not None else before or {}))
         local, glob = index_units(before, after)
-        self.estimate.write_units += factor * (base + local) + glob
+        self.estimate.write_units += factor * base + local + glob
         if after is None:
             self._items.pop(key, None)
         else:
@@ -231,8 +240,9 @@ class MeteredClient:
                     self._write(key, _apply_update(self._items.get(key), action["Update"]), 2)
                 elif "Delete" in action:
                     self._write(self._key(action["Delete"]["Key"]), None, 2)
-                else:
-                    e.write_units += 2  # ConditionCheck
+                else:  # ConditionCheck: charged on the item it reads
+                    checked = self._items.get(self._key(action["ConditionCheck"]["Key"]))
+                    e.write_units += 2 * _units(item_size(checked or {}))
         e.by_operation[name] = e.by_operation.get(name, 0) + 1
 
 

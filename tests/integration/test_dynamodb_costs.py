@@ -33,7 +33,9 @@ from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import entry_to_dict, ts
 from engram.domain.writes import WriteRequest, plan_removal, plan_write
 from engram.ports import EntryQuery, IdentityState
+from engram.service.memory import UpsertCommand
 
+from bench.dynamodb_requests import Estimate, MeteredClient
 from tests.moto_server import dynamodb_client, fresh_table_name, moto_endpoint
 from tests.support import T0, ManualClock, engram_for
 
@@ -203,8 +205,58 @@ def test_given_an_agent_when_it_counts_through_the_service_then_settings_and_the
     assert engram.memory.count(agent, "u1") == 30  # the first count settles the buckets
     store.metrics.reset()
     assert engram.memory.count(agent, "u1") == 30
-    # Settings (the read policy) and the state item: no listing of the user's entries.
-    assert _requests(store) == {"GetItem": 2}
+    # Settings (the read policy) and the state item in one read: no listing of the entries.
+    assert _requests(store) == {"BatchGetItem": 1}
+
+
+def _metered(table: tuple[Any, str]) -> tuple[MeteredClient, DynamoStore]:
+    """A store whose calls are also sized by the bench's estimate of DynamoDB's units."""
+    client, name = table
+    metered = MeteredClient(client)
+    return metered, DynamoStore(metered, name)  # type: ignore[arg-type]
+
+
+def test_given_settled_counters_when_counting_through_the_service_then_one_read_unit_answers(
+    table: tuple[Any, str], tmp_path: Path
+) -> None:
+    metered, store = _metered(table)
+    for i in range(20):
+        _write(store, f"mine_{i}", agent="agent-a")
+        _write(store, f"theirs_{i}", agent="agent-b")
+    engram = engram_for(tmp_path, store, clock=ManualClock(T0))
+    agent = Principal("t1", "agent-a", frozenset({Role.WRITER}), (), "k-a")
+    admin = Principal("t1", "admin", frozenset({Role.ADMIN}), (), "k-admin")
+    engram.users.update_settings(admin, "u1", memory_enabled=True)  # a settings item exists
+    assert engram.memory.count(admin, "u1") == 40  # the first count settles the buckets
+    for who, expected in ((admin, 40), (agent, 20)):
+        metered.estimate = Estimate()
+        store.metrics.reset()
+        assert engram.memory.count(who, "u1") == expected
+        # Settings and the state item, each half a unit read eventually consistent.
+        assert _requests(store) == {"BatchGetItem": 1}
+        assert metered.estimate.read_units <= 1.0
+    # The policy comes from the same read: memory off shows an agent nothing.
+    engram.users.update_settings(admin, "u1", memory_enabled=False)
+    assert engram.memory.count(agent, "u1") == 0
+    assert engram.memory.count(admin, "u1") == 40
+
+
+def test_given_a_supersede_through_the_service_then_it_costs_at_most_twelve_write_units(
+    table: tuple[Any, str], tmp_path: Path
+) -> None:
+    metered, store = _metered(table)
+    engram = engram_for(tmp_path, store, clock=ManualClock(T0))
+    agent = Principal("t1", "agent-a", frozenset({Role.WRITER}), (), "k-a")
+    engram.memory.upsert(agent, "u1", [UpsertCommand("name", "Alice")])
+    engram.memory.upsert(agent, "u1", [UpsertCommand("favorite_color", "blue")])
+    metered.estimate = Estimate()
+    result = engram.memory.upsert(agent, "u1", [UpsertCommand("favorite_color", "green")])
+    # The old entry (its LSI1 key moves: a delete and a put there), the new entry, its
+    # history version and the state item: 2 + 2, 2 + 1, 2, 2. Transactions double the
+    # items' own writes, not their index entries (docs/dynamodb.md, "Where the units go").
+    assert metered.estimate.write_units == 11
+    history = engram.memory.history(agent, "u1", result[0].entry.id).items
+    assert [h.entry.value for h in history] == ["blue", "green"]
 
 
 def test_given_a_recount_racing_a_supersede_between_buckets_then_it_does_not_settle_stale_buckets(

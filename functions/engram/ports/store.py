@@ -72,6 +72,17 @@ class MemoryRepository(Protocol):
         """
         ...
 
+    def settings_and_count(
+        self, tenant_id: str, user_id: str, scope: VisibilityScope, now: datetime
+    ) -> tuple[UserSettings | None, int | None]:
+        """The user's settings and ``count_visible``, in one read where the backend can.
+
+        Only for a count: the read may be eventually consistent (DynamoDB), so the
+        settings may lag a change by DynamoDB's usual second. A count shows a number,
+        never a memory; every read that returns memories reads the settings consistently.
+        """
+        ...
+
     def apply(self, changeset: Changeset, now: datetime) -> None:
         """Write the whole changeset atomically or nothing.
 

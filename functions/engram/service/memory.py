@@ -595,15 +595,17 @@ class MemoryService:
 
     def count(self, principal: Principal, user_id: str) -> int:
         scope = scope_for(principal)
-        policy = self.gate.policy(principal, user_id)
+        # Settings and counters in one read (on DynamoDB one eventually consistent
+        # BatchGetItem, a read unit for both): a count shows a number, never a memory, so
+        # a policy up to a second old is acceptable here and nowhere else.
+        settings, counted = self.entries.settings_and_count(principal.tenant_id, user_id, scope, self.clock.now())
+        policy = self.gate.policy_of(principal, user_id, settings)
         if not policy.memory_readable:
             return 0
         # The store's counters answer unless the policy hides entries they cannot tell
         # apart (retention by creation time; categories the user narrowed, for agents).
-        if policy.retention is None and (scope.everything or policy.allowed_categories is None):
-            counted = self.entries.count_visible(principal.tenant_id, user_id, scope, self.clock.now())
-            if counted is not None:
-                return counted
+        if policy.retention is None and (scope.everything or policy.allowed_categories is None) and counted is not None:
+            return counted
         total, cursor = 0, None
         while True:
             page = self.list_memories(principal, user_id, scope, limit=1000, cursor=cursor)

@@ -20,6 +20,11 @@ class ReadGate:
     clock: Clock
 
     def policy(self, principal: Principal, user_id: str, *, as_agent: bool = False) -> ReadPolicy:
+        return self.policy_of(principal, user_id, self.settings.get_settings(principal.tenant_id, user_id), as_agent)
+
+    def policy_of(
+        self, principal: Principal, user_id: str, settings: UserSettings | None, as_agent: bool = False
+    ) -> ReadPolicy:
+        """The policy of settings the caller already read (a count reads them with its counters)."""
         t = principal.tenant_id
-        settings = self.settings.get_settings(t, user_id) or UserSettings(t, user_id)
-        return ReadPolicy.of(settings, self.clock.now(), reader_of(principal, as_agent))
+        return ReadPolicy.of(settings or UserSettings(t, user_id), self.clock.now(), reader_of(principal, as_agent))

@@ -65,6 +65,7 @@ from engram.domain.models import (
     MemoryEntry,
     Page,
     Status,
+    UserSettings,
     Visibility,
 )
 from engram.domain.policies import VisibilityScope
@@ -73,6 +74,7 @@ from engram.domain.serialization import (
     entry_to_dict,
     history_from_dict,
     history_to_dict,
+    settings_from_dict,
     ts,
 )
 from engram.ports import EntryQuery, IdentityState
@@ -299,7 +301,34 @@ class DynamoEntries(DynamoBase):
         DynamoDB's usual second) while they are settled, a recount otherwise. None when
         only a listing can tell (entries whose validity is bounded: see user_state.py)."""
         pk = k.user_pk(tenant_id, user_id)
-        data = self._state(pk, consistent=False)
+        return self._visible(pk, scope, now, self._state(pk, consistent=False))
+
+    def settings_and_count(
+        self, tenant_id: str, user_id: str, scope: VisibilityScope, now: datetime
+    ) -> tuple[UserSettings | None, int | None]:
+        """The settings and ``count_visible`` from one eventually consistent BatchGetItem
+        of both items (half a read unit each) while the buckets are settled.
+
+        Why eventual consistency is safe here: the answer is a number, never a memory,
+        and every read that returns memories reads the settings consistently. At worst a
+        count in the second after a change of settings applies the previous policy (it
+        may show an agent how many memories there were just after the user turned memory
+        off), and a count may lag a write by as long: the count already read the state
+        item so. An erasure deletes both items; a count racing it may show the number
+        from before, as a count started a moment earlier would have."""
+        pk = k.user_pk(tenant_id, user_id)
+        found = {
+            it[k.SK]["S"]: from_item(it)
+            for it in self.batch_get([key_of(pk, k.SETTINGS_SK), key_of(pk, STATE_SK)], consistent=False)
+        }
+        settings = found.get(k.SETTINGS_SK)
+        data = found.get(STATE_SK)
+        return (
+            None if settings is None else settings_from_dict(settings),
+            self._visible(pk, scope, now, data),
+        )
+
+    def _visible(self, pk: str, scope: VisibilityScope, now: datetime, data: dict[str, Any] | None) -> int | None:
         settled = data is not None and _counter_exact(data, ts(now)) and int(data[COUNTER_EXACT]) >= BUCKETS_SETTLED
         if data is not None and settled:
             tally = Tally.of_state(data)

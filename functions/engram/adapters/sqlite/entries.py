@@ -15,9 +15,10 @@ from typing import Any
 
 from engram.adapters.sqlite.db import SqliteDb, SqliteRepository, decode_cursor, dumps, encode_cursor
 from engram.adapters.sqlite.dream_state import mark_due
+from engram.adapters.sqlite.users import SqliteProfiles
 from engram.domain.agent_config import RecallOrder
 from engram.domain.errors import CapacityReached, UserErased, VersionConflict
-from engram.domain.models import Changeset, HistoryRecord, MemoryEntry, Page, Visibility
+from engram.domain.models import Changeset, HistoryRecord, MemoryEntry, Page, UserSettings, Visibility
 from engram.domain.policies import VisibilityScope, erasure_mark_id
 from engram.domain.serialization import entry_from_dict, entry_to_dict, history_from_dict, history_to_dict, ts
 from engram.ports import EntryQuery, IdentityState
@@ -144,6 +145,13 @@ class SqliteEntries(SqliteRepository):
         # The whole user's count is one indexed COUNT here; an agent's view is counted by
         # listing it (the scope and validity rules stay in one place, and it is local).
         return self.count_live(tenant_id, user_id, now) if scope.everything else None
+
+    def settings_and_count(
+        self, tenant_id: str, user_id: str, scope: VisibilityScope, now: datetime
+    ) -> tuple[UserSettings | None, int | None]:
+        # Two reads of one local file: nothing to save by joining them.
+        settings = SqliteProfiles(self.db).get_settings(tenant_id, user_id)
+        return settings, self.count_visible(tenant_id, user_id, scope, now)
 
     def apply(self, changeset: Changeset, now: datetime) -> None:
         t, u = changeset.tenant_id, changeset.user_id
