@@ -157,3 +157,35 @@ def test_one_fact_one_entry_across_keys_devices_and_paths(server_on_every_backen
         assert [(e["value"], e["version"], e["confidence"]) for e in items] == [("green tea", 1, 0.8)]
         live = {e["key"] for e in c.get(f"{u}/memories").json()["items"]}
         assert live == {"favorite_food", "favorite_drink"}
+
+
+def test_as_of_shows_the_value_that_held_then_on_list_search_and_recall(server_on_every_backend: EngramServer) -> None:
+    """Item 8 over real HTTP: a value superseded since (no longer in the search index) is
+    what list, search and recall show as of a time it held; now they show its successor."""
+    srv = server_on_every_backend
+    a = srv.key("acme", "a")
+    u = "/v1/users/dora"
+    then, params = "2020-03-01T00:00:00Z", {"q": "city"}
+    with srv.client(a) as c:
+        for value, since in (("Paris", "2019-01-01T00:00:00Z"), ("Rome", "2024-06-01T00:00:00Z")):
+            put = c.put(f"{u}/memories", json={"key": "city", "value": value, "validFrom": since})
+            assert put.status_code == 200, put.text
+        _until(lambda: c.get(f"{u}/memories/search", params=params).json()["items"], "indexing")
+
+        def values(path: str, **query: str) -> list[str]:
+            r = c.get(f"{u}/{path}", params=query)
+            assert r.status_code == 200, r.text
+            return [i.get("entry", i)["value"] for i in r.json()["items"]]
+
+        def recalled(**extra: str) -> list[str]:
+            # No minimum: on a store this small BM25 gives "city" no weight (it is in every
+            # document), and what counts here is which value is shown, not how well it scores.
+            body = {"message": "which city do I live in?", "minScore": 0.0, **extra}
+            r = c.post(f"{u}/recall", json=body)
+            assert r.status_code == 200, r.text
+            return [m["entry"]["value"] for m in r.json()["memories"] if m["entry"]["key"] == "city"]
+
+        assert values("memories") == ["Rome"] and values("memories", asOf=then) == ["Paris"]
+        assert values("memories/search", q="city") == ["Rome"]
+        assert values("memories/search", q="city", asOf=then) == ["Paris"]
+        assert recalled() == ["Rome"] and recalled(asOf=then) == ["Paris"]

@@ -234,6 +234,19 @@ def test_validity_is_checked_current_only_by_default_and_as_of_shows_the_past(ap
     assert "retired" in future
     r = api.call("POST", f"{U}/recall", a, json_body={"message": "employer", "asOf": "2020-03-01"})
     assert r.status == 422
+    # And the value that held then is found and recalled even though it was superseded
+    # since (the index holds only Rome), while now only Rome is
+    city_then = [
+        i["entry"]["value"]
+        for i in api.call("GET", f"{U}/memories/search", a, query="q=city&asOf=2020-03-01T00:00:00Z").json()["items"]
+    ]
+    assert city_then == ["Paris"]
+    city_now = [i["entry"]["value"] for i in api.call("GET", f"{U}/memories/search", a, query="q=city").json()["items"]]
+    assert city_now == ["Rome"]
+    recalled_then = recall("which city do I live in?", asOf="2020-03-01T00:00:00Z")
+    assert [m["entry"]["value"] for m in recalled_then["memories"] if m["entry"]["key"] == "city"] == ["Paris"]
+    recalled_now = recall("which city do I live in?")
+    assert [m["entry"]["value"] for m in recalled_now["memories"] if m["entry"]["key"] == "city"] == ["Rome"]
 
 
 # -- item 10 (part): extraction honours the agent's allowedCategories -------------------

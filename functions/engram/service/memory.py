@@ -71,7 +71,16 @@ from engram.ports import (
 from engram.service.agents import AgentConfigService
 from engram.service.dedup import DedupMatch, DedupThresholds, SemanticDedup
 from engram.service.read_gate import ReadGate
-from engram.service.retrieval import Ask, Found, Retriever, candidates_for, confirm_top, explained
+from engram.service.retrieval import (
+    Ask,
+    Found,
+    Retriever,
+    candidates_for,
+    confirm_top,
+    explained,
+    past_hits,
+    past_values,
+)
 
 logger = Logger(service="engram", child=True)
 
@@ -636,6 +645,7 @@ class MemoryService:
             return []
         now = self.clock.now()
         scope = scope or scope_for(principal)
+        vector = self.embedder.embed([text])[0]
         hits = Retriever(self.index, self.embedder).hits(
             Ask(
                 principal.tenant_id,
@@ -645,6 +655,7 @@ class MemoryService:
                 scope,
                 (DocKind.MEMORY,),
                 candidates_for(limit),
+                vector=vector,
                 categories=None if category is None else (category,),
             )
         )
@@ -659,8 +670,25 @@ class MemoryService:
         # Documents indexed by older versions carry no signals: those are read up front.
         unsigned = [h.id for h in hits.values() if h.importance is None or h.confidence is None or h.updated_at is None]
         known = read(unsigned) if unsigned else {}
+        candidates = [(h.id, index_signals(h)) for h in hits.values()]
+        if as_of is not None:
+            # As of a past time, the values superseded since held then: the index no
+            # longer has them, so they are read from the store and scored in process.
+            past = past_values(
+                self.store,
+                principal.tenant_id,
+                user_id,
+                now,
+                as_of,
+                scope,
+                lambda e: scope.allows(e) and policy.allows(e) and (category is None or e.category == category),
+            )
+            found = past_hits(past, text, vector, self.embedder)
+            hits = {**hits, **found}
+            known |= {e.id: e for e in past}
+            candidates += [(e.id, entry_signals(e, found[e.id])) for e in past]
         ranked, _ = confirm_top(
-            [(h.id, index_signals(h)) for h in hits.values()],
+            candidates,
             known,
             read,
             lambda cid, e: entry_signals(e, hits[cid]),

@@ -18,10 +18,7 @@ lags behind.
 
 from __future__ import annotations
 
-import math
-import re
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -64,7 +61,7 @@ from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
 from engram.service.memory import entry_signals
 from engram.service.query_vectors import QueryVectors
-from engram.service.retrieval import Ask, Retriever, confirm_top
+from engram.service.retrieval import Ask, Retriever, confirm_top, held_at, keyword_hits, past_hits, past_values
 
 logger = Logger(service="engram", child=True)
 
@@ -373,7 +370,12 @@ class RecallService:
             return []
         # A few more than asked: entries the user's own settings hide are skipped below.
         found = self.core.top_by_importance(t, user_id, scope, CORE_CATEGORY, now, limit + 5)
-        kept = [e for e in found if keep(e)][:limit]
+        kept = [e for e in found if keep(e)]
+        if keep.as_of is not None:
+            # As of a past time, a core preference since superseded was the one then.
+            past = [e for e in self._past(t, user_id, scope, now, keep) if e.category == CORE_CATEGORY]
+            kept = sorted([*kept, *past], key=lambda e: (-e.importance, e.id))
+        kept = kept[:limit]
         return [
             RecallItem(e, 1, i + 1, f"core preference: importance {e.importance}, confidence {e.confidence:.2f}")
             for i, e in enumerate(kept)
@@ -453,10 +455,27 @@ class RecallService:
         entry_hits = {h.id: h for h in hits.values() if h.kind is DocKind.MEMORY and h.id not in exclude}
         message_hits = {h.id: h for h in hits.values() if h.kind is DocKind.MESSAGE}
         entries, entry_candidates = self._entry_candidates(t, user_id, entry_hits, keep, request, window, lazy)
+        if keep.as_of is not None:
+            # The values that held then and were superseded since: not in the index.
+            past = {
+                e.id: e
+                for e in self._past(t, user_id, scope, now, keep)
+                if e.id not in exclude and (request.categories is None or e.category in request.categories)
+            }
+            found = past_hits(list(past.values()), request.message, vector, self.embedder)
+            hits = {**hits, **found}
+            entries = {**entries, **past}
+            entry_candidates = entry_candidates + [(i, entry_signals(e, found[i], window)) for i, e in past.items()]
         messages, message_candidates = self._message_candidates(
             t, user_id, scope, message_hits, keep, request, window, lazy
         )
         return Pool(hits, entries, messages, entry_candidates + message_candidates)
+
+    def _past(self, t: str, user_id: str, scope: VisibilityScope, now: datetime, keep: _Keep) -> list[MemoryEntry]:
+        assert keep.as_of is not None
+        if keep.past is None:  # once per recall: both tiers use them
+            keep.past = past_values(self.store, t, user_id, now, keep.as_of, scope, keep.held_then)
+        return keep.past
 
     def _entry_candidates(
         self,
@@ -625,11 +644,16 @@ class _Keep:
         self.policy = policy
         self.as_of = as_of
         self.moment = as_of or policy.now
+        self.past: list[MemoryEntry] | None = None  # as of a past time: the values held then
 
     def __call__(self, e: MemoryEntry) -> bool:
         # Current facts only: one that ended, or has not begun, is not the user's now
         # (bi-temporal); as of a past time, the facts that held then.
         return e.is_live(self.policy.now) and e.valid_at(self.moment) and self.scope.allows(e) and self.policy.allows(e)
+
+    def held_then(self, e: MemoryEntry) -> bool:
+        """A superseded value that was the fact at ``as_of`` (an as-of recall shows it)."""
+        return self.as_of is not None and held_at(e, self.as_of) and self.scope.allows(e) and self.policy.allows(e)
 
     def said_within_retention(self, at: datetime) -> bool:
         return self.policy.within_retention(at)
@@ -641,34 +665,6 @@ class _Keep:
 # How many of a user's entries the degraded path reads from the store (a user's cap is
 # usually far below; the store pages them 500 at a time).
 FALLBACK_MAX_ENTRIES = 2000
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def _words(text: str) -> list[str]:
-    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(text.lower())]
-
-
-def keyword_hits(entries: Sequence[MemoryEntry], text: str, k: int) -> list[SearchHit]:
-    """BM25 over ``entries``' searchable text, in process: the keyword part of the hybrid,
-    for when the search index cannot answer. Entries that share no word are left out."""
-    terms = set(_words(text))
-    bags = {e.id: Counter(_words(e.text())) for e in entries}
-    if not terms or not bags:
-        return []
-    average = sum(sum(b.values()) for b in bags.values()) / len(bags) or 1.0
-    df = {t: sum(1 for b in bags.values() if t in b) for t in terms}
-    scored: list[SearchHit] = []
-    for entry_id, bag in bags.items():
-        length = sum(bag.values())
-        score = 0.0
-        for term in terms:
-            if bag[term]:
-                idf = math.log(1 + (len(bags) - df[term] + 0.5) / (df[term] + 0.5))
-                score += idf * bag[term] * 2.2 / (bag[term] + 1.2 * (0.25 + 0.75 * length / average))
-        if score > 0:
-            scored.append(SearchHit(entry_id, DocKind.MEMORY, keyword=score, semantic=0.0))
-    scored.sort(key=lambda h: -h.keyword)
-    return scored[:k]
 
 
 def _ranks_on_index(hit: SearchHit) -> bool:

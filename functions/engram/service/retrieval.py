@@ -18,15 +18,29 @@ the query that meets it always come from the same model.
 
 from __future__ import annotations
 
+import math
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Generic, TypeVar
 
+from engram.domain.dream import cosine
+from engram.domain.models import MemoryEntry, Status
 from engram.domain.policies import VisibilityScope
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank
 from engram.domain.temporal import TimeWindow
-from engram.ports import DocKind, Embedder, IndexDocument, SearchHit, SearchIndex, SearchQuery
+from engram.ports import (
+    DocKind,
+    Embedder,
+    EntryQuery,
+    IndexDocument,
+    MemoryRepository,
+    SearchHit,
+    SearchIndex,
+    SearchQuery,
+)
 
 T = TypeVar("T")
 
@@ -192,3 +206,95 @@ class IndexWriter:
         vectors = self.embedder.embed(list(texts) if texts is not None else [d.text for d in docs])
         model = self.embedder.model_id
         self.index.upsert([replace(d, vector=v, model_id=model) for d, v in zip(docs, vectors, strict=True)])
+
+
+# -- words without the index ---------------------------------------------------------------
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _words(text: str) -> list[str]:
+    return [w[:-1] if len(w) > 3 and w.endswith("s") else w for w in _WORD.findall(text.lower())]
+
+
+def keyword_hits(entries: Sequence[MemoryEntry], text: str, k: int) -> list[SearchHit]:
+    """BM25 over ``entries``' searchable text, in process: the keyword part of the hybrid,
+    for when the search index cannot answer. Entries that share no word are left out."""
+    terms = set(_words(text))
+    bags = {e.id: Counter(_words(e.text())) for e in entries}
+    if not terms or not bags:
+        return []
+    average = sum(sum(b.values()) for b in bags.values()) / len(bags) or 1.0
+    df = {t: sum(1 for b in bags.values() if t in b) for t in terms}
+    scored: list[SearchHit] = []
+    for entry_id, bag in bags.items():
+        length = sum(bag.values())
+        score = 0.0
+        for term in terms:
+            if bag[term]:
+                idf = math.log(1 + (len(bags) - df[term] + 0.5) / (df[term] + 0.5))
+                score += idf * bag[term] * 2.2 / (bag[term] + 1.2 * (0.25 + 0.75 * length / average))
+        if score > 0:
+            scored.append(SearchHit(entry_id, DocKind.MEMORY, keyword=score, semantic=0.0))
+    scored.sort(key=lambda h: -h.keyword)
+    return scored[:k]
+
+
+# -- as of a past time: the values that held then (issue #17, item 8) ----------------------
+
+# How many of a user's superseded entries an as-of read looks through (newest first).
+PAST_MAX_ENTRIES = 2000
+
+
+def held_at(e: MemoryEntry, moment: datetime) -> bool:
+    """A superseded value that was the fact at ``moment``: valid then, and not expired by then."""
+    return e.status is Status.SUPERSEDED and e.valid_at(moment) and not e.is_expired(moment)
+
+
+def past_values(
+    store: MemoryRepository,
+    tenant_id: str,
+    user_id: str,
+    now: datetime,
+    as_of: datetime,
+    scope: VisibilityScope,
+    keep: Callable[[MemoryEntry], bool],
+) -> list[MemoryEntry]:
+    """The user's superseded entries that held at ``as_of`` and that ``keep`` lets the
+    reader see. The search index holds live entries only (a value is removed from it when
+    its successor is written), so an as-of search or recall reads these from the store."""
+    out: list[MemoryEntry] = []
+    cursor: str | None = None
+    seen = 0
+    while seen < PAST_MAX_ENTRIES:
+        query = EntryQuery(
+            now=now, scope=scope, statuses=(Status.SUPERSEDED,), include_expired=True, limit=500, cursor=cursor
+        )
+        page = store.list_entries(tenant_id, user_id, query)
+        seen += len(page.items)
+        out.extend(e for e in page.items if held_at(e, as_of) and keep(e))
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return out
+
+
+def past_hits(
+    entries: Sequence[MemoryEntry], text: str, vector: Sequence[float] | None, embedder: Embedder
+) -> dict[str, SearchHit]:
+    """Hits for past values, made in process as the index makes them for live entries:
+    cosine of the query's vector and the entry's embedded text (one embedding call for
+    all; few entries, at most one per fact that changed since), and BM25 over them. The
+    BM25 is over this small set, so its scores sit at or below the index's: a past value
+    never outranks an equally good current one on words alone."""
+    if not entries:
+        return {}
+    words = {h.id: h.keyword for h in keyword_hits(entries, text, len(entries))}
+    meaning: dict[str, float] = {}
+    if vector is not None:
+        vectors = embedder.embed([e.text() for e in entries])
+        meaning = {e.id: cosine(vector, v) for e, v in zip(entries, vectors, strict=True)}
+    return {
+        e.id: SearchHit(e.id, DocKind.MEMORY, keyword=words.get(e.id, 0.0), semantic=meaning.get(e.id, 0.0))
+        for e in entries
+    }
