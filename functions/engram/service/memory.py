@@ -675,7 +675,7 @@ class MemoryService:
             # As of a past time, the values superseded since held then: the index no
             # longer has them, so they are read from the store and scored in process.
             past = past_values(
-                self.store,
+                self.entries,
                 principal.tenant_id,
                 user_id,
                 now,

@@ -474,7 +474,7 @@ class RecallService:
     def _past(self, t: str, user_id: str, scope: VisibilityScope, now: datetime, keep: _Keep) -> list[MemoryEntry]:
         assert keep.as_of is not None
         if keep.past is None:  # once per recall: both tiers use them
-            keep.past = past_values(self.store, t, user_id, now, keep.as_of, scope, keep.held_then)
+            keep.past = past_values(self.entries, t, user_id, now, keep.as_of, scope, keep.held_then)
         return keep.past
 
     def _entry_candidates(
