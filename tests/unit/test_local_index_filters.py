@@ -1,8 +1,8 @@
 """The local index's vectorised filters agree with its per-document ones (#14 recall speed).
 
-``_Rows.passing`` applies a search's filters to every row of a user's matrix at once and
+``FilterRows.passing`` applies a search's filters to every row of a user's matrix at once and
 ``_nearest`` takes the top k of what passes; both must choose exactly what the
-per-document ``_passes`` and a full stable sort would, ties included.
+per-document ``passes`` and a full stable sort would, ties included.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
-from engram.adapters.local_index import _Filter, _Meta, _nearest, _passes, _Rows, _UserDocs
+from engram.adapters.local_index import _nearest, _UserDocs
+from engram.adapters.local_index_filters import DocMeta, FilterRows, QueryFilter, passes
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import ts
 from engram.ports import DocKind, SearchQuery
@@ -19,12 +20,12 @@ from engram.ports import DocKind, SearchQuery
 T0 = datetime(2026, 1, 15, tzinfo=UTC)
 
 
-def _metas(rng: random.Random, n: int) -> list[_Meta]:
+def _metas(rng: random.Random, n: int) -> list[DocMeta]:
     out = []
     for i in range(n):
         kind = rng.choice([DocKind.MEMORY, DocKind.MESSAGE])
         out.append(
-            _Meta(
+            DocMeta(
                 id=f"d{i}",
                 kind=kind.value,
                 visibility=rng.choice(["self", "group", "global"]),
@@ -73,10 +74,10 @@ def _queries(rng: random.Random, count: int) -> list[SearchQuery]:
 def test_the_row_filters_agree_with_the_per_document_filter() -> None:
     rng = random.Random(14)
     metas = _metas(rng, 400)
-    rows = _Rows.of(metas)
+    rows = FilterRows.of(metas)
     for query in _queries(rng, 300):
-        f = _Filter.of(query)
-        expected = [_passes(m, query, f) for m in metas]
+        f = QueryFilter.of(query)
+        expected = [passes(m, query, f) for m in metas]
         assert rows.passing(query, f).tolist() == expected, query
 
 
@@ -93,11 +94,11 @@ def test_nearest_is_the_first_k_that_pass_in_a_stable_order_ties_included() -> N
         vec_rowids=rowids,
         vec_row={r: i for i, r in enumerate(rowids)},
         matrix=matrix,
-        rows=_Rows.of(metas),
+        rows=FilterRows.of(metas),
     )
     sims = matrix[:, 0].copy()
     for query in _queries(rng, 300):
-        f = _Filter.of(query)
+        f = QueryFilter.of(query)
         ordered = np.argsort(-sims, kind="stable")
-        expected = [(rowids[i], float(sims[i])) for i in ordered if _passes(metas[i], query, f)][: query.k]
+        expected = [(rowids[i], float(sims[i])) for i in ordered if passes(metas[i], query, f)][: query.k]
         assert _nearest(docs, sims, query, f) == expected, query

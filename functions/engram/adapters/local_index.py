@@ -14,20 +14,17 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from engram.adapters.local_index_filters import DocMeta, FilterRows, QueryFilter, hit_of, meta_from, meta_json, passes
 from engram.adapters.sqlite.scrub import SECURE_DELETE, checkpoint_truncate
 from engram.domain.errors import StoreUnavailable
-from engram.domain.models import Visibility
-from engram.domain.policies import VisibilityScope
 from engram.domain.ranking import query_terms
-from engram.domain.serialization import parse_ts_opt, ts, ts_opt
-from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery
+from engram.ports import IndexDocument, SearchHit, SearchQuery
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS idx_docs (
@@ -71,122 +68,15 @@ def _upgrade(conn: sqlite3.Connection) -> None:
 
 
 @dataclass(slots=True)
-class _Meta:
-    id: str
-    kind: str
-    visibility: str
-    agent: str
-    groups: tuple[str, ...]
-    category: str | None
-    thread: str | None
-    expires: str | None
-    # What recall ranks on before it reads the store (absent in documents indexed by
-    # older versions: recall then reads every candidate, as it used to).
-    importance: int | None = None
-    confidence: float | None = None
-    updated: str | None = None
-    at: str | None = None  # when it occurred (IndexDocument.occurred_at), sortable text
-    # Parsed once when the user's documents are loaded, not on every hit.
-    doc_kind: DocKind = DocKind.MEMORY
-    updated_at: datetime | None = None
-    occurred_at: datetime | None = None
-    speaker: str | None = None  # who said it (messages; absent in older documents)
-
-
-# Stands for "none" in the per-row text arrays: no id, category or thread can be it.
-_NONE = "\x00"
-
-
-@dataclass(slots=True)
-class _Rows:
-    """What ``_passes`` reads, one array per field, one element per matrix row: the
-    filters of a vector search are then a few array operations instead of a Python
-    call per document (a user of 1,000 messages walked them all for a time window)."""
-
-    kind: npt.NDArray[np.str_]
-    expires: npt.NDArray[np.str_]  # "" for never
-    category: npt.NDArray[np.str_]
-    thread: npt.NDArray[np.str_]
-    at: npt.NDArray[np.str_]  # "" for unknown
-    visibility: npt.NDArray[np.str_]
-    agent: npt.NDArray[np.str_]
-    groups: dict[int, tuple[str, ...]]  # matrix row -> groups, for group-visible rows only
-
-    @classmethod
-    def of(cls, metas: Sequence[_Meta]) -> _Rows:
-        def text(values: list[str]) -> npt.NDArray[np.str_]:
-            return np.array(values, dtype=np.str_) if values else np.zeros(0, dtype=np.str_)
-
-        return cls(
-            kind=text([m.kind for m in metas]),
-            expires=text([m.expires or "" for m in metas]),
-            category=text([_NONE if m.category is None else m.category for m in metas]),
-            thread=text([_NONE if m.thread is None else m.thread for m in metas]),
-            at=text([m.at or "" for m in metas]),
-            visibility=text([m.visibility for m in metas]),
-            agent=text([m.agent for m in metas]),
-            groups={i: m.groups for i, m in enumerate(metas) if m.visibility == Visibility.GROUP.value},
-        )
-
-    def passing(self, query: SearchQuery, f: _Filter) -> npt.NDArray[np.bool_]:
-        """``_passes`` for every row at once."""
-        ok = np.isin(self.kind, f.kinds)
-        ok &= (self.expires == "") | (self.expires > f.now)
-        if query.categories is not None:
-            ok &= np.isin(self.category, list(query.categories))
-        if query.thread_ids is not None:
-            ok &= np.isin(self.thread, list(query.thread_ids))
-        if query.exclude_thread_ids:
-            ok &= ~np.isin(self.thread, list(query.exclude_thread_ids))
-        if f.windowed:
-            ok &= self.at != ""
-            if f.occurred_from is not None:
-                ok &= self.at >= f.occurred_from
-            if f.occurred_to is not None:
-                ok &= self.at < f.occurred_to
-        scope = query.scope
-        if scope is not None and not scope.everything:
-            seen = (self.visibility == Visibility.GLOBAL.value) | (self.agent == scope.agent_id)
-            for i, groups in self.groups.items():
-                if any(g in scope.group_ids for g in groups):
-                    seen[i] = True
-            ok &= seen
-        return ok
-
-
-@dataclass(slots=True)
 class _UserDocs:
     gen: int
     model_id: str | None
-    metas: dict[int, _Meta]  # every document of the user, by rowid
+    metas: dict[int, DocMeta]  # every document of the user, by rowid
     vec_rowids: list[int]  # the rowid of each matrix row
     vec_row: dict[int, int]  # and back
     matrix: npt.NDArray[np.float32]
-    rows: _Rows  # the filter fields of each matrix row
+    rows: FilterRows  # the filter fields of each matrix row
     kinds: frozenset[str] = frozenset()  # the kinds the user has any document of
-
-
-@dataclass(frozen=True, slots=True)
-class _Filter:
-    """A query's filter values, converted once per search instead of once per document."""
-
-    kinds: tuple[str, ...]
-    now: str
-    occurred_from: str | None
-    occurred_to: str | None
-
-    @property
-    def windowed(self) -> bool:
-        return self.occurred_from is not None or self.occurred_to is not None
-
-    @classmethod
-    def of(cls, query: SearchQuery) -> _Filter:
-        return cls(
-            tuple(k.value for k in query.kinds),
-            ts(query.now),
-            ts_opt(query.occurred_from),
-            ts_opt(query.occurred_to),
-        )
 
 
 def _owner(tenant_id: str, user_id: str) -> str:
@@ -245,7 +135,7 @@ class LocalIndex:
                         d.user_id,
                         d.id,
                         d.kind.value,
-                        json.dumps(_meta_of(d)),
+                        json.dumps(meta_json(d)),
                         vector,
                         d.model_id,
                     ),
@@ -346,7 +236,7 @@ class LocalIndex:
 
     # -- reads --------------------------------------------------------------------------
     def search(self, query: SearchQuery) -> list[SearchHit]:
-        f = _Filter.of(query)
+        f = QueryFilter.of(query)
         docs = self._docs(query.tenant_id, query.user_id, query.model_id)
         if docs.kinds.isdisjoint(f.kinds):
             # Nothing of these kinds (a user with no past messages, say): no hit can pass,
@@ -366,10 +256,10 @@ class LocalIndex:
         taken = 0
         for rowid, score in keyword.items():
             meta = docs.metas.get(rowid)
-            if meta is None or not _passes(meta, query, f):
+            if meta is None or not passes(meta, query, f):
                 continue
             sim = _sim_of(docs, sims, rowid)
-            hits[meta.id] = _hit(meta, score, sim)
+            hits[meta.id] = hit_of(meta, score, sim)
             taken += 1
             if taken >= query.k:
                 break
@@ -377,7 +267,7 @@ class LocalIndex:
             for rowid, sim in _nearest(docs, sims, query, f):
                 meta = docs.metas[rowid]
                 if meta.id not in hits:
-                    hits[meta.id] = _hit(meta, keyword.get(rowid, 0.0), sim)
+                    hits[meta.id] = hit_of(meta, keyword.get(rowid, 0.0), sim)
         return list(hits.values())
 
     def _keyword(self, query: SearchQuery) -> dict[int, float]:
@@ -429,7 +319,7 @@ class LocalIndex:
             "SELECT rowid, meta, vector, model_id FROM idx_docs WHERE tenant_id=? AND user_id=?",
             (tenant_id, user_id),
         ).fetchall()
-        metas = {int(r[0]): _meta_from(json.loads(r[1])) for r in rows}
+        metas = {int(r[0]): meta_from(json.loads(r[1])) for r in rows}
         model_id, chosen = _comparable_vectors(rows, model_id)
         matrix = (
             np.frombuffer(b"".join(r[2] for r in chosen), dtype=np.float32).reshape(len(chosen), -1)
@@ -437,7 +327,7 @@ class LocalIndex:
             else np.zeros((0, 0), dtype=np.float32)
         )
         vec_rowids = [int(r[0]) for r in chosen]
-        rows_of = _Rows.of([metas[r] for r in vec_rowids])
+        rows_of = FilterRows.of([metas[r] for r in vec_rowids])
         fresh = _UserDocs(
             gen,
             model_id,
@@ -455,7 +345,9 @@ class LocalIndex:
         return fresh
 
 
-def _nearest(docs: _UserDocs, sims: npt.NDArray[np.float32], query: SearchQuery, f: _Filter) -> list[tuple[int, float]]:
+def _nearest(
+    docs: _UserDocs, sims: npt.NDArray[np.float32], query: SearchQuery, f: QueryFilter
+) -> list[tuple[int, float]]:
     """The ``query.k`` most similar documents that pass the query's filters, best first;
     equal similarities in matrix order (a stable sort)."""
     passing = np.flatnonzero(docs.rows.passing(query, f))
@@ -503,87 +395,3 @@ def _sim_of(docs: _UserDocs, sims: npt.NDArray[np.float32] | None, rowid: int) -
         return 0.0
     i = docs.vec_row.get(rowid)
     return 0.0 if i is None else float(sims[i])
-
-
-def _hit(meta: _Meta, keyword: float, semantic: float) -> SearchHit:
-    return SearchHit(
-        meta.id,
-        meta.doc_kind,
-        keyword=keyword,
-        semantic=semantic,
-        importance=meta.importance,
-        confidence=meta.confidence,
-        updated_at=meta.updated_at,
-        occurred_at=meta.occurred_at,
-        speaker=meta.speaker,
-    )
-
-
-def _meta_of(d: IndexDocument) -> dict[str, Any]:
-    return {
-        "id": d.id,
-        "kind": d.kind.value,
-        "visibility": d.visibility,
-        "agent": d.source_agent_id,
-        "groups": list(d.group_ids),
-        "category": d.category,
-        "thread": d.thread_id,
-        "expires": ts_opt(d.expires_at),
-        "importance": d.importance,
-        "confidence": d.confidence,
-        "updated": ts_opt(d.updated_at),
-        "at": ts_opt(d.occurred_at),
-        "speaker": d.speaker,
-    }
-
-
-def _meta_from(m: dict[str, Any]) -> _Meta:
-    return _Meta(
-        m["id"],
-        m["kind"],
-        m["visibility"],
-        m["agent"],
-        tuple(m.get("groups") or ()),
-        m.get("category"),
-        m.get("thread"),
-        m.get("expires"),
-        m.get("importance"),
-        m.get("confidence"),
-        m.get("updated"),
-        m.get("at"),
-        DocKind(m["kind"]),
-        parse_ts_opt(m.get("updated")),
-        parse_ts_opt(m.get("at")),
-        m.get("speaker"),
-    )
-
-
-def _passes(meta: _Meta, query: SearchQuery, f: _Filter) -> bool:
-    """Whether one document passes the query's filters (``_Rows.passing`` does the same
-    for every matrix row at once)."""
-    if meta.kind not in f.kinds:
-        return False
-    if meta.expires is not None and meta.expires <= f.now:
-        return False
-    if query.categories is not None and meta.category not in query.categories:
-        return False
-    if query.thread_ids is not None and meta.thread not in query.thread_ids:
-        return False
-    if meta.thread is not None and meta.thread in query.exclude_thread_ids:
-        return False
-    if f.windowed:
-        if meta.at is None:
-            return False
-        if f.occurred_from is not None and meta.at < f.occurred_from:
-            return False
-        if f.occurred_to is not None and meta.at >= f.occurred_to:
-            return False
-    return query.scope is None or _visible(meta, query.scope)
-
-
-def _visible(meta: _Meta, scope: VisibilityScope) -> bool:
-    if scope.everything or meta.visibility == Visibility.GLOBAL.value:
-        return True
-    if meta.agent == scope.agent_id:
-        return True
-    return meta.visibility == Visibility.GROUP.value and any(g in scope.group_ids for g in meta.groups)
