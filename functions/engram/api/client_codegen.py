@@ -255,50 +255,11 @@ def method_name(operation_id: str) -> str:
 
 def operations(doc: dict[str, Any]) -> list[Operation]:
     schemas: dict[str, Any] = doc["components"]["schemas"]
-    out: list[Operation] = []
-    for path, methods in sorted(doc["paths"].items()):
-        for method, op in sorted(methods.items()):
-            params: list[Param] = []
-            for p in op.get("parameters", []):
-                where, wire = p["in"], p["name"]
-                attr = _HEADER_NAMES.get(wire.lower(), snake(wire)) if where == "header" else snake(wire)
-                required = bool(p.get("required")) or where == "path"
-                annotation = py_type(p["schema"], loose_models=True, prefix="models.")
-                if not required and "None" not in annotation.split(" | "):
-                    annotation += " | None"
-                params.append(Param(attr, wire, where, annotation, required))
-            body_model = None
-            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
-            if body is not None:
-                body_model = _ref(body)
-                taken = {p.attr for p in params}
-                body_schema = schemas[body_model]
-                required_fields = set(body_schema.get("required", []))
-                for wire, prop in body_schema.get("properties", {}).items():
-                    attr = snake(wire)
-                    if attr in taken:
-                        attr = f"body_{attr}"
-                    annotation = py_type(prop, loose_models=True, prefix="models.")
-                    params.append(Param(attr, wire, "body", annotation, wire in required_fields))
-            answer = "Any"
-            for status, response in sorted(op["responses"].items()):
-                if status.startswith("2"):
-                    schema = response.get("content", {}).get("application/json", {}).get("schema", {})
-                    answer = py_type(schema, prefix="models.")
-                    break
-            out.append(
-                Operation(
-                    operation_id=op["operationId"],
-                    name=method_name(op["operationId"]),
-                    method=method.upper(),
-                    path=path,
-                    summary=op.get("summary", ""),
-                    params=tuple(params),
-                    body_model=body_model,
-                    answer=answer,
-                    writes=method.upper() != "GET" and method_name(op["operationId"]) not in READ_ONLY_POSTS,
-                )
-            )
+    out = [
+        _operation(path, method, op, schemas)
+        for path, methods in sorted(doc["paths"].items())
+        for method, op in sorted(methods.items())
+    ]
     names = [o.name for o in out]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
@@ -306,20 +267,65 @@ def operations(doc: dict[str, Any]) -> list[Operation]:
     return sorted(out, key=lambda o: o.name)
 
 
+def _operation(path: str, method: str, op: dict[str, Any], schemas: dict[str, Any]) -> Operation:
+    params = [_parameter(p) for p in op.get("parameters", [])]
+    body_model = None
+    body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+    if body is not None:
+        body_model = _ref(body)
+        params += _body_params(schemas[body_model], taken={p.attr for p in params})
+    name = method_name(op["operationId"])
+    return Operation(
+        operation_id=op["operationId"],
+        name=name,
+        method=method.upper(),
+        path=path,
+        summary=op.get("summary", ""),
+        params=tuple(params),
+        body_model=body_model,
+        answer=_answer(op),
+        writes=method.upper() != "GET" and name not in READ_ONLY_POSTS,
+    )
+
+
+def _parameter(p: dict[str, Any]) -> Param:
+    """A path, query or header parameter; an optional one may be left out (None)."""
+    where, wire = p["in"], p["name"]
+    attr = _HEADER_NAMES.get(wire.lower(), snake(wire)) if where == "header" else snake(wire)
+    required = bool(p.get("required")) or where == "path"
+    annotation = py_type(p["schema"], loose_models=True, prefix="models.")
+    if not required and "None" not in annotation.split(" | "):
+        annotation += " | None"
+    return Param(attr, wire, where, annotation, required)
+
+
+def _body_params(body_schema: dict[str, Any], taken: set[str]) -> list[Param]:
+    """One keyword per field of the request body; ``body_`` tells one apart from a
+    parameter of the same name."""
+    required_fields = set(body_schema.get("required", []))
+    params = []
+    for wire, prop in body_schema.get("properties", {}).items():
+        attr = snake(wire)
+        if attr in taken:
+            attr = f"body_{attr}"
+        annotation = py_type(prop, loose_models=True, prefix="models.")
+        params.append(Param(attr, wire, "body", annotation, wire in required_fields))
+    return params
+
+
+def _answer(op: dict[str, Any]) -> str:
+    """The annotation of the first success response's body."""
+    for status, response in sorted(op["responses"].items()):
+        if status.startswith("2"):
+            schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+            return py_type(schema, prefix="models.")
+    return "Any"
+
+
 def _signature(op: Operation) -> str:
     positional = [f"{p.attr}: {p.annotation}" for p in op.params if p.where == "path"]
     required = [f"{p.attr}: {p.annotation}" for p in op.params if p.where != "path" and p.required]
-    optional = []
-    for p in op.params:
-        if p.where == "path" or p.required:
-            continue
-        if p.where == "body":  # unset and null differ for PATCH bodies: a sentinel keeps them apart
-            kinds = p.annotation.split(" | ")
-            nullable = ["None"] if "None" in kinds else []
-            annotation = " | ".join([*(k for k in kinds if k != "None"), "NotGiven", *nullable])
-            optional.append(f"{p.attr}: {annotation} = NOT_GIVEN")
-        else:
-            optional.append(f"{p.attr}: {p.annotation} = None")
+    optional = [_optional(p) for p in op.params if p.where != "path" and not p.required]
     if op.writes:
         optional.append("idempotency_key: str | None = None")
     keywords = required + optional
@@ -327,6 +333,16 @@ def _signature(op: Operation) -> str:
     if keywords:
         parts += ["*", *keywords]
     return ", ".join(parts)
+
+
+def _optional(p: Param) -> str:
+    if p.where != "body":
+        return f"{p.attr}: {p.annotation} = None"
+    # Unset and null differ for PATCH bodies: a sentinel keeps them apart.
+    kinds = p.annotation.split(" | ")
+    nullable = ["None"] if "None" in kinds else []
+    annotation = " | ".join([*(k for k in kinds if k != "None"), "NotGiven", *nullable])
+    return f"{p.attr}: {annotation} = NOT_GIVEN"
 
 
 def _operation_entry(op: Operation) -> str:
@@ -339,6 +355,17 @@ def _operation_entry(op: Operation) -> str:
     )
 
 
+def _methods(ops: list[Operation], cls: str, sender: str, prefix: str, wait: str) -> list[str]:
+    """One class of client methods: the sync and async ones differ only in how they send."""
+    out = [f"\nclass {cls}({sender}):", f'    """One method per API operation ({len(ops)})."""\n']
+    for op in ops:
+        out.append(f"    {prefix} {op.name}({_signature(op)}) -> {op.answer}:")
+        out.append(f"        {_docstring(f'{op.method} {op.path}: {op.summary}')}")
+        call = f"{wait}self._send(OPERATIONS[{op.name!r}], locals())"
+        out.append(f"        return {call}  # type: ignore[no-any-return]\n")
+    return out
+
+
 def render_operations(doc: dict[str, Any]) -> str:
     ops = operations(doc)
     out = [
@@ -346,17 +373,8 @@ def render_operations(doc: dict[str, Any]) -> str:
         *[_operation_entry(op) for op in ops],
         "}\n",
     ]
-    for cls, sender, prefix, wait in (
-        ("SyncOperations", "SyncSender", "def", ""),
-        ("AsyncOperations", "AsyncSender", "async def", "await "),
-    ):
-        out.append(f"\nclass {cls}({sender}):")
-        out.append(f'    """One method per API operation ({len(ops)})."""\n')
-        for op in ops:
-            out.append(f"    {prefix} {op.name}({_signature(op)}) -> {op.answer}:")
-            out.append(f"        {_docstring(f'{op.method} {op.path}: {op.summary}')}")
-            call = f"{wait}self._send(OPERATIONS[{op.name!r}], locals())"
-            out.append(f"        return {call}  # type: ignore[no-any-return]\n")
+    out += _methods(ops, "SyncOperations", "SyncSender", "def", "")
+    out += _methods(ops, "AsyncOperations", "AsyncSender", "async def", "await ")
     body = "\n".join(out)
     typing_names = [n for n in ("Annotated", "Any", "Literal") if re.search(rf"\b{n}\b", body)]
     abc_names = [n for n in ("Mapping", "Sequence") if re.search(rf"\b{n}\b", body)]
