@@ -4,15 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from engram.domain.errors import ConfirmationRequired
-from engram.domain.models import ErasureReceipt, Principal, Role, Status
+from engram.domain.models import (
+    Changeset,
+    ErasureReceipt,
+    HistoryRecord,
+    IdentityGuard,
+    MemoryEntry,
+    Principal,
+    Role,
+    Status,
+)
 from engram.domain.policies import require_role
 from engram.domain.serialization import (
+    entry_from_dict,
     entry_to_dict,
+    history_from_dict,
     history_to_dict,
+    profile_from_dict,
     profile_to_dict,
+    settings_from_dict,
     settings_to_dict,
     ts,
 )
@@ -119,20 +133,9 @@ def import_user(
     Identities that already exist are left alone and counted as skipped: an import never
     overwrites what is there.
     """
-    from engram.domain.models import Changeset, IdentityGuard
-    from engram.domain.serialization import entry_from_dict, history_from_dict
-
     t = tenant_id or str(data["tenantId"])
     user_id = str(data["userId"])
-    entries = [entry_from_dict({**d, "tenantId": t}) for d in data.get("entries", [])]
-    history = [
-        history_from_dict({**d, "tenantId": t, "entry": {**d["entry"], "tenantId": t}}) for d in data.get("history", [])
-    ]
-    by_identity: dict[str, tuple[list[Any], list[Any]]] = {}
-    for e in entries:
-        by_identity.setdefault(e.identity_id, ([], []))[0].append(e)
-    for h in history:
-        by_identity.setdefault(h.identity_id, ([], []))[1].append(h)
+    by_identity = _by_identity(data, t)
     counts = {"identities": 0, "entries": 0, "history": 0, "skipped": 0}
     for n, (identity, (ents, hist)) in enumerate(by_identity.items(), 1):
         if progress is not None:
@@ -140,20 +143,36 @@ def import_user(
         if memories.get_identity(t, user_id, identity) is not None:
             counts["skipped"] += 1
             continue
-        version = max([h.version for h in hist] + [e.version for e in ents] + [1])
-        current = next((e.id for e in ents if e.status is Status.ACTIVE), None)
-        guard = IdentityGuard(identity, None, version, current)
-        now = max([e.updated_at for e in ents] + [h.at for h in hist])
-        memories.apply(Changeset(t, user_id, (guard,), tuple(ents), tuple(hist)), now)
+        memories.apply(*_restored(t, user_id, identity, ents, hist))
         counts["identities"] += 1
         counts["entries"] += len(ents)
         counts["history"] += len(hist)
     if data.get("profile"):
-        from engram.domain.serialization import profile_from_dict
-
         profiles.put_profile(profile_from_dict({**data["profile"], "tenantId": t}))
     if data.get("settings"):
-        from engram.domain.serialization import settings_from_dict
-
         profiles.put_settings(settings_from_dict({**data["settings"], "tenantId": t}))
     return counts
+
+
+def _by_identity(data: dict[str, Any], tenant_id: str) -> dict[str, tuple[list[MemoryEntry], list[HistoryRecord]]]:
+    """The export's entries and history, grouped by identity, moved to ``tenant_id``."""
+    t = tenant_id
+    by_identity: dict[str, tuple[list[MemoryEntry], list[HistoryRecord]]] = {}
+    for d in data.get("entries", []):
+        e = entry_from_dict({**d, "tenantId": t})
+        by_identity.setdefault(e.identity_id, ([], []))[0].append(e)
+    for d in data.get("history", []):
+        h = history_from_dict({**d, "tenantId": t, "entry": {**d["entry"], "tenantId": t}})
+        by_identity.setdefault(h.identity_id, ([], []))[1].append(h)
+    return by_identity
+
+
+def _restored(
+    tenant_id: str, user_id: str, identity: str, ents: list[MemoryEntry], hist: list[HistoryRecord]
+) -> tuple[Changeset, datetime]:
+    """The changeset that creates one identity as exported, and when it was last changed."""
+    version = max([h.version for h in hist] + [e.version for e in ents] + [1])
+    current = next((e.id for e in ents if e.status is Status.ACTIVE), None)
+    guard = IdentityGuard(identity, None, version, current)
+    now = max([e.updated_at for e in ents] + [h.at for h in hist])
+    return Changeset(tenant_id, user_id, (guard,), tuple(ents), tuple(hist)), now
