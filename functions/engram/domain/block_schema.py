@@ -109,12 +109,7 @@ class BlockSchema(_CamelModel):
         headings = [f.heading.casefold() for f in self.fields]
         if len(set(headings)) != len(headings):
             raise ValueError(f"block '{self.name}' has two fields with the same title")
-        placed = [f for line in self.lines for f in line.fields]
-        unknown = next(((line.tag, f) for line in self.lines for f in line.fields if f not in names), None)
-        if unknown is not None:
-            raise ValueError(f"compact line [{unknown[0]}] names unknown field '{unknown[1]}'")
-        if len(set(placed)) != len(placed):
-            raise ValueError("a field appears on two compact lines")
+        _check_lines(self.lines, names)
         if self.task is not None:
             _check_task(self.task, {f.name: f for f in self.fields})
         return self
@@ -137,6 +132,16 @@ class BlockSchema(_CamelModel):
         placed = {f for line in self.lines for f in line.fields}
         rest = tuple(CompactLine(tag=f.compact_tag, fields=(f.name,)) for f in self.fields if f.name not in placed)
         return (*self.lines, *rest)
+
+
+def _check_lines(lines: tuple[CompactLine, ...], names: list[str]) -> None:
+    """Every compact line names known fields, and no field is on two lines."""
+    unknown = next(((line.tag, f) for line in lines for f in line.fields if f not in names), None)
+    if unknown is not None:
+        raise ValueError(f"compact line [{unknown[0]}] names unknown field '{unknown[1]}'")
+    placed = [f for line in lines for f in line.fields]
+    if len(set(placed)) != len(placed):
+        raise ValueError("a field appears on two compact lines")
 
 
 def _check_task(t: TaskSpec, fields: Mapping[str, BlockField]) -> None:

@@ -133,17 +133,22 @@ def canonical(schema: BlockSchema, raw: Mapping[str, Any]) -> dict[str, FieldVal
             if items:
                 out[f.name] = items
             continue
-        text = _text_value(f, value)
-        if text is None:
-            text = f.default
-        if text is None:
-            continue
-        if f.kind is FieldKind.CHOICE and text not in f.choices:
-            raise ValidationFailed(
-                f"Field '{f.name}' must be one of {', '.join(f.choices)}.", field=f.name, choices=list(f.choices)
-            )
-        out[f.name] = text
+        text = _text_or_default(f, value)
+        if text is not None:
+            out[f.name] = text
     return out
+
+
+def _text_or_default(f: BlockField, value: Any) -> str | None:
+    """A text or choice field's value, else its default; a choice must be one of its own."""
+    text = _text_value(f, value)
+    if text is None:
+        text = f.default
+    if text is not None and f.kind is FieldKind.CHOICE and text not in f.choices:
+        raise ValidationFailed(
+            f"Field '{f.name}' must be one of {', '.join(f.choices)}.", field=f.name, choices=list(f.choices)
+        )
+    return text
 
 
 def _text_value(f: BlockField, value: Any) -> str | None:
@@ -200,25 +205,28 @@ def _same_item(a: str, b: str) -> bool:
 def apply_edit(schema: BlockSchema, values: BlockValues, edit: BlockEdit) -> dict[str, FieldValue]:
     """The canonical values after ``edit`` (pure; limits are the write's business)."""
     if edit.replace is not None:
-        result = canonical(schema, edit.replace)
-    else:
-        current: dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()}
-        for name, value in edit.set.items():
-            schema.field(name)
-            current[name] = value
-        for name, items in edit.remove.items():
-            kept = [i for i in current.get(name) or [] if not any(_same_item(i, r) for r in items)]
-            current[_list_field(schema, name, "remove")] = kept
-        for name, items in edit.append.items():
-            current[_list_field(schema, name, "append")] = _appended(list(current.get(name) or []), items)
-        result = canonical(schema, current)
+        return canonical(schema, edit.replace)
+    result = canonical(schema, _edited(schema, values, edit))
     task = schema.task
     if task is not None and task.state_field is not None and task.active_state is not None:
-        set_task = edit.replace is None and task.task_field in edit.set and result.get(task.task_field)
+        set_task = task.task_field in edit.set and result.get(task.task_field)
         if set_task and task.state_field not in edit.set:
             # Setting a task means working on it (YouLab's set_task).
             result[task.state_field] = task.active_state
     return result
+
+
+def _edited(schema: BlockSchema, values: BlockValues, edit: BlockEdit) -> dict[str, Any]:
+    """The values with ``edit``'s sets, removals and appends applied, not yet canonical."""
+    current: dict[str, Any] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()}
+    for name, value in edit.set.items():
+        schema.field(name)
+        current[name] = value
+    for name, items in edit.remove.items():
+        current[_list_field(schema, name, "remove")] = _removed(current.get(name) or [], items)
+    for name, items in edit.append.items():
+        current[_list_field(schema, name, "append")] = _appended(list(current.get(name) or []), items)
+    return current
 
 
 def _list_field(schema: BlockSchema, name: str, operation: str) -> str:
@@ -226,6 +234,10 @@ def _list_field(schema: BlockSchema, name: str, operation: str) -> str:
     if f.kind is not FieldKind.LIST:
         raise ValidationFailed(f"Only list fields take '{operation}'; '{name}' is {f.kind.value}.", field=name)
     return name
+
+
+def _removed(existing: list[str], items: tuple[str, ...]) -> list[str]:
+    return [i for i in existing if not any(_same_item(i, r) for r in items)]
 
 
 def _appended(existing: list[str], items: tuple[str, ...]) -> list[str]:
