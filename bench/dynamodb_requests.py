@@ -40,7 +40,7 @@ from typing import Any
 import boto3
 from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.dynamodb import keys as k
-from engram.adapters.dynamodb.store import ACCESS_SAMPLE_EVERY
+from engram.adapters.dynamodb.entries import ACCESS_SAMPLE_EVERY
 from engram.adapters.dynamodb.stream import StreamOutbox
 from engram.backends.aws import AwsBackend
 from engram.container import build

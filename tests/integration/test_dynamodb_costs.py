@@ -23,9 +23,9 @@ from engram.adapters.dynamodb.base import to_item
 from engram.adapters.dynamodb.core import DynamoCoreReader
 from engram.adapters.dynamodb.dream_state import DUE_SK as STATE_SK
 from engram.adapters.dynamodb.dream_state import DynamoDreamState
+from engram.adapters.dynamodb.entry_items import entry_item
 from engram.adapters.dynamodb.items import ITEM_ENTRY
 from engram.adapters.dynamodb.migrate import migrate_entries
-from engram.adapters.dynamodb.store import entry_item
 from engram.domain.dream import DreamRun, Stats, Trigger, UserOutcome
 from engram.domain.errors import UserErased, VersionConflict
 from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Principal, Role, Visibility

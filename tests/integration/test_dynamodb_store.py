@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.dynamodb import keys as k
-from engram.adapters.dynamodb.store import STATE_SK
+from engram.adapters.dynamodb.state_item import STATE_SK
 from engram.container import build
 from engram.domain.errors import CapacityReached, ValidationFailed
 from engram.domain.models import Actor, ActorType, ChangeKind, Changeset, HistoryRecord, Visibility

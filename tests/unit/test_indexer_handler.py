@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from engram.adapters.dynamodb.store import entry_item
+from engram.adapters.dynamodb.entry_items import entry_item
 from engram.container import build, set_engram
 from engram.domain.models import MemoryEntry, Status, Visibility
 from engram.handlers import indexer

@@ -12,7 +12,8 @@ from typing import Any
 
 from engram.adapters.dynamodb import keys as k
 from engram.adapters.dynamodb.base import attr
-from engram.adapters.dynamodb.store import DynamoStore, entry_of, scope_filter
+from engram.adapters.dynamodb.entry_items import entry_of, scope_filter
+from engram.adapters.dynamodb.store import DynamoStore
 from engram.domain.models import MemoryEntry
 from engram.domain.policies import VisibilityScope
 from engram.domain.serialization import ts

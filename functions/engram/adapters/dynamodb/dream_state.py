@@ -8,7 +8,7 @@ Items (see the key table in ``docs/dynamodb.md``):
   (sparse), spread over ``DUE_SHARDS`` partitions so no partition takes every write.
   ``DynamoStore.apply`` updates it in a change's transaction (a user already due keeps
   the earlier ``dueAt``); the same item is the user's state item, and also holds the
-  live count and the erasure mark's stand-in (adapters/dynamodb/store.py).
+  live count and the erasure mark's stand-in (adapters/dynamodb/state_item.py).
 - done marker, in the user partition: ``T#<t>#U#<u>`` / ``DREAMRUN#<runId>`` (expires).
 - run header: ``DREAMRUN#<runId>`` / ``RUN``, listed through GSI1 (``DREAMRUNS``).
 - counters: ``DREAMRUN#<runId>#C#<shard>`` / ``DONE`` (users done) and ``T#<tenant>``

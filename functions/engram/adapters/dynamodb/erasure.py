@@ -3,7 +3,7 @@
 The mark is keyed by a hash of tenant and user (``keys.erasure_pk``), never the ids
 themselves; every later commit of a write that began before it is refused in its
 transaction, by a condition check on the mark or on the user's state item, which this
-deletes with the rest of the partition (``store.DynamoEntries._state_actions``).
+deletes with the rest of the partition (``state_item.DynamoUserState._state_actions``).
 """
 
 from __future__ import annotations
