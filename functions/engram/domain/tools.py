@@ -184,19 +184,25 @@ _NOT_STRICT = frozenset({"minLength", "maxLength", "default"})
 
 def _strict(schema: dict[str, Any]) -> dict[str, Any]:
     required = set(schema.get("required", []))
-    properties: dict[str, Any] = {}
-    for name, prop in schema["properties"].items():
-        prop = {k: v for k, v in prop.items() if k not in _NOT_STRICT}
-        if "anyOf" in prop:  # pydantic's X | None
-            options = [{k: v for k, v in o.items() if k not in _NOT_STRICT} for o in prop.pop("anyOf")]
-            types = [o["type"] for o in options if "type" in o]
-            prop["type"] = types if len(types) > 1 else types[0]
-        elif name not in required:
-            prop["type"] = [prop["type"], "null"]
-            if "enum" in prop:
-                prop["enum"] = [*prop["enum"], None]
-        properties[name] = prop
+    properties = {name: _strict_property(prop, name in required) for name, prop in schema["properties"].items()}
     return {"type": "object", "properties": properties, "required": list(properties), "additionalProperties": False}
+
+
+def _strict_keys(schema: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in schema.items() if k not in _NOT_STRICT}
+
+
+def _strict_property(prop: dict[str, Any], required: bool) -> dict[str, Any]:
+    """Strict mode requires every property: an optional one becomes nullable instead."""
+    prop = _strict_keys(prop)
+    if "anyOf" in prop:  # pydantic's X | None
+        types = [o["type"] for o in map(_strict_keys, prop.pop("anyOf")) if "type" in o]
+        prop["type"] = types if len(types) > 1 else types[0]
+    elif not required:
+        prop["type"] = [prop["type"], "null"]
+        if "enum" in prop:
+            prop["enum"] = [*prop["enum"], None]
+    return prop
 
 
 def select(names: Iterable[str] | None = None) -> list[ToolDef]:

@@ -121,24 +121,31 @@ class UserService:
         key (or misspells the parameter) must never read as "delete everything".
         """
         require_role(principal, Role.WRITER)
-        if keys and delete_all:
-            raise ValidationFailed("Name keys or ask for all=true, not both.", field="all")
-        if not keys and not delete_all:
-            raise ValidationFailed(
-                "Name the properties to delete with ?key=...; deleting all of them needs all=true and confirm=CONFIRM.",
-                field="key",
-            )
-        if delete_all:
-            require_role(principal, Role.ADMIN)
-            if confirm != CONFIRMATION:
-                raise ConfirmationRequired(
-                    "Deleting every property removes them for every agent; pass confirm=CONFIRM with all=true."
-                )
-            keys = None
-        elif keys is not None:
-            keys = tuple(normalise_key(k) for k in keys)
+        keys = _properties_to_delete(principal, keys, delete_all, confirm)
         page = self.memory.list_memories(principal, user_id, scope_for(principal), limit=10_000)
         targets = [e for e in page.items if e.visibility is Visibility.GLOBAL and (keys is None or e.key in keys)]
         for e in targets:
             self.memory.delete(principal, user_id, e.id, "legacy property deleted")
         return len(targets)
+
+
+def _properties_to_delete(
+    principal: Principal, keys: tuple[str, ...] | None, delete_all: bool, confirm: str | None
+) -> tuple[str, ...] | None:
+    """The keys a delete request names (None: every property), once the request is checked:
+    keys or all, never neither, and all only for a confirmed admin."""
+    if keys and delete_all:
+        raise ValidationFailed("Name keys or ask for all=true, not both.", field="all")
+    if not keys and not delete_all:
+        raise ValidationFailed(
+            "Name the properties to delete with ?key=...; deleting all of them needs all=true and confirm=CONFIRM.",
+            field="key",
+        )
+    if delete_all:
+        require_role(principal, Role.ADMIN)
+        if confirm != CONFIRMATION:
+            raise ConfirmationRequired(
+                "Deleting every property removes them for every agent; pass confirm=CONFIRM with all=true."
+            )
+        return None
+    return None if keys is None else tuple(normalise_key(k) for k in keys)
