@@ -9,7 +9,7 @@ lost to search for longer than one failure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
@@ -22,7 +22,7 @@ from engram.domain.models import Page, Principal, Role, Visibility
 from engram.domain.policies import VisibilityScope, require_role
 from engram.domain.ranking import HybridWeights, ScoreParts, Signals, weights_for
 from engram.domain.read_policy import ReadPolicy
-from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchIndex
+from engram.ports import BlockRepository, Clock, DocKind, Embedder, IndexDocument, SearchHit, SearchIndex
 from engram.service.read_gate import ReadGate
 from engram.service.retrieval import Ask, IndexWriter, Retriever, candidates_for, rank_found
 
@@ -140,19 +140,10 @@ class ArchivalService:
         )
         if not hits:
             return []
-        # The repository is the truth: the index only proposes.
-        records = {
-            r.id: r
-            for r in self.repo.get_archival(t, user_id, list(hits))
-            if self._allows(policy, r, now) and (scope.everything or r.agent_id == scope.agent_id)
-        }
+        records = self._confirmed(t, user_id, hits, policy, scope, now)
         if mode == "keyword":
             records = {rid: r for rid, r in records.items() if hits[rid].keyword > 0}
-        weights = self.weights or weights_for(self.embedder.model_id)
-        if mode != "hybrid":
-            # One component alone, scaled by this query's best match (no floor): a
-            # keyword search returns what shares a word, a semantic one what is nearest.
-            weights = replace(weights, semantic=1.0 if mode == "semantic" else 0.0, keyword_floor=1e-9)
+        weights = self._weights(mode)
         found = rank_found(
             hits,
             records,
@@ -192,6 +183,31 @@ class ArchivalService:
         if policy is not None:
             policy.require_readable()
         return self._get(principal, user_id, archival_id, policy)
+
+    def _confirmed(
+        self,
+        tenant_id: str,
+        user_id: str,
+        hits: Mapping[str, SearchHit],
+        policy: ReadPolicy | None,
+        scope: VisibilityScope,
+        now: datetime,
+    ) -> dict[str, ArchivalRecord]:
+        """The hits' records this reader may see. The repository is the truth: the index
+        only proposes."""
+        return {
+            r.id: r
+            for r in self.repo.get_archival(tenant_id, user_id, list(hits))
+            if self._allows(policy, r, now) and (scope.everything or r.agent_id == scope.agent_id)
+        }
+
+    def _weights(self, mode: SearchMode) -> HybridWeights:
+        weights = self.weights or weights_for(self.embedder.model_id)
+        if mode == "hybrid":
+            return weights
+        # One component alone, scaled by this query's best match (no floor): a keyword
+        # search returns what shares a word, a semantic one what is nearest.
+        return replace(weights, semantic=1.0 if mode == "semantic" else 0.0, keyword_floor=1e-9)
 
     def _policy(self, principal: Principal, user_id: str) -> ReadPolicy | None:
         return None if self.gate is None else self.gate.policy(principal, user_id)
