@@ -124,36 +124,54 @@ def plan_write(
         )
 
     if live is None:
-        entry = _fresh(req, now, next_version, supersedes=None)
-        change = ChangeKind.RESTORED if restoring is not None else ChangeKind.CREATED
-        outcome = Outcome.RESTORED if restoring is not None else Outcome.CREATED
-        return WritePlan(outcome, entry, _with_current(guard, entry.id), (entry,), (record(entry, change),), 1)
-
+        return _created(req, now, guard, record, restoring)
     if same_value(live.value, req.value):
         return _same_value(req, live, now, guard, record, restoring)
-
     if req.source_time is not None and live.source_time is not None and req.source_time < live.source_time:
-        # An older observation arriving late never overrides a newer one; it is kept in
-        # history, marked stale, and the current value stays.
-        ghost = _fresh(req, now, next_version, supersedes=None).evolve(status=Status.SUPERSEDED, superseded_by=live.id)
-        return WritePlan(
-            Outcome.STALE,
-            live,
-            _with_current(guard, live.id),
-            (),
-            (record(ghost, ChangeKind.STALE),),
-            0,
-            live,
-        )
+        return _stale(req, live, now, guard, record)
+    return _superseding(req, live, now, guard, record, restoring)
 
-    entry = _fresh(req, now, next_version, supersedes=live.id)
+
+_Record = Callable[[MemoryEntry, ChangeKind], HistoryRecord]
+
+
+def _created(
+    req: WriteRequest, now: datetime, guard: IdentityGuard, record: _Record, restoring: int | None
+) -> WritePlan:
+    """No live entry: the write starts the identity (again)."""
+    entry = _fresh(req, now, guard.new_version, supersedes=None)
+    change = ChangeKind.RESTORED if restoring is not None else ChangeKind.CREATED
+    outcome = Outcome.RESTORED if restoring is not None else Outcome.CREATED
+    return WritePlan(outcome, entry, _with_current(guard, entry.id), (entry,), (record(entry, change),), 1)
+
+
+def _stale(req: WriteRequest, live: MemoryEntry, now: datetime, guard: IdentityGuard, record: _Record) -> WritePlan:
+    """An older observation arriving late never overrides a newer one; it is kept in
+    history, marked stale, and the current value stays."""
+    ghost = _fresh(req, now, guard.new_version, supersedes=None).evolve(status=Status.SUPERSEDED, superseded_by=live.id)
+    return WritePlan(
+        Outcome.STALE,
+        live,
+        _with_current(guard, live.id),
+        (),
+        (record(ghost, ChangeKind.STALE),),
+        0,
+        live,
+    )
+
+
+def _superseding(
+    req: WriteRequest, live: MemoryEntry, now: datetime, guard: IdentityGuard, record: _Record, restoring: int | None
+) -> WritePlan:
+    """A new value: the live entry is superseded, kept in history."""
+    entry = _fresh(req, now, guard.new_version, supersedes=live.id)
     old = live.evolve(
         status=Status.SUPERSEDED,
         superseded_by=entry.id,
         # The old fact held until its successor began to hold, not until the write.
         valid_to=_ended_at(live, entry, now),
         updated_at=now,
-        version=next_version,
+        version=guard.new_version,
     )
     change = ChangeKind.RESTORED if restoring is not None else ChangeKind.SUPERSEDED
     outcome = Outcome.RESTORED if restoring is not None else Outcome.SUPERSEDED
