@@ -47,6 +47,10 @@ class DocMeta:
 _NONE = "\x00"
 
 
+def _or_none(value: str | None) -> str:
+    return _NONE if value is None else value
+
+
 @dataclass(slots=True)
 class FilterRows:
     """What ``passes`` reads, one array per field, one element per matrix row: the
@@ -70,8 +74,8 @@ class FilterRows:
         return cls(
             kind=text([m.kind for m in metas]),
             expires=text([m.expires or "" for m in metas]),
-            category=text([_NONE if m.category is None else m.category for m in metas]),
-            thread=text([_NONE if m.thread is None else m.thread for m in metas]),
+            category=text([_or_none(m.category) for m in metas]),
+            thread=text([_or_none(m.thread) for m in metas]),
             at=text([m.at or "" for m in metas]),
             visibility=text([m.visibility for m in metas]),
             agent=text([m.agent for m in metas]),
@@ -89,19 +93,25 @@ class FilterRows:
         if query.exclude_thread_ids:
             ok &= ~np.isin(self.thread, list(query.exclude_thread_ids))
         if f.windowed:
-            ok &= self.at != ""
-            if f.occurred_from is not None:
-                ok &= self.at >= f.occurred_from
-            if f.occurred_to is not None:
-                ok &= self.at < f.occurred_to
-        scope = query.scope
-        if scope is not None and not scope.everything:
-            seen = (self.visibility == Visibility.GLOBAL.value) | (self.agent == scope.agent_id)
-            for i, groups in self.groups.items():
-                if any(g in scope.group_ids for g in groups):
-                    seen[i] = True
-            ok &= seen
+            ok &= self._in_window(f)
+        if query.scope is not None and not query.scope.everything:
+            ok &= self._visible(query.scope)
         return ok
+
+    def _in_window(self, f: QueryFilter) -> npt.NDArray[np.bool_]:
+        inside: npt.NDArray[np.bool_] = self.at != ""
+        if f.occurred_from is not None:
+            inside &= self.at >= f.occurred_from
+        if f.occurred_to is not None:
+            inside &= self.at < f.occurred_to
+        return inside
+
+    def _visible(self, scope: VisibilityScope) -> npt.NDArray[np.bool_]:
+        seen: npt.NDArray[np.bool_] = (self.visibility == Visibility.GLOBAL.value) | (self.agent == scope.agent_id)
+        for i, groups in self.groups.items():
+            if any(g in scope.group_ids for g in groups):
+                seen[i] = True
+        return seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,14 +203,18 @@ def passes(meta: DocMeta, query: SearchQuery, f: QueryFilter) -> bool:
         return False
     if meta.thread is not None and meta.thread in query.exclude_thread_ids:
         return False
-    if f.windowed:
-        if meta.at is None:
-            return False
-        if f.occurred_from is not None and meta.at < f.occurred_from:
-            return False
-        if f.occurred_to is not None and meta.at >= f.occurred_to:
-            return False
+    if f.windowed and not _in_window(meta.at, f):
+        return False
     return query.scope is None or _visible(meta, query.scope)
+
+
+def _in_window(at: str | None, f: QueryFilter) -> bool:
+    """Whether a document that occurred ``at`` (None: unknown) falls in the query's span."""
+    if at is None:
+        return False
+    if f.occurred_from is not None and at < f.occurred_from:
+        return False
+    return f.occurred_to is None or at < f.occurred_to
 
 
 def _visible(meta: DocMeta, scope: VisibilityScope) -> bool:

@@ -390,17 +390,9 @@ def extract_facts(text: str, timestamp: datetime) -> Extraction:
         sentence = _FILLER.sub("", raw).strip()
         if not sentence or is_trivial(sentence):
             continue
-        if REDACTED in sentence or find_sensitive(sentence) is not None:
-            dropped["sensitive"] += 1
-            continue
-        if sentence.endswith("?") or _QUESTION_START.match(sentence):
-            dropped["question"] += 1
-            continue
-        if _UNCERTAIN.search(sentence):
-            dropped["uncertain"] += 1
-            continue
-        if not _OWNERSHIP.search(sentence) and not re.search(r"\byour name\b|\bcall yourself\b", sentence, re.I):
-            dropped["not_owned"] += 1
+        reason = _not_a_fact(sentence)
+        if reason is not None:
+            dropped[reason] += 1
             continue
         found, ident = _apply_rules(sentence, timestamp)
         facts.extend(found)
@@ -416,6 +408,19 @@ def extract_facts(text: str, timestamp: datetime) -> Extraction:
         else:
             kept.append(f)
     return Extraction(_dedupe(kept), identity, dict(dropped))
+
+
+def _not_a_fact(sentence: str) -> str | None:
+    """Why a sentence states no fact about the user, in the order checked; None: it may."""
+    if REDACTED in sentence or find_sensitive(sentence) is not None:
+        return "sensitive"
+    if sentence.endswith("?") or _QUESTION_START.match(sentence):
+        return "question"
+    if _UNCERTAIN.search(sentence):
+        return "uncertain"
+    if not _OWNERSHIP.search(sentence) and not re.search(r"\byour name\b|\bcall yourself\b", sentence, re.I):
+        return "not_owned"
+    return None
 
 
 def _apply_rules(sentence: str, at: datetime) -> tuple[list[ExtractedFact], IdentityUpdate]:
