@@ -366,6 +366,28 @@ class TestThroughTheService:
         assert sorted(outcomes) == ["created"] + ["unchanged"] * 7
         assert [h.change.value for h in store.history_of_user("t1", "u1")] == ["created"]
 
+    def test_a_restatement_written_before_the_index_caught_up_still_reinforces(
+        self, store: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Issue #17, item 6: write-time dedup compares with what the store holds, not
+        only with what the index has caught up with (the stream's lag in the cloud)."""
+        engram = engram_for(tmp_path, store=store)
+        agent = principal("t1", "agent-a")
+        # Given an index that has not caught up with any of the user's writes
+        monkeypatch.setattr(engram.index, "upsert", lambda docs: None)
+        first = engram.memory.upsert(agent, "u1", [UpsertCommand("favorite_food", "pizza", category="preference")])
+        # When the same fact arrives again under a near-identical key
+        again = engram.memory.upsert(agent, "u1", [UpsertCommand("favorite_foods", "Pizza", category="preference")])
+        # Then it reinforces the first entry instead of creating a second one
+        assert again[0].outcome.value == "reinforced", again[0]
+        assert again[0].entry.id == first[0].entry.id
+        assert again[0].matched is not None and again[0].matched.kind == "duplicate"
+        live = engram.memory.list_memories(agent, "u1", scope_for(agent)).items
+        assert [(e.key, e.value) for e in live] == [("favorite_food", "pizza")]
+        # And an unrelated fact is still a new entry
+        other = engram.memory.upsert(agent, "u1", [UpsertCommand("city", "Lisbon")])
+        assert other[0].outcome.value == "created"
+
     def test_concurrent_extractions_never_reserve_more_than_the_agents_daily_budget(self, store: Any) -> None:
         """Issue #17, item 10: the extraction cost cap holds under concurrent workers."""
         from engram.service.extraction import _Budget

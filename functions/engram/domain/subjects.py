@@ -14,6 +14,7 @@ place of life), is another subject.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Words that turn a subject into its opposite or into a past one.
 _QUALIFIERS = frozenset(
@@ -106,8 +107,10 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+@lru_cache(maxsize=8192)
 def subject_words(key: str) -> frozenset[str]:
-    """A key's words, lower-cased, singular, with spelling variants made one."""
+    """A key's words, lower-cased, singular, with spelling variants made one (kept for
+    the keys seen lately: every compared write asks again for its candidates' keys)."""
     words = set()
     for raw in _WORD.findall(_CAMEL.sub(" ", key).lower()):
         word = _CANONICAL.get(raw, raw)
