@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,8 @@ class _UserDocs:
     matrix: npt.NDArray[np.float32]
     rows: FilterRows  # the filter fields of each matrix row
     kinds: frozenset[str] = frozenset()  # the kinds the user has any document of
+    # Each document's stored meta as read, by rowid: a reload parses only what changed.
+    raw: dict[int, str] = field(default_factory=dict)
 
 
 def _owner(tenant_id: str, user_id: str) -> str:
@@ -319,7 +321,18 @@ class LocalIndex:
             "SELECT rowid, meta, vector, model_id FROM idx_docs WHERE tenant_id=? AND user_id=?",
             (tenant_id, user_id),
         ).fetchall()
-        metas = {int(r[0]): meta_from(json.loads(r[1])) for r in rows}
+        # A write changes one or two of a user's documents and moves the generation, so
+        # the next search reloads them all: what was parsed before is kept where the
+        # stored meta is the same text (parsing was most of a reload; issue #17's dedup
+        # searches after every write).
+        before, before_raw = (cached.metas, cached.raw) if cached is not None else ({}, {})
+        metas: dict[int, DocMeta] = {}
+        raw: dict[int, str] = {}
+        for r in rows:
+            rowid, text = int(r[0]), r[1]
+            known = before.get(rowid) if before_raw.get(rowid) == text else None
+            metas[rowid] = known if known is not None else meta_from(json.loads(text))
+            raw[rowid] = text
         model_id, chosen = _comparable_vectors(rows, model_id)
         matrix = (
             np.frombuffer(b"".join(r[2] for r in chosen), dtype=np.float32).reshape(len(chosen), -1)
@@ -337,6 +350,7 @@ class LocalIndex:
             matrix,
             rows_of,
             frozenset(m.kind for m in metas.values()),
+            raw,
         )
         with self._lock:
             if len(self._cache) > 2048:

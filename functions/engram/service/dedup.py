@@ -263,6 +263,8 @@ def classify(
     keys r495, r496 was folded into one). So keys with other numbers are never one
     subject, and values with other numbers never one fact.
     """
+    if whole <= limits.duplicate and about < limits.contradiction:
+        return None  # neither, whatever the words say (most candidates: checked first, it is cheap)
     if distinct_subjects(other_key, key) or _numbers(key) != _numbers(other_key):
         return None
     if whole > limits.duplicate and _numbers(value) == _numbers(other_value):
