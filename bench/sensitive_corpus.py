@@ -168,6 +168,28 @@ def score_benign(detect: Detector = engram_filter) -> dict[str, Any]:
     return out
 
 
+def _long_message_ms(detect: Detector) -> dict[str, float]:
+    """A 10,000-character chat message of ordinary memory text (the filter runs on every
+    message), and the same with a password at its end; CPU ms, best of five."""
+    rows = [t for source in benign_corpus().values() for _, t in source]
+    text = ""
+    for i in range(len(rows)):
+        if len(text) >= 10_000:
+            break
+        text += rows[(i * 7919) % len(rows)] + " "
+    plain = text[:10_000]
+    secret = plain[:-40] + " the wifi password is Kelp_Harbor_19"
+    out: dict[str, float] = {}
+    for name, t in (("plain", plain), ("with_password", secret)):
+        best = float("inf")
+        for _ in range(5):
+            started = time.process_time()
+            detect(t, "")
+            best = min(best, time.process_time() - started)
+        out[name] = round(best * 1e3, 2)
+    return out
+
+
 def _pr(tp: int, fp: int, fn: int) -> dict[str, Any]:
     return {
         "precision": round(tp / (tp + fp), 4) if tp + fp else 1.0,
@@ -193,10 +215,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     results: dict[str, Any] = {name: score(samples, detect) for name, samples in parts.items()}
     benign = score_benign(detect)
     everything = [s for samples in parts.values() for s in samples]
-    started = time.perf_counter()
+    # CPU time of this process, so other work on a shared machine counts less.
+    started = time.process_time()
     for s in everything:
         detect(s.text, s.key)
-    per_sample_us = round((time.perf_counter() - started) / len(everything) * 1e6, 1)
+    per_sample_us = round((time.process_time() - started) / len(everything) * 1e6, 1)
+    message_ms = _long_message_ms(detect)
     name = "sensitive_corpus" if args.baseline is None else f"sensitive_corpus_{args.baseline.replace('-', '_')}"
     path = write_results(
         name,
@@ -205,6 +229,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "parts": results,
             "benign": benign,
             "microseconds_per_sample": per_sample_us,
+            "milliseconds_per_10000_character_message": message_ms,
         },
     )
     for part, r in results.items():
@@ -223,7 +248,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         if "benign" in args.show:
             for m in v.get("refusals", []):
                 print(f"    refused as {m['got']}: [{m['key']}] {m['text']!r}")
-    print(f"  {per_sample_us} µs per sample (one core, timings noisy on a shared machine)")
+    print(f"  {per_sample_us} µs per sample (CPU time, one core; noisy on a shared machine)")
+    print(f"  {message_ms} ms per 10,000-character message (ordinary text, then one holding a password)")
     print(f"  -> {path}")
     return results
 

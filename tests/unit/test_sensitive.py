@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_sensitive, iban_valid, luhn_valid
+from engram.domain.sensitive import find_by_rules, find_sensitive, iban_valid, luhn_valid
+from engram.domain.sensitive_model import model, position_features
 
 
 @pytest.mark.parametrize(
@@ -196,3 +197,69 @@ def test_more_families_are_found(text: str, key: str, rule: str) -> None:
 )
 def test_long_strings_of_ordinary_notes_pass(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+# The learned second stage (engram.domain.sensitive_model): phrasings no rule was
+# written for, found by the words around the value. Written for this test, in no corpus part.
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("log into the printer with Zebra77!", "secret"),
+        ("the vpn wants Harbor#5512 every morning", "secret"),
+        ("garage keypad: 7712 then enter", "secret"),
+    ],
+)
+def test_the_learned_stage_finds_what_no_rule_names(text: str, rule: str) -> None:
+    assert find_by_rules(text) is None  # the case is the model's, not a rule's
+    match = find_sensitive(text)
+    assert match is not None
+    assert match.rule == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the word with no value, where a secret is kept, what a value is not
+        "password",
+        "pin",
+        "what's my password?",
+        "passport number",
+        "account number",
+        "the wifi password is on the sticky note",
+        "my passport expires in 2031",
+        "sha256 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "request id 3f2a9c1e-4b7d-4e2a-9c3b-1d2e3f4a5b6c",
+        "my locker number is 1412",
+        "the meeting id is 845 221 903",  # "the meeting code is ..." is refused: a code may be a passcode
+        "my employee number is 40021",
+        "flight BA2490 leaves at 7",
+        "tracking number 1Z999AA10123456784",
+        "call me on 0612345678",
+    ],
+)
+def test_the_learned_stage_passes_look_alikes(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+def test_the_learned_stage_scores_what_training_read() -> None:
+    """Inference groups and caches sums; training reads feature strings. Both must give
+    the same score, or the measured model is not the one that runs."""
+    m = model()
+    texts = [
+        "for the record, PlS7GW5JK — that's the my work VPN password (don't lose it)",
+        "Steuerliche Identifikationsnummer: 97633763066",
+        "Hi! Rent goes to BE93453627671769 from now on " * 30,  # longer than a window
+        "",
+    ]
+    for text in texts:
+        feats = position_features(text)
+        for ci in range(3):
+            values = [sum(m.weights.get(f, (0.0, 0.0, 0.0))[ci] for f in fs) for fs in feats]
+            span = min(m.window, len(values))
+            best = max((sum(values[i : i + span]) for i in range(len(values) - span + 1)), default=0.0)
+            assert m.scores(text)[ci] == pytest.approx(best + m.bias[ci], abs=1e-9)
+
+
+def test_a_single_token_is_never_the_learned_stage_s() -> None:
+    assert model().classify("password") is None
+    assert model().classify("Zebra77!") is None

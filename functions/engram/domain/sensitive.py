@@ -14,7 +14,9 @@ area rules, Spanish DNI and Brazilian CPF check digits), and by the words before
 ("passport no.", "routing", "imei", "order"). Words alone say little too ("my pin is in
 my wallet", "the secret is out"), so a secret needs a value that looks like one after
 its keyword. Tokens are matched against the credential formats providers document,
-with an entropy fallback for unknown shapes. Measured on a hand-written development
+with an entropy fallback for unknown shapes. When no rule fires, a small learned model
+(``sensitive_model.py``) looks for a value near a word that names it, in phrasings no
+rule was written for. Measured on a hand-written development
 corpus, a generated held-out part built from other templates and formats, and ordinary
 memory text: ``bench/sensitive_corpus.py``; figures in docs/security.md.
 """
@@ -27,6 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engram.domain.errors import SensitiveDataRejected
+from engram.domain.sensitive_model import model as value_model
+from engram.domain.sensitive_model import model_text
 
 SECRET = "secret"
 CARD = "payment_card"
@@ -1570,7 +1574,17 @@ def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> 
 
 
 def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
-    """The first sensitive-data rule the text (or the key naming it) trips, if any."""
+    """The first sensitive-data rule the text (or the key naming it) trips, if any: the
+    rules first, then the learned second stage for a value near a word that names it."""
+    found = find_by_rules(text, key)
+    if found is not None:
+        return found
+    learned = value_model().classify(model_text(text, key))
+    return None if learned is None else _match(learned)
+
+
+def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
+    """The rules alone (the bench measures each stage apart)."""
     if key:
         # A key can hold the value itself ("card_4111111111111111").
         spelled = _KEY_SPLIT.sub(" ", key)

@@ -1,0 +1,409 @@
+"""Train the sensitive filter's learned second stage and measure it honestly.
+
+The model (``engram.domain.sensitive_model``) scores a value near a word that names it:
+secret, government id, bank account. It is trained here with scikit-learn (a bench
+dependency) and exported as ``functions/engram/domain/sensitive_model.json``, which
+the filter reads with pure-Python inference.
+
+The measure that matters is leave-one-part-out: train on three of the four labelled
+parts (development, held-out A, B, C), score the fourth, for each part in turn; the
+benign text is split in four folds the same way (trained on three, refusals counted on
+the fourth). Every score goes through the exported pure-Python model, so what is
+measured is what runs. It is printed for the model alone and for the filter as it
+runs (rules, then the model when no rule fired). The rules themselves were fitted to
+all four parts, so the combined figure flatters; the model-alone figure does not.
+
+Long samples are bags of windows: a long negative gives every window as a negative;
+a long positive gives only its best window (under a model trained on the short
+samples first) as a positive, since the others may hold nothing.
+
+Run: ``python -m bench.sensitive_train`` (LOPO figures, then trains on everything and
+writes the weights); ``--no-export`` to only measure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive_model import WEIGHTS, ValueModel, model_text, position_features
+
+from bench.common import write_results
+from bench.sensitive_corpus import CATEGORIES, PARTS, Sample, load, score
+from bench.sensitive_holdout import benign_corpus
+
+CLASSES = ("secret", "government_id", "bank_account")
+WINDOW = 24
+STRIDE = 12
+C = 2.0
+THRESHOLD = 0.5  # log-odds a window must clear (chosen by the leave-one-part-out sweep)
+PRUNE = 0.01
+
+
+def _bags(feats: list[list[str]], window: int = WINDOW) -> list[dict[str, float]]:
+    n = len(feats)
+    starts = [0] if n <= window else [*range(0, n - window, STRIDE), n - window]
+    out = []
+    for s in starts:
+        bag: dict[str, float] = {}
+        for fs in feats[s : s + window]:
+            for f in fs:
+                bag[f] = bag.get(f, 0.0) + 1.0
+        out.append(bag)
+    return out
+
+
+Example = tuple[str | None, list[dict[str, float]]]
+
+
+def examples(samples: list[Sample], benign: list[tuple[str, str]]) -> list[Example]:
+    rows: list[Example] = [(s.label, _bags(position_features(model_text(s.text, s.key)))) for s in samples]
+    rows += [(None, _bags(position_features(model_text(t, k)))) for k, t in benign]
+    return rows
+
+
+def _fit(rows: list[Example], c: float = C) -> ValueModel:
+    from sklearn.feature_extraction import DictVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    def design(pick: Callable[[Example], list[tuple[dict[str, float], str | None]]]) -> tuple[Any, ...]:
+        xs: list[dict[str, float]] = []
+        ys: list[str | None] = []
+        for row in rows:
+            for bag, y in pick(row):
+                xs.append(bag)
+                ys.append(y)
+        return xs, ys
+
+    def train(xs: list[dict[str, float]], ys: list[str | None]) -> ValueModel:
+        vec = DictVectorizer()
+        x = vec.fit_transform(xs).tocsr()
+        x.indices = x.indices.astype("int32")  # liblinear takes 32-bit indices only
+        x.indptr = x.indptr.astype("int32")
+        names = vec.get_feature_names_out()
+        weights: dict[str, list[float]] = {}
+        bias = []
+        for ci, cls in enumerate(CLASSES):
+            y = [1 if v == cls else 0 for v in ys]
+            lr = LogisticRegression(C=c, max_iter=2000, solver="liblinear")
+            lr.fit(x, y)
+            bias.append(round(float(lr.intercept_[0]), 4))
+            for name, w in zip(names, lr.coef_[0], strict=True):
+                if abs(w) >= PRUNE:
+                    weights.setdefault(str(name), [0.0] * len(CLASSES))[ci] = round(float(w), 4)
+        return ValueModel(
+            classes=CLASSES,
+            bias=tuple(bias),
+            thresholds=(THRESHOLD,) * len(CLASSES),
+            window=WINDOW,
+            weights={k: tuple(v) for k, v in weights.items()},
+        )
+
+    # Round 1: short samples whole, every window of a long negative.
+    first = train(*design(lambda r: [(b, r[0]) for b in r[1]] if len(r[1]) == 1 or r[0] is None else []))
+    index = {c: i for i, c in enumerate(CLASSES)}
+
+    def second(r: Example) -> list[tuple[dict[str, float], str | None]]:
+        label, bags = r
+        if len(bags) == 1 or label is None:
+            return [(b, label) for b in bags]
+        if label not in index:  # a long card sample: its windows say nothing for these classes
+            return []
+        ci = index[label]
+        best = max(bags, key=lambda b: sum(first.weights.get(f, (0.0,) * 3)[ci] * v for f, v in b.items()))
+        return [(best, label)]
+
+    return train(*design(second))
+
+
+# Hard negatives for training only (never scored): the words with no value after them,
+# references to where a secret is kept, and the long hex and id shapes that are not
+# secrets. Written here, apart from every corpus part, so the leave-one-part-out
+# figures are not helped by them on the left-out part.
+_KEYWORDS = (
+    "password",
+    "pw",
+    "passcode",
+    "pin",
+    "pin code",
+    "wifi password",
+    "door code",
+    "api key",
+    "token",
+    "secret",
+    "passphrase",
+    "recovery phrase",
+    "security answer",
+    "mot de passe",
+    "passwort",
+    "contraseña",
+    "senha",
+    "hasło",
+    "wachtwoord",
+    "lösenord",
+    "ssn",
+    "social security number",
+    "passport number",
+    "passport",
+    "driver's licence",
+    "driving licence number",
+    "tax id",
+    "national id",
+    "id number",
+    "personal number",
+    "aadhaar",
+    "nhs number",
+    "insurance number",
+    "iban",
+    "account number",
+    "routing number",
+    "sort code",
+    "bank account",
+    "bank details",
+    "swift code",
+    "account",
+)
+_TEMPLATES = (
+    "{k}",
+    "my {k}",
+    "{k}?",
+    "what's my {k}?",
+    "I forgot my {k} again",
+    "reset the {k} tomorrow",
+    "the {k} changed last week",
+    "where do I find my {k}",
+    "need to renew my {k} before June",
+    "{k}: see 1Password",
+    "{k} is in Bitwarden",
+    "the {k} is on the sticky note in the drawer",
+    "don't store my {k}",
+    "ask me for the {k} when you need it",
+    "{k} reset link sent to my email",
+    "my {k} expires in 2031",
+    "the {k} has 8 characters",
+    "changed the {k} 3 times this year",
+)
+
+
+def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
+    r = random.Random(seed)
+    rows = [("", t.format(k=k)) for k in _KEYWORDS for t in _TEMPLATES]
+    hexes = "0123456789abcdef"
+    for _ in range(120):
+        n = r.choice((32, 40, 64))
+        h = "".join(r.choice(hexes) for _ in range(n))
+        u = "-".join("".join(r.choice(hexes) for _ in range(k)) for k in (8, 4, 4, 4, 12))
+        rows.append(
+            ("", r.choice(("sha256 {}", "md5: {}", "commit {}", "checksum {}", "digest is {}", "build {}")).format(h))
+        )
+        rows.append(
+            ("", r.choice(("request id {}", "trace {}", "order {}", "device id: {}", "session {} expired")).format(u))
+        )
+        rows.append(("", f"commit {h[:7]} fixed the login page password reset"))
+    # Identifiers with no word naming a secret: tickets, SKUs, builds, hosts, slugs, and
+    # keys made of them (a batch of keys "iso012-b-r495" is not a batch of passwords).
+    words = (
+        "ticket",
+        "sku",
+        "build",
+        "room",
+        "ref",
+        "item",
+        "batch",
+        "run",
+        "job",
+        "bucket",
+        "branch",
+        "host",
+        "release",
+        "invoice",
+        "case",
+        "part",
+        "serial",
+        "model",
+        "lot",
+        "seat",
+        "gate",
+        "table",
+        "size",
+    )
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+    for _ in range(300):
+        slug = "-".join("".join(r.choice(alnum) for _ in range(r.randint(1, 6))) for _ in range(r.randint(1, 4)))
+        if r.random() < 0.5:
+            slug = slug.upper()
+        w = r.choice(words)
+        rows.append(
+            (
+                "",
+                r.choice(("{w} {s}", "{w}: {s}", "the {w} is {s}", "moved to {w} {s} today", "{s}")).format(
+                    w=w, s=slug
+                ),
+            )
+        )
+        key = r.choice((slug.lower(), f"{w}_{slug.lower()}", f"{w}-{r.randint(1, 999)}"))
+        rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
+    return rows
+
+
+def _benign_folds() -> list[list[tuple[str, str]]]:
+    rows = [r for source in benign_corpus().values() for r in source]
+    return [rows[i::4] for i in range(4)]
+
+
+# The rules as they stood when each held-out part had its first run: the filter before
+# the part's misses were fixed. Rules then model on a part, with the model trained
+# without that part, is the honest estimate of the two stages together.
+FIRST_RUN_RULES = {"held_out": "0d44a47", "held_out_b": "b27495b", "held_out_c": "b5e6e80"}
+THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
+
+
+def _old_rules(commit: str) -> Callable[[str, str], str | None]:
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    source = subprocess.run(
+        ["git", "show", f"{commit}:functions/engram/domain/sensitive.py"], capture_output=True, text=True, check=True
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / f"sensitive_{commit}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(f"sensitive_{commit}", path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+
+    def detect(text: str, key: str) -> str | None:
+        found = module.find_sensitive(text, key)
+        return None if found is None else str(found.rule)
+
+    return detect
+
+
+def _current_rules(text: str, key: str) -> str | None:
+    found = find_by_rules(text, key)
+    return None if found is None else found.rule
+
+
+def _summary(r: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **{c: {k: r["per_category"][c][k] for k in ("precision", "recall", "tp", "fp", "fn")} for c in CATEGORIES},
+        "any": r["any"],
+    }
+
+
+def _at(m: ValueModel, threshold: float) -> ValueModel:
+    return ValueModel(m.classes, m.bias, (threshold,) * len(m.classes), m.window, m.weights)
+
+
+def lopo(parts: dict[str, list[Sample]], c: float = C, show: bool = False) -> dict[str, Any]:
+    """Per left-out part and threshold: the model alone, the current rules then the
+    model (flattering: the rules saw the part), and, for A, B and C, the rules of the
+    part's first run then the model (honest)."""
+    folds = _benign_folds()
+    out: dict[str, Any] = {}
+    for k, held in enumerate(parts):
+        train_samples = [s for name, ss in parts.items() if name != held for s in ss]
+        train_benign = [r for i, f in enumerate(folds) if i != k for r in f] + hard_negatives()
+        m = _fit(examples(train_samples, train_benign), c)
+        cache: dict[tuple[str, str], tuple[float, ...]] = {}
+
+        def scores(
+            text: str, key: str, m: ValueModel = m, cache: dict[tuple[str, str], tuple[float, ...]] = cache
+        ) -> tuple[float, ...]:
+            if (text, key) not in cache:
+                cache[(text, key)] = m.scores(model_text(text, key))
+            return cache[(text, key)]
+
+        rules: dict[str, Callable[[str, str], str | None]] = {"current_rules": _current_rules}
+        if held in FIRST_RUN_RULES:
+            rules["first_run_rules"] = _old_rules(FIRST_RUN_RULES[held])
+        out[held] = {}
+        for threshold in THRESHOLDS:
+
+            def alone(text: str, key: str, t: float = threshold) -> str | None:
+                margin, cls = max((s - t, c) for s, c in zip(scores(text, key), CLASSES, strict=True))
+                return cls if margin > 0 else None
+
+            detectors: dict[str, Callable[[str, str], str | None]] = {"model_alone": alone}
+            for name, rule in rules.items():
+                detectors[f"{name}_alone"] = rule
+                detectors[f"{name}_then_model"] = lambda text, key, rule=rule, alone=alone: (
+                    rule(text, key) or alone(text, key)
+                )
+            row: dict[str, Any] = {}
+            for name, detect in detectors.items():
+                if name.endswith("_alone") and name != "model_alone" and threshold != THRESHOLDS[0]:
+                    continue
+                r = score(parts[held], detect)
+                refused = [t for key, t in folds[k] if detect(t, key) is not None]
+                row[name] = {**_summary(r), "benign_refused": len(refused), "benign_samples": len(folds[k])}
+                if show and name == "model_alone" and threshold == THRESHOLD:
+                    for miss in r["misses"]:
+                        print(
+                            f"    {held} miss: expected {miss['expected']}, got {miss['got']}: {miss['text'][:110]!r}"
+                        )
+                    for t in refused:
+                        print(f"    {held} benign refused: {t[:110]!r}")
+            out[held][str(threshold)] = row
+    return out
+
+
+def export(m: ValueModel) -> None:
+    raw = {
+        "classes": list(m.classes),
+        "bias": list(m.bias),
+        "thresholds": list(m.thresholds),
+        "window": m.window,
+        "weights": {k: list(v) for k, v in sorted(m.weights.items())},
+    }
+    WEIGHTS.write_text(json.dumps(raw, separators=(",", ":"), ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-export", action="store_true", help="only the leave-one-part-out figures")
+    parser.add_argument("--no-lopo", action="store_true", help="only train on everything and export")
+    parser.add_argument("--c", type=float, default=C, help="inverse regularisation strength")
+    parser.add_argument("--show", action="store_true", help="print the model's misses on each left-out part")
+    args = parser.parse_args(argv)
+    parts = {name: load(paths) for name, paths in PARTS.items() if name != "held_out_d"}
+    result: dict[str, Any] = {"window": WINDOW, "C": args.c, "threshold": THRESHOLD}
+    if not args.no_lopo:
+        result["leave_one_part_out"] = lopo(parts, args.c, args.show)
+        for held, by_t in result["leave_one_part_out"].items():
+            print(f"left out {held}:")
+            for threshold, by in by_t.items():
+                for name, v in by.items():
+                    cells = "  ".join(
+                        f"{c[:6]} {v[c]['precision']:.3f}/{v[c]['recall']:.3f}" for c in (*CATEGORIES, "any")
+                    )
+                    print(f"  t={threshold:4s} {name:28s} {cells}  benign {v['benign_refused']}/{v['benign_samples']}")
+    if not args.no_export:
+        started = time.perf_counter()
+        m = _fit(
+            examples(
+                [s for ss in parts.values() for s in ss], [r for f in _benign_folds() for r in f] + hard_negatives()
+            ),
+            args.c,
+        )
+        export(m)
+        result["features"] = len(m.weights)
+        result["train_seconds"] = round(time.perf_counter() - started, 1)
+        print(f"exported {len(m.weights)} features -> {WEIGHTS}")
+    if not args.no_lopo:
+        print(f"  -> {write_results('sensitive_model_lopo', result)}")
+    return result
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,324 @@
+"""The learned second stage of the sensitive-data filter: a value near a word that names it.
+
+The rules in ``sensitive.py`` find the shapes that can be checked (card brand and Luhn,
+IBAN mod-97, national id check digits, provider key formats). What they keep missing on
+unfamiliar text is the family "a value near a credential, id or account word" in a
+phrasing nobody wrote a rule for: "PlS7GW5JK — that's the VPN password", "log in to the
+router with violet126", "Steuerliche Identifikationsnummer: 97633763066".
+
+This stage is a linear model over features of the text around each token: the words
+(lower case), their character 3-5-grams (so a typo or an inflection of a known word
+still counts: "pasword", "Identifikationsnummer"), word bi- and trigrams, and for every
+token that looks like a value (digits, symbols, inner capitals) its shape and the words
+within a few tokens before and after it. A value's own characters never become a
+feature, so the model learns the context and the shape, not the samples' values.
+
+A text is scored on every window of ``window`` tokens (a linear model summed over a
+window is a difference of prefix sums, so every window costs the same as one); the
+text is flagged with a category when its best window scores above that category's
+threshold. Weights are trained offline (``bench/sensitive_train.py``, scikit-learn
+logistic regression) and shipped as ``sensitive_model.json``; inference here is pure
+Python, so the Lambda gains no dependency.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+WEIGHTS = Path(__file__).with_name("sensitive_model.json")
+
+_CHUNK = re.compile(r"\S+")
+_LEAD = re.compile(r"^[\"'“”‘’`(\[{<«„]+")
+_TRAIL = re.compile(r"[\"'“”‘’`)\]}>»,.;:!?…]+$")
+_SPLIT_AT = re.compile(r"(?<=[^\W\d_])([:=])(?=\S)")
+_WORD = re.compile(r"[^\W\d_]+")
+_JOINED_WORDS = re.compile(r"[^\W\d_]+(?:[_\-./'’][^\W\d_]+)+")
+_DIGIT_GROUPS = re.compile(r"\d+(?:[\-./]\d+)*")
+_KEY_JOIN = re.compile(r"[_\-.]+")
+_MAX_WORD = 24
+# How far a value looks for the words that name it, before and after.
+_BEFORE = 6
+_AFTER = 5
+
+
+def _case_is_plain(word: str) -> bool:
+    return word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+
+
+def _classes(token: str) -> str:
+    out: list[str] = []
+    for ch in token:
+        if ch.isdigit():
+            c = "0"
+        elif ch.isupper():
+            c = "A"
+        elif ch.isalpha():
+            c = "a"
+        else:
+            c = "p"
+        if not out or out[-1] != c:
+            out.append(c)
+    return "".join(out)
+
+
+def _length_bucket(n: int) -> str:
+    for limit, name in ((3, "s"), (5, "m"), (8, "l"), (12, "x"), (20, "xx"), (40, "xxx")):
+        if n <= limit:
+            return name
+    return "huge"
+
+
+class _Token(NamedTuple):
+    norm: str  # what n-grams see: a lower-case word, a punctuation mark, or a value's class
+    extras: tuple[str, ...]  # unigram-only features (a value's shape)
+    word: bool
+    value: bool
+
+
+@lru_cache(maxsize=4096)
+def _core_token(core: str) -> tuple[_Token, ...]:
+    if not any(c.isalnum() for c in core):
+        return (_Token(core[:2], (), False, False),)
+    if _WORD.fullmatch(core):
+        if len(core) > _MAX_WORD:
+            return (_Token("<longword>", (), False, False),)
+        if not _case_is_plain(core):  # "HarpoonCactus": letters only, shaped like a chosen value
+            return (_value(core),)
+        if core.isupper() and len(core) >= 6:
+            # "PASSWORD" or "PJUPKKECNULU" in a shouted sentence: a word, and maybe the value.
+            return (_Token(core.lower(), ("caps",), True, True),)
+        return (_Token(core.lower(), ("caps",) if core.isupper() and len(core) > 1 else (), True, False),)
+    if _JOINED_WORDS.fullmatch(core) and all(_case_is_plain(p) for p in re.split(r"[_\-./'’]", core)):
+        parts = [p for p in re.split(r"[_\-./'’]", core) if p]
+        if all(len(p) <= 2 for p in parts):  # "p/w", "i.d"
+            return (_Token(core.lower(), (), True, False),)
+        if len(parts) <= 3:  # "wifi_password", "Steuer-IdNr", "grandpa's"
+            return tuple(_Token(p.lower(), (), True, False) for p in parts)
+    return (_value(core),)
+
+
+def _value(core: str) -> _Token:
+    digits = sum(c.isdigit() for c in core)
+    if _DIGIT_GROUPS.fullmatch(core):
+        groups = re.split(r"[\-./]", core)
+        seps = "".join(c for c in core if not c.isdigit())[:1] or ""
+        shape = f"g:{seps}" + ".".join(str(len(g)) for g in groups[:6])
+        return _Token(f"<d{min(digits, 20)}>", (shape, f"dl:{_length_bucket(digits)}"), False, True)
+    classes = _classes(core)
+    if len(core) >= 16 and all(c in "0123456789abcdefABCDEF-" for c in core):
+        # Digests, commit ids and UUIDs: a shape of their own, not a chosen secret.
+        return _Token("<hex>", (f"hx:{len(core)}",), False, True)
+    present = "".join(sorted(set(classes)))
+    bucket = _length_bucket(len(core))
+    extras = (f"s:{present}:{bucket}", f"r:{classes[:8]}", f"dn:{min(digits, 9)}")
+    return _Token(f"<v:{present}>", extras, False, True)
+
+
+def tokens(text: str) -> list[_Token]:
+    out: list[_Token] = []
+    for chunk in _CHUNK.findall(text):
+        out.extend(_chunk_tokens(chunk))
+    return out
+
+
+@lru_cache(maxsize=16384)
+def _chunk_tokens(chunk: str) -> tuple[_Token, ...]:
+    out: list[_Token] = []
+    lead = _LEAD.match(chunk)
+    start = lead.end() if lead else 0
+    if lead:
+        out.append(_Token(chunk[0], (), False, False))
+    rest = chunk[start:]
+    trail = _TRAIL.search(rest)
+    # A password may end in "!" or "." ("s3cr3t!"): the mark is split off, the shape
+    # of what is left still reads as a value.
+    core = rest[: trail.start()] if trail and trail.start() > 0 else rest
+    if core:
+        split = _SPLIT_AT.search(core)
+        if split and split.end() < len(core):
+            out.extend(_core_token(core[: split.start()]))
+            out.append(_Token(split.group(1), (), False, False))
+            out.extend(_core_token(core[split.end() :]))
+        else:
+            out.extend(_core_token(core))
+    if trail and trail.start() > 0:
+        out.append(_Token(trail.group()[0], (), False, False))
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _char_grams(word: str) -> tuple[str, ...]:
+    padded = f"<{word}>"
+    grams = {padded[i : i + n] for n in (3, 4, 5) for i in range(len(padded) - n + 1)}
+    return tuple(sorted(grams))
+
+
+# Each token's features come in groups; inference sums (and caches) each group's weights,
+# training reads the strings: one definition for both.
+def _own(t: _Token) -> list[str]:
+    f = [f"u:{t.norm}", *t.extras]
+    if t.word and len(t.norm) >= 3:
+        f.extend(f"c:{g}" for g in _char_grams(t.norm))
+    return f
+
+
+def _named_before(word: str, near: bool) -> list[str]:
+    """A word a few tokens before a value ("password for the router is X")."""
+    f = [f"kv:{word}"]
+    if near and len(word) >= 3:
+        f.extend(f"kc:{g}" for g in _char_grams(word) if len(g) == 5)
+    return f
+
+
+def _named_after(word: str, near: bool) -> list[str]:
+    """A word a few tokens after a value ("X — that's the netflix password")."""
+    f = [f"vk:{word}"]
+    if near and len(word) >= 3:
+        f.extend(f"vc:{g}" for g in _char_grams(word) if len(g) == 5)
+    return f
+
+
+def _context(toks: list[_Token], i: int) -> list[tuple[str, bool, bool]]:
+    """(word, near, before) for the words around a value at ``i``."""
+    out = [(toks[j].norm, i - j <= 3, True) for j in range(max(0, i - _BEFORE), i) if toks[j].word]
+    out += [(toks[j].norm, j - i <= 4, False) for j in range(i + 1, min(len(toks), i + 1 + _AFTER)) if toks[j].word]
+    return out
+
+
+def position_features(text: str) -> list[list[str]]:
+    """Every token's features, in order: the model's input as training reads it."""
+    toks = tokens(text)
+    out: list[list[str]] = []
+    for i, t in enumerate(toks):
+        prev = toks[i - 1].norm if i else "^"
+        f = [*_own(t), f"b:{prev}|{t.norm}", f"t:{toks[i - 2].norm if i > 1 else '^'}|{prev}|{t.norm}"]
+        if t.value:
+            for word, near, before in _context(toks, i):
+                f.extend(_named_before(word, near) if before else _named_after(word, near))
+        out.append(f)
+    return out
+
+
+def model_text(text: str, key: str = "") -> str:
+    """What the model reads for a value stored under a key: the key spelled out, then the text."""
+    return f"{_KEY_JOIN.sub(' ', key)} : {text}" if key else text
+
+
+_Vector = tuple[float, float, float]
+_ZERO: _Vector = (0.0, 0.0, 0.0)
+_CACHE_LIMIT = 50_000
+
+
+class ValueModel:
+    """Three classes (secret, government id, bank account), a weight vector per feature."""
+
+    def __init__(
+        self,
+        classes: tuple[str, ...],
+        bias: tuple[float, ...],
+        thresholds: tuple[float, ...],
+        window: int,
+        weights: dict[str, tuple[float, ...]],
+    ) -> None:
+        if not len(classes) == len(bias) == len(thresholds) == 3:
+            raise ValueError("the value model has three classes")
+        self.classes = classes
+        self.bias = bias
+        self.thresholds = thresholds
+        self.window = window
+        self.weights = weights
+        # Sums of a feature group's weights, by what determines the group (a word's own
+        # features, a word naming a value before or after it): text repeats its words.
+        self._sums: dict[object, _Vector] = {}
+
+    @classmethod
+    def load(cls, path: Path = WEIGHTS) -> ValueModel:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        return cls(
+            classes=tuple(raw["classes"]),
+            bias=tuple(raw["bias"]),
+            thresholds=tuple(raw["thresholds"]),
+            window=int(raw["window"]),
+            weights={k: tuple(v) for k, v in raw["weights"].items()},
+        )
+
+    def _sum(self, feats: list[str]) -> _Vector:
+        get = self.weights.get
+        a = b = c = 0.0
+        for f in feats:
+            w = get(f)
+            if w is not None:
+                a += w[0]
+                b += w[1]
+                c += w[2]
+        return (a, b, c)
+
+    def _group(self, key: object, build: Callable[[], list[str]]) -> _Vector:
+        found = self._sums.get(key)
+        if found is None:
+            if len(self._sums) > _CACHE_LIMIT:
+                self._sums.clear()
+            found = self._sums[key] = self._sum(build())
+        return found
+
+    def scores(self, text: str) -> tuple[float, ...]:
+        """Each class's best window score (a log-odds): the same sums ``position_features``
+        gives training, grouped so that repeated words cost a dictionary look-up."""
+        toks = tokens(text)
+        get = self.weights.get
+        group = self._group
+        xs: list[float] = []
+        ys: list[float] = []
+        zs: list[float] = []
+        for i, t in enumerate(toks):
+            a, b, c = group(t, lambda t=t: _own(t))  # type: ignore[misc]
+            prev = toks[i - 1].norm if i else "^"
+            for w in (get(f"b:{prev}|{t.norm}"), get(f"t:{toks[i - 2].norm if i > 1 else '^'}|{prev}|{t.norm}")):
+                if w is not None:
+                    a += w[0]
+                    b += w[1]
+                    c += w[2]
+            if t.value:
+                for word, near, before in _context(toks, i):
+                    k = (word, near, before)
+                    w = group(k, lambda k=k: _named_before(*k[:2]) if k[2] else _named_after(*k[:2]))  # type: ignore[misc]
+                    a += w[0]
+                    b += w[1]
+                    c += w[2]
+            xs.append(a)
+            ys.append(b)
+            zs.append(c)
+        return tuple(self._best(v) + bias for v, bias in zip((xs, ys, zs), self.bias, strict=True))
+
+    def _best(self, values: list[float]) -> float:
+        n = len(values)
+        if n == 0:
+            return 0.0
+        span = min(self.window, n)
+        total = best = sum(values[:span])
+        for i in range(span, n):
+            total += values[i] - values[i - span]
+            if total > best:
+                best = total
+        return best
+
+    def classify(self, text: str) -> str | None:
+        """The class whose best window clears its threshold by the most, if any. A single
+        token is a word or a value, never a value near a word naming it."""
+        if len(_CHUNK.findall(text, 0, 200)) < 2:
+            return None
+        margins = [(s - t, c) for s, t, c in zip(self.scores(text), self.thresholds, self.classes, strict=True)]
+        margin, cls = max(margins)
+        return cls if margin > 0 else None
+
+
+@lru_cache(maxsize=1)
+def model() -> ValueModel:
+    """The shipped weights, read once. Missing weights fail loudly: a filter that quietly
+    lost its second stage would let through what it was measured to catch."""
+    return ValueModel.load()
