@@ -24,6 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.models import (
 )
 
 from engram import __version__
+from engram.api import json_text
 from engram.domain.errors import EngramError
 
 logger = Logger(service="engram", child=True)
@@ -88,7 +89,8 @@ def create_app() -> APIGatewayRestResolver:
     from engram.api import agents, dream, health, memories, tools, users
     from engram.api.idempotency import idempotency_middleware
 
-    app = APIGatewayRestResolver(enable_validation=True)
+    # Response bodies: the standard encoder's text, written faster (engram.api.json_text).
+    app = APIGatewayRestResolver(enable_validation=True, serializer=json_text.dumps)
     app.include_router(health.router)
     app.include_router(memories.router, prefix="/v1")
     app.include_router(users.router, prefix="/v1")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
@@ -11,7 +11,6 @@ from pydantic.alias_generators import to_camel
 from engram.domain.models import HistoryRecord, MemoryEntry, Page, UserProfile, UserSettings
 from engram.domain.ranking import ScoreParts as DomainScoreParts
 from engram.domain.serialization import (
-    entry_to_dict,
     history_to_dict,
     profile_to_dict,
     settings_to_dict,
@@ -98,10 +97,43 @@ class Entry(ApiModel):
 
     @classmethod
     def of(cls, e: MemoryEntry) -> Entry:
-        d = entry_to_dict(e)
-        d.pop("tenantId")
-        d.pop("identityId")
-        return cls.model_validate(d)
+        # Field by field, times as they are (in UTC, as the stored form has them): going
+        # through entry_to_dict formatted every time as text for pydantic to parse back,
+        # a good part of what a recall answer cost to build.
+        return cls(
+            id=e.id,
+            user_id=e.user_id,
+            key=e.key,
+            value=e.value,
+            statement=e.statement,
+            category=e.category,
+            visibility=e.visibility.value,
+            source_agent_id=e.source_agent_id,
+            group_ids=list(e.group_ids),
+            source_conversation_id=e.source_conversation_id,
+            source_message_id=e.source_message_id,
+            importance=e.importance,
+            confidence=e.confidence,
+            status=e.status.value,
+            supersedes=e.supersedes,
+            superseded_by=e.superseded_by,
+            conflicted=e.conflicted,
+            access_count=e.access_count,
+            last_accessed_at=_utc(e.last_accessed_at),
+            last_reinforced_at=_utc(e.last_reinforced_at),
+            last_decayed_at=_utc(e.last_decayed_at),
+            expires_at=_utc(e.expires_at),
+            valid_from=_utc(e.valid_from),
+            valid_to=_utc(e.valid_to),
+            source_time=_utc(e.source_time),
+            created_at=e.created_at.astimezone(UTC),
+            updated_at=e.updated_at.astimezone(UTC),
+            version=e.version,
+        )
+
+
+def _utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(UTC)
 
 
 class SemanticMatchView(ApiModel):
