@@ -46,7 +46,7 @@ from engram.service.recall import RecallRequest
 from engram.settings import Settings
 
 from bench.common import write_results
-from bench.conv_data import Conversation, Question, generate, summary
+from bench.conv_data import DATA_VERSION, Conversation, Question, generate, summary
 
 TENANT = "conv-eval"
 AGENT = "agent-conv"
@@ -366,7 +366,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--splits", default="test")
     parser.add_argument("--conversations", type=int, default=12)
     parser.add_argument("--label", default="after", help="results file suffix (before / after)")
-    parser.add_argument("--data", type=int, default=2, help="bench/conv_data.py version (1: the first evaluation's)")
+    parser.add_argument(
+        "--data", type=int, default=DATA_VERSION, help="bench/conv_data.py version (1, 2: the earlier evaluations')"
+    )
     args = parser.parse_args(argv)
     logging.disable(logging.INFO)
     # Only the conversations asked about are loaded (each is its own user).

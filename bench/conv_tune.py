@@ -33,7 +33,7 @@ from engram.domain.ranking import HybridWeights, Signals, rank, weights_for
 from engram.service.recall import RecallRequest
 
 from bench.common import write_results
-from bench.conv_data import generate
+from bench.conv_data import DATA_VERSION, generate
 from bench.conv_eval import (
     KS,
     OFF_TOPIC,
@@ -50,7 +50,7 @@ from bench.conv_eval import (
 
 
 def gather(
-    embedder_name: str, conversations: int, version: int = 2
+    embedder_name: str, conversations: int, version: int = DATA_VERSION
 ) -> tuple[str, list[dict[str, Any]], list[list[tuple[str, Signals]]], datetime]:
     convs = [c for c in generate(version=version) if c.split == "train"][:conversations]
     embedder = CachedEmbedder(make_embedder(embedder_name), disk=embedder_name != "hash")
@@ -172,7 +172,9 @@ def off_topic_empty(off: list[list[tuple[str, Signals]]], w: HybridWeights, now:
     return round(empty / max(1, len(off)), 3)
 
 
-def tune(embedder_name: str, conversations: int, version: int = 2, cache: Path | None = None) -> dict[str, Any]:
+def tune(
+    embedder_name: str, conversations: int, version: int = DATA_VERSION, cache: Path | None = None
+) -> dict[str, Any]:
     model_id, rows, off, now = gather_cached(embedder_name, conversations, version, cache)
     flat = Flat(rows, now)
     base = weights_for(model_id)
@@ -228,7 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--embedders", default="hash,minilm")
     parser.add_argument("--conversations", type=int, default=8, help="train conversations to load (of 8)")
-    parser.add_argument("--data", type=int, default=2, help="bench/conv_data.py version")
+    parser.add_argument("--data", type=int, default=DATA_VERSION, help="bench/conv_data.py version")
     parser.add_argument("--cache", type=Path, help="keep the gathered candidates here (re-runs skip the load)")
     args = parser.parse_args(argv)
     logging.disable(logging.INFO)

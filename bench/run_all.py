@@ -42,6 +42,8 @@ NOT_BENCHMARKS = {
     "cost",
     "fuzz",
     "conv_data",
+    "conv_questions",
+    "conv_refs",  # a yardstick for writing conv_data's questions, not a measure of Engram
     "conv_tune",
     "sensitive_holdout",
     "sensitive_holdout_b",
