@@ -12,10 +12,11 @@ import hashlib
 import json
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -321,42 +322,56 @@ class LocalIndex:
             "SELECT rowid, meta, vector, model_id FROM idx_docs WHERE tenant_id=? AND user_id=?",
             (tenant_id, user_id),
         ).fetchall()
-        # A write changes one or two of a user's documents and moves the generation, so
-        # the next search reloads them all: what was parsed before is kept where the
-        # stored meta is the same text (parsing was most of a reload; issue #17's dedup
-        # searches after every write).
-        before, before_raw = (cached.metas, cached.raw) if cached is not None else ({}, {})
-        metas: dict[int, DocMeta] = {}
-        raw: dict[int, str] = {}
-        for r in rows:
-            rowid, text = int(r[0]), r[1]
-            known = before.get(rowid) if before_raw.get(rowid) == text else None
-            metas[rowid] = known if known is not None else meta_from(json.loads(text))
-            raw[rowid] = text
-        model_id, chosen = _comparable_vectors(rows, model_id)
-        matrix = (
-            np.frombuffer(b"".join(r[2] for r in chosen), dtype=np.float32).reshape(len(chosen), -1)
-            if chosen
-            else np.zeros((0, 0), dtype=np.float32)
-        )
-        vec_rowids = [int(r[0]) for r in chosen]
-        rows_of = FilterRows.of([metas[r] for r in vec_rowids])
-        fresh = _UserDocs(
-            gen,
-            model_id,
-            metas,
-            vec_rowids,
-            {r: i for i, r in enumerate(vec_rowids)},
-            matrix,
-            rows_of,
-            frozenset(m.kind for m in metas.values()),
-            raw,
-        )
+        fresh = _user_docs(gen, rows, model_id, cached)
         with self._lock:
             if len(self._cache) > 2048:
                 self._cache.clear()
             self._cache[(tenant_id, user_id)] = fresh
         return fresh
+
+
+def _user_docs(gen: int, rows: list[Any], model_id: str | None, cached: _UserDocs | None) -> _UserDocs:
+    """One user's documents as searched: every document's metadata, and one matrix of the
+    vectors that can be compared with each other."""
+    metas, raw = _metas(rows, cached)
+    model_id, chosen = _comparable_vectors(rows, model_id)
+    matrix = (
+        np.frombuffer(b"".join(r[2] for r in chosen), dtype=np.float32).reshape(len(chosen), -1)
+        if chosen
+        else np.zeros((0, 0), dtype=np.float32)
+    )
+    vec_rowids = [int(r[0]) for r in chosen]
+    rows_of = FilterRows.of([metas[r] for r in vec_rowids])
+    return _UserDocs(
+        gen,
+        model_id,
+        metas,
+        vec_rowids,
+        {r: i for i, r in enumerate(vec_rowids)},
+        matrix,
+        rows_of,
+        frozenset(m.kind for m in metas.values()),
+        raw,
+    )
+
+
+def _metas(rows: list[Any], cached: _UserDocs | None) -> tuple[dict[int, DocMeta], dict[int, str]]:
+    """Each document's metadata by rowid, and its stored text.
+
+    A write changes one or two of a user's documents and moves the generation, so the
+    next search reloads them all: what was parsed before is kept where the stored meta
+    is the same text (parsing was most of a reload; issue #17's dedup searches after
+    every write).
+    """
+    before, before_raw = (cached.metas, cached.raw) if cached is not None else ({}, {})
+    metas: dict[int, DocMeta] = {}
+    raw: dict[int, str] = {}
+    for r in rows:
+        rowid, text = int(r[0]), r[1]
+        known = before.get(rowid) if before_raw.get(rowid) == text else None
+        metas[rowid] = known if known is not None else meta_from(json.loads(text))
+        raw[rowid] = text
+    return metas, raw
 
 
 def _nearest(
@@ -392,16 +407,26 @@ def _comparable_vectors(rows: list[Any], model_id: str | None) -> tuple[str | No
     """
     with_vectors = [r for r in rows if r[2] is not None]
     if model_id is None and with_vectors:
-        counts: dict[str, int] = {}
-        for r in with_vectors:
-            counts[r[3] or ""] = counts.get(r[3] or "", 0) + 1
-        model_id = max(sorted(counts), key=lambda m: counts[m])
-    chosen = [r for r in with_vectors if (r[3] or "") == (model_id or "")]
-    dims = {len(r[2]) for r in chosen}
-    if len(dims) > 1:
-        common = max(sorted(dims), key=lambda n: sum(1 for r in chosen if len(r[2]) == n))
+        model_id = _most_common(map(_model_of, with_vectors))
+    wanted = model_id or ""
+    chosen = [r for r in with_vectors if _model_of(r) == wanted]
+    if len({len(r[2]) for r in chosen}) > 1:
+        common = _most_common(len(r[2]) for r in chosen)
         chosen = [r for r in chosen if len(r[2]) == common]
     return model_id, chosen
+
+
+def _model_of(row: Any) -> str:
+    return str(row[3] or "")
+
+
+_T = TypeVar("_T", str, int)
+
+
+def _most_common(values: Iterable[_T]) -> _T:
+    """The most frequent value; the smallest of those tied (a stable choice)."""
+    counts = Counter(values)
+    return max(sorted(counts), key=lambda v: counts[v])
 
 
 def _sim_of(docs: _UserDocs, sims: npt.NDArray[np.float32] | None, rowid: int) -> float:
