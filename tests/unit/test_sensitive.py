@@ -263,3 +263,42 @@ def test_the_learned_stage_scores_what_training_read() -> None:
 def test_a_single_token_is_never_the_learned_stage_s() -> None:
     assert model().classify("password") is None
     assert model().classify("Zebra77!") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Chinese, Japanese and Korean: no space between the word and the value
+        "密码是abc12345",
+        "我的密码abc12345",
+        "wifi密码是Cafe2024!",
+        "パスワードはhunter2です",
+        "暗証番号は4821",
+        "비밀번호는hunter2",
+        "비밀번호 hunter2",
+        # a password in a shouted sentence, with no "is" before it
+        "THE BANK APP PASSWORD QWERTYUIOP PLEASE",
+        "GMAIL PASSWORD ZXCVBNMASD",
+    ],
+)
+def test_passwords_without_a_space_or_in_capitals_are_found(text: str) -> None:
+    match = find_sensitive(text)
+    assert match is not None
+    assert match.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我忘记密码了",  # I forgot the password
+        "密码在我的钱包里",  # the password is in my wallet
+        "修改密码 https://example.com/reset",
+        "パスワードを変更した",
+        "비밀번호 4자리",  # a four-digit password (its length, not it)
+        "密码是********",
+        "I FORGOT MY PASSWORD AGAIN",
+        "THE PASSWORD IS IN THE DRAWER",
+    ],
+)
+def test_password_words_without_a_value_pass_in_any_script(text: str) -> None:
+    assert find_sensitive(text) is None

@@ -1174,7 +1174,7 @@ _SECRET_STEMS = frozenset(
 def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
         text = _PUBLIC_KEY_RE.sub("publickey", text)
-    if _shaped_like_a_secret(text):
+    if _shaped_like_a_secret(text) or _cjk_password(text):
         return True
     present = words & _SECRET_STEMS
     if not present:
@@ -1183,6 +1183,28 @@ def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # text around it: long messages often hold such a word ("office", "key") and no secret,
     # and the rules, not the words, are the costly part.
     return any(_keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+# Chinese, Japanese and Korean write no space between the word and what follows it
+# ("密码是abc12345", "パスワードはhunter2です", "비밀번호는hunter2"), so the word-bounded
+# rules never see the word. Here the word, any particles or marks, then a run of
+# ASCII: in CJK text that run is the value.
+_CJK_PASSWORD_RE = re.compile(
+    r"(?:密码|密碼|口令|パスワード|暗証番号|暗証コード|비밀번호|비번|(?:PIN|pin)\s?(?:码|碼|コード|번호))"
+    r"\s*(?:(?:是|为|為|：|:|は|が|を|는|은|가|이|=|-|—|「|『|“)\s*)*"
+    r"(?P<v>[!-~]{4,})"
+)
+
+
+def _cjk_password(text: str) -> bool:
+    for m in _CJK_PASSWORD_RE.finditer(text):
+        value = m.group("v").strip(".,;:!?)(\"'」』”")
+        if len(value) < 4 or "://" in value or value.lower().startswith("www."):
+            continue
+        if _PLACEHOLDER.match(value) or _MASKED.fullmatch(value) or value.lower() in _NOT_A_VALUE:
+            continue
+        return True
+    return False
 
 
 def _shaped_like_a_secret(text: str) -> bool:
