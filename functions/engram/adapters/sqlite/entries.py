@@ -9,6 +9,7 @@ mark are one atomic write.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -93,24 +94,7 @@ class SqliteEntries(SqliteRepository):
         return None if row is None else IdentityState(int(row[0]), row[1])
 
     def list_entries(self, tenant_id: str, user_id: str, query: EntryQuery) -> Page[MemoryEntry]:
-        where = ["tenant_id=?", "user_id=?"]
-        args: list[Any] = [tenant_id, user_id]
-        if query.statuses:
-            where.append(f"status IN ({','.join('?' * len(query.statuses))})")
-            args.extend(s.value for s in query.statuses)
-        if query.category is not None:
-            where.append("category=?")
-            args.append(query.category)
-        if query.key is not None:
-            where.append("key=?")
-            args.append(query.key)
-        if not query.include_expired:
-            where.append("(expires_at IS NULL OR expires_at > ?)")
-            args.append(ts(query.now))
-        if query.scope is not None and not query.scope.everything:
-            clause, scope_args = scope_sql(query.scope)
-            where.append(clause)
-            args.extend(scope_args)
+        where, args = _where(tenant_id, user_id, query)
         sort_cols: tuple[str, ...] = ("updated_at", "id")
         if query.order is RecallOrder.MOST_ACCESSED:
             sort_cols = ("access_count", "updated_at", "id")
@@ -159,36 +143,7 @@ class SqliteEntries(SqliteRepository):
         entry_rows = [entry_row(e) for e in changeset.entries]
         history_rows = [(t, u, h.identity_id, h.version, dumps(history_to_dict(h))) for h in changeset.history]
         with self.db.tx() as conn:
-            if changeset.origin is not None:
-                erased = conn.execute(
-                    "SELECT erased_at FROM erasures WHERE mark_id=?", (erasure_mark_id(t, u),)
-                ).fetchone()
-                if erased is not None and erased[0] >= ts(changeset.origin):
-                    raise UserErased("This user was erased after this write began; it was not applied.")
-            for guard in changeset.guards:
-                row = conn.execute(
-                    "SELECT version FROM identities WHERE tenant_id=? AND user_id=? AND identity_id=?",
-                    (t, u, guard.identity_id),
-                ).fetchone()
-                stored = None if row is None else int(row[0])
-                if stored != guard.expected_version:
-                    raise VersionConflict(
-                        "This memory was changed by another writer; retry.",
-                        identityId=guard.identity_id,
-                        expected=guard.expected_version,
-                        found=stored,
-                    )
-            if changeset.max_active is not None and changeset.active_delta > 0:
-                live = conn.execute(
-                    "SELECT COUNT(*) FROM entries WHERE tenant_id=? AND user_id=? AND status='active' "
-                    "AND (expires_at IS NULL OR expires_at > ?)",
-                    (t, u, ts(now)),
-                ).fetchone()[0]
-                if live + changeset.active_delta > changeset.max_active:
-                    raise CapacityReached(
-                        f"This user is at the most memories this agent allows ({changeset.max_active}).",
-                        maxEntriesPerUser=changeset.max_active,
-                    )
+            _check(conn, changeset, now)
             for guard in changeset.guards:
                 conn.execute(
                     "INSERT INTO identities (tenant_id, user_id, identity_id, version, current_entry_id) "
@@ -331,3 +286,60 @@ def scope_sql(scope: VisibilityScope) -> tuple[str, list[Any]]:
         )
         args.extend(scope.group_ids)
     return "(" + " OR ".join(clauses) + ")", args
+
+
+def _check(conn: sqlite3.Connection, changeset: Changeset, now: datetime) -> None:
+    """What must hold for ``changeset`` to apply, read under the write lock: the user was
+    not erased since the write began, no identity moved, and the user has room."""
+    t, u = changeset.tenant_id, changeset.user_id
+    if changeset.origin is not None:
+        erased = conn.execute("SELECT erased_at FROM erasures WHERE mark_id=?", (erasure_mark_id(t, u),)).fetchone()
+        if erased is not None and erased[0] >= ts(changeset.origin):
+            raise UserErased("This user was erased after this write began; it was not applied.")
+    for guard in changeset.guards:
+        row = conn.execute(
+            "SELECT version FROM identities WHERE tenant_id=? AND user_id=? AND identity_id=?",
+            (t, u, guard.identity_id),
+        ).fetchone()
+        stored = None if row is None else int(row[0])
+        if stored != guard.expected_version:
+            raise VersionConflict(
+                "This memory was changed by another writer; retry.",
+                identityId=guard.identity_id,
+                expected=guard.expected_version,
+                found=stored,
+            )
+    if changeset.max_active is not None and changeset.active_delta > 0:
+        live = conn.execute(
+            "SELECT COUNT(*) FROM entries WHERE tenant_id=? AND user_id=? AND status='active' "
+            "AND (expires_at IS NULL OR expires_at > ?)",
+            (t, u, ts(now)),
+        ).fetchone()[0]
+        if live + changeset.active_delta > changeset.max_active:
+            raise CapacityReached(
+                f"This user is at the most memories this agent allows ({changeset.max_active}).",
+                maxEntriesPerUser=changeset.max_active,
+            )
+
+
+def _where(tenant_id: str, user_id: str, query: EntryQuery) -> tuple[list[str], list[Any]]:
+    """The conditions of a listing, and their arguments."""
+    where = ["tenant_id=?", "user_id=?"]
+    args: list[Any] = [tenant_id, user_id]
+    if query.statuses:
+        where.append(f"status IN ({','.join('?' * len(query.statuses))})")
+        args.extend(s.value for s in query.statuses)
+    if query.category is not None:
+        where.append("category=?")
+        args.append(query.category)
+    if query.key is not None:
+        where.append("key=?")
+        args.append(query.key)
+    if not query.include_expired:
+        where.append("(expires_at IS NULL OR expires_at > ?)")
+        args.append(ts(query.now))
+    if query.scope is not None and not query.scope.everything:
+        clause, scope_args = scope_sql(query.scope)
+        where.append(clause)
+        args.extend(scope_args)
+    return where, args
