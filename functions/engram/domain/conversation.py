@@ -326,30 +326,39 @@ def redact_metadata(value: Any, key: str = "", rules: list[str] | None = None) -
     """
     found: list[str] = [] if rules is None else rules
     if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            name = str(k)
-            in_key = find_sensitive(name.replace("_", " "))
-            if in_key is not None:
-                found.append(in_key.rule)
-                name = f"{REDACTED}{len(out)}"
-            out[name] = redact_metadata(v, str(k), found)[0]
-        return out, tuple(found)
+        return _redacted_mapping(value, found), tuple(found)
     if isinstance(value, list):
         return [redact_metadata(v, key, found)[0] for v in value], tuple(found)
     if isinstance(value, bool) or value is None:
         return value, tuple(found)
+    return _redacted_scalar(value, key, found), tuple(found)
+
+
+def _redacted_mapping(value: dict[Any, Any], found: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in value.items():
+        name = str(k)
+        in_key = find_sensitive(name.replace("_", " "))
+        if in_key is not None:
+            found.append(in_key.rule)
+            name = f"{REDACTED}{len(out)}"
+        out[name] = redact_metadata(v, str(k), found)[0]
+    return out
+
+
+def _redacted_scalar(value: Any, key: str, found: list[str]) -> Any:
+    """A string or number, redacted as text; ``key`` may say the whole value is secret."""
     text = value if isinstance(value, str) else str(value)
     whole = find_sensitive(text, key) if key else None
     if whole is not None and find_sensitive(text) is None:
         # Only the key says what it is ({"pin": "4821"}): the value goes whole.
         found.append(whole.rule)
-        return REDACTED, tuple(found)
+        return REDACTED
     redacted, fired = redact_sensitive(text)
     if not fired:
-        return value, tuple(found)
+        return value
     found.extend(fired)
-    return redacted, tuple(found)
+    return redacted
 
 
 def _redact_numbers(clause: str, rules: list[str]) -> str:

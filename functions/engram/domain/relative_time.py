@@ -112,20 +112,23 @@ def _resolve(m: re.Match[str], kind: str, anchor: date, past: bool) -> ResolvedT
         start, end = _span(anchor, unit, {"last": -1, "next": 1, "this": 0}[kind])
         return ResolvedTime(text, start, end, unit)
     wd = _WEEKDAYS.index(m.group("wd").lower())
-    direction = m.group("dir").lower()
-    delta = wd - anchor.weekday()
+    d = anchor + timedelta(days=_weekday_delta(wd - anchor.weekday(), m.group("dir").lower(), past))
+    return ResolvedTime(text, d, d, "day")
+
+
+def _weekday_delta(delta: int, direction: str, past: bool) -> int:
+    """Days from the anchor to the weekday named, ``delta`` days away within its week."""
     if direction == "next":
         # "next Friday" is the Friday of next week; "this Friday" the one of this week.
-        delta += 7
-    elif direction == "last":
-        delta = delta - 7 if delta >= 0 else delta
-    elif direction == "on" and past:
+        return delta + 7
+    if direction == "last":
+        return delta - 7 if delta >= 0 else delta
+    if direction == "on" and past:
         # "on Friday" in a past-tense sentence is the latest Friday up to the anchor.
-        delta = delta if delta <= 0 else delta - 7
-    elif direction == "on":
-        delta = delta if delta >= 0 else delta + 7
-    d = anchor + timedelta(days=delta)
-    return ResolvedTime(text, d, d, "day")
+        return delta if delta <= 0 else delta - 7
+    if direction == "on":
+        return delta if delta >= 0 else delta + 7
+    return delta
 
 
 def find_relative_times(text: str, anchor: datetime) -> list[ResolvedTime]:
