@@ -17,7 +17,7 @@ from engram.domain.errors import StoreUnavailable, Throttled
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs import SQSClient
-    from mypy_boto3_sqs.type_defs import SendMessageBatchRequestEntryTypeDef
+    from mypy_boto3_sqs.type_defs import SendMessageBatchRequestEntryTypeDef, SendMessageBatchResultTypeDef
 
 logger = Logger(service="engram", child=True)
 
@@ -37,25 +37,31 @@ class SqsDreamQueue:
                 {"Id": str(i), "MessageBody": json.dumps(m.to_dict(), separators=(",", ":"))}
                 for i, m in enumerate(chunk)
             ]
-            for _ in range(ATTEMPTS):
-                try:
-                    answer = self._client.send_message_batch(QueueUrl=self._url, Entries=pending)
-                except ClientError as exc:
-                    code = exc.response.get("Error", {}).get("Code", "")
-                    if code in {"ThrottlingException", "RequestThrottled", "KmsThrottled"}:
-                        raise Throttled("The dream queue is throttling; retry shortly.") from exc
-                    raise StoreUnavailable("The dream queue refused the batch.", code=code) from exc
-                except BotoCoreError as exc:
-                    raise StoreUnavailable("The dream queue cannot be reached.") from exc
-                failed = {f["Id"] for f in answer.get("Failed", [])}
-                if not failed:
-                    break
-                # Sender faults will not pass on a retry; only the service's own do.
-                if any(f.get("SenderFault") for f in answer.get("Failed", [])):
-                    raise StoreUnavailable("The dream queue rejected a message.", failed=len(failed))
-                pending = [e for e in pending if e["Id"] in failed]
-            else:
-                raise StoreUnavailable("The dream queue kept failing part of a batch.", failed=len(pending))
+            self._send_batch(pending)
+
+    def _send_batch(self, pending: list[SendMessageBatchRequestEntryTypeDef]) -> None:
+        """One batch, its failed messages sent again while the service is at fault."""
+        for _ in range(ATTEMPTS):
+            answer = self._call(pending)
+            failed = {f["Id"] for f in answer.get("Failed", [])}
+            if not failed:
+                return
+            # Sender faults will not pass on a retry; only the service's own do.
+            if any(f.get("SenderFault") for f in answer.get("Failed", [])):
+                raise StoreUnavailable("The dream queue rejected a message.", failed=len(failed))
+            pending = [e for e in pending if e["Id"] in failed]
+        raise StoreUnavailable("The dream queue kept failing part of a batch.", failed=len(pending))
+
+    def _call(self, pending: list[SendMessageBatchRequestEntryTypeDef]) -> SendMessageBatchResultTypeDef:
+        try:
+            return self._client.send_message_batch(QueueUrl=self._url, Entries=pending)
+        except ClientError as exc:
+            code = exc.response.get("Error", {}).get("Code", "")
+            if code in {"ThrottlingException", "RequestThrottled", "KmsThrottled"}:
+                raise Throttled("The dream queue is throttling; retry shortly.") from exc
+            raise StoreUnavailable("The dream queue refused the batch.", code=code) from exc
+        except BotoCoreError as exc:
+            raise StoreUnavailable("The dream queue cannot be reached.") from exc
 
 
 class InMemoryDreamQueue:
