@@ -22,6 +22,7 @@ from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEvent
 from aws_lambda_powertools.utilities.idempotency import (
     BasePersistenceLayer,
     IdempotencyConfig,
@@ -106,6 +107,19 @@ def _runner(engram: Engram, app: APIGatewayRestResolver) -> Runner:
         return run  # type: ignore[no-any-return]  # the decorator erases the signature
 
 
+def _request(event: APIGatewayProxyEvent, key: str) -> dict[str, str]:
+    """What identifies a keyed write: its owner, the key in its caller's scope, and the
+    body (a key used again with another body is refused)."""
+    principal = current_principal()
+    # The owner prefixes the record id so that erasing the user erases its records too.
+    user = _USER_IN_PATH.match(event.path)
+    return {
+        "owner": owner_of(principal.tenant_id, user.group(1) if user else "-"),
+        "key": "\x1f".join((principal.tenant_id, principal.agent_id, event.http_method, event.path, key)),
+        "bodyHash": hashlib.sha256((event.body or "").encode()).hexdigest(),
+    }
+
+
 def idempotency_middleware(app: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
     event = app.current_event
     key = next((v for k, v in (event.headers or {}).items() if k.lower() == HEADER), None)
@@ -113,16 +127,8 @@ def idempotency_middleware(app: APIGatewayRestResolver, next_middleware: NextMid
         return next_middleware(app)
     if not 1 <= len(key) <= 255 or not key.isprintable():
         raise ValidationFailed("The Idempotency-Key header must be 1-255 printable characters.", field=HEADER)
-    principal = current_principal()
-    # The owner prefixes the record id so that erasing the user erases its records too.
-    user = _USER_IN_PATH.match(event.path)
-    request = {
-        "owner": owner_of(principal.tenant_id, user.group(1) if user else "-"),
-        "key": "\x1f".join((principal.tenant_id, principal.agent_id, event.http_method, event.path, key)),
-        "bodyHash": hashlib.sha256((event.body or "").encode()).hexdigest(),
-    }
     try:
-        stored = _runner(get_engram(), app)(request=request, call=lambda: next_middleware(app))
+        stored = _runner(get_engram(), app)(request=_request(event, key), call=lambda: next_middleware(app))
     except _NotStored as exc:
         return exc.response
     except IdempotencyAlreadyInProgressError as exc:
