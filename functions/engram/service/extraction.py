@@ -22,7 +22,7 @@ from aws_lambda_powertools.utilities.idempotency import BasePersistenceLayer, Id
 from aws_lambda_powertools.utilities.idempotency.exceptions import IdempotencyItemNotFoundError
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from engram.domain.agent_config import Guardrails
+from engram.domain.agent_config import AgentConfig, Guardrails
 from engram.domain.conversation import (
     ExtractionJob,
     ExtractionRecord,
@@ -54,7 +54,7 @@ from engram.ports import (
     TurnCounter,
 )
 from engram.service.agents import AgentConfigService
-from engram.service.memory import MemoryService
+from engram.service.memory import MemoryService, WriteResult
 from engram.service.retrieval import IndexWriter
 from engram.service.users import UserService
 
@@ -156,23 +156,10 @@ class ExtractionService:
         budget = _Budget(
             self.turns, msg.tenant_id, msg.agent_id, now, config.user_memory_config.max_extraction_cost_per_day
         )
-        reserved = budget.reserve(extractor.max_cost_usd(msg.content))
-        capped = reserved is None
-        if capped:
-            logger.warning("extraction cost cap reached", extra={"cap_usd": budget.cap_usd})
-            if self.fallback is None:
-                return skipped("cost_cap", usage={"costCapUsd": budget.cap_usd})
-            extractor = self.fallback
-        try:
-            extraction = extractor.extract(msg.content, msg.timestamp)
-        except BaseException:
-            budget.settle(reserved or 0, 0.0)  # a failed call is retried, and reserves again
-            raise
-        # The reservation becomes what the call cost.
-        budget.settle(reserved or 0, 0.0 if extraction.usage is None else extraction.usage.cost_usd)
-        usage = _usage(extraction)
-        if capped:
-            usage["costCapUsd"] = budget.cap_usd
+        ran = self._run(msg, budget)
+        if ran is None:
+            return skipped("cost_cap", usage={"costCapUsd": budget.cap_usd})
+        extractor, extraction, usage = ran
         if extraction.skipped:
             return skipped(extraction.skipped, usage=usage)
         dropped: Counter[str] = Counter(extraction.dropped)
@@ -194,24 +181,52 @@ class ExtractionService:
             # own (self), never written over a global or another agent's entry.
             request, _ = self.memory.resolve(self._request(msg, fact, settings), config)
             try:
-                if needs_approval(config.require_approval, request.category):
-                    # The agent's writes of this kind wait for the user's approval; so do
-                    # the facts taken from its conversations.
-                    if self.memory.proposer is None:
-                        dropped["approval_unavailable"] += 1
-                        continue
-                    result = self.memory.proposer.propose_write(principal, request, config)
-                else:
-                    result = self.memory.write(request, config)
+                result = self._write_or_propose(principal, request, config)
             except CapacityReached:
                 dropped["capacity"] += 1
                 continue
             except UserErased:
                 return skipped("erased")
+            if result is None:
+                dropped["approval_unavailable"] += 1
+                continue
             outcomes[result.outcome.value] += 1
         return ExtractionRecord(
             "extracted", now, extractor.name, None, dict(outcomes), dict(dropped), identity.fields(), usage
         )
+
+    def _run(self, msg: Message, budget: _Budget) -> tuple[FactExtractor, Extraction, dict[str, Any]] | None:
+        """The extractor's findings within the agent's daily budget, with what they cost:
+        the rules stand in once the budget is spent (None: nothing may run)."""
+        extractor = self.extractor
+        reserved = budget.reserve(extractor.max_cost_usd(msg.content))
+        capped = reserved is None
+        if capped:
+            logger.warning("extraction cost cap reached", extra={"cap_usd": budget.cap_usd})
+            if self.fallback is None:
+                return None
+            extractor = self.fallback
+        try:
+            extraction = extractor.extract(msg.content, msg.timestamp)
+        except BaseException:
+            budget.settle(reserved or 0, 0.0)  # a failed call is retried, and reserves again
+            raise
+        # The reservation becomes what the call cost.
+        budget.settle(reserved or 0, 0.0 if extraction.usage is None else extraction.usage.cost_usd)
+        usage = _usage(extraction)
+        if capped:
+            usage["costCapUsd"] = budget.cap_usd
+        return extractor, extraction, usage
+
+    def _write_or_propose(self, principal: Principal, request: WriteRequest, config: AgentConfig) -> WriteResult | None:
+        """A fact written, or proposed where the agent's writes of its kind wait for the
+        user's approval (so do the facts taken from its conversations); None: approval is
+        needed and unavailable."""
+        if not needs_approval(config.require_approval, request.category):
+            return self.memory.write(request, config)
+        if self.memory.proposer is None:
+            return None
+        return self.memory.proposer.propose_write(principal, request, config)
 
     def _refusal(self, fact: ExtractedFact, settings: UserSettings, guardrails: Guardrails) -> str | None:
         if settings.allowed_categories is not None and fact.category not in settings.allowed_categories:
