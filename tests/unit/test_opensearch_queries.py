@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from engram.adapters import local_index
+from engram.adapters import local_index_filters
 from engram.adapters.opensearch import connection, documents, mapping
 from engram.adapters.opensearch import queries as q
 from engram.domain.policies import VisibilityScope
@@ -446,9 +446,9 @@ def test_given_any_doc_and_query_then_the_opensearch_filter_agrees_with_the_loca
     doc: IndexDocument, query: SearchQuery
 ) -> None:
     source = documents.document_source(doc, DIM)
-    meta = local_index._meta_from(local_index._meta_of(doc))
-    local = (doc.tenant_id, doc.user_id) == (query.tenant_id, query.user_id) and local_index._passes(
-        meta, query, local_index._Filter.of(query)
+    meta = local_index_filters.meta_from(local_index_filters.meta_json(doc))
+    local = (doc.tenant_id, doc.user_id) == (query.tenant_id, query.user_id) and local_index_filters.passes(
+        meta, query, local_index_filters.QueryFilter.of(query)
     )
     assert _holds(q.search_filter(query), source) == local
 
