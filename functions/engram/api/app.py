@@ -86,11 +86,28 @@ def _clean_validation_errors(errors: Any) -> list[dict[str, Any]]:
 
 
 def create_app() -> APIGatewayRestResolver:
-    from engram.api import agents, dream, health, memories, tools, users
     from engram.api.idempotency import idempotency_middleware
 
     # Response bodies: the standard encoder's text, written faster (engram.api.json_text).
     app = APIGatewayRestResolver(enable_validation=True, serializer=json_text.dumps)
+    _include_routers(app)
+    app.use(middlewares=[idempotency_middleware])
+    app.enable_swagger(
+        path="/docs",
+        title=API_TITLE,
+        version=__version__,
+        description=API_DESCRIPTION,
+        security_schemes=SECURITY_SCHEMES,
+        security=SECURITY,
+    )
+    _handle_errors(app)
+    return app
+
+
+def _include_routers(app: APIGatewayRestResolver) -> None:
+    """Every resource's router: one file per resource under ``api/``."""
+    from engram.api import agents, dream, health, memories, tools, users
+
     app.include_router(health.router)
     app.include_router(memories.router, prefix="/v1")
     app.include_router(users.router, prefix="/v1")
@@ -108,15 +125,10 @@ def create_app() -> APIGatewayRestResolver:
 
     for user_control in (proposals, blocks, archival, remembered):
         app.include_router(user_control.router, prefix="/v1")
-    app.use(middlewares=[idempotency_middleware])
-    app.enable_swagger(
-        path="/docs",
-        title=API_TITLE,
-        version=__version__,
-        description=API_DESCRIPTION,
-        security_schemes=SECURITY_SCHEMES,
-        security=SECURITY,
-    )
+
+
+def _handle_errors(app: APIGatewayRestResolver) -> None:
+    """Every error answers with the one error body (``code``, ``message``, ``details``)."""
 
     @app.exception_handler(EngramError)
     def _domain_error(exc: EngramError) -> Response[str]:
@@ -172,8 +184,6 @@ def create_app() -> APIGatewayRestResolver:
             },
         )
         return error_response(500, "internal_error", "Something went wrong on our side; it has been logged.")
-
-    return app
 
 
 def openapi_document() -> dict[str, Any]:
