@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engram.domain.dream import Stats
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from engram.local.dream_runner import LocalRunResult
 
 # Users per batch while a progress bar is drawn.
 PROGRESS_BATCH = 5
@@ -43,7 +48,6 @@ def rows(stats: Stats) -> list[tuple[str, str]]:
 def cmd_dream(args: argparse.Namespace, settings: Any) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
 
     from engram.container import build
     from engram.local.dream_runner import run_dream
@@ -79,24 +83,29 @@ def cmd_dream(args: argparse.Namespace, settings: Any) -> int:
             settings, tenant_id=args.tenant, workers=max(1, args.workers), on_planned=planned, on_batch=batch
         )
     build(settings).sync_index()  # the index catches up with every change at once
+    _report(result, console, as_json=args.json)
+    return 0
+
+
+def _report(result: LocalRunResult, console: Console, *, as_json: bool) -> None:
+    """The run's counters and speed: one JSON object, or a table for a person."""
+    from rich.table import Table
+
     s = result.stats
     rate_users = s.users_processed / result.seconds if result.seconds else 0.0
     rate_entries = s.entries_read / result.seconds if result.seconds else 0.0
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "runId": result.run.run_id,
-                    "status": result.run.status.value,
-                    "seconds": round(result.seconds, 3),
-                    "usersPerSecond": round(rate_users, 1),
-                    "entriesPerSecond": round(rate_entries, 1),
-                    **s.counters(),
-                    "entriesPruned": s.entries_pruned,
-                }
-            )
-        )
-        return 0
+    if as_json:
+        summary = {
+            "runId": result.run.run_id,
+            "status": result.run.status.value,
+            "seconds": round(result.seconds, 3),
+            "usersPerSecond": round(rate_users, 1),
+            "entriesPerSecond": round(rate_entries, 1),
+            **s.counters(),
+            "entriesPruned": s.entries_pruned,
+        }
+        print(json.dumps(summary))
+        return
     table = Table(title=f"dream run {result.run.run_id} ({result.run.status.value})")
     table.add_column("what")
     table.add_column("how many", justify="right")
@@ -104,4 +113,3 @@ def cmd_dream(args: argparse.Namespace, settings: Any) -> int:
         table.add_row(name, value)
     table.add_row("time", f"{result.seconds:.2f} s ({rate_users:,.0f} users/s, {rate_entries:,.0f} entries/s)")
     console.print(table)
-    return 0
