@@ -87,21 +87,9 @@ def _year_for(month: int, day: int, now: datetime) -> int:
 def question_window(text: str, now: datetime) -> TimeWindow | None:
     """The span ``text`` asks about, or None when it names no time."""
     tz = now.tzinfo
-    for pattern in (_ISO_DAY, _DAY_MONTH, _MONTH_DAY):
-        m = pattern.search(text)
-        if m is None:
-            continue
-        month_text = m.group("month").lower().rstrip(".")
-        month = int(month_text) if month_text.isdigit() else _MONTHS.get(month_text)
-        day = int(m.group("day"))
-        if month is None or not 1 <= month <= 12 or not 1 <= day <= 31:
-            continue
-        year = int(m.group("year")) if m.group("year") else _year_for(month, day, now)
-        try:
-            d = date(year, month, day)
-        except ValueError:
-            continue
-        return _window(d, d, m.group(0), tz)
+    day = _named_day(text, now)
+    if day is not None:
+        return _window(day[0], day[0], day[1], tz)
     m = _MONTH_YEAR.search(text)
     if m is not None:
         start, end = _month_span(int(m.group("year")), _MONTHS[m.group("month").lower().rstrip(".")])
@@ -119,6 +107,26 @@ def question_window(text: str, now: datetime) -> TimeWindow | None:
     if found:
         r = found[0]
         return _window(r.start, r.end, r.text, tz)
+    return None
+
+
+def _named_day(text: str, now: datetime) -> tuple[date, str] | None:
+    """The first valid date ``text`` names, and the words that name it; a date without a
+    year is in the latest year where it is not after ``now`` (``_year_for``)."""
+    for pattern in (_ISO_DAY, _DAY_MONTH, _MONTH_DAY):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        month_text = m.group("month").lower().rstrip(".")
+        month = int(month_text) if month_text.isdigit() else _MONTHS.get(month_text)
+        day = int(m.group("day"))
+        if month is None or not 1 <= month <= 12 or not 1 <= day <= 31:
+            continue
+        year = int(m.group("year")) if m.group("year") else _year_for(month, day, now)
+        try:
+            return date(year, month, day), m.group(0)
+        except ValueError:
+            continue
     return None
 
 
