@@ -30,7 +30,7 @@ from engram.settings import Settings
 
 if TYPE_CHECKING:
     from engram.adapters.idempotency import OwnedLayer
-    from engram.domain.dream import DreamMessage
+    from engram.domain.dream_run import DreamMessage
     from engram.service.dream import DreamService
 
 

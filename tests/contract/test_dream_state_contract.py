@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.dream_state import SqliteDreamState
-from engram.domain.dream import DREAM_ACTOR, DreamRun, RunStatus, Stats, Trigger, UserOutcome
+from engram.domain.dream import DREAM_ACTOR
+from engram.domain.dream_run import DreamRun, RunStatus, Stats, Trigger, UserOutcome
 from engram.domain.models import (
     Actor,
     ActorType,

@@ -16,7 +16,7 @@ from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.dynamodb import keys as k
 from engram.container import Engram
 from engram.domain.agent_config import AgentConfig, DreamConfig, UserMemoryConfig
-from engram.domain.dream import RunStatus, Trigger
+from engram.domain.dream_run import RunStatus, Trigger
 from engram.domain.models import ActorType, ChangeKind, Status
 from engram.service.memory import UpsertCommand
 

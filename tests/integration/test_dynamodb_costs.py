@@ -26,7 +26,7 @@ from engram.adapters.dynamodb.dream_state import DynamoDreamState
 from engram.adapters.dynamodb.entry_items import entry_item
 from engram.adapters.dynamodb.items import ITEM_ENTRY
 from engram.adapters.dynamodb.migrate import migrate_entries
-from engram.domain.dream import DreamRun, Stats, Trigger, UserOutcome
+from engram.domain.dream_run import DreamRun, Stats, Trigger, UserOutcome
 from engram.domain.errors import UserErased, VersionConflict
 from engram.domain.models import Actor, ActorType, Changeset, MemoryEntry, Principal, Role, Visibility
 from engram.domain.policies import VisibilityScope

@@ -26,7 +26,7 @@ from engram.adapters.dynamodb import DynamoStore, create_table
 from engram.adapters.opensearch import OpenSearchIndex
 from engram.container import Engram, set_engram
 from engram.domain.agent_config import AgentConfig, DreamConfig, UserMemoryConfig
-from engram.domain.dream import Trigger
+from engram.domain.dream_run import Trigger
 from engram.handlers import indexer as indexer_handler
 from engram.local.lambda_context import LocalContext
 from engram.service.memory import UpsertCommand

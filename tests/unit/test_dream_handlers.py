@@ -13,7 +13,7 @@ import pytest
 from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.container import Engram, set_engram
 from engram.domain.agent_config import AgentConfig, UserMemoryConfig
-from engram.domain.dream import DreamMessage, RunStatus, Trigger
+from engram.domain.dream_run import DreamMessage, RunStatus, Trigger
 from engram.domain.errors import StoreUnavailable
 from engram.handlers import dream as handlers
 from engram.local.lambda_context import LocalContext

@@ -8,7 +8,7 @@ import boto3
 import pytest
 from botocore.stub import ANY, Stubber
 from engram.adapters.dream_queue import SqsDreamQueue
-from engram.domain.dream import DreamMessage
+from engram.domain.dream_run import DreamMessage
 from engram.domain.errors import StoreUnavailable, Throttled
 
 URL = "https://sqs.us-east-1.amazonaws.com/123456789012/engram-dream"

@@ -16,11 +16,8 @@ import pytest
 from engram.domain.agent_config import DreamConfig
 from engram.domain.dream import (
     DREAM_ACTOR,
-    DreamMessage,
-    MessageKind,
     Policy,
     Rule,
-    Stats,
     contradiction_changes,
     decay_steps,
     duplicate_clusters,
@@ -31,6 +28,7 @@ from engram.domain.dream import (
     plan_user,
     summary_groups,
 )
+from engram.domain.dream_run import DreamMessage, MessageKind, Stats
 from engram.domain.models import ChangeKind, MemoryEntry, Status, Visibility
 from engram.domain.policies import identity_id
 

@@ -15,7 +15,7 @@ from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.adapters.sqlite.dream_state import SqliteDreamState
 from engram.container import Engram
 from engram.domain.agent_config import AgentConfig, DreamConfig, SemanticDedupConfig, UserMemoryConfig
-from engram.domain.dream import DreamRun, RunStatus, Trigger
+from engram.domain.dream_run import DreamRun, RunStatus, Trigger
 from engram.domain.errors import Forbidden, NotFound, StoreUnavailable
 from engram.domain.models import ActorType, ChangeKind, Role, Status, UserSettings, Visibility
 from engram.ports import EntryQuery

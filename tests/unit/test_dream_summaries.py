@@ -16,7 +16,8 @@ from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.dream_state import SqliteDreamState
 from engram.domain.agent_config import AgentConfig, DreamConfig, UserMemoryConfig
-from engram.domain.dream import SUMMARY_KEY_PREFIX, DreamRun, Trigger
+from engram.domain.dream import SUMMARY_KEY_PREFIX
+from engram.domain.dream_run import DreamRun, Trigger
 from engram.domain.errors import StoreUnavailable, Throttled
 from engram.domain.models import ChangeKind, Status
 from engram.ports import EntryQuery, SummaryRequest

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from aws_lambda_powertools import Logger
 from botocore.exceptions import BotoCoreError, ClientError
 
-from engram.domain.dream import DreamMessage
+from engram.domain.dream_run import DreamMessage
 from engram.domain.errors import StoreUnavailable, Throttled
 
 if TYPE_CHECKING:

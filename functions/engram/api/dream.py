@@ -12,7 +12,7 @@ from engram.api.deps import Cursor, context, new_router
 from engram.api.responses import errors
 from engram.api.schemas import ApiModel
 from engram.container import Engram
-from engram.domain.dream import DreamRun, Stats
+from engram.domain.dream_run import DreamRun, Stats
 from engram.service.dream import DreamService, RunReport
 
 router = new_router()

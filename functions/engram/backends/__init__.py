@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from engram.domain.dream import DreamMessage
+from engram.domain.dream_run import DreamMessage
 from engram.ports import (
     BlockRepository,
     ChangeOutbox,

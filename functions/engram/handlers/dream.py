@@ -19,7 +19,7 @@ from aws_lambda_powertools.utilities.data_classes import EventBridgeEvent, SQSRe
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from engram.container import get_engram
-from engram.domain.dream import DreamMessage, Stats
+from engram.domain.dream_run import DreamMessage, Stats
 from engram.handlers.observability import logger, metrics, trace_handler
 from engram.service.dream import BatchResult, DreamService, time_left_of
 

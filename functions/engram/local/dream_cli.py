@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
-from engram.domain.dream import Stats
+from engram.domain.dream_run import Stats
 
 if TYPE_CHECKING:
     from rich.console import Console

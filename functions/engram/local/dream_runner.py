@@ -23,7 +23,7 @@ from engram.adapters.dream_queue import InMemoryDreamQueue
 from engram.adapters.sqlite.db import SqliteDb
 from engram.adapters.sqlite.entries import SqliteEntries
 from engram.adapters.sqlite.users import SqliteAgentConfigs, SqliteProfiles
-from engram.domain.dream import DreamMessage, DreamRun, Stats, Trigger
+from engram.domain.dream_run import DreamMessage, DreamRun, Stats, Trigger
 from engram.ports import Clock
 from engram.service.dream import BatchResult, DreamService
 from engram.settings import Settings

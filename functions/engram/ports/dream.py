@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from engram.domain.dream import DreamMessage, DreamRun, Stats, UserOutcome
+from engram.domain.dream_run import DreamMessage, DreamRun, Stats, UserOutcome
 from engram.domain.models import Page
 from engram.ports.search import Vector
 

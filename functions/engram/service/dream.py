@@ -25,16 +25,9 @@ from engram.domain.dream import (
     DREAM_ACTOR,
     SUMMARY_KEY_PREFIX,
     Change,
-    DreamMessage,
-    DreamRun,
-    MessageKind,
     Policy,
     PolicyOf,
     Rule,
-    RunStatus,
-    Stats,
-    Trigger,
-    UserOutcome,
     cosine,
     duplicate_clusters,
     fact_line,
@@ -45,6 +38,7 @@ from engram.domain.dream import (
     summary_groups,
     summary_key,
 )
+from engram.domain.dream_run import DreamMessage, DreamRun, MessageKind, RunStatus, Stats, Trigger, UserOutcome
 from engram.domain.errors import Forbidden, NotFound, StoreUnavailable, Throttled, ValidationFailed, VersionConflict
 from engram.domain.models import (
     ChangeKind,

@@ -14,7 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from engram.adapters.sqlite.db import SqliteRepository
-from engram.domain.dream import DREAM_ACTOR, DreamRun, RunStatus, Stats, Trigger, UserOutcome
+from engram.domain.dream import DREAM_ACTOR
+from engram.domain.dream_run import DreamRun, RunStatus, Stats, Trigger, UserOutcome
 from engram.domain.errors import ValidationFailed
 from engram.domain.models import Changeset, Page
 from engram.domain.serialization import parse_ts, parse_ts_opt, ts, ts_opt
