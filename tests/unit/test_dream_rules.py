@@ -427,7 +427,7 @@ def test_given_many_entries_of_one_rule_when_planned_then_they_share_changesets_
 
 
 def test_given_a_users_single_entry_changes_when_batched_then_they_share_changesets_and_flags_stay_apart() -> None:
-    from engram.service.dream import _batches
+    from engram.service.dream_pass import in_changesets
 
     entries = [entry(f"k{i}", "v", n=i, age=8 * DAY) for i in range(1, 31)]
     entries += [entry(f"e{i}", "v", n=100 + i, category="context", expires_at=T0 - DAY) for i in range(3)]
@@ -436,7 +436,7 @@ def test_given_a_users_single_entry_changes_when_batched_then_they_share_changes
         entry("language", "German", agent="agent-b", n=201),
     ]
     plan = plan_user(entries, policy(), T0, T0)
-    batches = _batches(plan.changes)
+    batches = in_changesets(plan.changes)
     sizes = [sum(len(c.before) for c in b) for b in batches]
     assert max(sizes) <= 25 and sum(sizes) == sum(len(c.before) for c in plan.changes)
     assert [c.rule for c in batches[-1]] == [Rule.FLAG_CONTRADICTION]
