@@ -10,7 +10,13 @@ references land, BM25 R@10 about 0.56 and MiniLM about 0.44), not a measure of E
 BM25 is Okapi (k1 1.5, b 0.75, lower-cased word tokens, no stop list, no stemming) over
 "Speaker: text"; MiniLM embeds the text alone and the question as asked.
 
-Run: ``python -m bench.conv_refs [--data 3] [--splits train,test] [--no-minilm]``
+``--neighbours`` (train split only) answers whether indexing a turn with the turn before
+it helps: a plain hybrid (0.8 MiniLM cosine + 0.2 BM25 over the larger of the best
+match and 16, a turn said by the person the question names counted double, the question
+embedded without the names) with the previous turn of the same session added to the
+keyword text, to the embedded text, or to both, against the turn alone.
+
+Run: ``python -m bench.conv_refs [--data 3] [--splits train,test] [--no-minilm] [--neighbours]``
 """
 
 from __future__ import annotations
@@ -104,13 +110,63 @@ def evaluate(
     }
 
 
+def neighbours(convs: Sequence[Conversation]) -> dict[str, dict[str, float]]:
+    """R@10 / R@20 on the train split of the plain hybrid, with and without the previous turn."""
+    from engram.domain.ranking import query_terms, semantic_query
+
+    from bench.conv_eval import CachedEmbedder, make_embedder
+
+    convs = [c for c in convs if c.split == "train"]
+
+    def before(c: Conversation, i: int) -> str:
+        prev = c.turns[i - 1] if i > 0 and c.turns[i - 1].session == c.turns[i].session else None
+        return prev.text + " " if prev is not None else ""
+
+    emb = CachedEmbedder(make_embedder("minilm"))
+    questions = [semantic_query(q.text, [c.speaker_a, c.speaker_b]) for c in convs for q in c.questions]
+    emb.prime(
+        [t.text for c in convs for t in c.turns]
+        + [before(c, i) + t.text for c in convs for i, t in enumerate(c.turns)]
+        + questions
+    )
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
+    for c in convs:
+        ids = [t.id for t in c.turns]
+        alone = np.array(emb.embed([t.text for t in c.turns]))
+        joined = np.array(emb.embed([before(c, i) + t.text for i, t in enumerate(c.turns)]))
+        keyword = {
+            "alone": Okapi([f"{t.speaker}: {t.text}" for t in c.turns]),
+            "with previous": Okapi([f"{t.speaker}: {before(c, i)}{t.text}" for i, t in enumerate(c.turns)]),
+        }
+        for q in c.questions:
+            qv = np.array(emb.embed([semantic_query(q.text, [c.speaker_a, c.speaker_b])])[0])
+            said = np.array([1.0 if t.speaker in q.text else 0.0 for t in c.turns])
+            for kname, okapi in keyword.items():
+                kw = np.array(okapi.scores(" ".join(query_terms(q.text))))
+                kw = kw / max(float(kw.max()), 16.0)
+                for vname, vecs in (("alone", alone), ("with previous", joined)):
+                    total = (0.8 * np.clip(vecs @ qv, 0, 1) + 0.2 * kw) * (1 + said)
+                    ranked = [ids[i] for i in np.argsort(-total, kind="stable")[:20]]
+                    row = sums[f"keywords {kname}, vector {vname}"]
+                    row[0] += _recall(ranked, q.evidence, 10)
+                    row[1] += _recall(ranked, q.evidence, 20)
+                    row[2] += 1
+    return {k: {"R@10": round(r[0] / r[2], 3), "R@20": round(r[1] / r[2], 3), "n": int(r[2])} for k, r in sums.items()}
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=int, default=DATA_VERSION)
     parser.add_argument("--splits", default="train,test")
     parser.add_argument("--conversations", type=int, default=12)
     parser.add_argument("--no-minilm", action="store_true")
+    parser.add_argument("--neighbours", action="store_true", help="the previous-turn experiment (train only)")
     args = parser.parse_args(argv)
+    if args.neighbours:
+        found = neighbours(generate(args.conversations, version=args.data))
+        print(json.dumps(found, indent=1))
+        print(f"wrote {write_results(f'conv_neighbours_v{args.data}', {'data_version': args.data, 'results': found})}")
+        return
     res = evaluate(generate(args.conversations, version=args.data), args.splits.split(","), not args.no_minilm)
     for key, rows in res.items():
         for kind, r in rows.items():

