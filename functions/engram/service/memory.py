@@ -165,6 +165,12 @@ def index_signals(hit: SearchHit) -> Signals:
     return Signals(hit.keyword, hit.semantic, hit.importance or 0, hit.confidence or 0.0, fresh)
 
 
+def _signed(hit: SearchHit) -> bool:
+    """Whether the index's copy carries the entry's ranking signals (documents indexed by
+    older versions do not: those entries are read before ranking)."""
+    return hit.importance is not None and hit.confidence is not None and hit.updated_at is not None
+
+
 def _result(found: Found[MemoryEntry]) -> SearchResult:
     hit = found.hit
     return SearchResult(found.item, found.score, hit.keyword, hit.semantic, found.parts, found.matched_by, found.why)
@@ -668,21 +674,16 @@ class MemoryService:
             return {e.id: e for e in self.entries.get_entries(principal.tenant_id, user_id, ids) if shown(e)}
 
         # Documents indexed by older versions carry no signals: those are read up front.
-        unsigned = [h.id for h in hits.values() if h.importance is None or h.confidence is None or h.updated_at is None]
+        unsigned = [h.id for h in hits.values() if not _signed(h)]
         known = read(unsigned) if unsigned else {}
         candidates = [(h.id, index_signals(h)) for h in hits.values()]
         if as_of is not None:
             # As of a past time, the values superseded since held then: the index no
             # longer has them, so they are read from the store and scored in process.
-            past = past_values(
-                self.entries,
-                principal.tenant_id,
-                user_id,
-                now,
-                as_of,
-                scope,
-                lambda e: scope.allows(e) and policy.allows(e) and (category is None or e.category == category),
-            )
+            def wanted(e: MemoryEntry) -> bool:
+                return scope.allows(e) and policy.allows(e) and (category is None or e.category == category)
+
+            past = past_values(self.entries, principal.tenant_id, user_id, now, as_of, scope, wanted)
             found = past_hits(past, text, vector, self.embedder)
             hits = {**hits, **found}
             known |= {e.id: e for e in past}
