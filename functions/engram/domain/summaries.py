@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engram.domain.dream import summary_key
@@ -70,57 +70,15 @@ def _content_words(text: str) -> frozenset[str]:
 
 def extract(facts: Sequence[str], category: str, max_chars: int) -> Extract:
     """Choose, order and join the facts of one partition into at most ``max_chars``."""
-    prefix = summary_prefix(category)
-    items: list[str] = []
     covered: set[int] = set()
-    candidates: list[int] = []
-    for i, fact in enumerate(facts):
-        if fact.startswith(prefix):
-            # The previous summary: superseded by the new one whatever happens, so its
-            # items are carried first, as far as they fit.
-            covered.add(i)
-            for item in fact[len(prefix) :].split(SEPARATOR):
-                item = item.strip()
-                if item and not any(near_identical(item, kept) for kept in items):
-                    items.append(item)
-        else:
-            candidates.append(i)
-    length = 0
-    kept_items: list[str] = []
-    for item in items:
-        added = len(item) + (len(SEPARATOR) if kept_items else 0)
-        if length + added > max_chars:
-            break
-        kept_items.append(item)
-        length += added
-    items = kept_items
-
-    # Near-identical new facts: the first stands for the rest (or an item already kept).
-    leaders: list[int] = []
-    followers: dict[int, list[int]] = {}
-    for i in candidates:
-        fact = facts[i].strip()
-        if not fact:
-            covered.add(i)
-            continue
-        if any(near_identical(fact, item) for item in items):
-            covered.add(i)
-            continue
-        lead = next((j for j in leaders if near_identical(fact, facts[j])), None)
-        if lead is None:
-            leaders.append(i)
-            followers[i] = []
-        else:
-            followers[lead].append(i)
+    items, candidates = _carried(facts, summary_prefix(category), covered)
+    items = _fitting(items, max_chars)
+    length = len(SEPARATOR.join(items))
+    leaders, followers = _leaders(facts, candidates, items, covered)
 
     # Rare words weigh more: a word every fact shares says little about any one of them.
     words = {i: _content_words(facts[i]) for i in leaders}
-    df: dict[str, int] = {}
-    for ws in words.values():
-        for w in ws:
-            df[w] = df.get(w, 0) + 1
-    n = len(leaders)
-    weight = {w: math.log((1 + n) / (1 + d)) + 1.0 for w, d in df.items()}
+    weight = _rarity(words.values())
     seen: set[str] = set()
     for item in items:
         seen |= _content_words(item)
@@ -140,3 +98,66 @@ def extract(facts: Sequence[str], category: str, max_chars: int) -> Extract:
         covered.add(best)
         covered.update(followers[best])
     return Extract(SEPARATOR.join(items), tuple(sorted(covered)))
+
+
+def _carried(facts: Sequence[str], prefix: str, covered: set[int]) -> tuple[list[str], list[int]]:
+    """The previous summary's items, each once, and the other facts (by index). The
+    previous summary is superseded by the new one whatever happens, so its items are
+    carried first, as far as they fit."""
+    items: list[str] = []
+    candidates: list[int] = []
+    for i, fact in enumerate(facts):
+        if not fact.startswith(prefix):
+            candidates.append(i)
+            continue
+        covered.add(i)
+        for item in fact[len(prefix) :].split(SEPARATOR):
+            item = item.strip()
+            if item and not any(near_identical(item, kept) for kept in items):
+                items.append(item)
+    return items, candidates
+
+
+def _fitting(items: list[str], max_chars: int) -> list[str]:
+    """The first items that fit in ``max_chars`` once joined."""
+    length = 0
+    kept: list[str] = []
+    for item in items:
+        added = len(item) + (len(SEPARATOR) if kept else 0)
+        if length + added > max_chars:
+            break
+        kept.append(item)
+        length += added
+    return kept
+
+
+def _leaders(
+    facts: Sequence[str], candidates: list[int], items: list[str], covered: set[int]
+) -> tuple[list[int], dict[int, list[int]]]:
+    """Near-identical new facts: the first stands for the rest (or an item already kept
+    does, and they are covered)."""
+    leaders: list[int] = []
+    followers: dict[int, list[int]] = {}
+    for i in candidates:
+        fact = facts[i].strip()
+        if not fact or any(near_identical(fact, item) for item in items):
+            covered.add(i)
+            continue
+        lead = next((j for j in leaders if near_identical(fact, facts[j])), None)
+        if lead is None:
+            leaders.append(i)
+            followers[i] = []
+        else:
+            followers[lead].append(i)
+    return leaders, followers
+
+
+def _rarity(word_sets: Iterable[frozenset[str]]) -> dict[str, float]:
+    """Each word's weight: the fewer facts hold it, the more it says (an idf)."""
+    sets = list(word_sets)
+    df: dict[str, int] = {}
+    for ws in sets:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    n = len(sets)
+    return {w: math.log((1 + n) / (1 + d)) + 1.0 for w, d in df.items()}
