@@ -196,35 +196,39 @@ def _facts(raw: Any, text: str, timestamp: datetime) -> tuple[list[ExtractedFact
     dropped: Counter[str] = Counter()
     out: list[ExtractedFact] = []
     for item in raw if isinstance(raw, list) else []:
-        if not isinstance(item, dict):
-            dropped["unparsed"] += 1
-            continue
-        key = _KEY.sub("_", str(item.get("key", "")).strip().casefold()).strip("_")[:100]
-        value = str(item.get("value", "")).strip()
-        category = str(item.get("category", "other"))
-        try:
-            confidence = float(item.get("confidence", 0.0))
-        except (TypeError, ValueError):
-            confidence = 0.0
-        if not key or not value:
-            dropped["unparsed"] += 1
-            continue
-        if confidence < MIN_MODEL_CONFIDENCE:
-            dropped["uncertain"] += 1
-            continue
-        if find_sensitive(value, key) is not None:
-            dropped["sensitive"] += 1
-            continue
-        if category not in EXTRACTION_CATEGORIES:
-            category = "other"
-        value, when = resolve_in_text(value, timestamp)
-        valid_from = _date(item.get("date"), timestamp)
-        if valid_from is None and when is not None:
-            valid_from = datetime.combine(when.start, time(0), tzinfo=timestamp.tzinfo)
-        out.append(
-            ExtractedFact(key, value, category, LLM_CONFIDENCE, _IMPORTANCE[category], text[:4000], "llm", valid_from)
-        )
+        fact = _fact(item, text, timestamp)
+        if isinstance(fact, str):
+            dropped[fact] += 1
+        else:
+            out.append(fact)
     return out, dict(dropped)
+
+
+def _fact(item: Any, text: str, timestamp: datetime) -> ExtractedFact | str:
+    """One fact the model reported, or why it is dropped ("unparsed", "uncertain",
+    "sensitive")."""
+    if not isinstance(item, dict):
+        return "unparsed"
+    key = _KEY.sub("_", str(item.get("key", "")).strip().casefold()).strip("_")[:100]
+    value = str(item.get("value", "")).strip()
+    category = str(item.get("category", "other"))
+    try:
+        confidence = float(item.get("confidence", 0.0))
+    except (TypeError, ValueError):
+        confidence = 0.0
+    if not key or not value:
+        return "unparsed"
+    if confidence < MIN_MODEL_CONFIDENCE:
+        return "uncertain"
+    if find_sensitive(value, key) is not None:
+        return "sensitive"
+    if category not in EXTRACTION_CATEGORIES:
+        category = "other"
+    value, when = resolve_in_text(value, timestamp)
+    valid_from = _date(item.get("date"), timestamp)
+    if valid_from is None and when is not None:
+        valid_from = datetime.combine(when.start, time(0), tzinfo=timestamp.tzinfo)
+    return ExtractedFact(key, value, category, LLM_CONFIDENCE, _IMPORTANCE[category], text[:4000], "llm", valid_from)
 
 
 def _date(raw: Any, timestamp: datetime) -> datetime | None:
