@@ -248,6 +248,164 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         )
         key = r.choice((slug.lower(), f"{w}_{slug.lower()}", f"{w}-{r.randint(1, 999)}"))
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
+    rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r)
+    return rows
+
+
+# Phone, order, customer, invoice, tracking, policy and member numbers in the languages
+# the id and account words come in: without them every foreign word before a number
+# reads as an id.
+_NUMBER_WORDS = (
+    "phone",
+    "mobile",
+    "cell",
+    "Telefon",
+    "Handy",
+    "Tel.",
+    "téléphone",
+    "portable",
+    "teléfono",
+    "móvil",
+    "celular",
+    "telefone",
+    "telefono",
+    "cellulare",
+    "telefoon",
+    "mobiel",
+    "telefon",
+    "komórka",
+    "telefonnummer",
+    "電話番号",
+    "携帯",
+    "电话",
+    "手机",
+    "전화번호",
+    "order",
+    "Bestellnummer",
+    "numéro de commande",
+    "número de pedido",
+    "numero d'ordine",
+    "bestelnummer",
+    "numer zamówienia",
+    "ordernummer",
+    "订单号",
+    "注文番号",
+    "주문번호",
+    "customer number",
+    "Kundennummer",
+    "numéro de client",
+    "número de cliente",
+    "klantnummer",
+    "numer klienta",
+    "kundnummer",
+    "invoice",
+    "Rechnungsnummer",
+    "numéro de facture",
+    "factura",
+    "tracking number",
+    "Sendungsnummer",
+    "快递单号",
+    "追跡番号",
+    "policy number",
+    "Vertragsnummer",
+    "numéro de contrat",
+    "número de póliza",
+    "member ID",
+    "Mitgliedsnummer",
+    "loyalty card",
+    "booking reference",
+    "confirmation code",
+    "ticket",
+    "case number",
+    "Aktenzeichen",
+    "référence",
+    "referencia",
+    "parcel",
+    "Paketnummer",
+    "meter number",
+    "Zählernummer",
+)
+_NUMBER_TEMPLATES = (
+    "{w} {v}",
+    "{w}: {v}",
+    "my {w} is {v}",
+    "{w} {v} for the delivery",
+    "new {w}: {v}",
+    "{w} {v} (ask for Ana)",
+    "mein {w} ist {v}",
+    "mon {w} : {v}",
+    "mi {w} es {v}",
+    "o meu {w} é {v}",
+    "{w}は{v}です",
+    "{w}是{v}",
+)
+
+
+def _number_value(r: random.Random) -> str:
+    digits = "0123456789"
+    pick = r.randrange(6)
+    if pick == 0:
+        return (
+            "+"
+            + str(r.choice((1, 33, 34, 39, 44, 49, 55, 81, 86)))
+            + " "
+            + " ".join("".join(r.choice(digits) for _ in range(r.choice((3, 4)))) for _ in range(3))
+        )
+    if pick == 1:
+        return (
+            "0"
+            + "".join(r.choice(digits) for _ in range(r.choice((1, 2))))
+            + "-"
+            + "".join(r.choice(digits) for _ in range(8))
+        )
+    if pick == 2:
+        return " ".join("".join(r.choice(digits) for _ in range(3)) for _ in range(3))
+    if pick == 3:
+        return "".join(r.choice("ABCDEFGHJKLMNPQRSTUVWXYZ") for _ in range(2)) + "".join(
+            r.choice(digits) for _ in range(r.randint(8, 12))
+        )
+    if pick == 4:
+        return "".join(r.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
+    return "".join(r.choice(digits) for _ in range(r.randint(6, 18)))
+
+
+def _numbers_that_are_not_ids(r: random.Random) -> list[tuple[str, str]]:
+    return [("", r.choice(_NUMBER_TEMPLATES).format(w=r.choice(_NUMBER_WORDS), v=_number_value(r))) for _ in range(500)]
+
+
+def _references_not_secrets(r: random.Random) -> list[tuple[str, str]]:
+    """Configuration that names where a secret is, and technical text that holds none."""
+    names = ("DB_PASSWORD", "API_KEY", "GITHUB_TOKEN", "SECRET_KEY", "STRIPE_KEY", "SMTP_PASS", "AUTH_TOKEN")
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    hexes = "0123456789ABCDEF"
+    rows = []
+    for _ in range(120):
+        n = r.choice(names)
+        low = n.lower()
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"env:\n  {n}: ${{{{ secrets.{n} }}}}",
+                        f'{low} = os.environ["{n}"]',
+                        f"{low} = os.getenv('{n}')",
+                        f"const {low} = process.env.{n};",
+                        f"{n}_FILE: /run/secrets/{low}",
+                        f"tls_key: /etc/ssl/private/{low}.key",
+                        f"password: ${{{n}}}",
+                        f"{low}: <{low}>",
+                    )
+                ),
+            )
+        )
+        fp = " ".join("".join(r.choice(hexes) for _ in range(4)) for _ in range(10))
+        rows.append(("", f"my PGP key fingerprint is {fp}"))
+        body = "\n".join("".join(r.choice(b64) for _ in range(64)) for _ in range(3))
+        rows.append(("", f"-----BEGIN CERTIFICATE-----\n{body}\n-----END CERTIFICATE-----"))
+        pkgs = ("requests", "urllib3", "pydantic", "boto3", "numpy", "cryptography")
+        pins = "\n".join(f"{p}=={r.randint(0, 3)}.{r.randint(0, 30)}.{r.randint(0, 9)}" for p in r.sample(pkgs, 3))
+        rows.append(("", f"pip freeze:\n{pins}"))
     return rows
 
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engram.domain.errors import SensitiveDataRejected
@@ -132,7 +132,12 @@ _BRANDS: tuple[tuple[int, int, frozenset[int]], ...] = (
 )
 # A digit run whose groups are joined by one space, dash or dot, and that is not a slice of
 # a longer run (IBANs and references hold 13-19 digit stretches that pass Luhn 1 in 10).
-_CARD_RE = re.compile(r"(?<![\w.\-])(?<!\d[ .\-])\d(?:[ .\-]?\d){11,18}(?![ .\-]?\d)(?![.\-]?\w)")
+# Not after "+" and a country code: "+49 151 40947321" is a phone. Groups may be set two
+# spaces apart ("4845  4000  7893  7201").
+_CARD_RE = re.compile(
+    r"(?<![\w.\-+])(?<!\+\d)(?<!\+\d\d)(?<!\d[ .\-])(?<!\d  )"
+    r"\d(?:(?: {1,2}|[.\-])?\d){11,18}(?![ .\-]{0,2}\d)(?![.\-]?\w)"
+)
 _NOT_A_CARD_BEFORE = re.compile(
     r"\b(?:imei|meid|tracking|track|order|orders|isbn|ean|upc|invoice|ticket|booking|reservation|confirmation"
     r"|serial|loyalty|member(?:ship)?|flyer|ref|reference|meeting|zoom|phone|tel|fax|barcode|sku|product)\b"
@@ -228,15 +233,41 @@ def _iban(text: str) -> bool:
 # "account" of something that is not a bank ("AWS account 111122223333", "Steam account").
 _NOT_A_BANK_BEFORE = re.compile(
     r"\b(?:aws|amazon|azure|gcp|cloud|iam|customer|user|member|loyalty|player|steam|xbox|playstation|twitter|instagram"
-    r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|electric|gas|water|phone|mobile)\b[^\n.]{0,30}$",
+    r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|utilities|electric(?:ity)?|gas|water|phone"
+    r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t)\b"
+    r"[^\n.]{0,30}$",
     re.IGNORECASE,
 )
 
 
-def _bank(text: str) -> bool:
+# Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
+# 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
+# account before its sort code; a US routing number (ABA check digit) and an account.
+_CJK_ACCOUNT_RE = re.compile(
+    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|계좌번호|계좌)[^\d。\n]{0,6}?\s*"
+    r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
+)
+_CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
+_ACCOUNT_THEN_SORT_RE = re.compile(r"(?<!\d)\d{8}\s*(?:and|,|/|&|\s)\s*\d{2}-\d{2}-\d{2}(?![\d\-])")
+_ROUTING_PAIR_RE = re.compile(r"(?<![\d\-])(\d{9})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
+_WIRE_WORDS = frozenset({"wire", "zelle", "transfer", "routing", "aba", "ach", "deposit", "bank"})
+
+
+def _aba_valid(d: str) -> bool:
+    n = [int(c) for c in d]
+    return (3 * (n[0] + n[3] + n[6]) + 7 * (n[1] + n[4] + n[7]) + n[2] + n[5] + n[8]) % 10 == 0
+
+
+def _bank(text: str, words: frozenset[str] = frozenset()) -> bool:
     if any(not _NOT_A_BANK_BEFORE.search(text[: m.start()]) for m in _ACCOUNT_RE.finditer(text)):
         return True
-    return _SORT_CODE_ACCOUNT.search(text) is not None
+    if _SORT_CODE_ACCOUNT.search(text) is not None or _CJK_ACCOUNT_RE.search(text) is not None:
+        return True
+    if words & {"agência", "agencia", "banco"} and _CONTA_RE.search(text):
+        return True
+    if "sort" in words and _ACCOUNT_THEN_SORT_RE.search(text):
+        return True
+    return bool(words & _WIRE_WORDS) and any(_aba_valid(m.group(1)) for m in _ROUTING_PAIR_RE.finditer(text))
 
 
 # -- government ids ------------------------------------------------------------------------------
@@ -474,6 +505,87 @@ def _checked_id(text: str) -> bool:
     return _PAN_RE.search(text) is not None or any(_nir_valid(m) for m in _NIR_RE.finditer(text))
 
 
+# Check digits that need no word: the Swiss AHV number (756, then EAN-13), the Mexican
+# CURP (its shape names a birth date, a sex and a state), the Chilean RUT (mod 11).
+_AHV_RE = re.compile(r"(?<![\d.])756\.?\d{4}\.?\d{4}\.?\d{2}(?![\d.])")
+_CURP_RE = re.compile(
+    r"\b[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[HM](?:AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR"
+    r"|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|TC|TS|TL|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d\b"
+)
+_RUT_RE = re.compile(r"(?<![\d.])(\d{1,2}\.\d{3}\.\d{3})-([\dkK])(?![\w])")
+# Checked ids that do need their word somewhere in the text (their shape alone is common).
+_DIGIT_GROUPS_RE = re.compile(r"(?<![\d.\-])\d(?:[ .\-]?\d){7,13}(?![\d])")
+
+
+def _ean13_valid(d: str) -> bool:
+    return (10 - sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(d[:12])) % 10) % 10 == int(d[12])
+
+
+def _rut_valid(body: str, check: str) -> bool:
+    digits = [int(c) for c in body if c.isdigit()][::-1]
+    total = sum(d * (2 + i % 6) for i, d in enumerate(digits))
+    expected = {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11))
+    return expected == check.upper()
+
+
+def _mod11_10_valid(d: str) -> bool:  # ISO 7064 MOD 11,10: the German Steuer-ID
+    product = 10
+    for c in d[:-1]:
+        total = (int(c) + product) % 10 or 10
+        product = (total * 2) % 11
+    return (11 - product) % 10 == int(d[-1])
+
+
+def _tfn_valid(d: str) -> bool:
+    return sum(int(c) * w for c, w in zip(d, (1, 4, 3, 7, 5, 8, 6, 9, 10), strict=True)) % 11 == 0
+
+
+def _my_number_valid(d: str) -> bool:  # Japan's individual number: weights 2-7, mod 11
+    body = [int(c) for c in d[:11]][::-1]
+    r = sum(p * (n + 1 if n <= 6 else n - 5) for n, p in enumerate(body, 1)) % 11
+    return (0 if r <= 1 else 11 - r) == int(d[11])
+
+
+def _nif_pt_valid(d: str) -> bool:
+    r = sum(int(c) * w for c, w in zip(d[:8], range(9, 1, -1), strict=True)) % 11
+    return (0 if r < 2 else 11 - r) == int(d[8])
+
+
+def _medicare_au_valid(d: str) -> bool:
+    weighted = sum(int(c) * w for c, w in zip(d[:8], (1, 3, 7, 9, 1, 3, 7, 9), strict=True))
+    return d[0] in "23456" and weighted % 10 == int(d[8])
+
+
+def _ssn_like(d: str) -> bool:
+    return not (d.startswith(("000", "666", "9")) or d[3:5] == "00" or d[5:] == "0000")
+
+
+# word (lower-case, as _WORDS reads it) -> (digit count, check)
+_WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = (
+    (frozenset({"ssn"}), 9, _ssn_like),
+    (frozenset({"tfn"}), 9, _tfn_valid),
+    (frozenset({"tax", "steuer", "steuerid", "finanzamt", "steuernummer", "idnr"}), 11, _mod11_10_valid),
+    (frozenset({"contribuinte", "nif"}), 9, _nif_pt_valid),
+    (frozenset({"medicare"}), 10, _medicare_au_valid),
+    (frozenset({"マイナンバー", "個人番号"}), 12, _my_number_valid),
+)
+
+
+def _worded_checked_id(text: str, words: frozenset[str]) -> bool:
+    checks = [(n, check) for stems, n, check in _WORDED_CHECKS if stems & words]
+    if "マイナンバー" in text or "個人番号" in text or "My Number" in text or "individual number" in text.lower():
+        checks.append((12, _my_number_valid))  # CJK words run on into the next ones
+    if {"social", "security"} <= words:
+        checks.append((9, _ssn_like))
+    if not checks:
+        return False
+    for m in _DIGIT_GROUPS_RE.finditer(text):
+        d = re.sub(r"\D", "", m.group())
+        if any(len(d) == n and check(d) for n, check in checks):
+            return True
+    return False
+
+
 def _government_id(text: str, words: frozenset[str]) -> bool:
     if any(not _NOT_A_CARD_BEFORE.search(text[: m.start()]) for m in _SSN_RE.finditer(text)):
         return True
@@ -490,6 +602,14 @@ def _government_id(text: str, words: frozenset[str]) -> bool:
         return True
     if _checked_id(text):
         return True
+    if any(_ean13_valid(re.sub(r"\D", "", m.group())) for m in _AHV_RE.finditer(text)) or _CURP_RE.search(text):
+        return True
+    if any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text)):
+        return True
+    if _worded_checked_id(text, words):
+        return True
+    if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
+        return True  # an Argentine DNI, written with dots
     if not words & _ID_STEMS:
         return False
     return any(_id_like(m.group("id")) for m in _ID_CONTEXT_RE.finditer(text))
@@ -554,7 +674,8 @@ _ASSIGNMENT_RE = re.compile(
 )
 # Values in such a line that hold no secret: references, placeholders, empties.
 _PLACEHOLDER = re.compile(
-    r"^(?:\$|<|\{|%|\[|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|your[_\-]|redacted\b|hidden\b"
+    r"^(?:\$|<|\{|%|\[|\(|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|os\.getenv|process\.env"
+    r"|getenv|your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
     r"|(?:api[_\-]?)?key[_\-]?here\b)",
     re.IGNORECASE,
 )
@@ -595,7 +716,7 @@ _CODE_WORDS = (
     r"|pin[\s\-]?(?:code|kode|nummer|numero|número)|code\s+pin|pincode|digicode|t[üu]rcode|zugangscode"
     r"|code\s+(?:de\s+la\s+|du\s+|de\s+l['’]\s*|d['’]\s*)(?:porte|portail|alarme|entrée|immeuble|coffre|cadenas)"
     r"|c[óo]digo\s+(?:de\s+la\s+|del\s+|de\s+)(?:puerta|portal|alarma|porta|port[ãa]o|cadeado)"
-    r"|codice\s+(?:della\s+|del\s+|dell['’]\s*)(?:porta|cancello|allarme)|kod\s+do\s+(?:drzwi|bramy|alarmu)"
+    r"|codice\s+(?:della\s+|del\s+|dell['’]\s*)(?:porta|cancello|allarme)|kod\s+do\s+(?:drzwi|bramy|alarmu|domofonu|furtki|sejfu|klatki)"
     r"|(?:opens|unlocks?|disarms?|open\s+it|unlock\s+it)\s+with(?:\s+(?:the|code|pin))*"
 )
 # What may stand between the word and its value: what it is for ("pw for the laptop",
@@ -897,24 +1018,38 @@ def _password(text: str) -> bool:
     return any(_password_value(text, m) for r in _PASSWORD_RES for m in r.finditer(text))
 
 
+# Participles saying where or how a secret is kept, not what it is.
+_WHERE_IT_IS = frozenset(
+    [
+        *("printed", "written", "stored", "saved", "kept", "listed", "shown", "located", "taped", "stuck"),
+        *("attached", "included", "required", "needed", "optional", "provided", "sent", "emailed", "texted"),
+        *("managed", "synced", "shared", "encrypted", "hashed", "hidden", "masked", "redacted"),
+    ]
+)
+
+
 def _password_value(text: str, m: re.Match[str]) -> bool:
     rest = text[m.end() :]
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
     if _QUOTED.match(rest):
-        return True
+        return not _pointer(rest.split()[0] if rest.split() else rest)
     words = clause.split()
     if not words or _PLACEHOLDER.match(words[0]) or _MASKED.fullmatch(words[0]):
         return False
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
+    if first in _WHERE_IT_IS:
+        return False  # "the default admin password is printed on the device label"
     if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
         return False  # the form with its copula is read by the other pattern
     if first and first not in _NOT_A_VALUE and (separated or _credential_like(words[0])):
         return True
     if first in {"manager", "managers", "reset", "rules", "policy", "hint", "must", "should"}:
         return False
-    if first in {"in", "on", "at", "inside", "under", "behind"} and separated:
-        return False  # where it is kept ("is in 1Password", "is on the router sticker")
+    if first in {"in", "at", "inside", "under", "behind"} or (first == "on" and separated):
+        # where it is kept ("is in 1Password", "is on the router sticker", "password in 1Password");
+        # "on" with no separator before it is Finnish for "is" ("salasana on ...")
+        return False
     # "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99";
     # a commit hash or a digest further on is not the password.
     return any(_credential_like(w) and not _HEX_RUN.fullmatch(w.strip(".,;:!?)(\"'")) for w in words[1:8])
@@ -998,9 +1133,18 @@ def _assignment(text: str) -> bool:
     return False
 
 
+def _pointer(value: str) -> bool:
+    """A placeholder, a masked value or a reference to where the secret is, quoted or not
+    ("<redacted>", "(hidden)", os.environ["DB_PASSWORD"], ${{ secrets.TOKEN }})."""
+    inner = value.strip("\"'`“”‘’,;")
+    return bool(_PLACEHOLDER.match(inner) or _MASKED.fullmatch(inner))
+
+
 def _creds(text: str) -> bool:
     for m in _CREDS_RE.finditer(text):
         pw = m.group("pw").strip(".,;!?)(\"'")
+        if _pointer(m.group("pw")):
+            continue
         if len(pw) >= 4 and pw.lower() not in _NOT_A_VALUE and (_credential_like(pw) or len(pw) >= 6):
             return True
     return False
@@ -1021,7 +1165,7 @@ def _password_far(text: str) -> bool:
     for m in _PASSWORD_FAR_RE.finditer(text):
         value = m.group("value") or m.group("value2") or m.group("value3") or ""
         gap = text[m.start() : m.end() - len(value)].lower()
-        if _FAR_GAP_META & set(_WORDS.findall(gap)):
+        if _FAR_GAP_META & set(_WORDS.findall(gap)) or _pointer(value):
             continue
         if _QUOTED.match(value) or _credential_like(value):
             return True
@@ -1174,7 +1318,7 @@ _SECRET_STEMS = frozenset(
 def _secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
         text = _PUBLIC_KEY_RE.sub("publickey", text)
-    if _shaped_like_a_secret(text) or _cjk_password(text):
+    if _shaped_like_a_secret(text) or _cjk_password(text) or (digits >= 3 and _lock_code(text)):
         return True
     present = words & _SECRET_STEMS
     if not present:
@@ -1194,6 +1338,47 @@ _CJK_PASSWORD_RE = re.compile(
     r"\s*(?:(?:是|为|為|：|:|は|が|を|는|은|가|이|=|-|—|「|『|“)\s*)*"
     r"(?P<v>[!-~]{4,})"
 )
+
+
+# A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
+# opens, a few words, a separator that says "is" or "opens with", then the digits (often
+# spaced or dashed: "5-2-7-1", "5 8 3 0"). Bare "code" is not enough (area, zip, error
+# codes); the thing locked is.
+_LOCKED = (
+    r"combo|combination|kombination|combinaison|combinaci[óo]n|combina[çc][ãa]o|combinazione|safe|tresor|coffre(?:-fort)?"
+    r"|caja\s+fuerte|cofre|cassaforte|lock\s?box|key\s?box|key\s+safe|schl[üu]sselkasten|schl[üu]sselbox|padlock"
+    r"|vorh[äa]ngeschloss|zahlenschloss|cadenas|candado|cadeado|lucchetto|alarmanlage|alarm\s+panel|intercom|interphone"
+    r"|domofon\w*|citofono|portero|interfone|gegensprechanlage|entsperrcode|sperrcode|entsperr-?pin|pinkod(?:en)?"
+    r"|pinkode(?:n)?|portkod(?:en)?|portkode(?:n)?|d[øo]rkode(?:n)?|ovikoodi|porttikoodi|locker(?=[^.\n!?;]{0,40}?\b(?:code|combo|combination|pin)\b)|lock\s+screen"
+    r"|c[óo]digo\s+d[oa]\s+(?:port[ãa]o|porta|cofre|alarme|pr[ée]dio)|code\s+de\s+la\s+porte(?:\s+d['’]entr[ée]e)?"
+)
+_LOCK_SEP = (
+    r"(?::|=|–|—|-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
+    r"|c['’]est|je|to|with|opens\s+with)"
+)
+_LOCK_CODE_RE = re.compile(
+    r"(?<![\w])(?:" + _LOCKED + r")(?![\w])[^.\n!?;]{0,40}?"
+    r"(?:(?<![\w])(?:code|combo|pin|kod|koden|kode|c[óo]digo|codice)(?![\w])\s*"
+    + _LOCK_SEP
+    + r"?|\s*"
+    + _LOCK_SEP
+    + r")\s*"
+    r"(?P<value>\d(?:[ \-]?\d){2,7}|\d{1,3}[A-Za-z]\d{1,4})(?![\w/:]|[.,]\d)"
+    r"(?!\s*(?:mg|kg|g|ml|l|cm|mm|km|m|%|€|\$|£|usd|eur|gbp|cents?|euros?|dollars?|pounds?|years?|days?|hours?"
+    r"|minutes?|min|times|people|pm|am|h|uhr)\b)",
+    re.IGNORECASE,
+)
+_CJK_LOCK_CODE_RE = re.compile(
+    r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|密码锁|保险箱|도어락|현관|금고)[^\d。\n]{0,10}?"
+    r"(?:番号|コード|码|비밀번호|번호)?\s*(?:は|：|:|是|는|은)\s*(?P<value>\d{3,8})(?!\d)"
+)
+
+
+def _lock_code(text: str) -> bool:
+    for m in (*_LOCK_CODE_RE.finditer(text), *_CJK_LOCK_CODE_RE.finditer(text)):
+        if set(m.group("value")) - {"0", " ", "-"}:  # "set to 0-0-0" is the reset, not the code
+            return True
+    return False
 
 
 def _cjk_password(text: str) -> bool:
@@ -1567,6 +1752,13 @@ _KEY_META = frozenset(
         "limit",
         "colour",
         "nickname",
+        # where it is kept, or only its last digits (held-out D: [pin_location], [card_last4])
+        "location",
+        "where",
+        "last4",
+        "last",
+        "ending",
+        "suffix",
     ]
 )
 _NEEDS_DIGITS = frozenset({CARD, GOVERNMENT_ID, BANK})
@@ -1632,7 +1824,7 @@ def _find_in_text(text: str) -> SensitiveMatch | None:
         return _match(BANK)
     if digits >= 2 and _government_id(text, words):
         return _match(GOVERNMENT_ID)
-    if digits >= 6 and _bank(text):
+    if digits >= 6 and _bank(text, words):
         return _match(BANK)
     if _secret(text, digits, words):
         return _match(SECRET)
