@@ -13,6 +13,29 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 
+def _query_parameters(query: str | Sequence[tuple[str, str]]) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The query as API Gateway gives it: the last value of each name, and all of them."""
+    pairs = parse_qsl(query, keep_blank_values=True) if isinstance(query, str) else list(query)
+    single: dict[str, str] = {}
+    multi: dict[str, list[str]] = {}
+    for k, v in pairs:
+        single[k] = v
+        multi.setdefault(k, []).append(v)
+    return single, multi
+
+
+def _body_text(body: bytes | str | None) -> tuple[str | None, bool]:
+    """The body as API Gateway passes it: text, or base64 when it is not UTF-8."""
+    if body is None or body == b"":
+        return None, False
+    if not isinstance(body, bytes):
+        return body, False
+    try:
+        return body.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return base64.b64encode(body).decode(), True
+
+
 def api_event(
     method: str,
     path: str,
@@ -23,24 +46,9 @@ def api_event(
     authorizer: Mapping[str, str] | None = None,
     source_ip: str = "127.0.0.1",
 ) -> dict[str, Any]:
-    pairs = parse_qsl(query, keep_blank_values=True) if isinstance(query, str) else list(query)
-    single: dict[str, str] = {}
-    multi: dict[str, list[str]] = {}
-    for k, v in pairs:
-        single[k] = v
-        multi.setdefault(k, []).append(v)
+    single, multi = _query_parameters(query)
     hdrs = dict(headers or {})
-    is_b64 = False
-    text: str | None
-    if body is None or body == b"":
-        text = None
-    elif isinstance(body, bytes):
-        try:
-            text = body.decode("utf-8")
-        except UnicodeDecodeError:
-            text, is_b64 = base64.b64encode(body).decode(), True
-    else:
-        text = body
+    text, is_b64 = _body_text(body)
     request_id = uuid.uuid4().hex
     return {
         "resource": "/{proxy+}",
