@@ -113,14 +113,9 @@ def build(
     privacy = PrivacyService(repos.entries, repos.profiles, repos.erasure, index, clock)
     indexer = Indexer(index, embedder)
     drainer = _drainer(settings, backend, indexer)
-    archival = ArchivalService(backend.block_repository(), index, embedder, clock, gate=memory.gate)
-    blocks = BlockService(archival.repo, memory, agents, archival, clock)
-    proposals = ProposalService(backend.proposal_repository(), repos.entries, memory, blocks, agents, clock)
-    # Agents configured with requireApproval write through proposals.
-    memory.proposer = proposals
+    archival, blocks, proposals = _user_control(backend, memory, agents, index, embedder, clock)
     # Every write path reinforces or supersedes what it restates in other words.
     memory.dedup = SemanticDedup(repos.entries, index, embedder, clock)
-    blocks.proposer = proposals
     core, access = backend.core_reader(), backend.access_recorder()
     recall = RecallService(repos.entries, repos.profiles, index, embedder, clock, agents, core, access)
     conversation = attach_conversations(settings, backend, index, embedder, clock, memory, users, agents)
@@ -151,6 +146,26 @@ def build(
     )
     _register_privacy(engram)
     return engram
+
+
+def _user_control(
+    backend: Backend,
+    memory: MemoryService,
+    agents: AgentConfigService,
+    index: SearchIndex,
+    embedder: Embedder,
+    clock: Clock,
+) -> tuple[ArchivalService, BlockService, ProposalService]:
+    """Archival memory, memory blocks and proposals. Agents configured with
+    requireApproval write (entries and blocks alike) through proposals."""
+    archival = ArchivalService(backend.block_repository(), index, embedder, clock, gate=memory.gate)
+    blocks = BlockService(archival.repo, memory, agents, archival, clock)
+    proposals = ProposalService(
+        backend.proposal_repository(), backend.repositories.entries, memory, blocks, agents, clock
+    )
+    memory.proposer = proposals
+    blocks.proposer = proposals
+    return archival, blocks, proposals
 
 
 def _drainer(settings: Settings, backend: Backend, indexer: Indexer) -> OutboxDrainer | None:
