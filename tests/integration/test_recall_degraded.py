@@ -19,6 +19,7 @@ from engram.container import Engram, set_engram
 from engram.handlers import api as api_handler
 from engram.local.events import api_event
 from engram.local.lambda_context import LocalContext
+from engram.service.dedup import SemanticDedup
 from engram.service.memory import UpsertCommand
 from engram.settings import Settings
 
@@ -39,6 +40,8 @@ def cloud(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Engr
     index = OpenSearchIndex.from_settings(Settings(opensearch_url=opensearch.url), 384)
     engram = engram_for(tmp_path, store=DynamoStore(ddb, table), clock=ManualClock())
     engram.index = engram.memory.index = engram.recall.index = index
+    # Write-time dedup searches the same domain, as it does in the cloud.
+    engram.memory.dedup = SemanticDedup(engram.memory.entries, index, engram.embedder, engram.clock)
     set_engram(engram)
     yield engram, opensearch
     set_engram(None)
@@ -76,3 +79,33 @@ def test_given_the_search_domain_down_when_recalling_then_keywords_from_the_tabl
     assert [m["entry"]["key"] for m in body["memories"]] == ["dentist"]  # type: ignore[index]
     assert "Dr Silva" in str(body["context"])
     assert opensearch.requests["_msearch"] >= 2  # it was asked, and failed
+
+
+def test_given_the_search_domain_down_then_writes_still_dedup_and_recall_as_of_shows_past_values(
+    cloud: tuple[Engram, OpenSearchStandin],
+) -> None:
+    """Issue #17: write-time dedup and recall asOf do not depend on the search domain."""
+    from datetime import UTC, datetime
+
+    engram, opensearch = cloud
+    engram.memory.upsert(AGENT, "u1", [UpsertCommand("city", "Paris", valid_from=datetime(2019, 1, 1, tzinfo=UTC))])
+    engram.memory.upsert(AGENT, "u1", [UpsertCommand("city", "Rome", valid_from=datetime(2024, 6, 1, tzinfo=UTC))])
+    opensearch.fail_with = 503
+    # When the domain is down, a write to a new key is still taken, and compared with
+    # the user's latest entries from the table
+    first = engram.memory.upsert(AGENT, "u1", [UpsertCommand("favorite_food", "pizza", category="preference")])
+    again = engram.memory.upsert(AGENT, "u1", [UpsertCommand("favorite_foods", "Pizza", category="preference")])
+    assert first[0].outcome.value == "created"
+    assert again[0].outcome.value == "reinforced" and again[0].entry.id == first[0].entry.id
+    # And recall as of 2020 answers from the table with the value that held then
+    event = api_event(
+        "POST",
+        "/v1/users/u1/recall",
+        headers={"content-type": "application/json"},
+        body=json.dumps({"message": "which city?", "asOf": "2020-03-01T00:00:00Z", "minScore": 0}),
+        authorizer=principal_context(AGENT),
+    )
+    response = api_handler.handler(event, LocalContext())
+    body = json.loads(response["body"])
+    assert response["statusCode"] == 200 and body["degraded"] is True, body
+    assert [m["entry"]["value"] for m in body["memories"] if m["entry"]["key"] == "city"] == ["Paris"]

@@ -38,6 +38,7 @@ from typing import Literal
 from aws_lambda_powertools import Logger
 
 from engram.domain.agent_config import RecallOrder
+from engram.domain.errors import StoreUnavailable
 from engram.domain.models import MemoryEntry, Status, Visibility
 from engram.domain.policies import VisibilityScope, same_value
 from engram.domain.subjects import distinct_subjects
@@ -215,18 +216,24 @@ class SemanticDedup:
             user_id,
             EntryQuery(now=now, scope=scope, statuses=(Status.ACTIVE,), order=RecallOrder.MOST_RECENT, limit=RECENT),
         ).items
-        hits = self._index.search(
-            SearchQuery(
-                tenant_id=tenant_id,
-                user_id=user_id,
-                now=now,
-                text=text,
-                vector=vector,
-                scope=scope,
-                kinds=(DocKind.MEMORY,),
-                k=CANDIDATES,
+        try:
+            hits = self._index.search(
+                SearchQuery(
+                    tenant_id=tenant_id,
+                    user_id=user_id,
+                    now=now,
+                    text=text,
+                    vector=vector,
+                    scope=scope,
+                    kinds=(DocKind.MEMORY,),
+                    k=CANDIDATES,
+                )
             )
-        )
+        except StoreUnavailable as exc:
+            # The search index is down: the store still takes writes, so the write is
+            # compared with the latest entries alone rather than refused.
+            logger.warning("dedup without the search index", extra={"tenant_id": tenant_id, "error": exc.code})
+            hits = []
         known = {e.id for e in recent}
         proposed = [h.id for h in hits if h.id not in known]
         found = [*recent, *(self._store.get_entries(tenant_id, user_id, proposed) if proposed else [])]

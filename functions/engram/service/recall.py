@@ -537,9 +537,14 @@ class RecallService:
         keep: _Keep,
         window: TimeWindow | None,
     ) -> Pool:
-        """Tier 2's candidates without the index: a keyword match over the live entries."""
-        found = {h.id: h for h in keyword_hits(self._live_entries(t, user_id, now), request.message, k)}
+        """Tier 2's candidates without the index: a keyword match over the live entries
+        (and, as of a past time, the values that held then)."""
+        past = [] if keep.as_of is None else self._past(t, user_id, keep.scope, now, keep)
+        found = {h.id: h for h in keyword_hits([*self._live_entries(t, user_id, now), *past], request.message, k)}
         live = {e.id: e for e in self.entries.get_entries(t, user_id, sorted(found)) if _wanted(e, keep, request)}
+        live |= {
+            e.id: e for e in past if e.id in found and (request.categories is None or e.category in request.categories)
+        }
         return Pool(
             found, live, {}, [(eid, entry_signals(e, found[eid], window)) for eid, e in live.items()], degraded=True
         )
