@@ -178,24 +178,24 @@ def _list_value(f: BlockField, value: Any) -> tuple[str, ...]:
         return ()
     if isinstance(value, str) or not isinstance(value, list | tuple):
         raise ValidationFailed(f"Field '{f.name}' takes a list of text items.", field=f.name)
-    items: list[str] = []
-    for item in value:
-        if not isinstance(item, str):
-            raise ValidationFailed(f"Field '{f.name}' takes a list of text items.", field=f.name)
-        text = item.strip()
-        if not text:
-            continue
-        if "\n" in text or "\r" in text or _CONTROL.search(text):
-            raise ValidationFailed(f"Items of '{f.name}' are single lines of text.", field=f.name)
-        if len(text) > f.max_item_chars:
-            raise GuardrailViolation(
-                "block_field_too_long",
-                f"An item of '{f.name}' has {len(text)} characters; items take at most {f.max_item_chars}.",
-                field=f.name,
-                maxChars=f.max_item_chars,
-            )
-        items.append(text)
-    return tuple(items)
+    return tuple(text for text in (_list_item(f, item) for item in value) if text)
+
+
+def _list_item(f: BlockField, item: Any) -> str:
+    """One item of a list field, stripped ("" for a blank one, which is left out)."""
+    if not isinstance(item, str):
+        raise ValidationFailed(f"Field '{f.name}' takes a list of text items.", field=f.name)
+    text = item.strip()
+    if text and ("\n" in text or "\r" in text or _CONTROL.search(text)):
+        raise ValidationFailed(f"Items of '{f.name}' are single lines of text.", field=f.name)
+    if len(text) > f.max_item_chars:
+        raise GuardrailViolation(
+            "block_field_too_long",
+            f"An item of '{f.name}' has {len(text)} characters; items take at most {f.max_item_chars}.",
+            field=f.name,
+            maxChars=f.max_item_chars,
+        )
+    return text
 
 
 def _same_item(a: str, b: str) -> bool:

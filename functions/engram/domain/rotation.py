@@ -18,12 +18,12 @@ more than half of them rotated (rotating too often wastes the core), down when n
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from engram.domain.block_format import compact_field, to_compact
-from engram.domain.block_schema import BlockSchema, BlockValues, FieldKind, FieldValue, RotationStrategy
+from engram.domain.block_schema import BlockSchema, BlockValues, CompactLine, FieldKind, FieldValue, RotationStrategy
 from engram.domain.errors import GuardrailViolation
 from engram.domain.serialization import ts
 
@@ -164,18 +164,23 @@ def archive_text(schema: BlockSchema, items: Sequence[RotatedItem], at: datetime
     for item in items:
         by_field.setdefault(item.field, []).append(item.value)
     for line in schema.layout():
-        here = [n for n in line.fields if n in by_field]
-        if here:
-            parts = [compact_field(schema, n, tuple(by_field[n])) for n in here]
-        else:
-            parts = [
-                compact_field(schema, n, context[n])
-                for n in line.fields
-                if n in context and not isinstance(context[n], tuple)
-            ]
+        parts = _archived_parts(schema, line, by_field, context)
         if parts:
             lines.append(f"[{line.tag}] " + line.separator.join(parts))
     return "\n".join(lines)
+
+
+def _archived_parts(
+    schema: BlockSchema, line: CompactLine, by_field: Mapping[str, list[str]], context: BlockValues
+) -> list[str]:
+    """A compact line's rotated items; a line with none shows the block's text fields
+    for context (its lists would only repeat what stayed in the block)."""
+    here = [n for n in line.fields if n in by_field]
+    if here:
+        return [compact_field(schema, n, tuple(by_field[n])) for n in here]
+    return [
+        compact_field(schema, n, context[n]) for n in line.fields if n in context and not isinstance(context[n], tuple)
+    ]
 
 
 def task_text(task: str, notes: Sequence[str], at: datetime, extra: str | None = None) -> str:
