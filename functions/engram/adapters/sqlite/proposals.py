@@ -52,18 +52,7 @@ class SqliteProposalStore(SqliteRepository):
         where = ["tenant_id=?", "user_id=?"]
         args: list[Any] = [tenant_id, user_id]
         if query.statuses is not None:
-            clauses: list[str] = []
-            now = ts(query.now)
-            for status in query.statuses:
-                if status is ProposalStatus.PENDING:
-                    clauses.append("(status='pending' AND expires_at > ?)")
-                    args.append(now)
-                elif status is ProposalStatus.EXPIRED:
-                    clauses.append("(status='expired' OR (status='pending' AND expires_at <= ?))")
-                    args.append(now)
-                else:
-                    clauses.append("status=?")
-                    args.append(status.value)
+            clauses = [_status_clause(status, ts(query.now), args) for status in query.statuses]
             where.append("(" + (" OR ".join(clauses) or "0") + ")")
         if query.agent_id is not None:
             where.append("agent_id=?")
@@ -126,3 +115,16 @@ def _row(p: Proposal) -> tuple[Any, ...]:
         p.revision,
         dumps(proposal_to_dict(p)),
     )
+
+
+def _status_clause(status: ProposalStatus, now: str, args: list[Any]) -> str:
+    """The condition for one status, its argument appended to ``args``: a pending
+    proposal past its expiry reads as expired before any sweep marks it."""
+    if status is ProposalStatus.PENDING:
+        args.append(now)
+        return "(status='pending' AND expires_at > ?)"
+    if status is ProposalStatus.EXPIRED:
+        args.append(now)
+        return "(status='expired' OR (status='pending' AND expires_at <= ?))"
+    args.append(status.value)
+    return "status=?"
