@@ -16,8 +16,17 @@ file. wrk is preferred because on a 2-core machine the generator competes with t
 server for the same cores, and wrk needs a fraction of the CPU httpx needs per request.
 Every response must be a 200; any other status is counted and reported.
 
+After the ``tenants`` phase every tenant's entries are read back: an entry of another
+tenant fails the run. Besides requests/s, each phase records the server's CPU per request
+(all its processes, from /proc) and the generator's: on a shared or busy machine
+requests/s measures the wait for a core, CPU per request much less so.
+
+The run writes ``bench/results/<--results>.json`` (default ``load``) and regenerates
+docs/performance.md from every results file (``--no-report`` to leave it).
+
 Goal: over 500 recall requests per second on a 2-core machine.
-Run: ``.venv/bin/python -m bench.load [--seconds 10] [--connections 16] [--generator wrk|httpx]``
+Run: ``.venv/bin/python -m bench.load [--seconds 10] [--connections 16] [--generator wrk|httpx]
+[--results load_minilm]``
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import shutil
 import signal
 import socket
@@ -166,6 +176,33 @@ def requests_for(phase: str, count: int = 400, unique: bool = False) -> list[Req
             body = {"key": f"load_key_{i % 50}", "value": f"value number {i}", "category": "fact"}
             out.append(Req("PUT", f"/v1/users/{user}/memories", json.dumps(body)))
     return out
+
+
+def cross_tenant_entries(url: str, keys: list[str]) -> dict[str, int]:
+    """After the ``tenants`` phase: every entry each tenant's first agent can list must be
+    one its own tenant's writers wrote ("... of writer W"). Returns what was read and how
+    many entries belonged to another tenant (or to the admin's seed data): 0 expected."""
+    checked = foreign = 0
+    with httpx.Client(base_url=url, timeout=30) as client:
+        for t in range(TENANTS):
+            writers = {1 + t * AGENTS + a for a in range(AGENTS)}
+            headers = {"Authorization": f"Bearer {keys[1 + t * AGENTS]}"}
+            for n in range(USERS):
+                cursor: str | None = None
+                while True:
+                    params = {"limit": "200", **({"cursor": cursor} if cursor else {})}
+                    r = client.get(f"/v1/users/load-{n}/memories", params=params, headers=headers)
+                    if r.status_code != 200:
+                        raise RuntimeError(f"cross-tenant check: HTTP {r.status_code} {r.text[:200]}")
+                    page = r.json()
+                    for item in page["items"]:
+                        checked += 1
+                        writer = item["value"].rsplit(" of writer ", 1)
+                        foreign += not (len(writer) == 2 and writer[1].isdigit() and int(writer[1]) in writers)
+                    cursor = page.get("nextCursor")
+                    if not cursor:
+                        break
+    return {"entries_read_back": checked, "cross_tenant_entries": foreign}
 
 
 def tenant_keys(data_dir: Path) -> list[str]:
@@ -322,6 +359,13 @@ def server_cpu_seconds(pid: int) -> float:
     return total
 
 
+def _generator_cpu_seconds() -> float:
+    """CPU of this process and of its finished children (wrk runs as one)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap = argparse.ArgumentParser(description="engram serve under concurrent load (loopback only)")
     ap.add_argument("--seconds", type=int, default=10, help="duration of each phase")
@@ -336,6 +380,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     ap.add_argument(
         "--workers", type=int, default=os.cpu_count() or 1, help="engram serve processes (default: one per core)"
     )
+    ap.add_argument(
+        "--results",
+        default="load",
+        help="results file under bench/results (docs/performance.md reads load and load_minilm)",
+    )
+    ap.add_argument("--no-report", action="store_true", help="do not rewrite docs/performance.md")
     args = ap.parse_args(argv)
     generator = args.generator
     if generator == "auto":
@@ -361,11 +411,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 # A short warm-up so lazy imports and caches are not part of the figure.
                 run_httpx(url, keys, phase, 1, 2)
                 cpu0 = server_cpu_seconds(pid)
+                gen0 = _generator_cpu_seconds()
                 if generator == "wrk":
                     r = run_wrk(url, keys, phase, args.seconds, args.connections, work, args.unique_messages)
                 else:
                     r = run_httpx(url, keys, phase, args.seconds, args.connections, args.unique_messages)
                 cpu = server_cpu_seconds(pid) - cpu0
+                # The generator shares the cores with the server: what it spent is reported too.
+                r["generator_cpu_ms_per_request"] = round(
+                    1000 * (_generator_cpu_seconds() - gen0) / max(r["requests"], 1), 3
+                )
+                if phase == "tenants":
+                    r.update(cross_tenant_entries(url, keys))
                 r["server_cpu_share"] = round(cpu / r["seconds"], 2)
                 # What a request costs the server, whatever else the machine runs: on a
                 # shared, busy machine requests/s measures the wait for a core as much as
@@ -381,6 +438,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     recall = results["phases"].get("recall")
     results["goal_recall_rps"] = GOAL_RECALL_RPS
     results["goal_met"] = None if recall is None else recall["rps"] >= GOAL_RECALL_RPS and recall["non_2xx"] == 0
+    if results["phases"].get("tenants", {}).get("cross_tenant_entries"):
+        results["goal_met"] = False  # an answer of another tenant fails the run, however fast
     print(
         f"engram serve --workers {args.workers} on {HOST}, {args.connections} connections, "
         f"{args.seconds} s per phase, generator {generator}"
@@ -390,7 +449,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(
             f"  {phase:7} {r['rps']:8.1f} req/s  p50 {lat['p50_ms']:7.2f} ms  p95 {lat['p95_ms']:7.2f} ms  "
             f"p99 {lat['p99_ms']:7.2f} ms  non-200 {r['non_2xx']}  server CPU {r['server_cpu_share']} cores, "
-            f"{r['server_cpu_ms_per_request']} ms per request"
+            f"{r['server_cpu_ms_per_request']} ms per request; generator {r['generator_cpu_ms_per_request']} ms"
+            + (
+                f"; {r['entries_read_back']} entries read back, {r['cross_tenant_entries']} of another tenant"
+                if "cross_tenant_entries" in r
+                else ""
+            )
         )
     print(f"  goal: recall over {GOAL_RECALL_RPS} req/s: {results['goal_met']}")
     if results.get("recall_rps_on_2_idle_cores_at_this_cpu"):
@@ -399,8 +463,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"two idle cores would serve at most {results['recall_rps_on_2_idle_cores_at_this_cpu']} recalls/s"
         )
     print(f"  load average (1 min) at the end: {results['load_average_1m']}")
-    path = write_results("load", results)
+    path = write_results(args.results, results)
     print(f"  -> {path}")
+    if not args.no_report:
+        from bench import report
+
+        # docs/performance.md is generated from every results file: this run's figures
+        # reach it in the same step that measured them.
+        print(f"  -> {report.main()}")
     return results
 
 

@@ -151,8 +151,9 @@ def load_section() -> str:
             else ""
         )
         + ".\n\n"
-        "| phase | requests/s | p50 ms | p95 ms | p99 ms | non-200 | server CPU (cores) | server CPU ms per request |"
-        "\n|---|---:|---:|---:|---:|---:|---:|---:|\n"
+        "| phase | requests/s | p50 ms | p95 ms | p99 ms | non-200 | server CPU (cores) | server CPU ms per request "
+        "| generator CPU ms per request |"
+        "\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     )
     for phase, r in data["phases"].items():
         lat = r["latency_ms"]
@@ -160,7 +161,14 @@ def load_section() -> str:
         per = r.get("server_cpu_ms_per_request") or (round(1000 * share / r["rps"], 2) if share and r["rps"] else "?")
         out.append(
             f"| {phase} | {r['rps']:,.1f} | {lat['p50_ms']:.1f} | {lat['p95_ms']:.1f} | {lat['p99_ms']:.1f} "
-            f"| {r['non_2xx']} | {share if share is not None else '?'} | {per} |\n"
+            f"| {r['non_2xx']} | {share if share is not None else '?'} | {per} "
+            f"| {r.get('generator_cpu_ms_per_request', '?')} |\n"
+        )
+    tenants = data["phases"].get("tenants", {})
+    if "cross_tenant_entries" in tenants:
+        out.append(
+            f"\nAfter the tenants phase each tenant's entries were read back: {tenants['entries_read_back']:,} "
+            f"entries, {tenants['cross_tenant_entries']} of another tenant.\n"
         )
     met = data.get("goal_met")
     recall = data["phases"].get("recall")
@@ -168,7 +176,8 @@ def load_section() -> str:
         cpu_ms = 1000 * recall["server_cpu_share"] / recall["rps"]
         out.append(
             f"\nThe server spent {cpu_ms:.1f} ms of CPU per recall request, so one process, which cannot use more "
-            f"than one core, tops out near {1000 / cpu_ms:,.0f} recalls per second on this machine"
+            f"than one core, tops out near {1000 / cpu_ms:,.0f} recalls per second on this machine, and two "
+            f"(`--workers 2`) with two idle cores near {2000 / cpu_ms:,.0f}, less what the load generator takes"
             + (
                 f" ({data['recall_messages']} recall messages, embedder {data['embedder']})"
                 if "recall_messages" in data and "embedder" in data
@@ -191,7 +200,10 @@ def load_section() -> str:
         "stored text does too), building and serialising the response models, and ranking. #14 removed "
         "the per-document Python filters of vector search, re-reading and re-parsing every candidate "
         "message, a second scoring of unchanged candidates, searches for kinds a user has none of, and "
-        "onnxruntime's thread pool for one query (see docs/recall.md, Latency, for the figures). A process resolves one request at a time (Powertools keeps the request it resolves "
+        "onnxruntime's thread pool for one query (see docs/recall.md, Latency, for the figures); later, the "
+        "round trip of every entry's times through text into the response model, the standard library's JSON "
+        "encoder for the response (orjson writes the same text, `engram.api.json_text`) and the parsing and "
+        "rewriting of every recalled entry's body by the access-statistics thread (one SQL statement now). A process resolves one request at a time (Powertools keeps the request it resolves "
         "in state its threads share; docs/security.md measures that serialising costs no CPU per request), "
         "and the interpreter lock caps a process at one core anyway, so the server runs one process per core "
         "(`--workers`), which share the store, the index's outbox drainer (a cross-process lock) and one "
