@@ -219,3 +219,43 @@ def test_given_an_injected_clock_when_dream_runs_in_worker_processes_then_they_r
     ]
     assert len(expiries) == 4
     assert all(later <= h.at < later + timedelta(minutes=10) for h in expiries)
+
+
+def test_given_an_agents_own_and_group_facts_when_dream_summarises_both_then_neither_summary_replaces_the_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from engram.domain.agent_config import AgentConfig, DreamConfig, SemanticDedupConfig, UserMemoryConfig
+    from engram.domain.models import Visibility
+    from engram.ports import EntryQuery
+
+    monkeypatch.delenv("ENGRAM_DREAM_SUMMARIZER", raising=False)
+    engram = build(Settings(data_dir=tmp_path))
+    dream = DreamConfig(enabled=True, summarize_interactions=True, summarize_min_entries=3, merge_duplicates=False)
+    umc = UserMemoryConfig(dream_config=dream, semantic_dedup=SemanticDedupConfig(enabled=False))
+    engram.agents.put("t1", "agent-a", AgentConfig(user_memory_config=umc))
+    writer = principal("t1", "agent-a", groups=("g1",))
+    # Given one agent's own facts and the facts it shares with group g1: two partitions
+    # that dream summarises apart (whoever sees one does not necessarily see the other)
+    own = [UpsertCommand("city", "Paris"), UpsertCommand("pet", "a dog"), UpsertCommand("job", "baker")]
+    shared = [
+        UpsertCommand(k, v, visibility=Visibility.GROUP, group_ids=("g1",))
+        for k, v in (("team", "blue"), ("desk", "by the window"), ("shift", "mornings"))
+    ]
+    engram.memory.upsert(writer, "u1", [*own, *shared])
+
+    # When `engram dream` summarises both partitions
+    assert main(["--data-dir", str(tmp_path), "dream", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert report["summaries_written"] == 2
+
+    # Then both summaries are live, each in its own partition, and every fact that left
+    # live memory is in one of them (one summary superseding the other would drop the
+    # first partition's facts from live memory)
+    now = datetime.now(UTC) + timedelta(minutes=1)
+    live = engram.store.list_entries("t1", "u1", EntryQuery(now=now)).items
+    text = " ".join(e.value for e in live)
+    for fact in ("Paris", "a dog", "baker", "blue", "by the window", "mornings"):
+        assert fact in text, fact
+    assert sorted(e.visibility.value for e in live) == ["group", "self"]

@@ -213,7 +213,7 @@ def test_given_any_sequence_of_calls_when_reserved_then_committed_spend_never_ex
 # -- the extractive summariser (no model: the local default) -------------------------------------
 
 from engram.adapters.extractive_summarizer import ExtractiveSummarizer  # noqa: E402
-from engram.domain.summaries import SEPARATOR, extract, near_identical  # noqa: E402
+from engram.domain.summaries import SEPARATOR, Extract, extract, near_identical  # noqa: E402
 
 
 def test_given_spellings_of_one_fact_when_compared_then_they_are_one_and_close_facts_are_not() -> None:
@@ -263,3 +263,21 @@ def test_given_any_facts_when_extracted_then_the_summary_fits_and_holds_only_cov
     assert all(item in covered_lines for item in items)
     assert all(not facts[i].strip() or any(near_identical(facts[i], item) for item in items) for i in made.covered)
     assert extract(facts, "fact", max_chars) == made
+
+
+def test_given_a_previous_summary_longer_than_the_room_when_summarised_then_none_of_its_items_is_dropped() -> None:
+    # The agent lowered maxValueLength after the summary was written: carrying only the
+    # items that fit would supersede the summary and drop "job: baker" from live memory.
+    facts = ("summary.fact: city: Paris; job: baker", "hobby: sailing")
+    assert extract(facts, "fact", 12) == Extract("", ())
+
+
+def test_given_a_previous_group_summary_when_summarised_again_then_its_items_are_carried() -> None:
+    from engram.domain.dream import summary_key
+    from engram.domain.models import Visibility
+
+    key = summary_key("fact", Visibility.GROUP, ("g1",))
+    assert key != summary_key("fact") and key == summary_key("fact", Visibility.GROUP, ("g1",))
+    facts = (f"{key}: team: blue", "desk: by the window")
+    made = extract(facts, "fact", 1000)
+    assert made.text == "team: blue; desk: by the window" and made.covered == (0, 1)

@@ -26,6 +26,7 @@ Boundaries (each tested in tests/unit/test_dream_rules.py):
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -359,8 +360,15 @@ def summary_groups(entries: Sequence[MemoryEntry], policy_of: PolicyOf) -> list[
     return out
 
 
-def summary_key(category: str) -> str:
-    return SUMMARY_KEY_PREFIX + category
+def summary_key(category: str, visibility: Visibility = Visibility.SELF, group_ids: Sequence[str] = ()) -> str:
+    """The key of one partition's summary. An agent's self and group entries under one
+    key share one identity (``identity_id``), so a group partition's summary needs a key
+    of its own: under the same key, the summary of the agent's own facts would supersede
+    the group's summary (or the other way round) and take its facts out of live memory."""
+    if visibility is not Visibility.GROUP:
+        return SUMMARY_KEY_PREFIX + category
+    groups = hashlib.sha256("\x1f".join(sorted(group_ids)).encode()).hexdigest()[:12]
+    return f"{SUMMARY_KEY_PREFIX}{category}.group-{groups}"
 
 
 def fact_line(e: MemoryEntry) -> str:

@@ -48,6 +48,18 @@ def summary_prefix(category: str) -> str:
     return summary_key(category).replace("_", " ") + ": "
 
 
+def _summary_item_text(fact: str, category: str) -> str | None:
+    """The items of a previous summary of ``category`` (its own facts' partition: the
+    agent's own, or a group's, whose key names the groups), or None for another fact."""
+    prefix = summary_prefix(category)
+    if fact.startswith(prefix):
+        return fact[len(prefix) :]
+    head, sep, rest = fact.partition(": ")
+    if sep and head.startswith(prefix[: -len(": ")] + ".group-"):
+        return rest
+    return None
+
+
 def _word(raw: str) -> str:
     # One word's canonical form (singular, one spelling: "favourite" is "favorite").
     return next(iter(subject_words(raw)), raw) if raw.isascii() else raw
@@ -71,8 +83,14 @@ def _content_words(text: str) -> frozenset[str]:
 def extract(facts: Sequence[str], category: str, max_chars: int) -> Extract:
     """Choose, order and join the facts of one partition into at most ``max_chars``."""
     covered: set[int] = set()
-    items, candidates = _carried(facts, summary_prefix(category), covered)
-    items = _fitting(items, max_chars)
+    items, candidates = _carried(facts, category, covered)
+    fitted = _fitting(items, max_chars)
+    if len(fitted) < len(items):
+        # The previous summary no longer fits (the agent lowered maxValueLength): a new
+        # one under its key would supersede it and drop the items left out, whose source
+        # entries it superseded before. No summary: the partition stays as it is.
+        return Extract("", ())
+    items = fitted
     length = len(SEPARATOR.join(items))
     leaders, followers = _leaders(facts, candidates, items, covered)
 
@@ -100,18 +118,19 @@ def extract(facts: Sequence[str], category: str, max_chars: int) -> Extract:
     return Extract(SEPARATOR.join(items), tuple(sorted(covered)))
 
 
-def _carried(facts: Sequence[str], prefix: str, covered: set[int]) -> tuple[list[str], list[int]]:
+def _carried(facts: Sequence[str], category: str, covered: set[int]) -> tuple[list[str], list[int]]:
     """The previous summary's items, each once, and the other facts (by index). The
     previous summary is superseded by the new one whatever happens, so its items are
     carried first, as far as they fit."""
     items: list[str] = []
     candidates: list[int] = []
     for i, fact in enumerate(facts):
-        if not fact.startswith(prefix):
+        previous = _summary_item_text(fact, category)
+        if previous is None:
             candidates.append(i)
             continue
         covered.add(i)
-        for item in fact[len(prefix) :].split(SEPARATOR):
+        for item in previous.split(SEPARATOR):
             item = item.strip()
             if item and not any(near_identical(item, kept) for kept in items):
                 items.append(item)

@@ -346,7 +346,7 @@ class DreamService:
             if result is None:
                 continue
             text = " ".join(result.text.split())[: guardrails.max_value_length].strip()
-            key = summary_key(category)
+            key = summary_key(category, group[0].visibility, group[0].group_ids)
             if not text or find_sensitive(text, key) is not None:
                 logger.warning("dream summary dropped", extra={"run_id": run.run_id, "reason": "empty or sensitive"})
                 continue
