@@ -1,0 +1,64 @@
+"""Review of issue #17's store-read paths: an as-of search or recall reads superseded
+entries from the store, and write-time dedup reads the user's latest entries from it.
+Neither may show one agent another agent's `self` memories or reach into them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from engram.domain.models import Visibility
+from engram.service.memory import UpsertCommand
+from engram.service.recall import RecallRequest
+
+from tests.support import engram_for, principal
+
+THEN = datetime(2020, 3, 1, tzinfo=UTC)
+
+
+def test_an_as_of_search_and_recall_never_show_another_agents_superseded_self_values(tmp_path: Path) -> None:
+    engram = engram_for(tmp_path)
+    a, b = principal("t1", "agent-a"), principal("t1", "agent-b")
+    # Given agent A's private city, superseded since, and B's own
+    for value, since in (("Paris", 2019), ("Rome", 2024)):
+        engram.memory.upsert(a, "u1", [UpsertCommand("city", value, valid_from=datetime(since, 1, 1, tzinfo=UTC))])
+    engram.memory.upsert(b, "u1", [UpsertCommand("pet", "a dog", valid_from=datetime(2019, 1, 1, tzinfo=UTC))])
+
+    # When A and B search and recall as of 2020
+    def searched(p: object) -> list[str]:
+        hits = engram.memory.search(p, "u1", "city", as_of=THEN, min_score=0)  # type: ignore[arg-type]
+        return [h.entry.value for h in hits]
+
+    def recalled(p: object) -> list[str]:
+        request = RecallRequest("which city do I live in?", as_of=THEN, min_score=0)
+        result = engram.recall.recall(p, "u1", request)  # type: ignore[arg-type]
+        return [i.entry.value for i in (*result.preferences, *result.memories)]
+
+    # Then A finds the value that held then, and B never sees it
+    assert "Paris" in searched(a) and "Paris" in recalled(a)
+    assert "Paris" not in searched(b) and "Paris" not in recalled(b)
+    assert "Rome" not in searched(b) and "Rome" not in recalled(b)
+
+
+def test_write_time_dedup_never_reinforces_or_supersedes_another_agents_unindexed_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engram = engram_for(tmp_path)
+    a, b = principal("t1", "agent-a"), principal("t1", "agent-b")
+    # Given an index that has caught up with nothing, and A's private fact
+    monkeypatch.setattr(engram.index, "upsert", lambda docs: None)
+    mine = engram.memory.upsert(a, "u1", [UpsertCommand("favorite_food", "pizza", category="preference")])
+    # When B states the same fact, and then a contradicting one, in other words
+    same = engram.memory.upsert(b, "u1", [UpsertCommand("favorite_foods", "Pizza", category="preference")])
+    other = engram.memory.upsert(
+        b, "u1", [UpsertCommand("favourite_food", "sushi", category="preference", visibility=Visibility.GLOBAL)]
+    )
+    # Then each is B's own write: A's entry is neither reinforced nor superseded
+    assert same[0].outcome.value == "created" and same[0].entry.source_agent_id == "agent-b"
+    # (compared with nothing of A's: B's fact keeps B's own key)
+    assert same[0].matched is None and same[0].entry.key == "favorite_foods"
+    assert other[0].outcome.value == "created"
+    kept = engram.memory.get(a, "u1", mine[0].entry.id)
+    assert kept.value == "pizza" and kept.version == mine[0].entry.version and kept.status.value == "active"
