@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-
 from engram.domain.models import Visibility
 from engram.service.memory import UpsertCommand
 from engram.service.recall import RecallRequest
