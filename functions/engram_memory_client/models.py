@@ -879,6 +879,11 @@ class ScoreParts(_Model):
     """The parts of the one hybrid score every search and recall reports (docs/recall.md)."""
 
     confidence: float = Field(alias="confidence")
+    context: float = Field(
+        0.0,
+        alias="context",
+        description="What the same speaker's turns said just around it added to total (recall, MiniLM).",
+    )
     importance: float = Field(alias="importance")
     keyword: float = Field(alias="keyword", description="BM25 as a share of the best match (or a floor), 0..1.")
     prior: float = Field(alias="prior", description="Importance, recency and confidence mixed.")

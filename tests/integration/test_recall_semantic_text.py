@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -111,3 +111,40 @@ def test_a_past_message_said_by_whom_the_question_names_ranks_above_the_same_wor
     top, other = result.episodes[0], result.episodes[1]
     assert (top.message.id, top.parts.speaker, other.parts.speaker) == ("m2", 1.0, 0.0)
     assert "said by whom it names" in top.why
+
+
+def test_news_told_over_two_turns_is_recalled_as_a_whole(setup: tuple[Engram, Recording]) -> None:
+    # (#19, third session: MiniLM's context lift, on the suite's hashing embedder)
+    engram, _ = setup
+    assert engram.conversation is not None
+    at = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    # Given Maya telling her news over two turns, the second without the question's words,
+    # and Leo's turn about a puppy in between
+    turns = [
+        ("m1", "Maya", "We adopted a puppy yesterday!", 0),
+        ("l1", "Leo", "My neighbor has a puppy too, so loud.", 30),
+        ("m2", "Maya", "I named her Biscuit after my grandma's dog.", 60),
+        ("m3", "Maya", "Work has been a lot this week.", 3600),
+    ]
+    for mid, speaker, text, seconds in turns:
+        role = MessageRole.USER if speaker == "Maya" else MessageRole.ASSISTANT
+        msg = NewMessage(mid, role, text, at + timedelta(seconds=seconds), {"speaker": speaker})
+        engram.conversation.conversations.append(P, "maya", "session-1", [msg])
+    question = RecallRequest("What did Maya call the puppy she adopted?", min_score=0.0)
+
+    def order(boost: float) -> list[str]:
+        engram.recall.weights = replace(weights_for(engram.embedder.model_id), context_boost=boost)
+        return [e.message.id for e in engram.recall.recall(P, "maya", question).episodes]
+
+    # When recalled without the lift, Leo's turn outranks Maya's second turn
+    plain = order(0.0)
+    assert plain.index("l1") < plain.index("m2")
+    # Then with the lift, the turn said a minute after the one that matches comes next to
+    # it and says why; the turn an hour later is not lifted
+    engram.recall.weights = replace(weights_for(engram.embedder.model_id), context_boost=0.5)
+    result = engram.recall.recall(P, "maya", question)
+    ids = [e.message.id for e in result.episodes]
+    assert ids[:2] == ["m1", "m2"]
+    lifted = {e.message.id: e for e in result.episodes}
+    assert lifted["m2"].parts.context > 0 and "by the same speaker's turns around it" in lifted["m2"].why
+    assert "m3" not in lifted or lifted["m3"].parts.context == 0

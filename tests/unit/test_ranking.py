@@ -93,3 +93,47 @@ def test_a_message_said_by_whom_the_question_names_is_lifted() -> None:
     assert score(Signals(0.0, 0.0, 50, 1.0, NOW, speaker_match=1.0), w, NOW, 0.0).total == 0.0
     with pytest.raises(ValueError):
         HybridWeights(speaker_boost=-0.1)
+
+
+def test_news_told_over_a_few_turns_lifts_the_turns_around_the_one_that_matches() -> None:
+    from dataclasses import replace
+
+    from engram.domain.ranking import explain, said_around
+
+    at = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    # Given Maya's two turns a minute apart, Leo's turn between them, and Maya's turn in
+    # another thread at the same time and one an hour later
+    said = [
+        ("m1", "t1", "Maya", at),
+        ("l1", "t1", "Leo", at + timedelta(seconds=30)),
+        ("m2", "t1", "Maya", at + timedelta(minutes=1)),
+        ("m3", "t1", "Maya", at + timedelta(hours=1)),
+        ("x1", "t2", "Maya", at),
+    ]
+    near = said_around(said)
+    # Then only the same speaker's turns in the same thread, close in time, are neighbours
+    assert near == {"m1": ["m2"], "m2": ["m1"]}
+    # And the turn that shares no word with the question is lifted by the one that does
+    w = HybridWeights(semantic=1.0, prior_share=0.0, context_boost=0.5)
+    cands = [
+        ("m1", Signals(0.0, 0.8, 50, 1.0, NOW)),
+        ("m2", Signals(0.0, 0.2, 50, 1.0, NOW)),
+        ("l1", Signals(0.0, 0.3, 50, 1.0, NOW)),
+    ]
+    assert [cid for cid, _ in rank(cands, w, NOW)] == ["m1", "l1", "m2"]
+    ranked = dict(rank(cands, w, NOW, neighbours=near))
+    assert [cid for cid, _ in rank(cands, w, NOW, neighbours=near)] == ["m1", "m2", "l1"]
+    assert ranked["m2"].context == pytest.approx(0.4)
+    assert ranked["m2"].total == pytest.approx(0.6)
+    # A neighbour's lift does not feed back: m1 is lifted by m2's own total only
+    assert ranked["m1"].total == pytest.approx(0.8 + 0.5 * 0.2)
+    assert "lifted 0.400 by the same speaker's turns around it" in explain(ranked["m2"], ("vector",))
+    # Only a neighbour that passes the minimum score lifts: a question nothing answers
+    # still gets nothing
+    floored = dict(rank(cands, w, NOW, neighbours=near, lift_floor=0.5))
+    assert (floored["m2"].context, floored["m1"].context) == (pytest.approx(0.4), 0.0)
+    assert dict(rank(cands, w, NOW, neighbours=near, lift_floor=0.9))["m2"].context == 0.0
+    # Without a boost nothing moves, and a negative boost is refused
+    assert rank(cands, replace(w, context_boost=0.0), NOW, neighbours=near) == rank(cands, w, NOW)
+    with pytest.raises(ValueError):
+        HybridWeights(context_boost=-0.1)

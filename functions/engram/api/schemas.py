@@ -193,6 +193,9 @@ class ScoreParts(ApiModel):
     confidence: float
     time: float = Field(0.0, description="1 when it falls in the time span the query names, fading outside.")
     speaker: float = Field(0.0, description="1 when it is a past message said by a person the query names.")
+    context: float = Field(
+        0.0, description="What the same speaker's turns said just around it added to total (recall, MiniLM)."
+    )
     relevance: float = Field(description="The query part: semantic and keyword fused (lifted by time and speaker).")
     prior: float = Field(description="Importance, recency and confidence mixed.")
     total: float
@@ -207,6 +210,7 @@ class ScoreParts(ApiModel):
             confidence=p.confidence,
             time=p.time,
             speaker=p.speaker,
+            context=p.context,
             relevance=p.relevance,
             prior=p.prior,
             total=p.total,

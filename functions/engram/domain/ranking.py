@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Function words carry no topic: on short conversational turns "what did you do" would
@@ -103,13 +103,19 @@ class HybridWeights:
     # adopt?": Maya's turns) is lifted: relevance x (1 + speaker_boost). The other
     # speaker shares the words (a friend's "my neighbor's dog"), not the event.
     speaker_boost: float = 0.0
+    # How much a past message is lifted by the best total of the same speaker's messages
+    # said just before or after it in the same thread (``rank``'s ``neighbours``): news
+    # told over a few turns ("I adopted a puppy!" ... "I named it Biscuit") is found as a
+    # whole, though the second turn shares no word with "What did Maya name the puppy?".
+    context_boost: float = 0.0
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.semantic <= 1.0 or not 0.0 <= self.prior_share <= 1.0:
             raise ValueError("semantic and prior_share are shares between 0 and 1")
         if self.keyword_floor <= 0 or self.recency_half_life_days <= 0:
             raise ValueError("keyword_floor and recency_half_life_days must be positive")
-        if min(self.importance, self.recency, self.confidence, self.time_boost, self.speaker_boost) < 0:
+        boosts = (self.time_boost, self.speaker_boost, self.context_boost)
+        if min(self.importance, self.recency, self.confidence, *boosts) < 0:
             raise ValueError("prior weights and boosts must not be negative")
 
 
@@ -123,7 +129,10 @@ class HybridWeights:
 # of train R@20). On data version 3 the tuner prefers meaning 0.7 with a keyword floor of
 # 64 (train R@10 0.713 -> 0.735), but on the test split that moved the natural path by
 # only 0.007 of R@10 and cost message search and the entry paths 0.017 to 0.033, so it
-# is not taken (docs/recall.md). The hash embedder's are the first session's (data
+# is not taken (docs/recall.md). ``context_boost`` 0.2 (third session) was chosen on the
+# train split with ``python -m bench.conv_refs --neighbours`` (a plain hybrid of this
+# shape: R@10 0.714 -> 0.744; 0.3 gives 0.747, within the tuner's 0.003), because the
+# tuner's gathered candidates do not carry who said what when. The hash embedder's are the first session's (data
 # version 1): later tuner choices gain at most 0.019 of train R@10 over them and would
 # move every suite test's scores, and its minimum stays 0.10, what meaning alone
 # reaches for a related text on a new user's few memories (docs/recall.md).
@@ -150,6 +159,7 @@ TUNED_WEIGHTS: dict[str, HybridWeights] = {
         min_score=0.24,
         time_boost=1.5,
         speaker_boost=1.0,
+        context_boost=0.2,
     ),
 }
 
@@ -188,6 +198,7 @@ class ScoreParts:
     total: float
     time: float = 0.0
     speaker: float = 0.0
+    context: float = 0.0  # what the neighbours added to ``total`` (``lift_by_context``)
 
 
 def question_words(text: str) -> frozenset[str]:
@@ -231,17 +242,86 @@ def score(signals: Signals, weights: HybridWeights, now: datetime, best_keyword:
     return ScoreParts(sem, kw, imp, rec, conf, relevance, prior, total, tm, sm)
 
 
+def lift_by_context(
+    scored: Sequence[tuple[str, ScoreParts]],
+    neighbours: Mapping[str, Sequence[str]],
+    boost: float,
+    floor: float = 0.0,
+) -> list[tuple[str, ScoreParts]]:
+    """Each candidate's total plus ``boost`` times the best total among its neighbours
+    (candidates only; the lift is reported as ``context``). Only a neighbour at or above
+    ``floor`` (the minimum score) lifts: a turn is lifted by one relevant enough to be
+    shown itself, so a question nothing answers still gets nothing. A neighbour's own
+    lift does not count, so the order of candidates does not matter."""
+    if boost <= 0 or not neighbours:
+        return list(scored)
+    # Neighbours are mutual (``said_around``): walk out from the few that pass the floor.
+    best: dict[str, float] = {}
+    for cid, parts in scored:
+        if parts.total >= floor and parts.total > 0:
+            for n in neighbours.get(cid, ()):
+                if parts.total > best.get(n, 0.0):
+                    best[n] = parts.total
+    if not best:
+        return list(scored)
+    return [
+        (cid, replace(parts, total=parts.total + boost * best[cid], context=boost * best[cid]))
+        if cid in best
+        else (cid, parts)
+        for cid, parts in scored
+    ]
+
+
+# How close in time two messages of one speaker in one thread must be to count as one
+# telling (``said_around``): a person's consecutive turns about one thing.
+CONTEXT_WINDOW = timedelta(minutes=3)
+
+
+def said_around(
+    messages: Sequence[tuple[str, str, str, datetime]], window: timedelta = CONTEXT_WINDOW
+) -> dict[str, list[str]]:
+    """For each ``(id, thread, speaker, said at)``, the other messages of the same thread
+    and speaker said within ``window`` of it (``rank``'s ``neighbours``; mutual)."""
+    groups: dict[tuple[str, str], list[tuple[float, str]]] = {}
+    for mid, thread, speaker, at in messages:
+        groups.setdefault((thread, speaker), []).append((at.timestamp(), mid))
+    span = window.total_seconds()
+    out: dict[str, list[str]] = {}
+    for said in groups.values():
+        if len(said) < 2:
+            continue
+        said.sort()
+        first = 0
+        for i, (when, mid) in enumerate(said):
+            while said[first][0] < when - span:
+                first += 1
+            near = []
+            j = first
+            while j < len(said) and said[j][0] <= when + span:
+                if j != i:
+                    near.append(said[j][1])
+                j += 1
+            if near:
+                out[mid] = near
+    return out
+
+
 def rank(
     candidates: Sequence[tuple[str, Signals]],
     weights: HybridWeights,
     now: datetime,
     memo: dict[str, tuple[Signals, float, ScoreParts]] | None = None,
+    neighbours: Mapping[str, Sequence[str]] | None = None,
+    lift_floor: float = 0.0,
 ) -> list[tuple[str, ScoreParts]]:
     """Best first; equal totals by id, so the order is the same on every run.
 
     ``memo`` (one per ranking, across its rounds): a candidate whose signals are the same
     object as last round, against the same best keyword score, keeps the parts it scored
-    then instead of being scored again (the result is the same either way)."""
+    then instead of being scored again (the result is the same either way).
+    ``neighbours``: past messages said around each candidate by the same speaker in the
+    same thread (``lift_by_context``, weighted by ``context_boost``; only neighbours at or
+    above ``lift_floor`` lift)."""
     best = max((s.keyword for _, s in candidates), default=0.0)
     if memo is None:
         scored = [(cid, score(s, weights, now, best)) for cid, s in candidates]
@@ -255,6 +335,8 @@ def rank(
                 parts = score(s, weights, now, best)
                 memo[cid] = (s, best, parts)
             scored.append((cid, parts))
+    if neighbours:
+        scored = lift_by_context(scored, neighbours, weights.context_boost, lift_floor)
     scored.sort(key=lambda p: (-p[1].total, p[0]))
     return scored
 
@@ -278,7 +360,9 @@ def explain(parts: ScoreParts, matched: tuple[str, ...], to: str = "the query") 
         f"relevant to {to} ({how}): relevance {parts.relevance:.3f} "
         f"(semantic {parts.semantic:.3f}, keyword {parts.keyword:.3f}{when}), "
         f"prior {parts.prior:.3f} (importance {parts.importance:.2f}, recency {parts.recency:.2f}, "
-        f"confidence {parts.confidence:.2f}), score {parts.total:.3f}"
+        f"confidence {parts.confidence:.2f}), "
+        + (f"lifted {parts.context:.3f} by the same speaker's turns around it, " if parts.context > 0 else "")
+        + f"score {parts.total:.3f}"
     )
 
 

@@ -19,7 +19,7 @@ lags behind.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -36,6 +36,7 @@ from engram.domain.ranking import (
     explain,
     matched_by,
     question_words,
+    said_around,
     score,
     semantic_query,
     speaker_named,
@@ -590,7 +591,17 @@ class RecallService:
                 return entry_signals(item, hits[cid], window)
             return _episode_signals(item, hits[cid], window, named)
 
-        passing, considered = confirm_top(pool.candidates, known, read, stored, self.weights, now, min_score, top_k)
+        passing, considered = confirm_top(
+            pool.candidates,
+            known,
+            read,
+            stored,
+            self.weights,
+            now,
+            min_score,
+            top_k,
+            neighbours=_said_around(hits) if self.weights.context_boost > 0 else None,
+        )
         items: list[RecallItem | EpisodeItem] = []
         for i, (cid, parts) in enumerate(passing[:top_k]):
             hit, item = hits[cid], known[cid]
@@ -674,6 +685,17 @@ FALLBACK_MAX_ENTRIES = 2000
 
 def _ranks_on_index(hit: SearchHit) -> bool:
     return hit.importance is not None and hit.confidence is not None and hit.updated_at is not None
+
+
+def _said_around(hits: Mapping[str, SearchHit]) -> dict[str, list[str]]:
+    """The candidate messages said around each other by one speaker in one thread
+    (``ranking.said_around``), from what the index knows of when and by whom."""
+    said = []
+    for hid, h in hits.items():
+        key = parse_message_doc_id(hid) if h.kind is DocKind.MESSAGE else None
+        if key is not None and h.occurred_at is not None and h.speaker is not None:
+            said.append((hid, key[1], h.speaker, h.occurred_at))
+    return said_around(said)
 
 
 def _index_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:

@@ -151,6 +151,7 @@ def confirm_top(
     limit: int,
     *,
     dropped: Iterable[str] = (),
+    neighbours: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[list[tuple[str, ScoreParts]], int]:
     """Rank on what the index knows of each candidate and read from the store only the
     best ``limit`` (and the next ones for any that drop out): usually one read of
@@ -159,8 +160,9 @@ def confirm_top(
     The store is the truth: ``read`` answers, by id, only the items the reader may still
     see, so an index lagging behind a supersede or delete never brings an old value back;
     a read item ranks on its ``stored`` signals. ``known`` holds the items read already
-    (filled in here); ``dropped`` are left out. Answers the candidates at or above
-    ``floor``, best first, and how many were ranked in the last round.
+    (filled in here); ``dropped`` are left out; ``neighbours`` lift past messages said
+    around each other (``ranking.rank``). Answers the candidates at or above ``floor``,
+    best first, and how many were ranked in the last round.
     """
     gone = set(dropped)
     signals = dict(candidates)
@@ -170,7 +172,10 @@ def confirm_top(
     # The same Signals object from round to round, so a round scores only what changed.
     memo: dict[str, tuple[Signals, float, ScoreParts]] = {}
     while True:
-        ranked = rank([(cid, signals[cid]) for cid, _ in candidates if cid not in gone], weights, now, memo)
+        # Only a neighbour that passes ``floor`` lifts (``ranking.lift_by_context``).
+        ranked = rank(
+            [(cid, signals[cid]) for cid, _ in candidates if cid not in gone], weights, now, memo, neighbours, floor
+        )
         passing = [(cid, parts) for cid, parts in ranked if parts.total >= floor]
         missing = [cid for cid, _ in passing[:limit] if cid not in known]
         if not missing:
