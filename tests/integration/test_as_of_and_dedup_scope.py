@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from engram.domain.models import Visibility
+from engram.domain.models import Status, Visibility
+from engram.domain.policies import scope_for
 from engram.service.memory import UpsertCommand
 from engram.service.recall import RecallRequest
 
@@ -61,3 +62,22 @@ def test_write_time_dedup_never_reinforces_or_supersedes_another_agents_unindexe
     assert other[0].outcome.value == "created"
     kept = engram.memory.get(a, "u1", mine[0].entry.id)
     assert kept.value == "pizza" and kept.version == mine[0].entry.version and kept.status.value == "active"
+
+
+def test_a_forgotten_key_is_not_shown_as_of_a_past_time(tmp_path: Path) -> None:
+    engram = engram_for(tmp_path)
+    a = principal("t1", "agent-a")
+    # Given a city that changed, and then the key forgotten
+    for value, since in (("Paris", 2019), ("Rome", 2024)):
+        engram.memory.upsert(a, "u1", [UpsertCommand("city", value, valid_from=datetime(since, 1, 1, tzinfo=UTC))])
+    assert engram.memory.delete_by_key(a, "u1", "city")
+    # When the agent searches, recalls and lists as of a time the old value held
+    found = [h.entry.value for h in engram.memory.search(a, "u1", "city", as_of=THEN, min_score=0)]
+    result = engram.recall.recall(a, "u1", RecallRequest("which city do I live in?", as_of=THEN, min_score=0))
+    recalled = [i.entry.value for i in (*result.preferences, *result.memories)]
+    listed = [e.value for e in engram.memory.list_memories(a, "u1", scope_for(a), as_of=THEN).items]
+    # Then the forgotten fact is not presented as a fact of that time
+    assert "Paris" not in found and "Paris" not in recalled and "Paris" not in listed
+    # while its record stays readable as history (status filters are the raw record)
+    raw = engram.memory.list_memories(a, "u1", scope_for(a), statuses=(Status.SUPERSEDED,)).items
+    assert [e.value for e in raw] == ["Paris"]

@@ -78,6 +78,7 @@ from engram.service.retrieval import (
     candidates_for,
     confirm_top,
     explained,
+    not_forgotten,
     past_hits,
     past_values,
 )
@@ -577,6 +578,13 @@ class MemoryService:
         if current_only:
             moment = as_of or query.now
             page = Page([e for e in page.items if e.valid_at(moment)], page.next_cursor)
+            if as_of is not None:
+                # A superseded value whose fact was forgotten since is no fact of its time.
+                past = [e for e in page.items if e.status is Status.SUPERSEDED]
+                kept_past = {e.id for e in not_forgotten(self.entries, principal.tenant_id, user_id, query.now, past)}
+                page = Page(
+                    [e for e in page.items if e.status is not Status.SUPERSEDED or e.id in kept_past], page.next_cursor
+                )
         if policy is None:
             return page
         # Only live entries answer to the policy; the history of superseded and deleted

@@ -281,7 +281,31 @@ def past_values(
         cursor = page.next_cursor
         if cursor is None:
             break
-    return out
+    return not_forgotten(store, tenant_id, user_id, now, out)
+
+
+def not_forgotten(
+    store: MemoryRepository, tenant_id: str, user_id: str, now: datetime, past: list[MemoryEntry]
+) -> list[MemoryEntry]:
+    """``past`` without the values whose fact was forgotten since: a superseded value
+    whose identity was deleted at a later version (forget by key, id or category) is
+    not shown as a fact of its time. The deletion is read from the store: the user's
+    deleted entries (one query, usually empty; only when there are past values)."""
+    if not past:
+        return past
+    deleted: dict[str, int] = {}
+    cursor: str | None = None
+    seen = 0
+    while seen < PAST_MAX_ENTRIES:
+        query = EntryQuery(now=now, statuses=(Status.DELETED,), include_expired=True, limit=500, cursor=cursor)
+        page = store.list_entries(tenant_id, user_id, query)
+        seen += len(page.items)
+        for d in page.items:
+            deleted[d.identity_id] = max(d.version, deleted.get(d.identity_id, 0))
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return [e for e in past if deleted.get(e.identity_id, 0) <= e.version]
 
 
 def past_hits(
