@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -22,21 +21,10 @@ from engram.domain.agent_config import RecallOrder
 from engram.domain.errors import CapacityReached, UserErased, VersionConflict
 from engram.domain.models import Changeset, HistoryRecord, MemoryEntry, Page, UserSettings, Visibility
 from engram.domain.policies import VisibilityScope, erasure_mark_id
-from engram.domain.serialization import (
-    entry_from_dict,
-    entry_to_dict,
-    history_from_dict,
-    history_to_dict,
-    parse_ts_opt,
-    ts,
-)
+from engram.domain.serialization import entry_from_dict, entry_to_dict, history_from_dict, history_to_dict, ts
 from engram.ports import EntryQuery, IdentityState
 
 _PARSE_CACHE_SIZE = 20_000
-# The access fields as the stored body holds them (entry_to_dict's order, which json_set
-# keeps): a quote inside a string is escaped, so only the key itself can match.
-_ACCESS_FROM = '"accessCount":'
-_ACCESS_TO = ',"lastReinforcedAt":'
 
 
 class SqliteEntries(SqliteRepository):
@@ -45,7 +33,6 @@ class SqliteEntries(SqliteRepository):
     def __init__(self, db: SqliteDb) -> None:
         super().__init__(db)
         self._parsed: dict[str, MemoryEntry] = {}
-        self._parsed_rest: dict[str, MemoryEntry] = {}
 
     def _entry(self, body: str) -> MemoryEntry:
         """Parse a stored entry, remembering the result by its exact stored text.
@@ -56,36 +43,10 @@ class SqliteEntries(SqliteRepository):
         """
         entry = self._parsed.get(body)
         if entry is None:
-            entry = self._parse(body)
+            entry = entry_from_dict(json.loads(body))
             if len(self._parsed) >= _PARSE_CACHE_SIZE:
                 self._parsed.clear()
             self._parsed[body] = entry
-        return entry
-
-    def _parse(self, body: str) -> MemoryEntry:
-        """Every recall changes the access count and time of what it showed, so the
-        entries recall reads most are the ones whose body changed since: the rest of
-        such a body (all but those two fields, as text) finds the entry parsed before,
-        and only the two fields are read anew. Keyed by all the other text, it can
-        never be stale either."""
-        start = body.find(_ACCESS_FROM)
-        end = body.find(_ACCESS_TO, start) if start > 0 else -1
-        if end < 0:
-            return entry_from_dict(json.loads(body))
-        rest = body[:start] + body[end:]
-        known = self._parsed_rest.get(rest)
-        if known is not None:
-            access = json.loads("{" + body[start:end] + "}")
-            if access.keys() == {"accessCount", "lastAccessedAt"}:
-                return replace(
-                    known,
-                    access_count=int(access["accessCount"]),
-                    last_accessed_at=parse_ts_opt(access["lastAccessedAt"]),
-                )
-        entry = entry_from_dict(json.loads(body))
-        if len(self._parsed_rest) >= _PARSE_CACHE_SIZE:
-            self._parsed_rest.clear()
-        self._parsed_rest[rest] = entry
         return entry
 
     def entry_of(self, body: str) -> MemoryEntry:
