@@ -11,7 +11,7 @@ from typing import Any
 from engram.adapters.sqlite import SqliteStore
 from engram.adapters.sqlite.db import dumps
 from engram.domain.models import Actor, ActorType, Changeset, Visibility
-from engram.domain.serialization import ts
+from engram.domain.serialization import entry_from_dict, ts
 from engram.domain.writes import WriteRequest, plan_write
 
 from tests.support import T0
@@ -70,3 +70,21 @@ def test_a_body_without_a_count_starts_from_none(tmp_path: Path) -> None:
         conn.execute("UPDATE entries SET body=?, access_count=0 WHERE id=?", (dumps(body), entry_id))
     store.record_access("t1", "u1", [entry_id], T0)
     assert json.loads(_body(store, entry_id)) == _python_rewrite(dumps(body), ts(T0))
+
+
+def test_an_entry_read_again_after_an_access_is_what_its_body_says(tmp_path: Path) -> None:
+    # Whatever the store remembers of parsed bodies, a read after an access must equal a
+    # full parse of the new body, every time.
+    store = SqliteStore(tmp_path / "s.db")
+    tricky = 'says "accessCount":7,"lastAccessedAt":null,"lastReinforcedAt": in its text'
+    ids = [_write(store, "plain", "v"), _write(store, "tricky", tricky)]
+    for step in range(3):
+        for i in ids:
+            got = store.get_entry("t1", "u1", i)
+            assert got == entry_from_dict(json.loads(_body(store, i)))
+            assert got is not None and got.access_count == step
+        store.record_access("t1", "u1", ids, T0 + timedelta(seconds=step))
+    assert store.get_entry("t1", "u1", ids[1]).value == tricky  # type: ignore[union-attr]
+    assert {e.id: e for e in store.get_entries("t1", "u1", ids)} == {
+        i: entry_from_dict(json.loads(_body(store, i))) for i in ids
+    }
