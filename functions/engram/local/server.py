@@ -1,7 +1,10 @@
 """``engram serve``: the API over HTTP on loopback, through the Lambda handler.
 
 A thin ASGI app: every request becomes an API Gateway event for ``LocalGateway``; the
-handler runs in a worker thread because it is synchronous (as it is in Lambda).
+handler runs in a worker thread because it is synchronous (as it is in Lambda). uvicorn
+parses HTTP with httptools and runs uvloop when they are installed (the ``local`` extra
+installs both): measured under recall load, about 0.3 ms less CPU per request than its
+pure-Python parser and asyncio's loop.
 """
 
 from __future__ import annotations
