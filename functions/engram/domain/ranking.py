@@ -264,12 +264,14 @@ def lift_by_context(
                     best[n] = parts.total
     if not best:
         return list(scored)
-    return [
-        (cid, replace(parts, total=parts.total + boost * best[cid], context=boost * best[cid]))
-        if cid in best
-        else (cid, parts)
-        for cid, parts in scored
-    ]
+    out = []
+    for cid, parts in scored:
+        lift = boost * best.get(cid, 0.0)
+        # A lift that leaves a turn below the floor changes nothing shown: skip its copy.
+        if lift > 0 and parts.total + lift >= floor:
+            parts = replace(parts, total=parts.total + lift, context=lift)
+        out.append((cid, parts))
+    return out
 
 
 # How close in time two messages of one speaker in one thread must be to count as one
