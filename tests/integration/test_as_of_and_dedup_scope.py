@@ -81,3 +81,29 @@ def test_a_forgotten_key_is_not_shown_as_of_a_past_time(tmp_path: Path) -> None:
     # while its record stays readable as history (status filters are the raw record)
     raw = engram.memory.list_memories(a, "u1", scope_for(a), statuses=(Status.SUPERSEDED,)).items
     assert [e.value for e in raw] == ["Paris"]
+
+
+@pytest.mark.parametrize("first", [Visibility.SELF, Visibility.GROUP])
+def test_write_time_dedup_never_moves_an_entry_between_self_and_a_group(tmp_path: Path, first: Visibility) -> None:
+    engram = engram_for(tmp_path)
+    a = principal("t1", "agent-a", groups=("g1",))
+    b = principal("t1", "agent-b", groups=("g1",))
+    then = Visibility.GROUP if first is Visibility.SELF else Visibility.SELF
+
+    def groups(v: Visibility) -> tuple[str, ...] | None:
+        return ("g1",) if v is Visibility.GROUP else None
+
+    # Given agent A's fact, private or shared with group g1
+    old = engram.memory.upsert(
+        a, "u1", [UpsertCommand("favorite_food", "pizza", visibility=first, group_ids=groups(first))]
+    )
+    # When A states the same fact in other words for the other audience
+    new = engram.memory.upsert(
+        a, "u1", [UpsertCommand("favorite_foods", "Pizza", visibility=then, group_ids=groups(then))]
+    )
+    # Then it is a new entry where it was asked for: a private fact does not move to the
+    # group (nor its key), and a group's fact is not taken away from its members
+    assert new[0].matched is None and new[0].entry.key == "favorite_foods" and new[0].entry.visibility is then
+    assert engram.memory.get(a, "u1", old[0].entry.id).status.value == "active"
+    seen_by_b = {e.key for e in engram.memory.list_memories(b, "u1", scope_for(b)).items}
+    assert seen_by_b == ({"favorite_foods"} if then is Visibility.GROUP else {"favorite_food"})

@@ -23,6 +23,9 @@ first statement still finds it.
 Only entries the caller's write can actually reach are candidates: global ones and
 the calling agent's own. Another agent's group entry lives under another identity, and
 writing its key would create a second entry rather than reinforce or supersede it.
+The caller's own entries count only for the same audience (self, or the same groups):
+its self and group entries under one key are one identity, so a match across them would
+move the entry from one audience to the other.
 """
 
 from __future__ import annotations
@@ -155,6 +158,8 @@ class SemanticDedup:
         *,
         shared: bool | None = None,
         thresholds: DedupThresholds | None = None,
+        visibility: Visibility | None = None,
+        group_ids: tuple[str, ...] = (),
     ) -> DedupMatch | None:
         """The live entry this fact duplicates or contradicts, or ``None`` for a new fact.
 
@@ -162,13 +167,19 @@ class SemanticDedup:
         duplicates the same preference. It breaks ties between equally similar entries.
         ``shared``: True only global entries, False only the agent's own (an explicit
         write keeps the visibility it asked for); None both. ``thresholds`` replace the
-        embedder's calibrated ones (an agent's configuration).
+        embedder's calibrated ones (an agent's configuration). ``visibility`` (and, for a
+        group write, ``group_ids``): only entries of exactly that visibility are candidates.
+        An agent's self and group entries under one key are one identity, so a group
+        write aimed at the agent's self entry would move that private fact to the group
+        (and a self write would take a group's fact away from its members).
         """
         limits = thresholds or self.thresholds
         now = self._clock.now()
         text, subject = fact_text(key, value), subject_of(key)
         q_text, q_subject = self._embed([text, subject])
         entries = self._candidates(tenant_id, user_id, now, text, q_text, scope, shared)
+        if visibility is not None:
+            entries = [e for e in entries if _same_audience(e, visibility, group_ids)]
         if not entries:
             return None
         entries.sort(key=lambda e: e.id)
@@ -291,3 +302,9 @@ def _numbers(text: str) -> tuple[str, ...]:
 
 def _writable(entry: MemoryEntry, scope: VisibilityScope) -> bool:
     return scope.everything or entry.visibility is Visibility.GLOBAL or entry.source_agent_id == scope.agent_id
+
+
+def _same_audience(entry: MemoryEntry, visibility: Visibility, group_ids: tuple[str, ...]) -> bool:
+    if entry.visibility is not visibility:
+        return False
+    return visibility is not Visibility.GROUP or set(entry.group_ids) == set(group_ids)

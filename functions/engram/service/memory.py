@@ -292,6 +292,8 @@ class MemoryService:
             VisibilityScope(req.agent_id, group_ids),
             shared=req.visibility is Visibility.GLOBAL,
             thresholds=limits,
+            visibility=req.visibility,
+            group_ids=tuple(req.group_ids),
         )
         if match is None:
             return req, None
