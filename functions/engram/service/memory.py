@@ -578,15 +578,7 @@ class MemoryService:
         )
         page = self.entries.list_entries(principal.tenant_id, user_id, query)
         if current_only:
-            moment = as_of or query.now
-            page = Page([e for e in page.items if e.valid_at(moment)], page.next_cursor)
-            if as_of is not None:
-                # A superseded value whose fact was forgotten since is no fact of its time.
-                past = [e for e in page.items if e.status is Status.SUPERSEDED]
-                kept_past = {e.id for e in not_forgotten(self.entries, principal.tenant_id, user_id, query.now, past)}
-                page = Page(
-                    [e for e in page.items if e.status is not Status.SUPERSEDED or e.id in kept_past], page.next_cursor
-                )
+            page = self._held_at(principal.tenant_id, user_id, page, query.now, as_of)
         if policy is None:
             return page
         # Only live entries answer to the policy; the history of superseded and deleted
@@ -594,6 +586,18 @@ class MemoryService:
         # An as-of view shows superseded facts as facts, so the policy covers them too.
         kept = [e for e in page.items if (e.status is not Status.ACTIVE and not current_only) or policy.allows(e)]
         return Page(kept, page.next_cursor)
+
+    def _held_at(
+        self, tenant_id: str, user_id: str, page: Page[MemoryEntry], now: datetime, as_of: datetime | None
+    ) -> Page[MemoryEntry]:
+        """The entries of ``page`` that held at ``as_of`` (or now)."""
+        page = Page([e for e in page.items if e.valid_at(as_of or now)], page.next_cursor)
+        if as_of is None:
+            return page
+        # A superseded value whose fact was forgotten since is no fact of its time.
+        past = [e for e in page.items if e.status is Status.SUPERSEDED]
+        kept_past = {e.id for e in not_forgotten(self.entries, tenant_id, user_id, now, past)}
+        return Page([e for e in page.items if e.status is not Status.SUPERSEDED or e.id in kept_past], page.next_cursor)
 
     def visible(
         self,
