@@ -587,12 +587,26 @@ def _worded_checked_id(text: str, words: frozenset[str]) -> bool:
 
 
 def _government_id(text: str, words: frozenset[str]) -> bool:
+    if _id_by_format(text) or _id_by_check_digit(text) or _worded_checked_id(text, words):
+        return True
+    if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
+        return True  # an Argentine DNI, written with dots
+    if not words & _ID_STEMS:
+        return False
+    return any(_id_like(m.group("id")) for m in _ID_CONTEXT_RE.finditer(text))
+
+
+def _id_by_format(text: str) -> bool:
+    """Ids whose written form alone says what they are (an SSN's dashes, a UK NINO, ...)."""
     if any(not _NOT_A_CARD_BEFORE.search(text[: m.start()]) for m in _SSN_RE.finditer(text)):
         return True
     if _BARE_SSN_RE.fullmatch(text):
         return True
-    if _UK_NINO_RE.search(text) or _UK_DRIVING_RE.search(text) or _CODICE_FISCALE_RE.search(text):
-        return True
+    return bool(_UK_NINO_RE.search(text) or _UK_DRIVING_RE.search(text) or _CODICE_FISCALE_RE.search(text))
+
+
+def _id_by_check_digit(text: str) -> bool:
+    """Ids found by their check digit, with no word needed."""
     if any(_cpf_valid(re.sub(r"\D", "", m.group())) for m in _CPF_RE.finditer(text)):
         return True
     if any(_dni_valid(m.group(1), m.group(2)) for m in _DNI_RE.finditer(text)):
@@ -604,15 +618,7 @@ def _government_id(text: str, words: frozenset[str]) -> bool:
         return True
     if any(_ean13_valid(re.sub(r"\D", "", m.group())) for m in _AHV_RE.finditer(text)) or _CURP_RE.search(text):
         return True
-    if any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text)):
-        return True
-    if _worded_checked_id(text, words):
-        return True
-    if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
-        return True  # an Argentine DNI, written with dots
-    if not words & _ID_STEMS:
-        return False
-    return any(_id_like(m.group("id")) for m in _ID_CONTEXT_RE.finditer(text))
+    return any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text))
 
 
 # -- secrets -----------------------------------------------------------------------------------------
