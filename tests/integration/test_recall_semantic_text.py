@@ -148,3 +148,24 @@ def test_news_told_over_two_turns_is_recalled_as_a_whole(setup: tuple[Engram, Re
     lifted = {e.message.id: e for e in result.episodes}
     assert lifted["m2"].parts.context > 0 and "by the same speaker's turns around it" in lifted["m2"].why
     assert "m3" not in lifted or lifted["m3"].parts.context == 0
+
+
+def test_an_as_of_recall_is_not_lifted_by_a_turn_said_after_as_of(setup: tuple[Engram, Recording]) -> None:
+    # (review of #19's context lift) A message said after asOf is never shown by an as-of
+    # recall; it must not change that recall's ranking either (its lift showed in
+    # parts.context and why, telling that a later turn exists).
+    engram, _ = setup
+    assert engram.conversation is not None
+    at = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    # Given Maya's news, told at 18:00, and its second turn a minute later
+    for mid, text, seconds in [("m1", "We adopted a puppy yesterday!", 0), ("m2", "We adopted a puppy, Biscuit.", 60)]:
+        msg = NewMessage(mid, MessageRole.USER, text, at + timedelta(seconds=seconds), {"speaker": "Maya"})
+        engram.conversation.conversations.append(P, "maya", "session-1", [msg])
+    engram.recall.weights = replace(weights_for(engram.embedder.model_id), context_boost=0.5)
+    # When recalled as of 18:00:30, one episode asked for
+    question = RecallRequest("Maya adopted a puppy", min_score=0.0, top_k=1, as_of=at + timedelta(seconds=30))
+    result = engram.recall.recall(P, "maya", question)
+    # Then the first turn is shown as it scores alone: the later turn neither shows nor lifts it
+    assert [e.message.id for e in result.episodes] == ["m1"]
+    assert result.episodes[0].parts.context == 0.0
+    assert "turns around it" not in result.episodes[0].why

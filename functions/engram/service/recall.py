@@ -519,11 +519,15 @@ class RecallService:
             # Past messages rank on when the index says they were said (their own
             # timestamp, so the same signals) and who said it, and are read only when
             # about to be shown; the thread and agent were checked by the index,
-            # retention is checked here and again on the message read.
+            # retention and asOf are checked here and again on the message read. A turn
+            # said after asOf is no candidate at all: unread, it would still lift the
+            # turns said around it (``ranking.lift_by_context``).
             return {}, [
                 (mid, _indexed_episode_signals(h, window, named))
                 for mid, h in message_hits.items()
-                if h.occurred_at is not None and keep.said_within_retention(h.occurred_at)
+                if h.occurred_at is not None
+                and keep.said_within_retention(h.occurred_at)
+                and keep.said_by_then(h.occurred_at)
             ]
         messages = self._messages(t, user_id, scope, sorted(message_hits), keep, request.exclude_thread_id)
         return messages, [(mid, _episode_signals(m, message_hits[mid], window, named)) for mid, m in messages.items()]
