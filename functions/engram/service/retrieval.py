@@ -178,6 +178,11 @@ def confirm_top(
         )
         passing = [(cid, parts) for cid, parts in ranked if parts.total >= floor]
         missing = [cid for cid, _ in passing[:limit] if cid not in known]
+        if neighbours:
+            # A lift is only as true as the neighbour it comes from: read the unread ones
+            # that lift a shown item too, so one the store no longer has (the index lags
+            # a delete) lifts nothing (``ranking.lift_by_context``).
+            missing += _lifting(passing[:limit], neighbours, known, gone, signals, missing)
         if not missing:
             return passing, len(ranked)
         for cid, item in read(missing).items():
@@ -185,6 +190,24 @@ def confirm_top(
             signals[cid] = stored(cid, item)
         # Every round reads or drops each id it asks for, so this ends.
         gone.update(cid for cid in missing if cid not in known)
+
+
+def _lifting(
+    shown: Sequence[tuple[str, ScoreParts]],
+    neighbours: Mapping[str, Sequence[str]],
+    known: Mapping[str, object],
+    gone: set[str],
+    signals: Mapping[str, Signals],
+    asked: list[str],
+) -> list[str]:
+    """The unread candidates said around a shown item that the lift may have come from."""
+    out: list[str] = []
+    for cid, parts in shown:
+        if parts.context > 0:
+            for n in neighbours.get(cid, ()):
+                if n in signals and n not in known and n not in gone and n not in asked and n not in out:
+                    out.append(n)
+    return out
 
 
 def explained(cid: str, item: T, hit: SearchHit, parts: ScoreParts, to: str = "the query") -> Found[T]:
