@@ -17,7 +17,7 @@ from engram.domain.conversation import (
 from engram.domain.conversation_codec import message_from_dict, message_to_dict
 from engram.domain.relative_time import find_relative_times, resolve_in_text
 from engram.domain.sensitive import find_sensitive
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 T0 = datetime(2026, 1, 15, 10, 0, tzinfo=UTC)
@@ -93,7 +93,20 @@ class TestRedaction:
     def test_clean_text_is_untouched(self) -> None:
         assert redact_sensitive("call me at 555-1234 tomorrow") == ("call me at 555-1234 tomorrow", ())
 
+    @pytest.mark.parametrize(
+        "text", ["my ssn is 123.45.6789", "001.01.0001", "ssn: 219.09.9999. thanks", ",,. 123.45.6789"]
+    )
+    def test_a_number_written_with_dots_is_redacted_whole(self, text: str) -> None:
+        cleaned, rules = redact_sensitive(text)
+        assert rules == ("government_id",) and "[redacted]" in cleaned
+        assert find_sensitive(cleaned) is None
+
+    @pytest.mark.parametrize("text", [",a, b", ". hi", "...", "a.b. c!", ";x\n\n,y"])
+    def test_redaction_of_nothing_sensitive_keeps_every_character(self, text: str) -> None:
+        assert redact_sensitive(text + " 4111 1111 1111 1111")[0] == text + " [redacted]"
+
     @given(st.text(alphabet=st.sampled_from("0123456789 -abcdeis:."), max_size=80))
+    @example("001.01.0001")
     def test_what_redaction_leaves_never_trips_the_filter(self, text: str) -> None:
         cleaned, _ = redact_sensitive(text)
         assert find_sensitive(cleaned) is None

@@ -282,8 +282,11 @@ def fit_window(newest_first: Sequence[Message], last: int | None, token_budget: 
 
 
 # -- redaction --------------------------------------------------------------------------------
-_SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]*\n?|\n")
-_CLAUSE = re.compile(r"[^,]+,?")
+# A stop followed by more text ("123.45.6789", "e.g.x") is inside the sentence: splitting
+# there would cut a number written with dots into pieces no rule recognises. Every
+# character falls in some piece, so joining the pieces gives the text back.
+_SENTENCE = re.compile(r"(?:[^.!?;\n]|[.!?;](?=[^\s.!?;]))+[.!?;]*\n?|[.!?;]+\n?|\n")
+_CLAUSE = re.compile(r"[^,]+,?|,")
 _NUMBERISH = re.compile(r"[\d][\d \-]{5,}[\d]")
 
 
