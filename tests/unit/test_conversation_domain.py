@@ -101,6 +101,12 @@ class TestRedaction:
         assert rules == ("government_id",) and "[redacted]" in cleaned
         assert find_sensitive(cleaned) is None
 
+    def test_a_number_written_with_dots_is_replaced_alone(self) -> None:
+        assert redact_sensitive("my ssn is 123.45.6789, call me") == (
+            "my ssn is [redacted], call me",
+            ("government_id",),
+        )
+
     @pytest.mark.parametrize("text", [",a, b", ". hi", "...", "a.b. c!", ";x\n\n,y"])
     def test_redaction_of_nothing_sensitive_keeps_every_character(self, text: str) -> None:
         assert redact_sensitive(text + " 4111 1111 1111 1111")[0] == text + " [redacted]"

@@ -287,7 +287,9 @@ def fit_window(newest_first: Sequence[Message], last: int | None, token_budget: 
 # character falls in some piece, so joining the pieces gives the text back.
 _SENTENCE = re.compile(r"(?:[^.!?;\n]|[.!?;](?=[^\s.!?;]))+[.!?;]*\n?|[.!?;]+\n?|\n")
 _CLAUSE = re.compile(r"[^,]+,?|,")
-_NUMBERISH = re.compile(r"[\d][\d \-]{5,}[\d]")
+# Digits grouped by spaces, dashes or dots ("4111 1111 ...", "123.45.6789"): such a number is
+# replaced alone when it trips a rule on its own.
+_NUMBERISH = re.compile(r"[\d][\d \-.]{5,}[\d]")
 
 
 def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
