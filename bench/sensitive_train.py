@@ -1,8 +1,8 @@
 """Train the sensitive filter's learned second stage and measure it honestly.
 
-The model (``engram.domain.sensitive_model``) scores a value near a word that names it:
+The model (``engram.domain.sensitive.learned_model``) scores a value near a word that names it:
 secret, government id, bank account. It is trained here with scikit-learn (a bench
-dependency) and exported as ``functions/engram/domain/sensitive_model.json``, which
+dependency) and exported as ``functions/engram/domain/sensitive/learned_model.json``, which
 the filter reads with pure-Python inference.
 
 The measure that matters is leave-one-part-out: train on three of the four labelled
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engram.domain.sensitive import find_by_rules
-from engram.domain.sensitive_model import WEIGHTS, ValueModel, model_text, position_features
+from engram.domain.sensitive.learned_model import WEIGHTS, ValueModel, model_text, position_features
 
 from bench.common import write_results
 from bench.sensitive_corpus import CATEGORIES, PARTS, Sample, load, score

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from engram.domain.sensitive import find_by_rules, find_sensitive, iban_valid, luhn_valid
-from engram.domain.sensitive_model import model, position_features
+from engram.domain.sensitive.learned_model import model, position_features
 
 
 @pytest.mark.parametrize(
@@ -199,7 +199,7 @@ def test_long_strings_of_ordinary_notes_pass(text: str) -> None:
     assert find_sensitive(text) is None
 
 
-# The learned second stage (engram.domain.sensitive_model): phrasings no rule was
+# The learned second stage (engram.domain.sensitive.learned_model): phrasings no rule was
 # written for, found by the words around the value. Written for this test, in no corpus part.
 @pytest.mark.parametrize(
     ("text", "rule"),

@@ -1,6 +1,6 @@
 """The learned second stage of the sensitive-data filter: a value near a word that names it.
 
-The rules in ``sensitive.py`` find the shapes that can be checked (card brand and Luhn,
+The rules of this package find the shapes that can be checked (card brand and Luhn,
 IBAN mod-97, national id check digits, provider key formats). What they keep missing on
 unfamiliar text is the family "a value near a credential, id or account word" in a
 phrasing nobody wrote a rule for: "PlS7GW5JK — that's the VPN password", "log in to the
@@ -17,7 +17,7 @@ A text is scored on every window of ``window`` tokens (a linear model summed ove
 window is a difference of prefix sums, so every window costs the same as one); the
 text is flagged with a category when its best window scores above that category's
 threshold. Weights are trained offline (``bench/sensitive_train.py``, scikit-learn
-logistic regression) and shipped as ``sensitive_model.json``; inference here is pure
+logistic regression) and shipped as ``learned_model.json``; inference here is pure
 Python, so the Lambda gains no dependency.
 """
 
@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-WEIGHTS = Path(__file__).with_name("sensitive_model.json")
+WEIGHTS = Path(__file__).with_name("learned_model.json")
 
 _CHUNK = re.compile(r"\S+")
 _LEAD = re.compile(r"^[\"'“”‘’`(\[{<«„]+")

@@ -1,0 +1,130 @@
+"""Bank accounts: IBANs by country length and mod-97, and account, routing and sort-code numbers
+named by a word before them (in the languages people bank in)."""
+
+from __future__ import annotations
+
+import re
+
+# IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
+_IBAN_LENGTHS = {
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
+    "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "DO": 28, "EE": 20, "EG": 29, "ES": 24,
+    "FI": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28, "HR": 21,
+    "HU": 28, "IE": 22, "IL": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20, "LB": 28, "LI": 21,
+    "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30,
+    "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
+    "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TN": 24, "TR": 26, "UA": 29, "VG": 24, "XK": 20,
+}  # fmt: skip
+
+
+def iban_valid(candidate: str) -> bool:
+    iban = re.sub(r"\s", "", candidate).upper()
+    expected = _IBAN_LENGTHS.get(iban[:2])
+    if expected is None and not 15 <= len(iban) <= 34:
+        return False
+    if expected is not None and len(iban) != expected:
+        return False
+    if not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", iban):
+        return False
+    numeric = "".join(str(int(c, 36)) for c in iban[4:] + iban[:4])
+    return int(numeric) % 97 == 1
+
+
+# -- bank accounts -------------------------------------------------------------------------------
+_IBAN_WORD = re.compile(r"\biban\b", re.IGNORECASE)
+_IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2})[ \-]?(\d{2})(?=[ \-A-Za-z0-9])")
+_ACCOUNT_WORDS = (
+    r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?|cuenta|n[úu]mero\s+de\s+cuenta|compte"
+    r"|num[ée]ro\s+de\s+compte|rekening(?:nummer)?|conto(?:\s+corrente)?|numer\s+konta|kontonummer|checking|savings"
+    r"|routing|aba|transit|bsb|blz|sort\s*code|sc|clabe(?:\s+interbancaria)?)"
+)
+_ACCOUNT_RE = re.compile(
+    r"\b" + _ACCOUNT_WORDS + r"(?:\s*(?:number|num|no\.?|nr\.?|#))?\s*(?:is|es|est|ist|:|=|-|#)?\s*(?:my\s+)?"
+    r"(?P<num>\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
+    re.IGNORECASE,
+)
+_SORT_CODE_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}-\d{2}-\d{2}\s*(?:/|,|account|acc|acct)?\s*\d{6,10}(?!\d)")
+
+
+_IBAN_GROUPS = re.compile(r"[A-Za-z]{2}\d{2}(?:[ \-][A-Za-z0-9]{4}){2,7}(?:[ \-][A-Za-z0-9]{1,4})?(?![A-Za-z0-9])")
+
+
+def _iban_body(text: str, start: int, needed: int) -> str | None:
+    """The ``needed`` letters and digits after an IBAN's check digits, single spaces between
+    groups allowed; None unless it is exactly that long (not a slice of a longer run, and
+    not run on into the next word: "BE47 1885 8798 8722 from now on")."""
+    body: list[str] = []
+    i = start
+    while i < len(text) and len(body) < needed:
+        ch = text[i]
+        if ch.isascii() and ch.isalnum():
+            body.append(ch)
+        elif not (ch in " -" and text[i - 1].isalnum() and i + 1 < len(text) and text[i + 1].isalnum()):
+            break
+        i += 1
+    if len(body) != needed or (i < len(text) and text[i].isalnum()):
+        return None
+    return "".join(body)
+
+
+def has_iban(text: str) -> bool:
+    for m in _IBAN_START.finditer(text):
+        country = m.group(1).upper()
+        length = _IBAN_LENGTHS.get(country)
+        if length is None:
+            continue
+        body = _iban_body(text, m.end(), length - 4)
+        if body is None:
+            continue
+        # A lower-case country code counts when the text says it is an IBAN, or when the
+        # number is written as one unbroken word (as pasted from a banking app) or in the
+        # groups of four it is printed in ("de27 8343 6060 7676 9665 34").
+        compact = re.match(r"[A-Za-z0-9]+", text[m.start() :])
+        lower_ok = (
+            _IBAN_WORD.search(text[: m.start()]) is not None
+            or (compact is not None and len(compact.group()) == length)
+            or _IBAN_GROUPS.match(text, m.start()) is not None
+        )
+        if (m.group(1).isupper() or lower_ok) and iban_valid(country + m.group(2) + body):
+            return True
+    return False
+
+
+# "account" of something that is not a bank ("AWS account 111122223333", "Steam account").
+_NOT_A_BANK_BEFORE = re.compile(
+    r"\b(?:aws|amazon|azure|gcp|cloud|iam|customer|user|member|loyalty|player|steam|xbox|playstation|twitter|instagram"
+    r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|utilities|electric(?:ity)?|gas|water|phone"
+    r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t)\b"
+    r"[^\n.]{0,30}$",
+    re.IGNORECASE,
+)
+
+
+# Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
+# 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
+# account before its sort code; a US routing number (ABA check digit) and an account.
+_CJK_ACCOUNT_RE = re.compile(
+    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|계좌번호|계좌)[^\d。\n]{0,6}?\s*"
+    r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
+)
+_CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
+_ACCOUNT_THEN_SORT_RE = re.compile(r"(?<!\d)\d{8}\s*(?:and|,|/|&|\s)\s*\d{2}-\d{2}-\d{2}(?![\d\-])")
+_ROUTING_PAIR_RE = re.compile(r"(?<![\d\-])(\d{9})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
+_WIRE_WORDS = frozenset({"wire", "zelle", "transfer", "routing", "aba", "ach", "deposit", "bank"})
+
+
+def _aba_valid(d: str) -> bool:
+    n = [int(c) for c in d]
+    return (3 * (n[0] + n[3] + n[6]) + 7 * (n[1] + n[4] + n[7]) + n[2] + n[5] + n[8]) % 10 == 0
+
+
+def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
+    if any(not _NOT_A_BANK_BEFORE.search(text[: m.start()]) for m in _ACCOUNT_RE.finditer(text)):
+        return True
+    if _SORT_CODE_ACCOUNT.search(text) is not None or _CJK_ACCOUNT_RE.search(text) is not None:
+        return True
+    if words & {"agência", "agencia", "banco"} and _CONTA_RE.search(text):
+        return True
+    if "sort" in words and _ACCOUNT_THEN_SORT_RE.search(text):
+        return True
+    return bool(words & _WIRE_WORDS) and any(_aba_valid(m.group(1)) for m in _ROUTING_PAIR_RE.finditer(text))

@@ -1,0 +1,73 @@
+"""The entry points of the sensitive-data filter: find (rules, then the learned stage), find
+by the rules alone (for the bench), and reject (the 422 of every path that stores text as
+given). Conversation messages are redacted in ``engram.domain.conversation`` with ``find_sensitive``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engram.domain.errors import SensitiveDataRejected
+from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban
+from engram.domain.sensitive.cards import has_card
+from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET, WORDS, SensitiveMatch, sensitive_match
+from engram.domain.sensitive.government_ids import has_government_id
+from engram.domain.sensitive.keys import KEY_SPLIT, NEEDS_DIGITS, key_rule
+from engram.domain.sensitive.learned_model import model as value_model
+from engram.domain.sensitive.learned_model import model_text
+from engram.domain.sensitive.secret import has_secret
+
+
+def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> None:
+    """Refuse to store any of ``(key, text)``: the one check of every path that keeps the
+    user's text as given (entries, blocks, profile, agent names, proposals). A 422 names
+    the rule, never the value (nor the key, which may hold the value itself)."""
+    for key, text in fields:
+        match = find_sensitive(text, key)
+        if match is not None:
+            raise SensitiveDataRejected(
+                f"Engram does not store {match.description}; this {what} was refused.", rule=match.rule
+            )
+
+
+def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
+    """The first sensitive-data rule the text (or the key naming it) trips, if any: the
+    rules first, then the learned second stage for a value near a word that names it."""
+    found = find_by_rules(text, key)
+    if found is not None:
+        return found
+    learned = value_model().classify(model_text(text, key))
+    return None if learned is None else sensitive_match(learned)
+
+
+def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
+    """The rules alone (the bench measures each stage apart)."""
+    if key:
+        # A key can hold the value itself ("card_4111111111111111").
+        spelled = KEY_SPLIT.sub(" ", key)
+        inside = _find_in_text(spelled)
+        if inside is not None:
+            return inside
+        rule = key_rule(key)
+        if rule is not None and text.strip():
+            digits = sum(map(str.isdigit, text))
+            if rule not in NEEDS_DIGITS or digits >= 4:
+                return sensitive_match(rule)
+    return _find_in_text(text)
+
+
+def _find_in_text(text: str) -> SensitiveMatch | None:
+    # Most text has few digits: every number rule needs some, and skipping them keeps the
+    # filter cheap on long messages (it runs on every write and message).
+    digits = sum(map(str.isdigit, text))
+    words = frozenset(WORDS.findall(text.lower()))
+    if digits >= 12 and has_card(text):
+        return sensitive_match(CARD)
+    if digits >= 2 and has_iban(text):  # a Romanian IBAN may hold as few as 2 digits
+        return sensitive_match(BANK)
+    if digits >= 2 and has_government_id(text, words):
+        return sensitive_match(GOVERNMENT_ID)
+    if digits >= 6 and has_bank_account(text, words):
+        return sensitive_match(BANK)
+    if has_secret(text, digits, words):
+        return sensitive_match(SECRET)
+    return None

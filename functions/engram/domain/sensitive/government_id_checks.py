@@ -1,0 +1,200 @@
+"""Government ids found by their check digit: the ones whose shape and checksum say what they
+are with no word (Spanish DNI and NIE, Brazilian CPF, Chinese, Korean, Czech, Belgian,
+Finnish, Swedish, French ids, Swiss AHV, Mexican CURP, Chilean RUT), and the ones whose
+checksum counts only next to their word (SSN, TFN, Steuer-ID, NIF, Medicare, My Number)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from engram.domain.sensitive.cards import luhn_valid
+
+
+def _dni_valid(number: str, letter: str) -> bool:
+    return "TRWAGMYFPDXBNJZSQVHLCKE"[int(number) % 23] == letter.upper()
+
+
+def _cpf_valid(digits: str) -> bool:
+    if len(digits) != 11 or len(set(digits)) == 1:
+        return False
+    for n in (9, 10):
+        total = sum(int(digits[i]) * (n + 1 - i) for i in range(n))
+        if (total * 10 % 11) % 10 != int(digits[n]):
+            return False
+    return True
+
+
+_CPF_RE = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
+_DNI_RE = re.compile(r"(?<![\w])(\d{8})-?([A-Za-z])(?!\w)")
+_NIE_RE = re.compile(r"(?<![\w])([XYZxyz])(\d{7})-?([A-Za-z])(?!\w)")
+# Ids whose shape and check digit say what they are without a word before them.
+_CN_ID_RE = re.compile(r"(?<![\dA-Za-z])\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])")
+_BE_NN_RE = re.compile(r"(?<![\d.])(\d{2})\.(\d{2})\.(\d{2})-(\d{3})\.(\d{2})(?![\d.])")
+_HETU_RE = re.compile(r"(?<![\w\-])(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])(\d{2})[-+A-FU-Y](\d{3})([0-9A-Y])(?![\w\-])")
+_SE_PNR_RE = re.compile(r"(?<![\d\-])(?:19|20)?(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[-+](\d{4})(?![\d\-])")
+_KR_RRN_RE = re.compile(r"(?<![\d\-])(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-([1-8]\d{6})(?![\d\-])")
+_CZ_RC_RE = re.compile(r"(?<![\d/])(\d{2})([0-13-6]\d|[57][0-2])(0[1-9]|[12]\d|3[01])/(\d{3,4})(?![\d/])")
+_PAN_RE = re.compile(r"\b[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]\b")
+_NIR_RE = re.compile(
+    r"(?<![\d ])([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\d])"
+)
+
+
+def _cn_id_valid(s: str) -> bool:
+    weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+    return "10X98765432"[sum(int(c) * w for c, w in zip(s[:17], weights, strict=True)) % 11] == s[17].upper()
+
+
+def _be_nn_valid(m: re.Match[str]) -> bool:
+    body, check = "".join(m.group(1, 2, 3, 4)), int(m.group(5))
+    return 97 - int(body) % 97 == check or 97 - int("2" + body) % 97 == check
+
+
+def _hetu_valid(m: re.Match[str]) -> bool:
+    return "0123456789ABCDEFHJKLMNPRSTUVWXY"[int("".join(m.group(1, 2, 3, 4))) % 31] == m.group(5)
+
+
+def _nir_valid(m: re.Match[str]) -> bool:
+    dept = m.group(4).replace("2A", "19").replace("2B", "18")
+    body = int(m.group(1) + m.group(2) + m.group(3) + dept + m.group(5) + m.group(6))
+    return 97 - body % 97 == int(m.group(7))
+
+
+def _kr_rrn_valid(m: re.Match[str]) -> bool:
+    digits = "".join(m.group(1, 2, 3, 4))
+    weights = (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)
+    return (11 - sum(int(c) * w for c, w in zip(digits[:12], weights, strict=True)) % 11) % 10 == int(digits[12])
+
+
+def _cz_rc_valid(m: re.Match[str]) -> bool:
+    month = int(m.group(2)) % 50 % 20
+    if not 1 <= month <= 12:
+        return False
+    digits = "".join(m.group(1, 2, 3, 4))
+    if len(digits) == 9:
+        return True  # born before 1954: no check digit, the slash and the date say it
+    return int(digits[:9]) % 11 % 10 == int(digits[9])
+
+
+def _tr_kimlik_valid(d: str) -> bool:
+    if len(d) != 11 or d[0] == "0":
+        return False
+    n = [int(c) for c in d]
+    return (sum(n[0:9:2]) * 7 - sum(n[1:8:2])) % 10 == n[9] and sum(n[:10]) % 10 == n[10]
+
+
+_TR_KIMLIK_RE = re.compile(r"(?<!\d)[1-9]\d{10}(?!\d)")
+
+
+def _checked_id(text: str) -> bool:
+    if any(_kr_rrn_valid(m) for m in _KR_RRN_RE.finditer(text)) or any(
+        _cz_rc_valid(m) for m in _CZ_RC_RE.finditer(text)
+    ):
+        return True
+    if "kimlik" in text.lower() and any(_tr_kimlik_valid(m.group()) for m in _TR_KIMLIK_RE.finditer(text)):
+        return True
+    if any(_cn_id_valid(m.group()) for m in _CN_ID_RE.finditer(text)):
+        return True
+    if any(_be_nn_valid(m) for m in _BE_NN_RE.finditer(text)) or any(_hetu_valid(m) for m in _HETU_RE.finditer(text)):
+        return True
+    if any(luhn_valid("".join(m.group(1, 2, 3, 4))) for m in _SE_PNR_RE.finditer(text)):
+        return True
+    return _PAN_RE.search(text) is not None or any(_nir_valid(m) for m in _NIR_RE.finditer(text))
+
+
+# Check digits that need no word: the Swiss AHV number (756, then EAN-13), the Mexican
+# CURP (its shape names a birth date, a sex and a state), the Chilean RUT (mod 11).
+_AHV_RE = re.compile(r"(?<![\d.])756\.?\d{4}\.?\d{4}\.?\d{2}(?![\d.])")
+_CURP_RE = re.compile(
+    r"\b[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[HM](?:AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR"
+    r"|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|TC|TS|TL|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d\b"
+)
+_RUT_RE = re.compile(r"(?<![\d.])(\d{1,2}\.\d{3}\.\d{3})-([\dkK])(?![\w])")
+# Checked ids that do need their word somewhere in the text (their shape alone is common).
+_DIGIT_GROUPS_RE = re.compile(r"(?<![\d.\-])\d(?:[ .\-]?\d){7,13}(?![\d])")
+
+
+def _ean13_valid(d: str) -> bool:
+    return (10 - sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(d[:12])) % 10) % 10 == int(d[12])
+
+
+def _rut_valid(body: str, check: str) -> bool:
+    digits = [int(c) for c in body if c.isdigit()][::-1]
+    total = sum(d * (2 + i % 6) for i, d in enumerate(digits))
+    expected = {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11))
+    return expected == check.upper()
+
+
+def _mod11_10_valid(d: str) -> bool:  # ISO 7064 MOD 11,10: the German Steuer-ID
+    product = 10
+    for c in d[:-1]:
+        total = (int(c) + product) % 10 or 10
+        product = (total * 2) % 11
+    return (11 - product) % 10 == int(d[-1])
+
+
+def _tfn_valid(d: str) -> bool:
+    return sum(int(c) * w for c, w in zip(d, (1, 4, 3, 7, 5, 8, 6, 9, 10), strict=True)) % 11 == 0
+
+
+def _my_number_valid(d: str) -> bool:  # Japan's individual number: weights 2-7, mod 11
+    body = [int(c) for c in d[:11]][::-1]
+    r = sum(p * (n + 1 if n <= 6 else n - 5) for n, p in enumerate(body, 1)) % 11
+    return (0 if r <= 1 else 11 - r) == int(d[11])
+
+
+def _nif_pt_valid(d: str) -> bool:
+    r = sum(int(c) * w for c, w in zip(d[:8], range(9, 1, -1), strict=True)) % 11
+    return (0 if r < 2 else 11 - r) == int(d[8])
+
+
+def _medicare_au_valid(d: str) -> bool:
+    weighted = sum(int(c) * w for c, w in zip(d[:8], (1, 3, 7, 9, 1, 3, 7, 9), strict=True))
+    return d[0] in "23456" and weighted % 10 == int(d[8])
+
+
+def _ssn_like(d: str) -> bool:
+    return not (d.startswith(("000", "666", "9")) or d[3:5] == "00" or d[5:] == "0000")
+
+
+# word (lower-case, as WORDS reads it) -> (digit count, check)
+_WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = (
+    (frozenset({"ssn"}), 9, _ssn_like),
+    (frozenset({"tfn"}), 9, _tfn_valid),
+    (frozenset({"tax", "steuer", "steuerid", "finanzamt", "steuernummer", "idnr"}), 11, _mod11_10_valid),
+    (frozenset({"contribuinte", "nif"}), 9, _nif_pt_valid),
+    (frozenset({"medicare"}), 10, _medicare_au_valid),
+    (frozenset({"マイナンバー", "個人番号"}), 12, _my_number_valid),
+)
+
+
+def worded_checked_id(text: str, words: frozenset[str]) -> bool:
+    checks = [(n, check) for stems, n, check in _WORDED_CHECKS if stems & words]
+    if "マイナンバー" in text or "個人番号" in text or "My Number" in text or "individual number" in text.lower():
+        checks.append((12, _my_number_valid))  # CJK words run on into the next ones
+    if {"social", "security"} <= words:
+        checks.append((9, _ssn_like))
+    if not checks:
+        return False
+    for m in _DIGIT_GROUPS_RE.finditer(text):
+        d = re.sub(r"\D", "", m.group())
+        if any(len(d) == n and check(d) for n, check in checks):
+            return True
+    return False
+
+
+def id_by_check_digit(text: str) -> bool:
+    """Ids found by their check digit, with no word needed."""
+    if any(_cpf_valid(re.sub(r"\D", "", m.group())) for m in _CPF_RE.finditer(text)):
+        return True
+    if any(_dni_valid(m.group(1), m.group(2)) for m in _DNI_RE.finditer(text)):
+        return True
+    nie = {"X": "0", "Y": "1", "Z": "2"}
+    if any(_dni_valid(nie[m.group(1).upper()] + m.group(2), m.group(3)) for m in _NIE_RE.finditer(text)):
+        return True
+    if _checked_id(text):
+        return True
+    if any(_ean13_valid(re.sub(r"\D", "", m.group())) for m in _AHV_RE.finditer(text)) or _CURP_RE.search(text):
+        return True
+    return any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text))

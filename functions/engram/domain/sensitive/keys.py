@@ -1,0 +1,224 @@
+"""Keys that name or hold a sensitive value ("card_number", "door_code", "ssn"), and the key
+words that make a key about the thing rather than the thing ("password_manager")."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET
+
+# -- keys ----------------------------------------------------------------------------------------------
+KEY_SPLIT = re.compile(r"[_\-\s.:/]+|(?<=[a-z])(?=[A-Z])")
+_KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] = (
+    (
+        SECRET,
+        frozenset(
+            [
+                "password",
+                "passwd",
+                "pwd",
+                "pw",
+                "psw",
+                "passcode",
+                "passphrase",
+                "pin",
+                "cvv",
+                "cvc",
+                "secret",
+                "token",
+                "apikey",
+                "pincode",
+                "passwort",
+                # other languages
+                "kennwort",
+                "wachtwoord",
+                "contrasena",
+                "contraseña",
+                "senha",
+                "mdp",
+                "haslo",
+                "hasło",
+                "losenord",
+                "lösenord",
+                "passord",
+                "salasana",
+                "adgangskode",
+                "sifre",
+                "şifre",
+                "heslo",
+                "jelszo",
+                "jelszó",
+                "pinkode",
+                "digicode",
+            ]
+        ),
+        (
+            ("api", "key"),
+            ("private", "key"),
+            ("secret", "key"),
+            ("access", "key"),
+            ("wifi", "key"),
+            ("mot", "passe"),
+            ("seed", "phrase"),
+            ("recovery", "phrase"),
+            ("recovery", "codes"),
+            ("backup", "code"),
+            ("backup", "codes"),
+            ("security", "answer"),
+            ("security", "code"),
+            ("combination",),
+            ("combo",),
+            *((w, "code") for w in ("door", "gate", "alarm", "garage", "keypad", "lockbox", "entry", "access", "safe")),
+        ),
+    ),
+    (
+        CARD,
+        frozenset(["cc", "visa", "mastercard", "amex"]),
+        (("card", "number"), ("card", "no"), ("card", "num"), ("credit", "card"), ("debit", "card"), ("card",)),
+    ),
+    (
+        GOVERNMENT_ID,
+        frozenset(
+            [
+                "ssn",
+                "itin",
+                "ein",
+                "tin",
+                "nino",
+                "sin",
+                "aadhaar",
+                "aadhar",
+                "pan",
+                "personnummer",
+                "bsn",
+                "cpf",
+                "dni",
+                "nie",
+                "nif",
+                "utr",
+                "tfn",
+                "nhs",
+                "passport",
+                # other languages and countries
+                "pesel",
+                "hetu",
+                "henkilotunnus",
+                "nir",
+                "fodselsnummer",
+                "fødselsnummer",
+                "curp",
+                "rfc",
+                "cnp",
+                "oib",
+                "egn",
+                "nip",
+                "personalausweis",
+                "personalausweisnummer",
+                "passeport",
+                "pasaporte",
+                "passaporto",
+                "paspoort",
+                "reisepass",
+                "reisepassnummer",
+                "rijksregisternummer",
+                "steueridentifikationsnummer",
+                "sozialversicherungsnummer",
+            ]
+        ),
+        (
+            ("social", "security"),
+            ("social", "insurance"),
+            ("national", "insurance"),
+            ("national", "id"),
+            ("ni", "number"),
+            ("ni", "no"),
+            ("tax", "id"),
+            ("tax", "identification"),
+            ("steuer", "id"),
+            ("driver", "license"),
+            ("driver", "licence"),
+            ("drivers", "license"),
+            ("drivers", "licence"),
+            ("driving", "licence"),
+            ("driving", "license"),
+            ("licence", "number"),
+            ("license", "number"),
+            ("dl", "number"),
+            ("id", "number"),
+            ("codice", "fiscale"),
+        ),
+    ),
+    (
+        BANK,
+        frozenset(["iban", "routing", "aba", "bsb", "kontonummer", "rekeningnummer", "kontoverbindung"]),
+        (
+            ("account", "number"),
+            ("account", "no"),
+            ("bank", "account"),
+            ("checking", "account"),
+            ("savings", "account"),
+            ("sort", "code"),
+        ),
+    ),
+)
+# Key words that make the key about the thing, not the thing itself ("password_manager").
+_KEY_META = frozenset(
+    [
+        "manager",
+        "policy",
+        "rules",
+        "hint",
+        "expiry",
+        "expires",
+        "expiration",
+        "country",
+        "type",
+        "class",
+        "residency",
+        "hobby",
+        "badge",
+        "badges",
+        "collection",
+        "size",
+        "color",
+        "colour",
+        "name",
+        "network",
+        "santa",
+        "year",
+        "provider",
+        "app",
+        "preference",
+        "preferences",
+        "length",
+        "reset",
+        "changed",
+        "photo",
+        "renewal",
+        "status",
+        "issuer",
+        "brand",
+        "limit",
+        "colour",
+        "nickname",
+        # where it is kept, or only its last digits (held-out D: [pin_location], [card_last4])
+        "location",
+        "where",
+        "last4",
+        "last",
+        "ending",
+        "suffix",
+    ]
+)
+NEEDS_DIGITS = frozenset({CARD, GOVERNMENT_ID, BANK})
+
+
+def key_rule(key: str) -> str | None:
+    words = [w.lower() for w in KEY_SPLIT.split(key) if w]
+    if not words or any(w in _KEY_META for w in words):
+        return None
+    present = set(words)
+    for rule, single, pairs in _KEY_RULES:
+        if present & single or any(set(p) <= present for p in pairs):
+            return rule
+    return None

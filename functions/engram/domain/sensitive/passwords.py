@@ -1,0 +1,208 @@
+"""Secrets named by a word: a password, credential or access code after the word that names it
+(or before it: "rex99 is my pin"), login pairs, and CJK password words with no space
+before the value."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
+from engram.domain.sensitive.secret_words import (
+    AROUND_STEMS,
+    CODE_WORDS,
+    COPULA,
+    CREDENTIAL_STEMS,
+    CREDENTIAL_WORD,
+    FAR_GAP_META,
+    FILLER,
+    LOGIN_STEMS,
+    NOT_A_VALUE,
+    PASSWORD_STEMS,
+    PASSWORD_WORD,
+    SEP,
+    WHERE_IT_IS,
+)
+
+# With a separator the words between may name what it is for ("pw for the laptop is ...");
+# without one the value must follow at once ("password hunter2").
+_PASSWORD_RES = (
+    re.compile(PASSWORD_WORD + FILLER + r"(?P<sep>\s*(?:" + COPULA + r")\s*)", re.IGNORECASE),
+    re.compile(PASSWORD_WORD + r"(?P<sep>\s+)", re.IGNORECASE),
+)
+_CREDENTIAL_RES = (
+    re.compile(CREDENTIAL_WORD + FILLER + r"\s*(?:is|was|=|:)\s*(?P<value>\S+)", re.IGNORECASE),
+    re.compile(CREDENTIAL_WORD + r"[ \t]+(?P<value>[^\s:]++)(?!:)", re.IGNORECASE),
+)
+_CODE_RE = re.compile(
+    r"(?<![\w])(?:" + CODE_WORDS + r")(?![\w])" + FILLER + SEP + r"(?P<value>[#*]?\d(?:[\dA-D\-#*]|\s\d){2,})(?![\w])",
+    re.IGNORECASE,
+)
+_LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*\S+\s*/\s*\S+", re.IGNORECASE)
+_QUOTED = re.compile(r"""^["'“‘`]([^"'”’`]{3,})["'”’`]""")
+
+
+def _password(text: str) -> bool:
+    return any(_password_value(text, m) for r in _PASSWORD_RES for m in r.finditer(text))
+
+
+def _password_value(text: str, m: re.Match[str]) -> bool:
+    rest = text[m.end() :]
+    clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
+    if _QUOTED.match(rest):
+        return not pointer(rest.split()[0] if rest.split() else rest)
+    words = clause.split()
+    if not words or PLACEHOLDER.match(words[0]) or MASKED.fullmatch(words[0]):
+        return False
+    first = words[0].strip(".,;!?)(\"'").lower()
+    separated = m.group("sep").strip() != ""
+    if first in WHERE_IT_IS:
+        return False  # "the default admin password is printed on the device label"
+    if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
+        return False  # the form with its copula is read by the other pattern
+    if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
+        return True
+    if first in {"manager", "managers", "reset", "rules", "policy", "hint", "must", "should"}:
+        return False
+    if first in {"in", "at", "inside", "under", "behind"} or (first == "on" and separated):
+        # where it is kept ("is in 1Password", "is on the router sticker", "password in 1Password");
+        # "on" with no separator before it is Finnish for "is" ("salasana on ...")
+        return False
+    # "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99";
+    # a commit hash or a digest further on is not the password.
+    return any(credential_like(w) and not _HEX_RUN.fullmatch(w.strip(".,;:!?)(\"'")) for w in words[1:8])
+
+
+_HEX_RUN = re.compile(r"(?:sha\d*:)?[0-9a-fA-F]{16,}")
+
+
+# A password after a longer gap ("the password I use for Steam is ..."): only a value that
+# looks like one counts, since the gap may have changed what the copula is about.
+_PASSWORD_FAR_RE = re.compile(
+    PASSWORD_WORD
+    + r"[^.\n:;?!]{1,40}?\s(?:"
+    + COPULA
+    + r")\s*(?P<value>\S+)|"
+    + PASSWORD_WORD
+    + r"[^.\n;?!]{1,40}?:\s*(?P<value2>\S+)|"
+    + PASSWORD_WORD
+    + r"\?\s*(?P<value3>\S+)",
+    re.IGNORECASE,
+)
+# Credentials given as a pair ("creds for Steam -> lena:pass", "my login is user / pass").
+_CREDS_RE = re.compile(
+    r"(?<![\w])(?:creds|credentials|login(?:\s+details)?|log-?in|sign-?in|zugangsdaten|anmeldedaten|identifiants"
+    r"|credenciales|credenziali|inloggegevens|user(?:name)?)(?![\w])[^.\n]{0,40}?"
+    r"(?:\s(?:is|are|sind|sont|son)\s|:|->|→|=)\s*(?P<user>[^\s/:]+)\s*(?::|/|\s+and\s+|,\s*|\s+und\s+|\s+et\s+|\s+y\s+)\s*"
+    r"(?P<pw>\S+)",
+    re.IGNORECASE,
+)
+
+
+def _creds(text: str) -> bool:
+    for m in _CREDS_RE.finditer(text):
+        pw = m.group("pw").strip(".,;!?)(\"'")
+        if pointer(m.group("pw")):
+            continue
+        if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or len(pw) >= 6):
+            return True
+    return False
+
+
+def _password_far(text: str) -> bool:
+    for m in _PASSWORD_FAR_RE.finditer(text):
+        value = m.group("value") or m.group("value2") or m.group("value3") or ""
+        gap = text[m.start() : m.end() - len(value)].lower()
+        if FAR_GAP_META & set(WORDS.findall(gap)) or pointer(value):
+            continue
+        if _QUOTED.match(value) or credential_like(value):
+            return True
+    return False
+
+
+# Chinese, Japanese and Korean write no space between the word and what follows it
+# ("密码是abc12345", "パスワードはhunter2です", "비밀번호는hunter2"), so the word-bounded
+# rules never see the word. Here the word, any particles or marks, then a run of
+# ASCII: in CJK text that run is the value.
+_CJK_PASSWORD_RE = re.compile(
+    r"(?:密码|密碼|口令|パスワード|暗証番号|暗証コード|비밀번호|비번|(?:PIN|pin)\s?(?:码|碼|コード|번호))"
+    r"\s*(?:(?:是|为|為|：|:|は|が|を|는|은|가|이|=|-|—|「|『|“)\s*)*"
+    r"(?P<v>[!-~]{4,})"
+)
+
+
+def cjk_password(text: str) -> bool:
+    for m in _CJK_PASSWORD_RE.finditer(text):
+        value = m.group("v").strip(".,;:!?)(\"'」』”")
+        if len(value) < 4 or "://" in value or value.lower().startswith("www."):
+            continue
+        if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or value.lower() in NOT_A_VALUE:
+            continue
+        return True
+    return False
+
+
+def keyword_rules(text: str, present: frozenset[str]) -> bool:
+    if present & LOGIN_STEMS and (_LOGIN_RE.search(text) or _creds(text)):
+        return True
+    if present & PASSWORD_STEMS and (_password(text) or _password_far(text) or _reversed_password(text)):
+        return True
+    if present & AROUND_STEMS and _value_around_word(text):
+        return True
+    if sum(map(str.isdigit, text)) >= 3 and _CODE_RE.search(text):
+        return True
+    if not present & CREDENTIAL_STEMS:
+        return False
+    for r in _CREDENTIAL_RES:
+        for m in r.finditer(text):
+            value = m.group("value")
+            if PLACEHOLDER.match(value) or MASKED.fullmatch(value):
+                continue
+            if _QUOTED.match(value) or credential_like(value):
+                return True
+    return False
+
+
+# The value before the word ("I went with Paprika581! as the password", "rex99 is my pin").
+_REVERSED_PASSWORD_RE = re.compile(
+    r"(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s+(?:as|is|was)\s+(?:the|my|our|his|her|their)\s+(?:[\w'’\-]+\s+){0,2}?"
+    r"(?:password|passwd|pw|passphrase|passcode|pin|pin\s+code)\b",
+    re.IGNORECASE,
+)
+# "Paprika581! — that's the netflix password", "log in to the router with violet126".
+_THATS_PASSWORD_RE = re.compile(
+    r"(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s*(?:—|–|-|:|=|,)\s*(?:that['’]?s|thats|this\s+is|it['’]?s)\s+(?:the\s+|my\s+|our\s+)*"
+    r"(?:[\w'’\-]+\s+){0,4}?(?:password|passwd|pw|passphrase|passcode|pin|login)\b",
+    re.IGNORECASE,
+)
+_LOGIN_WITH_RE = re.compile(
+    r"\b(?:log\s*in|login|sign\s*in|signin|unlock)\s+(?:to|into|on)\s+(?:[\w'’\-]+\s+){0,4}?with\s+(?P<value>\S+)",
+    re.IGNORECASE,
+)
+# Codes typed on a keypad, and lists of PINs ("pins: bank 4821, phone 1111").
+_TYPED_CODE_RE = re.compile(
+    r"\b(?:type|enter|punch\s+in|key\s+in|dial)\s+(?:in\s+)?\d{4,8}#?\s+(?:on|into|at|in)\s+(?:the\s+)?"
+    r"(?:panel|keypad|pad|door|gate|alarm|lock|box|safe)|\bpins?\s*[:\-]\s*(?:[^\W\d]+\s+)?\d{4,8}\b",
+    re.IGNORECASE,
+)
+
+
+def _value_around_word(text: str) -> bool:
+    for m in _THATS_PASSWORD_RE.finditer(text):
+        value = m.group("value").strip(".,;:!?)(")
+        if credential_like(value) or re.fullmatch(r"\d{4,8}", value):
+            return True
+    for m in _LOGIN_WITH_RE.finditer(text):
+        value = m.group("value").strip(".,;:!?)(")
+        if credential_like(value) and not PLACEHOLDER.match(value) and "@" not in value:
+            return True
+    return _TYPED_CODE_RE.search(text) is not None
+
+
+def _reversed_password(text: str) -> bool:
+    for m in _REVERSED_PASSWORD_RE.finditer(text):
+        value = m.group("value").strip(".,;:!?)(")
+        pin = m.group().lower().rstrip().endswith(("pin", "pin code", "passcode"))
+        if credential_like(value) or (pin and re.fullmatch(r"\d{4,8}", value)):
+            return True
+    return False

@@ -1,0 +1,50 @@
+"""The secret category: which of its rules run on which part of the text (each keyword rule
+only near its own word, which keeps long messages cheap)."""
+
+from __future__ import annotations
+
+from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.lock_codes import lock_code
+from engram.domain.sensitive.passwords import cjk_password, keyword_rules
+from engram.domain.sensitive.secret_formats import PUBLIC_KEY_RE, shaped_like_a_secret
+from engram.domain.sensitive.secret_words import SECRET_STEMS
+
+
+def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
+    if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
+        text = PUBLIC_KEY_RE.sub("publickey", text)
+    if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
+        return True
+    present = words & SECRET_STEMS
+    if not present:
+        return False
+    # Each rule runs only when one of its own words is there, and only on the stretch of
+    # text around it: long messages often hold such a word ("office", "key") and no secret,
+    # and the rules, not the words, are the costly part.
+    return any(keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+_BEFORE, _AFTER = 160, 320
+
+
+def _around(text: str, stems: frozenset[str]) -> list[str]:
+    """The stretches of ``text`` around each of these words (from the whitespace before
+    ``_BEFORE`` characters ahead of it to ``_AFTER`` after it), overlapping ones merged.
+    A short text is one stretch."""
+    if len(text) <= _BEFORE + _AFTER:
+        return [text]
+    spans: list[list[int]] = []
+    for m in WORDS.finditer(text):
+        if m.group().lower() not in stems:
+            continue
+        start = text.rfind(" ", 0, max(0, m.start() - _BEFORE)) + 1
+        end = min(len(text), m.end() + _AFTER)
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
+    return [text[a:b] for a, b in spans]
+
+
+def _words_in(text: str) -> frozenset[str]:
+    return frozenset(WORDS.findall(text.lower()))

@@ -1,0 +1,174 @@
+"""Secrets recognised by their shape alone, whatever words surround them: provider credential
+formats, private keys, Authorization headers, passwords in URLs, query strings,
+configuration lines and command lines, e-mail and password pairs, Wi-Fi QR payloads, and
+an entropy fallback for unknown token shapes. Public keys are public and pass."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like
+
+# -- secrets -----------------------------------------------------------------------------------------
+# Credential formats, written from each provider's documentation (prefix, alphabet, length).
+# Why rules here rather than detect-secrets (checked: 1.5.0, May 2024): its plugins are built
+# for source files (the keyword and entropy plugins fire on identifiers and need a file
+# name), several are narrower than the formats now issued (GitHub fine-grained PATs, OpenAI
+# project keys, Anthropic, Google, Hugging Face are missing; Stripe only live keys), and it
+# would bring requests and PyYAML into every Lambda for what is one regular expression a
+# provider. ``python -m bench.sensitive_corpus --baseline detect-secrets`` scores it on the
+# same corpus.
+_TOKEN_RE = re.compile(
+    r"\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b"  # AWS access key id
+    r"|\bgh[pousr]_[A-Za-z0-9]{30,}\b|\bgithub_pat_[A-Za-z0-9_]{40,}"  # GitHub
+    r"|\bgl(?:pat|dt|ft|soat|rt|cbt|ptt|oas|agent)-[A-Za-z0-9_\-]{20,}|\bGR1348941[A-Za-z0-9_\-]{20,}"  # GitLab
+    r"|\bxox[abposre]-[A-Za-z0-9\-]{10,}|\bxapp-\d-[A-Za-z0-9\-]{10,}"  # Slack
+    r"|hooks\.slack\.com/services/T\w+/B\w+/\w+|discord(?:app)?\.com/api/webhooks/\d+/[\w\-]+"  # webhooks
+    r"|\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{16,}"  # Stripe (pk_ keys are public)
+    r"|\bsk-(?:proj-|svcacct-|admin-|ant-(?:api|admin)\d\d-)?[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic
+    r"|\bAIza[0-9A-Za-z_\-]{35}|\bya29\.[0-9A-Za-z_\-]{15,}"  # Google API key, OAuth access token
+    r"|\bGOCSPX-[A-Za-z0-9_\-]{20,}|\b1//0[A-Za-z0-9_\-]{30,}"  # Google OAuth client secret, refresh token
+    r"|\bhf_[A-Za-z]{30,}\b|\bnpm_[A-Za-z0-9]{36}\b|\bpypi-AgE[A-Za-z0-9_\-]{50,}"  # Hugging Face, npm, PyPI
+    r"|\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"  # SendGrid
+    r"|\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b|\bdo[por]_v1_[a-f0-9]{64}\b"  # Shopify, DigitalOcean
+    r"|\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b|\b[0-9a-f]{32}-us\d{1,2}\b"  # Telegram bot, Mailchimp
+    r"|\bsq0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|\bEAAA[A-Za-z0-9_\-]{60}"  # Square
+    r"|\bSK[0-9a-f]{32}\b|\bdapi[0-9a-f]{32}\b"  # Twilio API key, Databricks
+    r"|\bhvs\.[A-Za-z0-9_\-]{24,}|\bdp\.pt\.[A-Za-z0-9]{40,}"  # HashiCorp Vault, Doppler
+    r"|\bglsa_[A-Za-z0-9]{32}_[0-9a-f]{8}\b|\bglc_[A-Za-z0-9+/=]{32,}"  # Grafana
+    r"|\bATATT3[A-Za-z0-9_\-=]{50,}"  # Atlassian
+    r"|\blin_api_[A-Za-z0-9]{40}\b|\bntn_[A-Za-z0-9]{40,}|\bsecret_[A-Za-z0-9]{43}\b"  # Linear, Notion
+    r"|\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}"  # Postman
+    r"|\bAGE-SECRET-KEY-1[0-9A-Z]{50,}|\b[A-Za-z0-9_\-.~]{3}\dQ~[A-Za-z0-9_\-.~]{31,34}"  # age, Azure AD client secret
+    r"|(?:AccountKey|SharedAccessKey|SharedSecret)=[A-Za-z0-9+/=]{20,}|[?&]sig=[A-Za-z0-9%+/=]{20,}"  # Azure
+    r"|\bsk\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"  # Mapbox secret token
+    r"|\beyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]{10,}"  # a signed JWT
+    r"|\b0x[0-9a-fA-F]{64}\b"  # an Ethereum private key
+)
+# Every format above lies inside one run of 16+ characters without a space or a quote: the
+# big alternation runs on those runs only, which keeps long chat messages cheap.
+_TOKEN_RUN_RE = re.compile(r"[^\s\"'`<>()\[\]{},;|]{16,}")
+# The formats that hold a space.
+_SPACED_TOKEN_RE = re.compile(
+    r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"  # private keys
+    r"|\b(?:Basic|Bearer|Token)\s+[A-Za-z0-9+/_\-.=~]{16,}"  # an Authorization header's value
+)
+# A password inside a URL or a connection string ("postgres://app:s3cret@db/app").
+_URL_CREDENTIAL_RE = re.compile(r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]*:(?P<pw>[^\s@/]+)@[\w\-.\[]", re.IGNORECASE)
+_QUERY_CREDENTIAL_RE = re.compile(
+    r"[?&;](?:access_token|api_?key|apikey|token|secret|client_secret|password|passwd|pwd|auth)=(?P<value>[^&\s;#]{6,})",
+    re.IGNORECASE,
+)
+# A configuration line naming a secret ("DB_PASSWORD=...", "export GITHUB_TOKEN=...").
+_ASSIGNMENT_RE = re.compile(
+    r"(?<![\w])(?:[A-Za-z][A-Za-z0-9]*[_\-.])*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|private[_\-]?key"
+    r"|access[_\-]?key|auth[_\-]?key|credentials?|client[_\-]?secret|secret[_\-]?key|pass)(?:[_\-.][A-Za-z0-9]+)*"
+    r"""["']?\s*(?::=|=|:)\s*["']?(?P<value>[^\s"',;]{4,})""",
+    re.IGNORECASE,
+)
+# Public by design: an ssh public key, a certificate, a PEM public key.
+PUBLIC_KEY_RE = re.compile(
+    r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA[A-Za-z0-9+/=]+|\bpk_(?:live|test)_[A-Za-z0-9]+"
+    r"|\bpk\.eyJ[A-Za-z0-9_\-.]+"  # Mapbox public tokens
+    r"|-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK)-----.*?-----END [A-Z ]+-----",
+    re.DOTALL,
+)
+# Unknown token shapes: a long run of letters and digits drawn like a random string.
+_TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~=]{24,}")
+_URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|\b[\w\-]+(?:\.[\w\-]+)+/\S*")
+_WORDISH_RE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
+_BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
+
+
+def _random_token(text: str) -> bool:
+    """Entropy fallback for credentials of no known format: a token of 24+ characters with
+    upper and lower case and digits, few dictionary-like runs and a high Shannon entropy.
+    Hex-only strings (commit hashes, digests, UUIDs) and public keys are left alone: they
+    are the usual long strings of ordinary technical notes."""
+    text = _URLISH_RE.sub(" ", PUBLIC_KEY_RE.sub(" ", text))
+    for m in _TOKEN_CANDIDATE_RE.finditer(text):
+        token = m.group().strip("=.-_/")
+        if len(token) < 24 or re.fullmatch(r"[0-9a-fA-F\-x]+", token) or _BASE58_ADDRESS_RE.fullmatch(token):
+            continue
+        upper = sum(c.isupper() for c in token)
+        lower = sum(c.islower() for c in token)
+        digits = sum(c.isdigit() for c in token)
+        if upper < 2 or lower < 2 or digits < 2:
+            continue
+        wordish = sum(len(w) for w in _WORDISH_RE.findall(token))
+        if wordish > 0.5 * len(token):
+            continue
+        if _entropy(token) >= 4.0:
+            return True
+    return False
+
+
+def _entropy(token: str) -> float:
+    counts: dict[str, int] = {}
+    for c in token:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(token)
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+# A setting that names where the secret is, not the secret ("POSTGRES_PASSWORD_FILE=/run/...").
+_REFERENCE_NAME = re.compile(r"[_\-.](?:file|path|dir|ref|name|id|arn|length|policy|env|var|source)$", re.IGNORECASE)
+
+
+def _assignment(text: str) -> bool:
+    for m in _ASSIGNMENT_RE.finditer(text):
+        value = m.group("value")
+        name = m.group()[: m.start("value") - m.start()].rstrip("\"' \t=:")
+        if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _REFERENCE_NAME.search(name):
+            continue
+        if value.startswith(("/", "./", "~/", "file:", "arn:")):
+            continue
+        return True
+    return False
+
+
+def shaped_like_a_secret(text: str) -> bool:
+    """A secret by its shape alone, whatever words surround it (tokens, credentials in a
+    URL, query or assignment, random strings, e-mail and password pairs, CLI passwords,
+    Wi-Fi QR payloads); public keys are already masked."""
+    if _SPACED_TOKEN_RE.search(text) or any(_TOKEN_RE.search(m.group()) for m in _TOKEN_RUN_RE.finditer(text)):
+        return True
+    if "://" in text and any(not PLACEHOLDER.match(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
+        return True
+    if ("=" in text or ":" in text) and (_QUERY_CREDENTIAL_RE.search(text) or _assignment(text)):
+        return True
+    if len(text) >= 24 and _random_token(text):
+        return True
+    if "@" in text and _email_pair(text):
+        return True
+    if "-p" in text and _cli_password(text):
+        return True
+    return "WIFI:" in text.upper() and any(not PLACEHOLDER.match(m.group("pw")) for m in _WIFI_QR_RE.finditer(text))
+
+
+# A password given to a command line ("mysql -u root -pS3cret", "--password=...").
+_CLI_PASSWORD_RE = re.compile(
+    r"(?:^|\s)--(?:password|passwd|pass|token|api-key|secret|auth-token)[= ]\s*(?P<v>[^\s-]\S*)"
+    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v2>[^\s-]\S*)|\bsshpass\s+-p\s*(?P<v3>\S+)",
+    re.IGNORECASE,
+)
+# A Wi-Fi QR code's text ("WIFI:T:WPA;S:HomeNet;P:hunter22;;").
+_WIFI_QR_RE = re.compile(r"\bWIFI:[^\n]*?\bP:(?P<pw>[^;\n]{1,63});", re.IGNORECASE)
+
+# An e-mail address and a password after it ("Wise → ana@gmail.com / Basalt891!").
+_EMAIL_PAIR_RE = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)")
+
+
+def _cli_password(text: str) -> bool:
+    for m in _CLI_PASSWORD_RE.finditer(text):
+        value = m.group("v") or m.group("v2") or m.group("v3") or ""
+        if not PLACEHOLDER.match(value) and not MASKED.fullmatch(value):
+            return True
+    return False
+
+
+def _email_pair(text: str) -> bool:
+    return any(
+        credential_like(m.group("pw")) and not _URLISH_RE.match(m.group("pw")) for m in _EMAIL_PAIR_RE.finditer(text)
+    )

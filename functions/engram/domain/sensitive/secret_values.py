@@ -1,0 +1,39 @@
+"""What a secret's value looks like, and what only points at one (a placeholder, a masked value,
+a reference to where the secret is kept)."""
+
+from __future__ import annotations
+
+import re
+
+# Values in such a line that hold no secret: references, placeholders, empties.
+PLACEHOLDER = re.compile(
+    r"^(?:\$|<|\{|%|\[|\(|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|os\.getenv|process\.env"
+    r"|getenv|your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
+    r"|(?:api[_\-]?)?key[_\-]?here\b)",
+    re.IGNORECASE,
+)
+# A value shown masked ("********", "•••••", "xxxx").
+MASKED = re.compile(r"[*•●xX#.\-]{3,}")
+
+
+def credential_like(token: str) -> bool:
+    token = token.strip(".,;!?)(\"'")
+    if len(token) < 4:
+        return False
+    has_digit = any(c.isdigit() for c in token)
+    has_alpha = any(c.isalpha() for c in token)
+    has_symbol = any(c in "!@#$%^&*~_+=?<>|\\{}[]" for c in token)
+    mixed_case = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    if has_digit and has_alpha:
+        return True
+    # A passphrase of three or more words joined ("saffron-meadow-otter", "blue_river_cup").
+    if len(token) >= 12 and re.fullmatch(r"[^\W\d_]{2,}(?:[\-_.][^\W\d_]{2,}){2,}", token):
+        return True
+    return has_alpha and (has_symbol or mixed_case) and len(token) >= 6
+
+
+def pointer(value: str) -> bool:
+    """A placeholder, a masked value or a reference to where the secret is, quoted or not
+    ("<redacted>", "(hidden)", os.environ["DB_PASSWORD"], ${{ secrets.TOKEN }})."""
+    inner = value.strip("\"'`“”‘’,;")
+    return bool(PLACEHOLDER.match(inner) or MASKED.fullmatch(inner))

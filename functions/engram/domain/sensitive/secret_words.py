@@ -1,0 +1,141 @@
+"""The words that name a secret (passwords, credentials, access codes, in many languages and
+their typos), what may stand between such a word and its value, and the first words that
+describe a secret rather than give it."""
+
+from __future__ import annotations
+
+# Words after which a value is a password, whatever it looks like ("password is banana").
+_PASSWORD_WORDS = (
+    r"password|passwd|pass\s*word|pwd|pw|psw|psswd|pword|passphrase|pass\s*phrase|mot\s+de\s+passe|contraseña"
+    # the typos people make typing it
+    r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf|passw|p/w"
+    r"|passwort|wifi\s+key|network\s+key|wpa\s+key|secret\s+access\s+key|client\s+secret|security\s+answer"
+    r"|answer\s+to\s+(?:my|the)\s+security\s+question|security\s+question\s+answer|maiden\s+name"
+    r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words"
+    # other languages: German, French, Spanish, Portuguese, Italian, Dutch, Polish, Swedish,
+    # Danish/Norwegian, Finnish, Turkish, Czech, Hungarian, Russian, Chinese, Japanese, Korean
+    r"|kennwort|passwörter|mdp|contrase[ñn]a|clave(?:\s+(?:del|de)\s+(?:wifi|wi-fi|acceso|la\s+red))?|senha"
+    r"|wachtwoord|has[łl]o|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?|salasana|[şs]ifre(?:m|si)?|heslo|jelsz[óo]|пароль"
+    r"|密码|密碼|パスワード|비밀번호|wlan[\s\-]?(?:passwort|schlüssel|key)|κωδικός(?:\s+πρόσβασης)?|κωδικό|συνθηματικό"
+)
+# Words after which only a credential-looking value counts ("the secret is out" does not).
+_CREDENTIAL_WORDS = r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
+# Words after which a number is an access code.
+CODE_WORDS = (
+    r"pins?(?:\s+(?:code|number|no))?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
+    r"|(?:door|gate|alarm|garage|keypad|lockbox|lock|key\s+safe|entry|storage\s+unit|disarm|access|building"
+    r"|front\s+door|back\s+door|office|unlock)\s+code|keycode|combination|combo|backup\s+codes?"
+    r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,4}(?:door|gate|safe|alarm|garage|back|lock|office|house"
+    r"|building|flat|apartment|entrance|lobby|locker|storage|shed|room|garden|site)"
+    r"|(?:door|gate|alarm|garage|lock|safe|locker|entry|building)\s+\w+\s+code|puk|sim\s+pin"
+    # other languages
+    r"|pin[\s\-]?(?:code|kode|nummer|numero|número)|code\s+pin|pincode|digicode|t[üu]rcode|zugangscode"
+    r"|code\s+(?:de\s+la\s+|du\s+|de\s+l['’]\s*|d['’]\s*)(?:porte|portail|alarme|entrée|immeuble|coffre|cadenas)"
+    r"|c[óo]digo\s+(?:de\s+la\s+|del\s+|de\s+)(?:puerta|portal|alarma|porta|port[ãa]o|cadeado)"
+    r"|codice\s+(?:della\s+|del\s+|dell['’]\s*)(?:porta|cancello|allarme)|kod\s+do\s+(?:drzwi|bramy|alarmu|domofonu|furtki|sejfu|klatki)"
+    r"|(?:opens|unlocks?|disarms?|open\s+it|unlock\s+it)\s+with(?:\s+(?:the|code|pin))*"
+)
+# What may stand between the word and its value: what it is for ("pw for the laptop",
+# "Passwort für Steam", "mot de passe du wifi"), then a copula in one of the languages above.
+FILLER = (
+    r"(?:\s+(?:for|to|of|on|at|für|fuer|zum|zur|vom|pour|du|de|des|para|del|do|da|per|di|della|voor|van|bij|dla"
+    r"|till|för|på)(?:\s+[\w'’.\-]+?){1,4}?)?"
+)
+COPULA = (
+    r"=|:|-|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
+    r"|(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
+)
+SEP = r"\s*(?:" + COPULA + r")?\s*"
+PASSWORD_WORD = r"(?<![\w])(?:" + _PASSWORD_WORDS + r")(?![\w])"
+CREDENTIAL_WORD = r"(?<![\w])(?:" + _CREDENTIAL_WORDS + r")(?![\w])"
+# First words that describe a password rather than give it.
+NOT_A_VALUE = frozenset(
+    [
+        *("demasiado", "corta", "corto", "débil", "debil", "segura", "seguro", "nueva", "nuevo", "vieja", "kurz"),
+        *("lang", "sicher", "unsicher", "schwach", "falsch", "richtig", "neu", "alt", "geändert", "court"),
+        *("courte", "longue", "faible", "nouveau", "nouvelle", "ancien", "changé", "sbagliata", "nuova", "debole"),
+        *("kort", "zwak", "fout", "nieuw", "gewijzigd", "för", "svag", "ny", "fel", "ändrat", "za", "krótkie"),
+        *("słabe", "nowe", "muito", "curta", "fraca", "errada", "le", "la", "les", "un", "une", "el", "los", "las"),
+        *("una", "der", "die", "das", "den", "dem", "ein", "eine", "mein", "meine", "dein", "mon", "ma", "mes"),
+        *("ton", "mi", "mis", "tu", "il", "lo", "o", "os", "um", "uma", "het", "een", "mijn", "min", "mitt"),
+        *("nicht", "pas", "non", "sur", "dans", "im", "auf", "en", "sobre", "em", "na", "op", "noch", "toujours"),
+        *("siempre", "sempre", "nog", "altijd", "vergessen", "oublié", "olvidé", "esqueci", "dimenticato"),
+        *("vergeten", "glömt", "nie", "nic", "zu", "trop", "muy", "troppo", "te", "det", "er", "a", "an", "the"),
+        *("my", "your", "his", "her", "our", "their", "its", "it", "this", "that", "in", "on", "at", "to", "for"),
+        *("of", "from", "with", "by", "and", "or", "but", "not", "no", "still", "too", "very", "so", "same"),
+        *("different", "long", "short", "weak", "strong", "secure", "simple", "easy", "hard", "complicated"),
+        *("wrong", "correct", "incorrect", "saved", "stored", "written", "kept", "somewhere", "here", "there"),
+        *("again", "yesterday", "today", "now", "expired", "reset", "changed", "change", "manager", "managers"),
+        *("rules", "rule", "policy", "hint", "must", "should", "got", "leaked", "protected", "strength", "length"),
+        *("field", "required", "needed", "also", "just", "only", "all", "every", "each", "some", "any", "what"),
+        *("which", "who", "how", "why", "when", "where", "i", "you", "he", "she", "we", "they", "me", "him"),
+        *("them", "was", "is", "are", "be", "been", "being", "has", "have", "had", "do", "does", "did", "will"),
+        *("would", "can", "could", "may", "might"),
+    ]
+)
+
+# Participles saying where or how a secret is kept, not what it is.
+WHERE_IT_IS = frozenset(
+    [
+        *("printed", "written", "stored", "saved", "kept", "listed", "shown", "located", "taped", "stuck"),
+        *("attached", "included", "required", "needed", "optional", "provided", "sent", "emailed", "texted"),
+        *("managed", "synced", "shared", "encrypted", "hashed", "hidden", "masked", "redacted"),
+    ]
+)
+
+# Words in the gap that make the sentence about something else ("the password manager we
+# use is 1Password").
+FAR_GAP_META = frozenset(
+    [
+        *("manager", "managers", "policy", "rules", "rule", "hint", "reset", "app", "apps", "field", "length"),
+        *("strength", "requirement", "requirements", "generator", "vault", "tool", "software", "program"),
+        *("provider", "protected", "protection"),
+    ]
+)
+
+SECRET_STEMS = frozenset(
+    [
+        *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
+        *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
+        *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
+        *("haslo", "lösenord", "losenord", "lösenordet", "losenordet", "passordet", "adgangskoden", "adgangskode"),
+        *("passord", "salasana", "şifre", "şifrem", "şifresi", "sifre", "heslo", "jelszó", "jelszo", "пароль"),
+        *("wlan", "creds", "credentials", "user", "username", "sign", "signin", "zugangsdaten", "anmeldedaten"),
+        *("identifiants", "credenciales", "credenziali", "inloggegevens", "pincode", "digicode", "türcode"),
+        *("turcode", "zugangscode", "puk", "sim", "código", "codigo", "codice", "kod", "opens", "unlock"),
+        *("unlocks", "disarms", "locker", "safe", "password", "passwd", "pass", "pwd", "pw", "psw", "psswd"),
+        *("pword", "passphrase", "mot", "contraseña", "passwort", "wifi", "network", "wpa", "secret", "client"),
+        *("security", "answer", "maiden", "seed", "recovery", "words", "api", "apikey", "access", "auth", "bearer"),
+        *("token", "key", "pin", "passcode", "cvv", "cvv2", "cvc", "cvc2", "csc", "verification", "door", "gate"),
+        *("alarm", "garage", "keypad", "lockbox", "lock", "entry", "storage", "disarm", "building", "front"),
+        *("back", "office", "unlock", "keycode", "combination", "combo", "backup", "code", "login", "log"),
+    ]
+)
+
+LOGIN_STEMS = frozenset(
+    [
+        *("login", "log", "creds", "credentials", "user", "username", "sign", "signin", "zugangsdaten"),
+        *("anmeldedaten", "identifiants", "credenciales", "credenziali", "inloggegevens"),
+    ]
+)
+AROUND_STEMS = frozenset(
+    [
+        *("password", "passwd", "pw", "passphrase", "passcode", "pin", "pins", "login", "log", "sign", "signin"),
+        *("unlock", "type", "enter", "punch", "key", "dial"),
+    ]
+)
+CREDENTIAL_STEMS = frozenset(["secret", "pass", "api", "apikey", "access", "auth", "bearer", "token", "key"])
+# The words of _PASSWORD_WORDS (and of a PIN, for the value-before-the-word form).
+PASSWORD_STEMS = (
+    SECRET_STEMS
+    - LOGIN_STEMS
+    - frozenset(
+        [
+            *("door", "gate", "alarm", "garage", "keypad", "lockbox", "lock", "entry", "storage", "disarm"),
+            *("building", "front", "back", "office", "unlock", "keycode", "combination", "combo", "backup", "code"),
+            *("verification", "cvv", "cvv2", "cvc", "cvc2", "csc", "sim", "puk", "digicode", "türcode", "turcode"),
+            *("zugangscode", "código", "codigo", "codice", "kod", "opens", "unlocks", "disarms", "locker", "safe"),
+            *("api", "apikey", "access", "auth", "bearer", "token", "key", "type", "enter", "punch", "dial"),
+        ]
+    )
+)
