@@ -12,14 +12,16 @@ from datetime import UTC, datetime
 from threading import Lock
 from typing import TYPE_CHECKING
 
+from aws_lambda_powertools import Logger
+
 from engram.backends import Backend, Repositories, backend_from_settings
 from engram.conversation_wiring import ConversationFeature, attach_conversations
-from engram.ports import Clock, Embedder, SearchIndex, Store, Summarizer
+from engram.ports import Clock, Embedder, SearchIndex, Store, Summarizer, UserLister, VectorCensus
 from engram.service.agents import AgentConfigService
 from engram.service.archival import ArchivalService
 from engram.service.blocks import BlockService
 from engram.service.dedup import SemanticDedup
-from engram.service.indexing import Indexer, OutboxDrainer
+from engram.service.indexing import Indexer, OutboxDrainer, file_lock
 from engram.service.keys import KeyService
 from engram.service.memory import MemoryService
 from engram.service.privacy import PrivacyService
@@ -28,10 +30,13 @@ from engram.service.recall import RecallService
 from engram.service.users import UserService
 from engram.settings import Settings
 
+logger = Logger(service="engram", child=True)
+
 if TYPE_CHECKING:
     from engram.adapters.idempotency import OwnedLayer
     from engram.domain.dream_run import DreamMessage
     from engram.service.dream import DreamService
+    from engram.service.reembed import Reembedder
 
 
 class SystemClock:
@@ -145,7 +150,57 @@ def build(
         drainer=drainer,
     )
     _register_privacy(engram)
+    if drainer is not None:
+        rebuild_stale_vectors(engram)
     return engram
+
+
+def reembedder_of(engram: Engram, users: UserLister | None = None) -> Reembedder:
+    """Re-embeds every kind of search document the store holds (``service/reembed.py``)."""
+    from engram.service.reembed import Reembedder
+
+    repos = engram.repos
+    return Reembedder(
+        repos.entries,
+        users,
+        engram.index,
+        engram.embedder,
+        engram.clock,
+        repos.erasure,
+        conversations=engram.conversation.repo,
+        blocks=engram.archival.repo,
+    )
+
+
+def rebuild_stale_vectors(engram: Engram) -> int:
+    """Locally, re-embed from the store every user the index holds vectors of another
+    model for (the embedder changed since they were written); how many users.
+
+    A search compares a query only with its own model's vectors, so without this a
+    switch of ``ENGRAM_EMBEDDER`` (hash to MiniLM, say) left every older entry, message,
+    summary and archival record found by its words alone, without a word said. What is
+    still of another model once its user is re-embedded has no item in the store and is
+    dropped. One process at a time (``engram serve --workers``): the others wait, then
+    find nothing left to do.
+    """
+    census = engram.backend.stored_vectors()
+    if not isinstance(census, VectorCensus):
+        return 0  # an index that cannot tell (OpenSearch): the cloud re-index re-embeds
+    model = engram.embedder.model_id
+    if not census.owners_embedded_otherwise(model):
+        return 0
+    with file_lock(engram.settings.data_dir / ".index-reembed.lock"):
+        owners = census.owners_embedded_otherwise(model)
+        if not owners:
+            return 0
+        logger.warning(
+            "the index holds vectors of another model: re-embedding their users",
+            extra={"model_id": model, "users": len(owners)},
+        )
+        reembedder_of(engram).reembed(only=owners)
+        for tenant_id, user_id in owners:
+            census.drop_embedded_otherwise(tenant_id, user_id, model)
+    return len(owners)
 
 
 def _user_control(

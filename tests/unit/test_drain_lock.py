@@ -7,13 +7,13 @@ import sys
 import time
 from pathlib import Path
 
-from engram.service.indexing import _file_lock
+from engram.service.indexing import file_lock
 
 HOLD = """
 import sys, time
 from pathlib import Path
-from engram.service.indexing import _file_lock
-with _file_lock(Path(sys.argv[1])):
+from engram.service.indexing import file_lock
+with file_lock(Path(sys.argv[1])):
     print("held", flush=True)
     time.sleep(0.6)
 """
@@ -26,7 +26,7 @@ def test_given_another_process_holds_the_lock_when_draining_then_it_waits(tmp_pa
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "held"
         started = time.monotonic()
-        with _file_lock(lock):
+        with file_lock(lock):
             waited = time.monotonic() - started
     finally:
         child.wait(timeout=10)
@@ -34,5 +34,5 @@ def test_given_another_process_holds_the_lock_when_draining_then_it_waits(tmp_pa
 
 
 def test_without_a_path_there_is_no_lock(tmp_path: Path) -> None:
-    with _file_lock(None), _file_lock(None):
+    with file_lock(None), file_lock(None):
         pass

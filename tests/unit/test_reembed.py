@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from engram.adapters.sqlite.user_lister import SqliteUserLister
-from engram.container import build
+from engram.container import Engram, build, rebuild_stale_vectors
+from engram.domain.conversation import MessageRole, NewMessage
 from engram.domain.models import Role
 from engram.local.cli import main
+from engram.ports import DocKind, IndexDocument
 from engram.service.memory import UpsertCommand
 from engram.service.recall import RecallRequest
 from engram.service.reembed import Reembedder
 from engram.settings import Settings
 
+from tests.contract.test_user_control_contract import _archival, _version
 from tests.semantic import minilm
 from tests.support import ManualClock, principal
 
@@ -32,9 +36,11 @@ def _write(tmp_path: Path) -> None:
 
 def test_given_a_new_model_when_reembedded_then_semantic_search_finds_paraphrases_again(tmp_path: Path) -> None:
     _write(tmp_path)
-    engram = build(Settings(data_dir=tmp_path), embedder=minilm(), clock=ManualClock())
+    hashed = build(Settings(data_dir=tmp_path), clock=ManualClock())
+    # A container over the old index as it was (no rebuild at start): the old documents
+    # are never compared with a MiniLM query vector.
+    engram = build(Settings(data_dir=tmp_path), embedder=minilm(), index=hashed.index, clock=ManualClock())
     ask = RecallRequest("which company do I work for?", top_k=1, min_score=0.05)
-    # Documents of another model are never compared with a MiniLM query vector.
     assert engram.recall.recall(P, "u1", ask).memories == []
     report = Reembedder(
         engram.store,
@@ -48,12 +54,92 @@ def test_given_a_new_model_when_reembedded_then_semantic_search_finds_paraphrase
     assert [m.entry.key for m in found] == ["employer"]
 
 
+def _talk(tmp_path: Path) -> Engram:
+    """With the hash embedder: a fact, a conversation (two messages, a summary), an archival record."""
+    engram = build(Settings(data_dir=tmp_path, conversation_summary_every=2), clock=ManualClock())
+    engram.memory.upsert(P, "u1", [UpsertCommand("employer", "Acme Corp")])
+    said = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    engram.conversation.conversations.append(
+        P,
+        "u1",
+        "s1",
+        [
+            NewMessage("m1", MessageRole.USER, "We adopted a small dog from the animal shelter last week.", said),
+            NewMessage("m2", MessageRole.ASSISTANT, "Lovely, congratulations!", said),
+        ],
+    )
+    worker = engram.conversation.worker
+    assert worker is None or worker.wait_idle(10)
+    record = _archival("My grandmother taught me to bake sourdough bread.")
+    engram.archival.repo.commit_block(_version({"facts": ("x",)}, 1), None, [record])
+    assert engram.archival.index_records("t1", "u1", [record]) == 1
+    return engram
+
+
+def _models(engram: Engram) -> dict[str, set[str]]:
+    rows = engram.index.connection().execute("SELECT kind, model_id FROM idx_docs").fetchall()  # type: ignore[attr-defined]
+    out: dict[str, set[str]] = {}
+    for kind, model in rows:
+        out.setdefault(kind, set()).add(model)
+    return out
+
+
+def test_given_a_new_embedder_when_the_store_opens_then_every_kind_of_document_is_reembedded(tmp_path: Path) -> None:
+    """#19: switching hash -> MiniLM re-embedded entries only, so past messages, summaries
+    and archival records kept hash vectors a MiniLM query is never compared with: a
+    paraphrase of a past message found nothing."""
+    hashed = _talk(tmp_path)
+    assert _models(hashed) == {k: {"engram-hash-v1-384"} for k in ("memory", "message", "summary", "archival")}
+    hashed.index.upsert([replace(_orphan(), model_id="engram-hash-v1-384")])  # a document the store lost
+
+    engram = build(Settings(data_dir=tmp_path), embedder=minilm(), clock=ManualClock())
+
+    model = engram.embedder.model_id
+    assert _models(engram) == {k: {model} for k in ("memory", "message", "summary", "archival")}
+    assert "orphan" not in engram.index.ids("t1", "u1")  # type: ignore[attr-defined]
+    # Words the message does not use: only its meaning finds it.
+    body = engram.recall.recall(P, "u1", RecallRequest("Did we get a puppy?", top_k=5))
+    assert [e.message.id for e in body.episodes] == ["m1"]
+    assert body.episodes[0].parts.semantic > 0.3 and body.episodes[0].parts.keyword == 0.0
+    found = engram.archival.search(P, "u1", "who showed me how to make bread?", limit=1)
+    assert [h.record.text for h in found] == ["My grandmother taught me to bake sourdough bread."]
+    assert found[0].semantic > 0.3
+    # Nothing is left to do the next time.
+    assert rebuild_stale_vectors(engram) == 0
+
+
+def _orphan() -> IndexDocument:
+    return IndexDocument("orphan", "t1", "u1", DocKind.MESSAGE, "gone", [1.0] + [0.0] * 383, None, "self", "agent-a")
+
+
+def test_given_a_conversation_when_the_cli_reembeds_then_it_counts_messages_summaries_and_archival(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _talk(tmp_path)
+    assert main(["--data-dir", str(tmp_path), "reembed", "--tenant", "t1"]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "modelId": "engram-hash-v1-384",
+        "users": 1,
+        "entries": 1,
+        "messages": 2,
+        "summaries": 1,
+        "archival": 1,
+    }
+
+
 def test_given_the_cli_when_reembedding_one_tenant_then_it_reports_what_it_did(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _write(tmp_path)
     assert main(["--data-dir", str(tmp_path), "reembed", "--tenant", "t2"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"modelId": "engram-hash-v1-384", "users": 1, "entries": 1}
+    assert json.loads(capsys.readouterr().out) == {
+        "modelId": "engram-hash-v1-384",
+        "users": 1,
+        "entries": 1,
+        "messages": 0,
+        "summaries": 0,
+        "archival": 0,
+    }
     assert main(["--data-dir", str(tmp_path), "reembed", "--user", "u1"]) == 2
 
 

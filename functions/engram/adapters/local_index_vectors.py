@@ -1,4 +1,5 @@
-"""The vectors the local index already holds, for dream's duplicate merging.
+"""The vectors the local index already holds: for dream's duplicate merging, and which
+users hold vectors of another model than the embedder's (the rebuild at start).
 
 The indexer embedded every live entry when it was written; reading those vectors back
 (float32 blobs in the index's ``idx_docs`` table) is far cheaper than embedding a
@@ -37,3 +38,31 @@ class LocalIndexVectors:
             .fetchall()
         )
         return {r[0]: cast(Vector, np.frombuffer(r[1], dtype=np.float32)) for r in rows if r[0] in wanted}
+
+    def owners_embedded_otherwise(self, model_id: str) -> list[tuple[str, str]]:
+        """The (tenant, user) pairs with any document whose vector another model made."""
+        rows = (
+            self._index.connection()
+            .execute(
+                "SELECT DISTINCT tenant_id, user_id FROM idx_docs WHERE vector IS NOT NULL "
+                "AND (model_id IS NULL OR model_id != ?) ORDER BY tenant_id, user_id",
+                (model_id,),
+            )
+            .fetchall()
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def drop_embedded_otherwise(self, tenant_id: str, user_id: str, model_id: str) -> int:
+        """Remove the user's documents another model embedded; how many. Run after the
+        user was re-embedded from the store, what is left has no item in the store."""
+        rows = (
+            self._index.connection()
+            .execute(
+                "SELECT id FROM idx_docs WHERE tenant_id=? AND user_id=? AND vector IS NOT NULL "
+                "AND (model_id IS NULL OR model_id != ?)",
+                (tenant_id, user_id, model_id),
+            )
+            .fetchall()
+        )
+        self._index.delete(tenant_id, user_id, [str(r[0]) for r in rows])
+        return len(rows)

@@ -168,7 +168,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_reembed(args: argparse.Namespace) -> int:
-    from engram.service.reembed import Reembedder
+    from engram.container import reembedder_of
 
     engram = _engram(args)
     if args.user and not args.tenant:
@@ -181,10 +181,10 @@ def cmd_reembed(args: argparse.Namespace) -> int:
     from engram.local.progress import progress_bar
 
     with progress_bar("reembed", unit="users") as bar:
-        repos = engram.repos
-        reembedder = Reembedder(repos.entries, users, engram.index, engram.embedder, engram.clock, repos.erasure)
-        report = reembedder.reembed(args.tenant, args.user, bar.step)
-    print(json.dumps({"modelId": report.model_id, "users": report.users, "entries": report.entries}))
+        report = reembedder_of(engram, users).reembed(args.tenant, args.user, bar.step)
+    done = report.documents
+    counts = {"entries": report.entries, "messages": done.messages, "summaries": done.summaries}
+    print(json.dumps({"modelId": report.model_id, "users": report.users, **counts, "archival": done.archival}))
     return 0
 
 
@@ -276,7 +276,9 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--tenant", default="demo")
     d.set_defaults(func=cmd_demo)
 
-    r = sub.add_parser("reembed", help="Re-embed every live memory with the current embedder (after a model change).")
+    r = sub.add_parser(
+        "reembed", help="Re-embed memories, messages, summaries and archival with the current embedder."
+    )
     r.add_argument("--tenant", help="Only this tenant (default: all).")
     r.add_argument("--user", help="Only this user (needs --tenant).")
     r.set_defaults(func=cmd_reembed)

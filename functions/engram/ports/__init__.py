@@ -37,6 +37,7 @@ from engram.ports.indexing import (
     Messages,
     StreamRange,
     UserLister,
+    VectorCensus,
 )
 from engram.ports.search import (
     CoreMemoryReader,
@@ -108,5 +109,6 @@ __all__ = [
     "UserErasure",
     "UserLister",
     "Vector",
+    "VectorCensus",
     "VectorSource",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from engram.domain.models import MemoryEntry, Page
 
@@ -83,3 +83,17 @@ class UserLister(Protocol):
     def list_users(
         self, tenant_id: str | None = None, limit: int = 500, cursor: str | None = None
     ) -> Page[tuple[str, str]]: ...
+
+
+@runtime_checkable
+class VectorCensus(Protocol):
+    """Which users' index documents another model embedded (an index that can tell).
+
+    Searches compare a query only with documents of its own model, so after an embedder
+    change those documents would lose their meaning part without a word; the embedded
+    backend re-embeds their users at start instead (``container.rebuild_stale_vectors``).
+    """
+
+    def owners_embedded_otherwise(self, model_id: str) -> list[tuple[str, str]]: ...
+
+    def drop_embedded_otherwise(self, tenant_id: str, user_id: str, model_id: str) -> int: ...

@@ -45,10 +45,10 @@ from engram.ports import (
     ConversationRepository,
     DocKind,
     Embedder,
-    IndexDocument,
     Queue,
     SearchIndex,
 )
+from engram.service.indexing import summary_document
 from engram.service.read_gate import ReadGate
 from engram.service.retrieval import Ask, IndexWriter, Retriever, candidates_for, rank_found
 
@@ -216,23 +216,7 @@ class ConversationService:
         if not s.text.strip():
             self.index.delete(s.tenant_id, s.user_id, [summary_doc_id(s.agent_id, s.thread_id)])
             return
-        IndexWriter(self.index, self.embedder).write(
-            [
-                IndexDocument(
-                    id=summary_doc_id(s.agent_id, s.thread_id),
-                    tenant_id=s.tenant_id,
-                    user_id=s.user_id,
-                    kind=DocKind.SUMMARY,
-                    text=s.text,
-                    vector=None,
-                    model_id=None,
-                    visibility="self",
-                    source_agent_id=s.agent_id,
-                    thread_id=s.thread_id,
-                    updated_at=s.updated_at,
-                )
-            ]
-        )
+        IndexWriter(self.index, self.embedder).write([summary_document(s)])
 
     def delete_thread(
         self, principal: Principal, user_id: str, thread_id: str, agent_id: str | None = None

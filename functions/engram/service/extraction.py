@@ -29,9 +29,6 @@ from engram.domain.conversation import (
     Message,
     MessageRole,
     message_doc_id,
-    message_embedding_text,
-    message_search_text,
-    speaker_of,
 )
 from engram.domain.conversation_codec import record_to_dict
 from engram.domain.errors import CapacityReached, GuardrailViolation, UserErased, ValidationFailed
@@ -44,16 +41,15 @@ from engram.domain.writes import WriteRequest
 from engram.ports import (
     Clock,
     ConversationRepository,
-    DocKind,
     Embedder,
     ErasureMarks,
     FactExtractor,
-    IndexDocument,
     ProfileRepository,
     SearchIndex,
     TurnCounter,
 )
 from engram.service.agents import AgentConfigService
+from engram.service.indexing import index_messages
 from engram.service.memory import MemoryService, WriteResult
 from engram.service.retrieval import IndexWriter
 from engram.service.users import UserService
@@ -114,31 +110,7 @@ class ExtractionService:
         return erased is not None and erased >= msg.created_at
 
     def index_message(self, msg: Message) -> None:
-        if not msg.content.strip():
-            return
-        IndexWriter(self.index, self.embedder).write(
-            [
-                IndexDocument(
-                    id=message_doc_id(msg.agent_id, msg.thread_id, msg.id),
-                    tenant_id=msg.tenant_id,
-                    user_id=msg.user_id,
-                    kind=DocKind.MESSAGE,
-                    text=message_search_text(msg),
-                    vector=None,
-                    model_id=None,
-                    # A thread is between the user and one agent: its messages are that
-                    # agent's own, as self memories are.
-                    visibility=Visibility.SELF.value,
-                    source_agent_id=msg.agent_id,
-                    thread_id=msg.thread_id,
-                    category=msg.role.value,
-                    updated_at=msg.created_at,
-                    occurred_at=msg.timestamp,
-                    speaker=speaker_of(msg),
-                )
-            ],
-            [message_embedding_text(msg)],
-        )
+        index_messages(IndexWriter(self.index, self.embedder), [msg])
 
     def _extract(self, msg: Message) -> ExtractionRecord:
         now = self.clock.now()

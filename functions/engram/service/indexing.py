@@ -22,7 +22,16 @@ except ImportError:  # pragma: no cover
 
 from aws_lambda_powertools import Logger
 
-from engram.domain.models import MemoryEntry, Status
+from engram.domain.conversation import (
+    Message,
+    ThreadSummary,
+    message_doc_id,
+    message_embedding_text,
+    message_search_text,
+    speaker_of,
+    summary_doc_id,
+)
+from engram.domain.models import MemoryEntry, Status, Visibility
 from engram.ports import ChangeOutbox, DocKind, Embedder, EntryChange, ErasureMarks, IndexDocument, SearchIndex
 from engram.service.retrieval import IndexWriter
 
@@ -48,6 +57,52 @@ def entry_document(entry: MemoryEntry, vector: Sequence[float] | None, model_id:
         updated_at=entry.updated_at,
         expires_at=entry.expires_at,
         occurred_at=entry.source_time or entry.created_at,
+    )
+
+
+def message_document(msg: Message) -> IndexDocument:
+    """A past message as the index holds it (embedded as ``message_embedding_text``)."""
+    return IndexDocument(
+        id=message_doc_id(msg.agent_id, msg.thread_id, msg.id),
+        tenant_id=msg.tenant_id,
+        user_id=msg.user_id,
+        kind=DocKind.MESSAGE,
+        text=message_search_text(msg),
+        vector=None,
+        model_id=None,
+        # A thread is between the user and one agent: its messages are that agent's own,
+        # as self memories are.
+        visibility=Visibility.SELF.value,
+        source_agent_id=msg.agent_id,
+        thread_id=msg.thread_id,
+        category=msg.role.value,
+        updated_at=msg.created_at,
+        occurred_at=msg.timestamp,
+        speaker=speaker_of(msg),
+    )
+
+
+def index_messages(writer: IndexWriter, messages: Sequence[Message]) -> int:
+    """Embed and index the messages that have something to say; how many went in."""
+    said = [m for m in messages if m.content.strip()]
+    writer.write([message_document(m) for m in said], [message_embedding_text(m) for m in said])
+    return len(said)
+
+
+def summary_document(s: ThreadSummary) -> IndexDocument:
+    """A thread's rolling summary as the index holds it (its agent's own)."""
+    return IndexDocument(
+        id=summary_doc_id(s.agent_id, s.thread_id),
+        tenant_id=s.tenant_id,
+        user_id=s.user_id,
+        kind=DocKind.SUMMARY,
+        text=s.text,
+        vector=None,
+        model_id=None,
+        visibility=Visibility.SELF.value,
+        source_agent_id=s.agent_id,
+        thread_id=s.thread_id,
+        updated_at=s.updated_at,
     )
 
 
@@ -210,7 +265,7 @@ class OutboxDrainer:
 
     def drain(self, progress: Callable[[int], None] | None = None) -> int:
         """Index every pending change; ``progress`` hears the running count after each batch."""
-        with self._lock, _file_lock(self._lock_path):
+        with self._lock, file_lock(self._lock_path):
             return self._drain(progress)
 
     def _drain(self, progress: Callable[[int], None] | None = None) -> int:
@@ -240,7 +295,7 @@ class OutboxDrainer:
 
 
 @contextmanager
-def _file_lock(path: Path | None) -> Iterator[None]:
+def file_lock(path: Path | None) -> Iterator[None]:
     """Hold an exclusive lock on ``path`` across processes (several server workers).
 
     Two processes draining at once could each read an entry, and the one that read the

@@ -1,4 +1,5 @@
-"""Which users the embedded store holds entries for (re-embedding walks them)."""
+"""Which users the embedded store holds anything searchable for: entries, conversations or
+archival records (re-embedding walks them)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,12 @@ class SqliteUserLister(SqliteRepository):
         if cursor:
             where.append("(tenant_id, user_id) > (?, ?)")
             args.extend(decode_cursor(cursor, 2))
-        sql = "SELECT DISTINCT tenant_id, user_id FROM entries"
+        # A user may have talked without any fact extracted yet, or hold archival alone.
+        sql = (
+            "SELECT tenant_id, user_id FROM ("
+            "SELECT tenant_id, user_id FROM entries UNION SELECT tenant_id, user_id FROM conv_threads "
+            "UNION SELECT tenant_id, user_id FROM archival)"
+        )
         if where:
             sql += " WHERE " + " AND ".join(where)
         rows = self.db.conn().execute(sql + " ORDER BY tenant_id, user_id LIMIT ?", (*args, limit + 1)).fetchall()
