@@ -276,9 +276,7 @@ def parser() -> argparse.ArgumentParser:
     d.add_argument("--tenant", default="demo")
     d.set_defaults(func=cmd_demo)
 
-    r = sub.add_parser(
-        "reembed", help="Re-embed memories, messages, summaries and archival with the current embedder."
-    )
+    r = sub.add_parser("reembed", help="Re-embed memories, messages, summaries and archival with the current embedder.")
     r.add_argument("--tenant", help="Only this tenant (default: all).")
     r.add_argument("--user", help="Only this user (needs --tenant).")
     r.set_defaults(func=cmd_reembed)
