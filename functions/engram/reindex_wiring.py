@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engram.domain.errors import StoreUnavailable
+from engram.service.reembed import ConversationDocuments
 from engram.service.reindex import ReindexService
 
 if TYPE_CHECKING:
@@ -37,4 +38,8 @@ def reindex_service(engram: Engram) -> ReindexService:
         SqsMessages(sqs, settings.reindex_queue_url),
         SqsMessages(sqs, failures) if failures else None,
         engram.repos.erasure,  # the erasure tombstones: a re-index never brings an erased user back
+        # Messages, summaries and archival are search documents too; a backfill re-embeds them.
+        ConversationDocuments(
+            engram.index, engram.embedder, engram.conversation.repo, engram.archival.repo, engram.repos.erasure
+        ),
     )

@@ -266,3 +266,47 @@ def test_given_an_erasure_racing_a_backfill_then_the_erased_user_stays_out_of_th
     e.memory.upsert(AGENT, "u1", [UpsertCommand("new", "after the erasure")])
     service.scan(0, 1)
     assert cloud.opensearch.doc_ids(INDEX) == live_ids(e, "u1", "u2")
+
+
+def test_given_conversations_and_archival_when_a_backfill_runs_then_their_documents_are_embedded_anew(
+    cloud: Cloud,
+) -> None:
+    """#19: the backfill (the cloud's re-embed after a model change) wrote entries only,
+    so past messages, thread summaries and archival records kept the old model's vectors
+    (or none, in a new index) and recall found them by their words alone."""
+    from datetime import UTC, datetime
+
+    from engram.domain.conversation import MessageRole, NewMessage, ThreadKey, ThreadSummary
+
+    from tests.contract.test_user_control_contract import _archival, _version
+
+    e = cloud.engram
+    e.memory.upsert(AGENT, "u1", [UpsertCommand("city", "Lisbon")])
+    said = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    turns = [
+        NewMessage(f"m{i}", MessageRole.USER if i % 2 == 0 else MessageRole.ASSISTANT, text, said)
+        for i, text in enumerate(["We adopted a dog.", "Lovely!", "She is called Biscuit.", "   "])
+    ]
+    # Stored as an append stores them (the extraction queue is not what is tested here).
+    e.conversation.repo.append(ThreadKey("t1", "u1", "agent-a", "s1"), turns, e.clock.now())
+    summary = ThreadSummary("t1", "u1", "s1", "agent-a", "Adopted a dog, Biscuit.", 3, 3, e.clock.now())
+    assert e.conversation.repo.put_summary(summary, None)
+    record = _archival("My grandmother taught me to bake bread.")
+    e.archival.repo.commit_block(_version({"facts": ("x",)}, 1), None, [record])
+    assert cloud.opensearch.documents(INDEX) == {}
+
+    cloud.invoke({"action": "start", "segments": 2})
+    cloud.drain_work()
+
+    docs = cloud.opensearch.documents(INDEX).values()
+    kinds = sorted((d["kind"], d["doc_id"]) for d in docs)
+    assert kinds == [
+        ("archival", record.id),
+        ("memory", next(iter(live_ids(e, "u1")))),
+        ("message", "msg|agent-a|s1|m0"),
+        ("message", "msg|agent-a|s1|m1"),
+        ("message", "msg|agent-a|s1|m2"),
+        ("summary", "sum|agent-a|s1"),
+    ]
+    assert {d["model_id"] for d in docs} == {e.embedder.model_id}
+    assert all(d.get("vector") for d in docs)

@@ -42,6 +42,9 @@ def _record(record: SQSRecord, lambda_context: LambdaContext | None = None) -> N
     metrics.add_metric(name="reindex.upserted", unit=MetricUnit.Count, value=result.upserted)
     metrics.add_metric(name="reindex.removed", unit=MetricUnit.Count, value=result.removed)
     metrics.add_metric(name="reindex.erased", unit=MetricUnit.Count, value=result.erased)
+    metrics.add_metric(name="reindex.messages", unit=MetricUnit.Count, value=result.messages)
+    metrics.add_metric(name="reindex.summaries", unit=MetricUnit.Count, value=result.summaries)
+    metrics.add_metric(name="reindex.archival", unit=MetricUnit.Count, value=result.archival)
 
 
 @logger.inject_lambda_context(log_event=False)

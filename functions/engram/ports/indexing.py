@@ -5,9 +5,11 @@ follows, and what the cloud re-index and ``engram reembed`` read.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
+from engram.domain.archival import ArchivalRecord
+from engram.domain.conversation import ThreadKey
 from engram.domain.models import MemoryEntry, Page
 
 
@@ -47,10 +49,22 @@ class ChangeOutbox(Protocol):
 # -- re-indexing and re-embedding --------------------------------------------------------
 
 
-class EntryScanner(Protocol):
-    """Every entry the store holds (any status), one segment of a parallel scan at a time."""
+@dataclass(frozen=True, slots=True)
+class ScanPage:
+    """One page of a scan of the store: its entries (``items``), and the threads and
+    archival records on it, whose messages, summaries and records the index holds too."""
 
-    def scan_entries(self, segment: int, segments: int, cursor: str | None, limit: int = 200) -> Page[MemoryEntry]:
+    items: list[MemoryEntry]
+    next_cursor: str | None
+    threads: list[ThreadKey] = field(default_factory=list)
+    archival: list[ArchivalRecord] = field(default_factory=list)
+
+
+class EntryScanner(Protocol):
+    """Every entry (any status), thread and archival record the store holds, one segment
+    of a parallel scan at a time."""
+
+    def scan_entries(self, segment: int, segments: int, cursor: str | None, limit: int = 200) -> ScanPage:
         """One page of the segment; ``next_cursor`` is None at its end."""
         ...
 

@@ -3,9 +3,12 @@ the stream indexer gave up on.
 
 - Backfill: ``start(segments)`` queues one message per segment of a parallel Scan; a
   worker indexes its segment page by page through the same ``Indexer`` the stream uses
-  (active entries written, any other state removed), and when its invocation runs short
-  of time it queues the rest of its segment (a cursor) and returns. Idempotent: running
-  it again, or twice at once, leaves the index as the table says.
+  (active entries written, any other state removed), and each thread's messages and
+  summary and each archival record on the page through the writers their features use
+  (``reembed.ConversationDocuments``), all with the embedder now configured: after a
+  model change the backfill is the cloud's re-embed. When its invocation runs short of
+  time it queues the rest of its segment (a cursor) and returns. Idempotent: running it
+  again, or twice at once, leaves the index as the table says.
 - Replay: ``replay_failures()`` moves each on-failure record of the indexer's failure
   queue (a shard and a range of sequence numbers) onto the work queue; a worker reads
   the range's keys back from the stream and indexes those entries as the table holds
@@ -31,6 +34,7 @@ from aws_lambda_powertools import Logger
 from engram.domain.errors import ValidationFailed
 from engram.ports import EntryChange, EntryReader, EntryScanner, ErasureMarks, Messages, StreamRange
 from engram.service.indexing import Indexer, IndexReport, apply_unless_erased
+from engram.service.reembed import ConversationDocuments
 
 logger = Logger(service="engram", child=True)
 
@@ -47,6 +51,10 @@ class ReindexResult:
     skipped: int = 0
     erased: int = 0  # entries of erased users kept out of the index (or taken back)
     continued: bool = False
+    # Written besides entries: past messages, thread summaries, archival records.
+    messages: int = 0
+    summaries: int = 0
+    archival: int = 0
 
     def add(self, report: IndexReport, entries: int) -> None:
         self.entries += entries
@@ -65,8 +73,10 @@ class ReindexService:
         work: Messages,
         failures: Messages | None = None,
         erasures: ErasureMarks | None = None,
+        documents: ConversationDocuments | None = None,
     ) -> None:
         self._erasures = erasures
+        self._documents = documents
         self._store = store
         self._scanner = scanner
         self._stream = stream
@@ -118,6 +128,12 @@ class ReindexService:
             page = self._scanner.scan_entries(segment, segments, cursor)
             changes = [EntryChange(e.tenant_id, e.user_id, e.id, e) for e in page.items]
             self._apply(changes, result)
+            if self._documents is not None:
+                for key in page.threads:
+                    done = self._documents.thread(key)
+                    result.messages += done.messages
+                    result.summaries += done.summaries
+                result.archival += self._documents.archival(page.archival)
             cursor = page.next_cursor
             if cursor is None:
                 return result

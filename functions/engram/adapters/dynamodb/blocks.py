@@ -266,5 +266,10 @@ def _archival_item(r: ArchivalRecord) -> Item:
     return item
 
 
+def archival_of_item(item: Item) -> ArchivalRecord:
+    """An archival item as its record (the cloud re-index scans them)."""
+    return _archival(item)
+
+
 def _archival(item: Item) -> ArchivalRecord:
     return archival_from_dict(json.loads(item["body"]["S"]), bool(item.get("indexed", {}).get("BOOL", False)))
