@@ -126,6 +126,8 @@ def build(
     conversation = attach_conversations(settings, backend, index, embedder, clock, memory, users, agents)
     # Past messages are memory too: recall reads them back as episodes.
     recall.messages = conversation.repo
+    # One ranking: message search prepares its question as recall does.
+    conversation.conversations.query_vector = recall.query_vector
     engram = Engram(
         settings=settings,
         backend=backend,

@@ -169,3 +169,38 @@ def test_an_as_of_recall_is_not_lifted_by_a_turn_said_after_as_of(setup: tuple[E
     assert [e.message.id for e in result.episodes] == ["m1"]
     assert result.episodes[0].parts.context == 0.0
     assert "turns around it" not in result.episodes[0].why
+
+
+def test_message_search_and_recall_rank_the_same_conversation_alike(tmp_path: Path) -> None:
+    """#19 item 4, one ranking: message search embedded the question with the people's
+    names (recall leaves them out) and had no context lift, so on the same messages it
+    scored and ordered them otherwise than recall (with MiniLM, whose weights use both)."""
+    from tests.semantic import minilm
+
+    engram = build(Settings(data_dir=tmp_path, extraction_worker="inline"), embedder=minilm(), clock=ManualClock())
+    assert engram.conversation is not None
+    engram.users.update_profile(P, "maya", name="Maya")
+    at = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    turns = [
+        ("m1", "Maya", "We adopted a puppy yesterday!", 0),
+        ("l1", "Leo", "My neighbor has a puppy too, so loud.", 30),
+        ("m2", "Maya", "I named her Biscuit after my grandma's dog.", 60),
+        ("m3", "Maya", "Work has been a lot this week.", 3600),
+        ("l2", "Leo", "Did you see the game on Sunday?", 3660),
+    ]
+    for mid, speaker, text, seconds in turns:
+        role = MessageRole.USER if speaker == "Maya" else MessageRole.ASSISTANT
+        msg = NewMessage(mid, role, text, at + timedelta(seconds=seconds), {"speaker": speaker})
+        engram.conversation.conversations.append(P, "maya", "session-1", [msg])
+    question = "What did Maya call the puppy she adopted?"
+
+    episodes = engram.recall.recall(P, "maya", RecallRequest(question, top_k=10)).episodes
+    found = engram.conversation.conversations.search(P, "maya", question, limit=10)
+
+    assert [e.message.id for e in episodes][:2] == ["m1", "m2"]
+    assert [h.message.id for h in found] == [e.message.id for e in episodes]
+    for hit, episode in zip(found, episodes, strict=True):
+        assert hit.parts is not None and episode.parts is not None
+        assert hit.parts.semantic == pytest.approx(episode.parts.semantic, abs=1e-6)
+        assert hit.parts.context == pytest.approx(episode.parts.context, abs=1e-6)
+        assert hit.score == pytest.approx(episode.parts.total, abs=1e-6)

@@ -9,7 +9,7 @@ above a minimum similarity.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -50,7 +50,7 @@ from engram.ports import (
 )
 from engram.service.indexing import summary_document
 from engram.service.read_gate import ReadGate
-from engram.service.retrieval import Ask, IndexWriter, Retriever, candidates_for, rank_found
+from engram.service.retrieval import Ask, IndexWriter, Retriever, candidates_for, messages_said_around, rank_found
 
 logger = Logger(service="engram", child=True)
 
@@ -115,6 +115,10 @@ class ConversationService:
     # Cross-thread search is long-term memory and answers to the read policy; the
     # thread window is the conversation itself and does not (docs/security.md).
     gate: ReadGate | None = None
+    # The question embedded as recall embeds it (``RecallService.query_vector``: without
+    # the names of the user and of the agent, from one cache), so message search and
+    # recall score a message alike; None: the text as written.
+    query_vector: Callable[[Principal, str, str], Sequence[float]] | None = None
 
     # -- writes ----------------------------------------------------------------------------
     def append(
@@ -325,6 +329,7 @@ class ConversationService:
         floor = self.min_score_default() if min_score is None else min_score
         now = self.clock.now()
         window = question_window(text, now)
+        vector = None if self.query_vector is None else self.query_vector(principal, user_id, text)
         hits = Retriever(self.index, self.embedder).hits(
             Ask(
                 principal.tenant_id,
@@ -334,6 +339,7 @@ class ConversationService:
                 scope_for(principal),
                 (DocKind.MESSAGE,),
                 candidates_for(limit),
+                vector=vector,
                 # Thread ids are per agent and the excluded thread is the caller's own; the
                 # index filters by id alone, which only a key seeing its own threads may use.
                 exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id and not principal.is_admin else (),
@@ -364,6 +370,8 @@ class ConversationService:
             weights,
             now,
             floor,
+            # News told over a few turns is found as a whole, as recall finds it.
+            neighbours=messages_said_around(hits, live) if weights.context_boost > 0 else None,
         )
         return [MessageHit(f.item, f.score, f.parts, f.matched_by, f.why) for f in ranked[:limit]]
 

@@ -19,7 +19,7 @@ lags behind.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -36,7 +36,6 @@ from engram.domain.ranking import (
     explain,
     matched_by,
     question_words,
-    said_around,
     score,
     semantic_query,
     speaker_named,
@@ -62,7 +61,16 @@ from engram.service.access import Access, AccessRecorder
 from engram.service.agents import AgentConfigService
 from engram.service.memory import entry_signals
 from engram.service.query_vectors import QueryVectors
-from engram.service.retrieval import Ask, Retriever, confirm_top, held_at, keyword_hits, past_hits, past_values
+from engram.service.retrieval import (
+    Ask,
+    Retriever,
+    confirm_top,
+    held_at,
+    keyword_hits,
+    messages_said_around,
+    past_hits,
+    past_values,
+)
 
 logger = Logger(service="engram", child=True)
 
@@ -604,7 +612,7 @@ class RecallService:
             now,
             min_score,
             top_k,
-            neighbours=_said_around(hits) if self.weights.context_boost > 0 else None,
+            neighbours=messages_said_around(hits, messages) if self.weights.context_boost > 0 else None,
         )
         items: list[RecallItem | EpisodeItem] = []
         for i, (cid, parts) in enumerate(passing[:top_k]):
@@ -689,17 +697,6 @@ FALLBACK_MAX_ENTRIES = 2000
 
 def _ranks_on_index(hit: SearchHit) -> bool:
     return hit.importance is not None and hit.confidence is not None and hit.updated_at is not None
-
-
-def _said_around(hits: Mapping[str, SearchHit]) -> dict[str, list[str]]:
-    """The candidate messages said around each other by one speaker in one thread
-    (``ranking.said_around``), from what the index knows of when and by whom."""
-    said = []
-    for hid, h in hits.items():
-        key = parse_message_doc_id(hid) if h.kind is DocKind.MESSAGE else None
-        if key is not None and h.occurred_at is not None and h.speaker is not None:
-            said.append((hid, key[1], h.speaker, h.occurred_at))
-    return said_around(said)
 
 
 def _index_signals(hit: SearchHit, window: TimeWindow | None) -> Signals:

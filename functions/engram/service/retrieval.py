@@ -26,10 +26,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Generic, TypeVar
 
+from engram.domain.conversation import Message, parse_message_doc_id, speaker_of
 from engram.domain.dream import cosine
 from engram.domain.models import MemoryEntry, Status
 from engram.domain.policies import VisibilityScope
-from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank
+from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank, said_around
 from engram.domain.temporal import TimeWindow
 from engram.ports import (
     DocKind,
@@ -134,9 +135,11 @@ def rank_found(
     floor: float,
     *,
     to: str = "the query",
+    neighbours: Mapping[str, Sequence[str]] | None = None,
 ) -> list[Found[T]]:
-    """Confirmed ``items`` (by hit id) ranked at or above ``floor``, best first, explained."""
-    scored = rank([(i, signals(item, hits[i])) for i, item in items.items()], weights, now)
+    """Confirmed ``items`` (by hit id) ranked at or above ``floor``, best first, explained;
+    ``neighbours`` lift past messages said around each other, as in recall (``rank``)."""
+    scored = rank([(i, signals(item, hits[i])) for i, item in items.items()], weights, now, None, neighbours, floor)
     return [_found(i, items[i], hits[i], parts, to) for i, parts in scored if parts.total >= floor]
 
 
@@ -208,6 +211,26 @@ def _lifting(
                 if n in signals and n not in known and n not in gone and n not in asked and n not in out:
                     out.append(n)
     return out
+
+
+def messages_said_around(
+    hits: Mapping[str, SearchHit], messages: Mapping[str, Message] | None = None
+) -> dict[str, list[str]]:
+    """The candidate past messages said around each other by one speaker in one thread
+    (``ranking.said_around``, the context lift's neighbours): when and by whom from the
+    message where it was read (``messages``, by document id), else from what the index
+    knows of it (an index that does not return it, OpenSearch, needs the read)."""
+    said = []
+    for hid, h in hits.items():
+        key = parse_message_doc_id(hid) if h.kind is DocKind.MESSAGE else None
+        if key is None:
+            continue
+        m = None if messages is None else messages.get(hid)
+        if m is not None:
+            said.append((hid, m.thread_id, speaker_of(m), m.timestamp))
+        elif h.occurred_at is not None and h.speaker is not None:
+            said.append((hid, key[1], h.speaker, h.occurred_at))
+    return said_around(said)
 
 
 def explained(cid: str, item: T, hit: SearchHit, parts: ScoreParts, to: str = "the query") -> Found[T]:
