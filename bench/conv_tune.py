@@ -105,8 +105,8 @@ class Flat:
         denom = np.maximum(self.best[self.qid], w.keyword_floor)
         kw = np.where(self.kw > 0, np.minimum(1.0, self.kw / denom), 0.0)
         rel = w.semantic * self.sem + (1 - w.semantic) * kw
-        rel = np.where(self.tm > 0, np.minimum(1.0, rel * (1 + w.time_boost * self.tm)), rel)
-        rel = np.where(self.sm > 0, np.minimum(1.0, rel * (1 + w.speaker_boost * self.sm)), rel)
+        rel = np.where(self.tm > 0, rel * (1 + w.time_boost * self.tm), rel)
+        rel = np.where(self.sm > 0, rel * (1 + w.speaker_boost * self.sm), rel)
         mix = w.importance + w.recency + w.confidence
         rec = 0.5 ** (self.age / w.recency_half_life_days)
         prior = (w.importance * self.imp + w.recency * rec + w.confidence * self.conf) / mix if mix else 0.0

@@ -889,7 +889,8 @@ class ScoreParts(_Model):
     prior: float = Field(alias="prior", description="Importance, recency and confidence mixed.")
     recency: float = Field(alias="recency")
     relevance: float = Field(
-        alias="relevance", description="The query part: semantic and keyword fused (lifted by time and speaker)."
+        alias="relevance",
+        description="The query part: semantic and keyword fused (0..1), lifted by time and speaker (then above 1).",
     )
     semantic: float = Field(alias="semantic", description="Cosine similarity to the query, 0..1.")
     speaker: float = Field(

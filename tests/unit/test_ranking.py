@@ -137,3 +137,23 @@ def test_news_told_over_a_few_turns_lifts_the_turns_around_the_one_that_matches(
     assert rank(cands, replace(w, context_boost=0.0), NOW, neighbours=near) == rank(cands, w, NOW)
     with pytest.raises(ValueError):
         HybridWeights(context_boost=-0.1)
+
+
+def test_boosted_matches_keep_their_order_instead_of_tying_at_one() -> None:
+    # Given MiniLM's weights (a turn said by whom the question names counts double, one
+    # said in the span it names 2.5 times) and three of Maya's turns: the one that answers
+    # (close in meaning, shares words) and two that only mention the subject
+    w = weights_for("all-MiniLM-L6-v2")
+    answer = Signals(6.0, 0.6, 50, 1.0, NOW, speaker_match=1.0)
+    mention = Signals(5.5, 0.58, 50, 1.0, NOW, speaker_match=1.0)
+    in_span = Signals(0.0, 0.2, 50, 1.0, NOW, time_match=1.0, speaker_match=1.0)
+    # When ranked (the ids put the answer last if totals tie)
+    ranked = rank([("z-answer", answer), ("a-mention", mention), ("b-in-span", in_span)], w, NOW, neighbours=None)
+    # Then the better match comes first: a boost past 1 used to clip every one of them to
+    # 1.0, and the tie went by id, whatever the meaning and the words said
+    assert [cid for cid, _ in ranked] == ["z-answer", "a-mention", "b-in-span"]
+    parts = dict(ranked)
+    assert parts["z-answer"].relevance == pytest.approx(2 * (0.8 * 0.6 + 0.2 * 6.0 / 16.0))
+    assert parts["b-in-span"].relevance == pytest.approx(0.16 * 2.5 * 2)
+    # And a boost still never makes an unrelated turn relevant
+    assert score(Signals(0.0, 0.0, 50, 1.0, NOW, time_match=1.0, speaker_match=1.0), w, NOW, 6.0).total == 0.0

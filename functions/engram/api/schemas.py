@@ -196,7 +196,9 @@ class ScoreParts(ApiModel):
     context: float = Field(
         0.0, description="What the same speaker's turns said just around it added to total (recall, MiniLM)."
     )
-    relevance: float = Field(description="The query part: semantic and keyword fused (lifted by time and speaker).")
+    relevance: float = Field(
+        description="The query part: semantic and keyword fused (0..1), lifted by time and speaker (then above 1)."
+    )
     prior: float = Field(description="Importance, recency and confidence mixed.")
     total: float
 

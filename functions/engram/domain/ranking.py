@@ -231,11 +231,16 @@ def score(signals: Signals, weights: HybridWeights, now: datetime, best_keyword:
     conf = max(0.0, min(1.0, signals.confidence))
     relevance = weights.semantic * sem + (1.0 - weights.semantic) * kw
     tm = max(0.0, min(1.0, signals.time_match))
+    # The time and speaker boosts are not clipped at 1: with MiniLM's (x2.5 and x2) most
+    # of a named speaker's turns about the subject went past it, tied at 1.0, and the
+    # tie went by id, whatever the meaning and the words said (the better match lost its
+    # place in the top 10). Unclipped, they keep their order; the minimum score still
+    # means the same (what passed it passes it, only higher).
     if tm > 0:
-        relevance = min(1.0, relevance * (1.0 + weights.time_boost * tm))
+        relevance = relevance * (1.0 + weights.time_boost * tm)
     sm = max(0.0, min(1.0, signals.speaker_match))
     if sm > 0:
-        relevance = min(1.0, relevance * (1.0 + weights.speaker_boost * sm))
+        relevance = relevance * (1.0 + weights.speaker_boost * sm)
     mix = weights.importance + weights.recency + weights.confidence
     prior = (weights.importance * imp + weights.recency * rec + weights.confidence * conf) / mix if mix else 0.0
     total = relevance * ((1.0 - weights.prior_share) + weights.prior_share * prior)
