@@ -150,7 +150,15 @@ class OpenSearchStandin(_Standin):
         if name not in self.indices:
             return 404, self._missing(name)
         if endpoint == "_mapping":
-            return 200, {name: {"mappings": self.indices[name]["body"].get("mappings", {})}}
+            mappings = self.indices[name]["body"].setdefault("mappings", {})
+            if method == "PUT":
+                # Put mapping adds properties and replaces ``_meta``, as OpenSearch does.
+                change = json.loads(body or b"{}")
+                mappings.setdefault("properties", {}).update(change.get("properties", {}))
+                if "_meta" in change:
+                    mappings["_meta"] = change["_meta"]
+                return 200, {"acknowledged": True}
+            return 200, {name: {"mappings": mappings}}
         if endpoint == "_refresh":
             return 200, {"_shards": {"failed": 0}}
         if endpoint == "_search":

@@ -111,7 +111,7 @@ def build(
     embedder = embedder or make_embedder(settings)
     repos = backend.repositories
     if index is None:
-        index = backend.search_index(embedder.dimension)
+        index = backend.search_index(embedder.dimension, embedder.model_id)
     agents = AgentConfigService(repos.configs)
     memory = MemoryService(repos.entries, repos.profiles, repos.turns, index, embedder, clock, agents)
     users = UserService(repos.profiles, memory, clock)

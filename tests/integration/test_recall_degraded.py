@@ -109,3 +109,38 @@ def test_given_the_search_domain_down_then_writes_still_dedup_and_recall_as_of_s
     body = json.loads(response["body"])
     assert response["statusCode"] == 200 and body["degraded"] is True, body
     assert [m["entry"]["value"] for m in body["memories"] if m["entry"]["key"] == "city"] == ["Paris"]
+
+
+def test_given_an_index_of_another_embedder_then_it_is_refused_and_recall_answers_from_the_table_flagged(
+    cloud: tuple[Engram, OpenSearchStandin],
+) -> None:
+    """#19: after an embedder change without a re-index, every search compared the query
+    with no document (vectors of another model are never compared) and said nothing.
+    The index records its embedder; another one is refused, so recall degrades, says so,
+    and the writers fail loudly until ENGRAM_OPENSEARCH_INDEX points at a new index."""
+    import pytest
+    from engram.domain.errors import StoreUnavailable
+    from engram.ports import DocKind, IndexDocument
+
+    engram, opensearch = cloud
+    settings = Settings(opensearch_url=opensearch.url)
+    doc = IndexDocument("d1", "t1", "u1", DocKind.MEMORY, "dentist: Dr Silva", [1.0] + [0.0] * 383, "m", "global", "a")
+    # An index written before indexes recorded their embedder records it on its next write.
+    OpenSearchIndex.from_settings(settings, 384).upsert([doc])
+    assert "_meta" not in opensearch.indices["engram-memory"]["body"]["mappings"]
+    OpenSearchIndex.from_settings(settings, 384, model_id=engram.embedder.model_id).upsert([doc])
+    meta = opensearch.indices["engram-memory"]["body"]["mappings"]["_meta"]
+    assert meta == {"engram_model_id": engram.embedder.model_id}
+
+    engram.memory.upsert(AGENT, "u1", [UpsertCommand("dentist", "Dr Silva on Tuesday")])
+    assert recall("when is my dentist appointment?")[1]["degraded"] is False
+    # Given a process whose embedder is another model
+    other = OpenSearchIndex.from_settings(settings, 384, model_id="all-MiniLM-L6-v2-onnx-int8")
+    engram.recall.index = other
+    # When recalling, the index is refused and the table answers, flagged
+    status, body = recall("when is my dentist appointment?")
+    assert status == 200 and body["degraded"] is True
+    assert [m["entry"]["key"] for m in body["memories"]] == ["dentist"]  # type: ignore[index]
+    # And a write is refused with what to do
+    with pytest.raises(StoreUnavailable, match="point ENGRAM_OPENSEARCH_INDEX at a new index"):
+        other.upsert([doc])

@@ -89,7 +89,7 @@ class Backend(Protocol):
         """The source of truth, one repository per port."""
         ...
 
-    def search_index(self, dimension: int) -> SearchIndex:
+    def search_index(self, dimension: int, model_id: str | None = None) -> SearchIndex:
         """The search index for vectors of ``dimension`` (built once, then the same)."""
         ...
 
@@ -173,14 +173,17 @@ def shared_dream_queue(settings: Settings, deliver: DreamDelivery) -> DreamQueue
     return queue
 
 
-def shared_search_index(settings: Settings, dimension: int) -> tuple[SearchIndex, VectorSource | None]:
+def shared_search_index(
+    settings: Settings, dimension: int, model_id: str | None = None
+) -> tuple[SearchIndex, VectorSource | None]:
     """OpenSearch when a domain is configured, else the in-process index; and the
     vectors the index can hand back (the in-process one can, cheaply)."""
     if settings.opensearch_url:
         from engram.adapters.opensearch import OpenSearchIndex
 
         # The k-NN field's size is fixed when the index is created: it follows the embedder.
-        return OpenSearchIndex.from_settings(settings, dimension), None
+        # It records its embedder and is refused to another (``OpenSearchIndex.check_model``).
+        return OpenSearchIndex.from_settings(settings, dimension, model_id=model_id), None
     from engram.adapters.local_index import LocalIndex
     from engram.adapters.local_index_vectors import LocalIndexVectors
 

@@ -41,9 +41,9 @@ class EmbeddedBackend:
     def repositories(self) -> Repositories:
         return Repositories.of(self.store)
 
-    def search_index(self, dimension: int) -> SearchIndex:
+    def search_index(self, dimension: int, model_id: str | None = None) -> SearchIndex:
         if self._index is None:
-            self._index = shared_search_index(self.settings, dimension)
+            self._index = shared_search_index(self.settings, dimension, model_id)
         return self._index[0]
 
     def change_outbox(self) -> ChangeOutbox:

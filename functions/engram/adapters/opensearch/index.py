@@ -37,10 +37,15 @@ class OpenSearchIndex:
         dimension: int,
         *,
         refresh: RefreshPolicy = False,
+        model_id: str | None = None,
     ) -> None:
         """``refresh`` is False in the cloud (the index is eventually consistent and the
-        store is the truth); tests that read their own writes pass ``"wait_for"``."""
+        store is the truth); tests that read their own writes pass ``"wait_for"``.
+        ``model_id``: the embedder this process embeds with; the index records the one
+        it was built with and is refused to another (``check_model``)."""
         self._factory = client_factory
+        self.model_id = model_id
+        self._model_checked = False
         self._client: OpenSearch | None = None
         self._lock = threading.Lock()
         self._ready = False
@@ -49,11 +54,13 @@ class OpenSearchIndex:
         self.refresh = refresh
 
     @classmethod
-    def from_settings(cls, settings: Settings, dimension: int, *, refresh: RefreshPolicy = False) -> OpenSearchIndex:
+    def from_settings(
+        cls, settings: Settings, dimension: int, *, refresh: RefreshPolicy = False, model_id: str | None = None
+    ) -> OpenSearchIndex:
         if not settings.opensearch_url:
             raise ValueError("ENGRAM_OPENSEARCH_URL is not set.")
         plan = connection.connection_plan(settings.opensearch_url, settings.aws_region)
-        return cls(lambda: _make_client(plan), settings.opensearch_index, dimension, refresh=refresh)
+        return cls(lambda: _make_client(plan), settings.opensearch_index, dimension, refresh=refresh, model_id=model_id)
 
     # -- writes -------------------------------------------------------------------------
     def upsert(self, docs: Sequence[IndexDocument]) -> None:
@@ -103,6 +110,7 @@ class OpenSearchIndex:
         plan = queries.search_plan(self.index_name, query, self.dimension)
         if not plan.parts:
             return []
+        self.check_model()
         client = self._get_client()
         with self._translate("search"):
             answer = client.msearch(body=list(plan.lines))
@@ -147,6 +155,12 @@ class OpenSearchIndex:
             missing = mapping.missing_properties(current, self.dimension)
             if existing == self.dimension and missing:
                 client.indices.put_mapping(index=self.index_name, body={"properties": missing})
+            recorded = mapping.mapped_model(current)
+            if existing == self.dimension and recorded is None and self.model_id is not None:
+                # A new index, or one built before indexes recorded their embedder.
+                client.indices.put_mapping(index=self.index_name, body=mapping.model_meta(self.model_id))
+                recorded = self.model_id
+        self._refuse_another_model(recorded)
         if existing != self.dimension:
             raise StoreUnavailable(
                 f"The OpenSearch index '{self.index_name}' has "
@@ -158,6 +172,41 @@ class OpenSearchIndex:
                 embedderDimension=self.dimension,
             )
         self._ready = True
+        self._model_checked = True
+
+    def check_model(self) -> None:
+        """Refuse, once per process, an index whose vectors another embedder made.
+
+        A search compares a query only with vectors of its own model, so after an
+        embedder change without a re-index every document would lose its meaning part
+        without a word; refused, recall answers from the table flagged ``degraded`` and
+        the logs say what to do. An index that records no model passes (``ensure_index``
+        records it on the first write).
+        """
+        if self._model_checked or self.model_id is None:
+            return
+        client = self._get_client()
+        with self._translate("check_model"):
+            if not client.indices.exists(index=self.index_name):
+                return  # nothing indexed yet: the first write creates it for this model
+            recorded = mapping.mapped_model(client.indices.get_mapping(index=self.index_name))
+        self._refuse_another_model(recorded)
+        self._model_checked = True
+
+    def _refuse_another_model(self, recorded: str | None) -> None:
+        if recorded is not None and self.model_id is not None and recorded != self.model_id:
+            logger.error(
+                "the search index holds another embedder's vectors",
+                extra={"index": self.index_name, "index_model": recorded, "embedder_model": self.model_id},
+            )
+            raise StoreUnavailable(
+                f"The OpenSearch index '{self.index_name}' holds vectors of '{recorded}' but the embedder is "
+                f"'{self.model_id}'; point ENGRAM_OPENSEARCH_INDEX at a new index and reindex from the store "
+                "(engram reindex).",
+                index=self.index_name,
+                indexModel=recorded,
+                embedderModel=self.model_id,
+            )
 
     def _bulk(self, actions: list[dict[str, Any]], operation: str) -> None:
         client = self._get_client()

@@ -97,6 +97,23 @@ def missing_properties(mapping: Mapping[str, Any], dimension: int) -> dict[str, 
     return {name: spec for name, spec in wanted.items() if name not in present}
 
 
+META_MODEL = "engram_model_id"
+
+
+def model_meta(model_id: str) -> dict[str, Any]:
+    """The mapping's ``_meta``: which embedder's vectors the index holds."""
+    return {"_meta": {META_MODEL: model_id}}
+
+
+def mapped_model(mapping: Mapping[str, Any]) -> str | None:
+    """The embedder an existing index records (a GET _mapping answer); None if it records none."""
+    for body in mapping.values():
+        model = (body.get("mappings", {}).get("_meta") or {}).get(META_MODEL)
+        if isinstance(model, str):
+            return model
+    return None
+
+
 def mapped_dimension(mapping: Mapping[str, Any]) -> int | None:
     """The vector dimension of an existing index, from a GET _mapping answer."""
     for body in mapping.values():
