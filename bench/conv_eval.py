@@ -278,7 +278,10 @@ def recall_at(ranked: Sequence[str], evidence: Sequence[str], k: int) -> float:
 def score(
     convs: Sequence[Conversation], ranker: Callable[[Conversation, Question], list[str]], split: str
 ) -> dict[str, dict[str, float]]:
-    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0])
+    """R@k per question type, and ``answered``: the share of questions that got anything
+    back at all at the default minimum score (a threshold that returns nothing for a
+    question the conversation answers shows here)."""
+    sums: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0.0, 0.0])
     for c in convs:
         if c.split != split:
             continue
@@ -291,8 +294,10 @@ def score(
                 for i, k in enumerate(KS):
                     row[i] += recall_at(ranked, q.evidence, k)
                 row[3] += 1
+                row[4] += 1 if ranked else 0
     return {
-        kind: {f"R@{k}": round(row[i] / row[3], 3) for i, k in enumerate(KS)} | {"n": int(row[3])}
+        kind: {f"R@{k}": round(row[i] / row[3], 3) for i, k in enumerate(KS)}
+        | {"n": int(row[3]), "answered": round(row[4] / row[3], 3)}
         for kind, row in sorted(sums.items())
     }
 
@@ -322,13 +327,16 @@ def evaluate(
                     for split in splits:
                         clock.at = max(q.asked_at for c in convs for q in c.questions)
                         out[f"{path}/{split}"] = score(convs, rankers[path], split)
+            # Questions about things nobody said: nothing should come back.
+            asked = [
+                (c, Question("off", "off", text, (), c.questions[0].asked_at)) for c in convs for text in OFF_TOPIC
+            ]
             if "recall" in paths:
-                # Questions about things nobody said: recall should bring nothing back.
-                asked = [
-                    (c, Question("off", "off", text, (), c.questions[0].asked_at)) for c in convs for text in OFF_TOPIC
-                ]
                 empty = sum(1 for c, q in asked if not ranked_turns_recall(engram, c.user_id, q))
                 out["off_topic_empty_share"] = round(empty / max(1, len(asked)), 3)
+            if "message_search" in paths:
+                empty = sum(1 for c, q in asked if not ranked_turns_message_search(engram, c.user_id, q))
+                out["off_topic_empty_share/message_search"] = round(empty / max(1, len(asked)), 3)
         if set(paths) & {"entry_recall", "entry_search"}:
             clock = StepClock(datetime(2023, 1, 1, tzinfo=UTC))
             engram = _engram(Path(tmp) / "entries", embedder, clock)
