@@ -33,8 +33,9 @@ The parts, reported apart:
 
 Per category, a positive counts as found only when the rule named is its category;
 "any" counts any refusal of a positive and any refusal of a negative (what matters for
-storing nothing). ``--baseline detect-secrets`` scores detect-secrets' token plugins on
-the same parts, for comparison (the bench extra installs it).
+storing nothing). ``--rules-alone`` scores the rules without the learned stage.
+``--baseline detect-secrets`` scores detect-secrets' token plugins on the same parts,
+for comparison (the bench extra installs it).
 
 Run: ``python -m bench.sensitive_corpus``
 """
@@ -50,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 from bench.common import write_results
 from bench.sensitive_holdout import HOLDOUT, benign_corpus
@@ -102,6 +103,11 @@ Detector = Callable[[str, str], str | None]
 
 def engram_filter(text: str, key: str) -> str | None:
     found = find_sensitive(text, key)
+    return None if found is None else found.rule
+
+
+def rules_alone(text: str, key: str) -> str | None:
+    found = find_by_rules(text, key)
     return None if found is None else found.rule
 
 
@@ -209,8 +215,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, benign)",
     )
     parser.add_argument("--baseline", choices=["detect-secrets"], help="score this detector instead of Engram's")
+    parser.add_argument("--rules-alone", action="store_true", help="score the rules without the learned stage")
     args = parser.parse_args(argv)
     detect = engram_filter if args.baseline is None else detect_secrets_baseline()
+    if args.rules_alone:
+        detect = rules_alone
     parts = {name: load(paths) for name, paths in PARTS.items()}
     results: dict[str, Any] = {name: score(samples, detect) for name, samples in parts.items()}
     benign = score_benign(detect)
@@ -222,10 +231,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     per_sample_us = round((time.process_time() - started) / len(everything) * 1e6, 1)
     message_ms = _long_message_ms(detect)
     name = "sensitive_corpus" if args.baseline is None else f"sensitive_corpus_{args.baseline.replace('-', '_')}"
+    if args.rules_alone:
+        name = "sensitive_corpus_rules_alone"
     path = write_results(
         name,
         {
-            "detector": args.baseline or "engram.domain.sensitive",
+            "detector": args.baseline
+            or ("engram.domain.sensitive (rules alone)" if args.rules_alone else "engram.domain.sensitive"),
             "parts": results,
             "benign": benign,
             "microseconds_per_sample": per_sample_us,

@@ -248,7 +248,48 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         )
         key = r.choice((slug.lower(), f"{w}_{slug.lower()}", f"{w}-{r.randint(1, 999)}"))
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
-    rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r)
+    rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
+    return rows
+
+
+def _settings_about_secrets(r: random.Random) -> list[tuple[str, str]]:
+    """Settings and code that are about a secret without holding one: masked values, password
+    hashes, a tokenizer's special tokens, counts of model tokens, token types and URLs,
+    pagination cursors, CSRF cookies, type annotations, password policies, cache keys."""
+    alnum = "abcdefghijklmnopqrstuvwxyz0123456789"
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789./"
+    rows = []
+    for _ in range(200):
+        name = r.choice(("password", "db_password", "apiKey", "token", "secret", "client_secret", "pass"))
+        masked = r.choice(("********", "••••••••", "xxxxxxxx", "<redacted>", "[REDACTED]", "***", "(hidden)"))
+        salt = "".join(r.choice(b64) for _ in range(22))
+        digest = "".join(r.choice(b64) for _ in range(31))
+        crypt = r.choice(
+            (f"$2b$12${salt}{digest}", f"$argon2id$v=19$m=65536,t=3,p=4${salt}${digest}", f"$6${salt[:16]}${digest}")
+        )
+        cursor = "".join(r.choice(alnum) for _ in range(r.randint(12, 40)))
+        n = r.randint(16, 32768)
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f'"{name}": "{masked}"',
+                        f"{name}: {masked}",
+                        f"{r.choice(('password_hash', 'hashed_password', 'pwd_hash', 'passwordHash'))}: {crypt}",
+                        f'"{r.choice(("eos", "bos", "pad", "unk", "sep", "cls", "mask"))}_token": "{r.choice(("</s>", "<s>", "<pad>", "[PAD]", "<unk>", "[SEP]", "<|endoftext|>"))}"',
+                        f'"{r.choice(("max_tokens", "prompt_tokens", "completion_tokens", "total_tokens", "max_new_tokens"))}": {n}',
+                        f"token_type: bearer\nexpires_in: {n}",
+                        f'"{r.choice(("token_url", "auth_url", "revoke_url", "tokenEndpoint"))}": "https://auth.example.com/{cursor[:8]}"',
+                        f'{{"{r.choice(("nextPageToken", "pageToken", "continuation_token", "cursor", "next_token"))}": "{cursor}"}}',
+                        f"Cookie: {r.choice(('csrftoken', 'XSRF-TOKEN', '_ga', 'theme'))}={cursor}",
+                        f"{r.choice(('password', 'token', 'api_key', 'secret'))}: {r.choice(('str', 'string', 'Optional[str] = None', 'SecretStr', 'bytes'))}",
+                        f"{r.choice(('password_min_length', 'PASSWORD_EXPIRY_DAYS', 'token_ttl', 'max_password_age', 'pass_rate'))}: {r.randint(1, 365)}",
+                        f"{r.choice(('key', 'cache key', 'object key', 'partition key'))}: {r.choice(('user', 'session', 'orders', 'tenant'))}:{r.choice(('profile', 'cart', 'v2'))}:{n}",
+                    )
+                ),
+            )
+        )
     return rows
 
 
@@ -409,40 +450,60 @@ def _references_not_secrets(r: random.Random) -> list[tuple[str, str]]:
     return rows
 
 
-def _benign_folds() -> list[list[tuple[str, str]]]:
+def _benign_folds(n: int = 4) -> list[list[tuple[str, str]]]:
     rows = [r for source in benign_corpus().values() for r in source]
-    return [rows[i::4] for i in range(4)]
+    return [rows[i::n] for i in range(n)]
 
 
 # The rules as they stood when each held-out part had its first run: the filter before
 # the part's misses were fixed. Rules then model on a part, with the model trained
 # without that part, is the honest estimate of the two stages together.
-FIRST_RUN_RULES = {"held_out": "0d44a47", "held_out_b": "b27495b", "held_out_c": "b5e6e80"}
+FIRST_RUN_RULES = {"held_out": "0d44a47", "held_out_b": "b27495b", "held_out_c": "b5e6e80", "held_out_d": "b0369bd"}
+# The parts the model is trained on, named one by one: a part added to the bench later is
+# not trained on until it is named here (a part whose first run is still to come must not be).
+TRAIN_PARTS = ("development", "held_out", "held_out_b", "held_out_c", "held_out_d")
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
 
-def _old_rules(commit: str) -> Callable[[str, str], str | None]:
-    import importlib.util
+_OLD_RULES_SCRIPT = """
+import json, sys
+import engram.domain.sensitive as s
+find = getattr(s, "find_by_rules", None) or s.find_sensitive
+out = []
+for text, key in json.load(sys.stdin):
+    found = find(text, key)
+    out.append(None if found is None else str(found.rule))
+json.dump(out, sys.stdout)
+"""
+
+
+def _old_rules(commit: str, rows: list[tuple[str, str]]) -> Callable[[str, str], str | None]:
+    """The rules as they stood at ``commit`` (a single module or the package), run in a
+    subprocess on that commit's own tree, on ``rows`` of (text, key); the learned stage
+    is left out (``find_by_rules`` where the commit has it)."""
     import subprocess
     import sys
+    import tarfile
     import tempfile
-    from pathlib import Path
+    from io import BytesIO
 
-    source = subprocess.run(
-        ["git", "show", f"{commit}:functions/engram/domain/sensitive.py"], capture_output=True, text=True, check=True
+    root = tempfile.mkdtemp(prefix=f"sensitive_{commit}_")
+    tree = subprocess.run(["git", "archive", commit, "functions/engram"], capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=BytesIO(tree)) as tar:
+        tar.extractall(root, filter="data")
+    unique = sorted(set(rows))
+    found = subprocess.run(
+        [sys.executable, "-c", _OLD_RULES_SCRIPT],
+        input=json.dumps(unique),
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": f"{root}/functions", "PATH": "/usr/bin:/bin"},
     ).stdout
-    path = Path(tempfile.mkdtemp()) / f"sensitive_{commit}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(f"sensitive_{commit}", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
+    table = dict(zip(unique, json.loads(found), strict=True))
 
     def detect(text: str, key: str) -> str | None:
-        found = module.find_sensitive(text, key)
-        return None if found is None else str(found.rule)
+        return table[(text, key)]
 
     return detect
 
@@ -467,7 +528,7 @@ def lopo(parts: dict[str, list[Sample]], c: float = C, show: bool = False) -> di
     """Per left-out part and threshold: the model alone, the current rules then the
     model (flattering: the rules saw the part), and, for A, B and C, the rules of the
     part's first run then the model (honest)."""
-    folds = _benign_folds()
+    folds = _benign_folds(len(parts))
     out: dict[str, Any] = {}
     for k, held in enumerate(parts):
         train_samples = [s for name, ss in parts.items() if name != held for s in ss]
@@ -484,7 +545,8 @@ def lopo(parts: dict[str, list[Sample]], c: float = C, show: bool = False) -> di
 
         rules: dict[str, Callable[[str, str], str | None]] = {"current_rules": _current_rules}
         if held in FIRST_RUN_RULES:
-            rules["first_run_rules"] = _old_rules(FIRST_RUN_RULES[held])
+            rows = [(s.text, s.key) for s in parts[held]] + [(t, key) for key, t in folds[k]]
+            rules["first_run_rules"] = _old_rules(FIRST_RUN_RULES[held], rows)
         out[held] = {}
         for threshold in THRESHOLDS:
 
@@ -534,7 +596,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--c", type=float, default=C, help="inverse regularisation strength")
     parser.add_argument("--show", action="store_true", help="print the model's misses on each left-out part")
     args = parser.parse_args(argv)
-    parts = {name: load(paths) for name, paths in PARTS.items() if name != "held_out_d"}
+    parts = {name: load(PARTS[name]) for name in TRAIN_PARTS if name in PARTS}
     result: dict[str, Any] = {"window": WINDOW, "C": args.c, "threshold": THRESHOLD}
     if not args.no_lopo:
         result["leave_one_part_out"] = lopo(parts, args.c, args.show)

@@ -28,7 +28,9 @@ Where each family lives (one module per concern):
 - ``bank_accounts``: IBANs and account, routing and sort-code numbers.
 - ``government_ids`` and ``government_id_checks``: ids by word and form, and by check digit.
 - ``secret``: the secret category's dispatch; ``secret_formats`` (a secret by its shape),
-  ``passwords`` (a secret named by a word), ``lock_codes``, ``secret_words`` (the words)
+  ``secret_settings`` (a setting of code or configuration named by a secret),
+  ``passwords`` (a secret named by a word), ``passwords_other_languages`` (the same where
+  only a credential-looking value counts), ``lock_codes``, ``secret_words`` (the words)
   and ``secret_values`` (what a value, a placeholder or a pointer looks like).
 - ``keys``: keys that name or hold a sensitive value.
 - ``learned_model``: the learned second stage (weights in ``learned_model.json``).

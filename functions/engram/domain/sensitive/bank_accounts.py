@@ -36,10 +36,17 @@ _IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2})[ \-]?(\d{2})(?=[ \-A-Za
 _ACCOUNT_WORDS = (
     r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?|cuenta|n[úu]mero\s+de\s+cuenta|compte"
     r"|num[ée]ro\s+de\s+compte|rekening(?:nummer)?|conto(?:\s+corrente)?|numer\s+konta|kontonummer|checking|savings"
-    r"|routing|aba|transit|bsb|blz|sort\s*code|sc|clabe(?:\s+interbancaria)?)"
+    r"|routing|aba|transit|bsb|blz|sort\s*code|sc|clabe(?:\s+interbancaria)?"
+    # more languages' account words
+    r"|nomor\s+rekening|no\.?\s*rek(?:ening)?|norek|s[ốo]\s+t[àa]i\s+kho[ảa]n|t[àa]i\s+kho[ảa]n|stk"
+    r"|hesap(?:\s+(?:no|numaras[ıi]))?|č[íi]slo\s+[úu][čc]tu|sz[áa]mlasz[áa]m|broj\s+ra[čc]una|[žz]iro\s+ra[čc]un"
+    r"|tilinumero|n[úu]mero\s+da\s+conta|numero\s+di\s+conto|rib|reg\.?\s*nr\.?|kontonr\.?|clearingnummer|bankgiro"
+    r"|plusgiro|s[ąa]skaitos\s+numeris|arvelduskonto|номер\s+сч[её]та|расч[её]тный\s+сч[её]т|р/с|рахун(?:ок|ку)"
+    r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|खाता\s*संख्या|เลขที่บัญชี)"
 )
 _ACCOUNT_RE = re.compile(
-    r"\b" + _ACCOUNT_WORDS + r"(?:\s*(?:number|num|no\.?|nr\.?|#))?\s*(?:is|es|est|ist|:|=|-|#)?\s*(?:my\s+)?"
+    r"\b" + _ACCOUNT_WORDS + r"(?:\s+(?-i:[A-Z]{2,6}))?(?:\s*(?:number|num|no\.?|nr\.?|#))?"
+    r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
     r"(?P<num>\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
     re.IGNORECASE,
 )

@@ -68,6 +68,17 @@ def _brand(digits: str) -> bool:
 _EXPIRY = re.compile(r"(?<=\d)([ ,]+)(?=(?:0[1-9]|1[0-2])/\d{2,4}\b)")
 
 
+_ACCOUNT_BEFORE = re.compile(
+    r"\b(?:account|acct|a/c|konto|cuenta|compte|conto|rekening|ifsc|iban|routing|t[àa]i\s+kho[ảa]n|hesap|сч[её]т)\b"
+    r"[^\n]{0,25}$",
+    re.IGNORECASE,
+)
+_CARD_WORD = re.compile(
+    r"\b(?:card|cc|visa|master\s*card|amex|kart[eai]?|tarjeta|carte|cart[ãa]o|carta|kaart|debit|credit)\b",
+    re.IGNORECASE,
+)
+
+
 def has_card(text: str) -> bool:
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
     text = _EXPIRY.sub(r"\1exp ", text)
@@ -77,5 +88,7 @@ def has_card(text: str) -> bool:
             continue
         if NOT_A_CARD_BEFORE.search(text[: m.start()]):
             continue
+        if _ACCOUNT_BEFORE.search(text[: m.start()]) and not _CARD_WORD.search(text):
+            continue  # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
         return True
     return False

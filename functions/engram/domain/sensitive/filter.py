@@ -36,6 +36,8 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     if found is not None:
         return found
     learned = value_model().classify(model_text(text, key))
+    if learned in NEEDS_DIGITS and sum(map(str.isdigit, text)) < 4:
+        return None  # an id or an account number has digits; the words alone are no number
     return None if learned is None else sensitive_match(learned)
 
 

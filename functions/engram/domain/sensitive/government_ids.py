@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
+from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, worded_checked_id
 
 # -- government ids ------------------------------------------------------------------------------
@@ -34,11 +35,19 @@ _ID_WORDS = (
     r"|steuer[\s\-]*id(?:nr)?|steuerliche\s+identifikationsnummer|identifikationsnummer|idnr|id\s+no"
     r"|주민등록번호|rrn|resident\s+registration\s+number|t\.?\s?c\.?\s+kimlik(?:\s+(?:no|numarası))?|kimlik\s+(?:no|numarası)"
     r"|rodné\s+číslo|rodne\s+cislo|rč"
+    # more countries' national, tax, health and travel ids
+    r"|cpr(?:[\s\-]?(?:nummer|nr\.?|number|no\.?))?|c[ée]dula(?:\s+de\s+(?:identidad|ciudadan[íi]a))?|nric|hkid|cnic"
+    r"|nik|e-?ktp|ktp|cccd|cmnd|c[ăa]n\s+c[ưu][ớo]c(?:\s+c[ôo]ng\s+d[âa]n)?|dowod(?:u|em|zie)(?:\s+osobistego)?|amka"
+    r"|afm|jmbg|em[šs]o|isikukood|asmens\s+kodas|personas\s+kods|inn|snils|ppsn?|pps\s+(?:number|no)|ird(?:\s+number)?"
+    r"|niss|cuit|cuil|kennitala|szem[ée]lyi\s+sz[áa]m|ad[óo]azonos[íi]t[óo](?:\s+jel)?|taj(?:\s+sz[áa]m)?|paszportu"
+    r"|pasaport(?:\s+(?:no|numaras[ıi]))?|paspor|paspoortnummer|passnummer|nss|tessera\s+sanitaria|buletin|mykad"
+    r"|kad\s+pengenalan|sss|umid|philhealth|nomor\s+induk\s+kependudukan"
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
-    r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|\.))*\s*"
+    r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số"
+    r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,3}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
 )
@@ -84,6 +93,14 @@ _ID_STEMS = frozenset(
         *("resident", "nip", "personalausweis", "personalausweisnummer", "ausweisnummer", "documento", "carta"),
         *("dowód",),
     ]
+) | frozenset(
+    [
+        *("cpr", "cédula", "cedula", "nric", "hkid", "cnic", "nik", "ektp", "ktp", "cccd", "cmnd", "căn", "cước"),
+        *("cuoc", "dowodu", "dowodem", "dowodzie", "amka", "afm", "jmbg", "emšo", "emso", "isikukood", "asmens"),
+        *("personas", "inn", "snils", "pps", "ppsn", "ird", "niss", "cuit", "cuil", "kennitala", "személyi"),
+        *("szemelyi", "adóazonosító", "adoazonosito", "taj", "paszportu", "pasaport", "paspor", "paspoortnummer"),
+        *("passnummer", "nss", "tessera", "buletin", "mykad", "kad", "sss", "umid", "philhealth", "nomor"),
+    ]
 )
 
 
@@ -93,7 +110,25 @@ def _id_like(token: str) -> bool:
     letters = sum(c.isalpha() for c in compact)
     if digits >= 6:
         return True
+    if _LOWER_WORD.search(compact):
+        return False  # an id holds no word in lower case ("ni Simba2023" is Swahili, not a NINO)
     return letters >= 1 and digits >= 2 and len(compact) >= 6 and len(compact) <= 20
+
+
+_LOWER_WORD = re.compile(r"[a-z]{3,}")
+# A letter of the scripts below (Greek to Bengali, Thai, kana, CJK ideographs, Hangul).
+_OTHER_SCRIPT = re.compile(r"[\u0370-\u09ff\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+# Id words of scripts the word splitter cuts apart or that run on into the next word
+# (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Japanese, Chinese, Korean), then the
+# value within a few characters.
+_SCRIPT_ID_RE = re.compile(
+    r"(?:паспорт[аеу]?|инн|снилс|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+    r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
+    r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
+    r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호)"
+    r"[^\d\n]{0,12}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
+    re.IGNORECASE,
+)
 
 
 def has_government_id(text: str, words: frozenset[str]) -> bool:
@@ -101,9 +136,18 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
+    if _OTHER_SCRIPT.search(text) and any(_id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)):
+        return True
     if not words & _ID_STEMS:
         return False
-    return any(_id_like(m.group("id")) for m in _ID_CONTEXT_RE.finditer(text))
+    # Every id phrase starts with one of the stems: try the phrase only where one is (the
+    # alternation tried at every position was most of a long message's cost).
+    for w in WORDS.finditer(text):
+        if w.group().lower() in _ID_STEMS:
+            m = _ID_CONTEXT_RE.match(text, w.start())
+            if m is not None and _id_like(m.group("id")):
+                return True
+    return False
 
 
 def _id_by_format(text: str) -> bool:

@@ -151,16 +151,27 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if sum(map(str.isdigit, text)) >= 3 and _CODE_RE.search(text):
         return True
-    if not present & CREDENTIAL_STEMS:
-        return False
+    return bool(present & CREDENTIAL_STEMS) and _credential(text)
+
+
+def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
             if PLACEHOLDER.match(value) or MASKED.fullmatch(value):
                 continue
+            if m.group().split(None, 1)[0].lower().rstrip(":=") in ("key", "token") and _IDENTIFIER_PATH.fullmatch(
+                value.strip(".,;)(\"'")
+            ):
+                continue  # a cache, object or row key ("key: user_profile:12345"), not a credential
             if _QUOTED.match(value) or credential_like(value):
                 return True
     return False
+
+
+# Words and numbers joined by ":" or "/" (cache keys, object keys, paths): what a bare "key"
+# or "token" names in technical text when it is not a credential.
+_IDENTIFIER_PATH = re.compile(r"[A-Za-z][A-Za-z_\-]*[a-z][A-Za-z_\-]*(?:[:/][\w\-.]+)+")
 
 
 # The value before the word ("I went with Paprika581! as the password", "rex99 is my pin").

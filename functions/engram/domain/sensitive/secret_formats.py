@@ -1,6 +1,6 @@
 """Secrets recognised by their shape alone, whatever words surround them: provider credential
 formats, private keys, Authorization headers, passwords in URLs, query strings,
-configuration lines and command lines, e-mail and password pairs, Wi-Fi QR payloads, and
+configuration settings (``secret_settings``) and command lines, e-mail and password pairs, Wi-Fi QR payloads, and
 an entropy fallback for unknown token shapes. Public keys are public and pass."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 
+from engram.domain.sensitive.secret_settings import secret_setting
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like
 
 # -- secrets -----------------------------------------------------------------------------------------
@@ -60,13 +61,6 @@ _QUERY_CREDENTIAL_RE = re.compile(
     r"[?&;](?:access_token|api_?key|apikey|token|secret|client_secret|password|passwd|pwd|auth)=(?P<value>[^&\s;#]{6,})",
     re.IGNORECASE,
 )
-# A configuration line naming a secret ("DB_PASSWORD=...", "export GITHUB_TOKEN=...").
-_ASSIGNMENT_RE = re.compile(
-    r"(?<![\w])(?:[A-Za-z][A-Za-z0-9]*[_\-.])*(?:password|passwd|pwd|secret|token|api[_\-]?key|apikey|private[_\-]?key"
-    r"|access[_\-]?key|auth[_\-]?key|credentials?|client[_\-]?secret|secret[_\-]?key|pass)(?:[_\-.][A-Za-z0-9]+)*"
-    r"""["']?\s*(?::=|=|:)\s*["']?(?P<value>[^\s"',;]{4,})""",
-    re.IGNORECASE,
-)
 # Public by design: an ssh public key, a certificate, a PEM public key.
 PUBLIC_KEY_RE = re.compile(
     r"(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-ssh-\S+)\s+AAAA[A-Za-z0-9+/=]+|\bpk_(?:live|test)_[A-Za-z0-9]+"
@@ -79,6 +73,9 @@ _TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~=]{24,}")
 _URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|\b[\w\-]+(?:\.[\w\-]+)+/\S*")
 _WORDISH_RE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
 _BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
+# A password hash in crypt(3) form (bcrypt, argon2, sha-crypt, apr1): what a system keeps
+# instead of the password, like a digest.
+_CRYPT_HASH_RE = re.compile(r"\$(?:2[abxy]?|argon2(?:id|i|d)|[1356y]|gy|7|apr1|scrypt|pbkdf2[\w\-]*)\$[^\s\"']+")
 
 
 def _random_token(text: str) -> bool:
@@ -87,6 +84,8 @@ def _random_token(text: str) -> bool:
     Hex-only strings (commit hashes, digests, UUIDs) and public keys are left alone: they
     are the usual long strings of ordinary technical notes."""
     text = _URLISH_RE.sub(" ", PUBLIC_KEY_RE.sub(" ", text))
+    if "$" in text:
+        text = _CRYPT_HASH_RE.sub(" ", text)
     for m in _TOKEN_CANDIDATE_RE.finditer(text):
         token = m.group().strip("=.-_/")
         if len(token) < 24 or re.fullmatch(r"[0-9a-fA-F\-x]+", token) or _BASE58_ADDRESS_RE.fullmatch(token):
@@ -112,22 +111,6 @@ def _entropy(token: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
-# A setting that names where the secret is, not the secret ("POSTGRES_PASSWORD_FILE=/run/...").
-_REFERENCE_NAME = re.compile(r"[_\-.](?:file|path|dir|ref|name|id|arn|length|policy|env|var|source)$", re.IGNORECASE)
-
-
-def _assignment(text: str) -> bool:
-    for m in _ASSIGNMENT_RE.finditer(text):
-        value = m.group("value")
-        name = m.group()[: m.start("value") - m.start()].rstrip("\"' \t=:")
-        if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _REFERENCE_NAME.search(name):
-            continue
-        if value.startswith(("/", "./", "~/", "file:", "arn:")):
-            continue
-        return True
-    return False
-
-
 def shaped_like_a_secret(text: str) -> bool:
     """A secret by its shape alone, whatever words surround it (tokens, credentials in a
     URL, query or assignment, random strings, e-mail and password pairs, CLI passwords,
@@ -136,21 +119,36 @@ def shaped_like_a_secret(text: str) -> bool:
         return True
     if "://" in text and any(not PLACEHOLDER.match(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
-    if ("=" in text or ":" in text) and (_QUERY_CREDENTIAL_RE.search(text) or _assignment(text)):
+    if ("=" in text or ":" in text) and _QUERY_CREDENTIAL_RE.search(text):
         return True
+    if ("=" in text or ":" in text or "</" in text or "dentified" in text.lower()) and secret_setting(text):
+        return True
+    return _typed_with_a_value(text)
+
+
+def _typed_with_a_value(text: str) -> bool:
+    """Random strings, e-mail and password pairs, command lines, Wi-Fi QR payloads."""
     if len(text) >= 24 and _random_token(text):
         return True
     if "@" in text and _email_pair(text):
         return True
-    if "-p" in text and _cli_password(text):
+    if " -" in text and _cli_password(text):
         return True
     return "WIFI:" in text.upper() and any(not PLACEHOLDER.match(m.group("pw")) for m in _WIFI_QR_RE.finditer(text))
 
 
 # A password given to a command line ("mysql -u root -pS3cret", "--password=...").
 _CLI_PASSWORD_RE = re.compile(
-    r"(?:^|\s)--(?:password|passwd|pass|token|api-key|secret|auth-token)[= ]\s*(?P<v>[^\s-]\S*)"
-    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v2>[^\s-]\S*)|\bsshpass\s+-p\s*(?P<v3>\S+)",
+    r"(?:^|\s)--(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|client-secret"
+    r"|[\w\-]+-(?:password|passwd|token|secret))[= ]\s*(?P<v>[^\s-]\S*)"
+    r"|(?:^|\s)-(?:password|passwd|storepass|keypass|srcstorepass|deststorepass)\s+(?P<v1>[^\s-]\S*)"
+    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v2>[^\s-]\S*)|\bsshpass\s+-p\s*(?P<v3>\S+)"
+    # a registry or platform login, redis, an HTTP client's user:password, openssl's pass:
+    r"|\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|az|oc|cf|heroku)\b[^\n]*?\blogin\b[^\n]*?"
+    r"\s(?:-p|--password)(?:=|\s+)(?P<v4>[^\s-]\S*)"
+    r"|\bredis-cli\b[^\n]*?\s-a\s+(?P<v5>[^\s-]\S*)"
+    r"|\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user)[= ]\s*[\"']?[^\s:\"'@]+:(?P<v6>[^\s\"'@]{4,})"
+    r"|-pass(?:in|out)\s+pass:(?P<v7>\S+)",
     re.IGNORECASE,
 )
 # A Wi-Fi QR code's text ("WIFI:T:WPA;S:HomeNet;P:hunter22;;").
@@ -162,7 +160,7 @@ _EMAIL_PAIR_RE = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(
 
 def _cli_password(text: str) -> bool:
     for m in _CLI_PASSWORD_RE.finditer(text):
-        value = m.group("v") or m.group("v2") or m.group("v3") or ""
+        value = next((v for v in m.groups() if v), "")
         if not PLACEHOLDER.match(value) and not MASKED.fullmatch(value):
             return True
     return False

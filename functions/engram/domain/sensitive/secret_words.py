@@ -48,9 +48,12 @@ COPULA = (
 SEP = r"\s*(?:" + COPULA + r")?\s*"
 PASSWORD_WORD = r"(?<![\w])(?:" + _PASSWORD_WORDS + r")(?![\w])"
 CREDENTIAL_WORD = r"(?<![\w])(?:" + _CREDENTIAL_WORDS + r")(?![\w])"
-# First words that describe a password rather than give it.
+# First words that describe a password rather than give it (and the type names of code:
+# "password: string").
 NOT_A_VALUE = frozenset(
     [
+        *("string", "str", "bytes", "text", "varchar", "char", "secretstr", "number", "int", "integer", "bool"),
+        *("boolean", "undefined", "nullable"),
         *("demasiado", "corta", "corto", "débil", "debil", "segura", "seguro", "nueva", "nuevo", "vieja", "kurz"),
         *("lang", "sicher", "unsicher", "schwach", "falsch", "richtig", "neu", "alt", "geändert", "court"),
         *("courte", "longue", "faible", "nouveau", "nouvelle", "ancien", "changé", "sbagliata", "nuova", "debole"),

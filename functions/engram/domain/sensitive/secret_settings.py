@@ -1,0 +1,139 @@
+"""Secrets in configuration and code: a setting whose name says it holds a secret, and the
+value given to it. The name may be written in any of the ways code names things
+(``DB_PASSWORD``, ``dbPassword``, ``db-password``, ``PGPASSWORD``, ``_authToken``), in a
+.env line, YAML, JSON, TOML, INI, an XML element or a ``name:``/``value:`` pair; an SQL
+``IDENTIFIED BY``, a .pgpass line and a session cookie are settings too. A name that is
+about the secret rather than the secret (``token_type``, ``password_min_length``,
+``nextPageToken``, ``POSTGRES_PASSWORD_FILE``) and a value that is no secret (a
+placeholder, a reference, a path, a type name) pass."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER
+
+# Any name given a value: the name is checked in code below, since a regular expression
+# cannot read camelCase under IGNORECASE.
+_SETTING_RE = re.compile(
+    r"""(?<![\w])(?P<name>[A-Za-z_][A-Za-z0-9_\-.]{0,63})["']?\s*(?::=|=>|=|:)\s*["']?(?P<value>[^\s"',;]{4,})"""
+)
+# An XML element or a .NET ``<add key=... value=...>`` pair, and a Kubernetes-style
+# ``name: X`` then ``value: Y`` pair.
+_ELEMENT_RE = re.compile(r"<(?P<name>[A-Za-z_][\w\-.:]{0,63})(?:\s[^<>]*)?>\s*(?P<value>[^<\s]{4,})\s*</(?P=name)>")
+_KEY_VALUE_ATTR_RE = re.compile(
+    r"""\b(?:key|name)\s*=\s*["'](?P<name>[^"'\n]{1,64})["']\s+value\s*=\s*["'](?P<value>[^"'\n]{4,})["']""",
+    re.IGNORECASE,
+)
+_NAME_VALUE_PAIR_RE = re.compile(
+    r"""\bname["']?\s*:\s*["']?(?P<name>[A-Za-z_][\w\-.]{0,63})["']?\s*(?:,|\n)\s*(?:-\s*)?["']?value["']?\s*:\s*"""
+    r"""["']?(?P<value>[^\s"',;}]{4,})"""
+)
+# SQL: CREATE/ALTER USER ... IDENTIFIED BY 'x'.
+_SQL_IDENTIFIED_RE = re.compile(
+    r"""\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+)?["'](?P<value>[^"'\n]{4,})["']""", re.IGNORECASE
+)
+# A .pgpass line: host:port:database:user:password.
+_PGPASS_RE = re.compile(
+    r"(?<![\w:.\-])(?=[\w.\-*]*[A-Za-z.*])[\w.\-*]+:(?:\d{2,5}|\*):[\w.\-*]+:[\w.\-*@]+:(?P<value>[^\s:]{4,})(?![\w:])"
+)
+# A session cookie: what a browser sends to be logged in.
+_COOKIE_RE = re.compile(
+    r"\b(?:set-)?cookie\s*:\s*[^\n]*?\b(?P<name>[\w.\-]*(?:sess|session|sid|auth|token|jwt|remember|login)[\w.\-]*)"
+    r"=(?P<value>[^;\s]{16,})",
+    re.IGNORECASE,
+)
+
+_NAME_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+# A part that alone names a secret, and the parts before "key" that make it one.
+_SECRET_PARTS = frozenset(
+    ["password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "credential", "credentials", "pass"]
+)
+_KEY_KINDS = frozenset(["api", "private", "access", "auth", "secret"])
+# A part fused with what comes before it ("pgpassword", "authtoken", "clientsecret").
+_FUSED_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey")
+# Parts after the secret's word that make the setting about the secret, not the secret:
+# where it is, what kind it is, its limits, its lifetime, its policy ("token_type",
+# "password_reset_timeout", "POSTGRES_PASSWORD_FILE", "secretKeyRef").
+_ABOUT_THE_SECRET = frozenset(
+    [
+        *("file", "path", "dir", "ref", "name", "id", "ids", "arn", "env", "var", "source", "location", "url", "uri"),
+        *("endpoint", "host", "type", "types", "kind", "format", "header", "prefix", "suffix", "scheme", "method"),
+        *("mode", "length", "len", "min", "max", "minimum", "maximum", "size", "count", "limit", "limits", "policy"),
+        *("rules", "rule", "regex", "pattern", "hash", "hashed", "digest", "salt", "algorithm", "alg", "algo"),
+        *("timeout", "ttl", "expiry", "expires", "expiration", "exp", "lifetime", "age", "duration", "interval"),
+        *("rotation", "rotate", "rotated", "version", "retries", "retry", "attempts", "rounds", "iterations", "cost"),
+        *("strength", "provider", "manager", "store", "hint", "field", "label", "placeholder", "validation"),
+        *("validator", "changed", "updated", "created", "at", "date", "time", "last", "expired", "bucket", "usage"),
+        *("used", "budget", "estimate", "counter", "enabled", "disabled", "required", "optional", "issuer"),
+        *("audience", "scope", "scopes", "grant", "encoding", "charset", "help", "error", "errors", "reset", "rate"),
+        *("ratio", "percent", "pct", "fail", "failed", "passed", "through", "status", "state", "exists", "set"),
+    ]
+)
+# Parts before it that do the same ("max_password_length", "show_password", "hashed_password").
+_ABOUT_BEFORE = frozenset(
+    [
+        *("max", "min", "maximum", "minimum", "num", "show", "hide", "use", "allow", "has", "is", "require"),
+        *("required", "enable", "enabled", "disable", "disabled", "forgot", "validate", "verify", "check", "hash"),
+        *("hashed", "encrypted", "last", "no", "without", "skip", "bypass", "total"),
+    ]
+)
+# Kinds of token that are not credentials: cursors, idempotency keys, a tokenizer's
+# special tokens, counts of model tokens ("nextPageToken", "eos_token", "max_tokens").
+_NOT_A_CREDENTIAL_TOKEN = frozenset(
+    [
+        *("next", "page", "continuation", "resume", "sync", "idempotency", "cancellation", "pagination", "cursor"),
+        *("eos", "bos", "pad", "unk", "sep", "cls", "mask", "stop", "num", "total", "prompt", "completion"),
+        *("input", "output", "special", "lexer", "parser", "csrf", "xsrf", "design", "request", "client"),
+    ]
+)
+# Values that say what a setting holds, not what it is ("password: str", "token: string").
+_TYPE_OR_STATE = re.compile(
+    r"(?:str|string|bytes|int|integer|number|bool|boolean|any|unknown|object|secretstr|secretbytes|text|varchar"
+    r"|optional|enabled|disabled|required|default|empty|unset|undefined|nil|none|null|never|true|false|include|omit"
+    r"|same-origin)"
+    r"(?:\W.*)?",
+    re.IGNORECASE,
+)
+
+
+def _secret_part(part: str, before: str) -> bool:
+    if part == "token" or part.endswith("token"):
+        prefix = part.removesuffix("token") or before
+        if prefix in _NOT_A_CREDENTIAL_TOKEN:
+            return False
+    return part in _SECRET_PARTS or (part == "key" and before in _KEY_KINDS) or part.endswith(_FUSED_ENDINGS)
+
+
+def names_a_secret(name: str) -> bool:
+    """Does this setting's name say it holds a secret itself?"""
+    parts = [p.lower() for p in _NAME_PARTS.findall(name)]
+    for i, part in enumerate(parts):
+        if not _secret_part(part, parts[i - 1] if i else ""):
+            continue
+        if any(p in _ABOUT_THE_SECRET for p in parts[i + 1 :]) or any(p in _ABOUT_BEFORE for p in parts[:i]):
+            continue
+        return True
+    return False
+
+
+def _holds_a_value(value: str) -> bool:
+    value = value.strip("\"'`")
+    if len(value) < 4 or PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _TYPE_OR_STATE.fullmatch(value):
+        return False
+    if re.fullmatch(r"\d*\.\d+%?|\d+%", value):  # a rate or a share, not a secret
+        return False
+    return not value.startswith(("/", "./", "~/", "file:", "arn:")) and re.match(r"[a-z][\w+.\-]*://", value) is None
+
+
+def secret_setting(text: str) -> bool:
+    """A setting that names a secret and is given one."""
+    for regex in (_SETTING_RE, _ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE):
+        for m in regex.finditer(text):
+            if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")):
+                return True
+    if any(_holds_a_value(m.group("value")) for r in (_SQL_IDENTIFIED_RE, _PGPASS_RE) for m in r.finditer(text)):
+        return True
+    return any(
+        _holds_a_value(m.group("value")) and "csrf" not in m.group("name").lower() for m in _COOKIE_RE.finditer(text)
+    )

@@ -1,0 +1,152 @@
+"""Families of forms the sensitive-data filter generalises to: settings in the ways code
+names them, passwords, ids and accounts in more languages and scripts, and the settings
+and words that are about a secret without holding one."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_sensitive
+
+
+def _rule(text: str, key: str = "") -> str | None:
+    found = find_sensitive(text, key)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a setting's name in camelCase, fused, after an underscore, as an element or a pair
+        "//registry.npmjs.org/:_authToken=a8f9c2d1-77e3-4b7e-9b1a-2f1e0c9d8e7a",
+        'const config = { dbPassword: "Kangaroo_77", host: "db" }',
+        "PGPASSWORD=hunter42 psql -h db -U app",
+        "MYSQLPASSWORD=r00tr00t",
+        "<password>Summer!2023</password>",
+        '<add key="SmtpPassword" value="Mail#2024x" />',
+        "env:\n  - name: DB_PASSWORD\n    value: pgS3cretValue",
+        '{"name": "API_TOKEN", "value": "tk_93jf83jf93"}',
+        # SQL, .pgpass, a session cookie
+        "CREATE USER report IDENTIFIED BY 'R3p0rt!ng';",
+        "db.example.com:5432:appdb:appuser:pgpass123",
+        "Cookie: theme=dark; sessionid=8j3k2l1m0n9b8v7c6x5z4a3s2d1f0g9h",
+        # command lines
+        "docker login -u deploy -p Qw3rtyZx9 registry.example.com",
+        "redis-cli -h cache -a Hx7pLm2Qz ping",
+        "keytool -list -keystore app.jks -storepass Ch4ngedIt",
+        "openssl pkcs12 -in cert.p12 -passin pass:Exp0rtPw",
+        "./deploy.sh --github-token 9f8e7d6c5b4a3f2e1d0c",
+    ],
+)
+def test_secrets_in_settings_and_command_lines_are_found(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "token_type: bearer\nexpires_in: 3600",
+        "set password_reset_timeout = 3600",
+        "max_password_length=128",
+        '{"nextPageToken": "CAoQAAabc123", "items": []}',
+        '"max_tokens": 4096, "eos_token": "</s>"',
+        "retry_token_bucket_size=5000",
+        "password_hash: $2b$12$KIXQJ7k1o0lY1Y5n9f6xUe9w8z7y6x5w4v3u2t1s0r9q8p7o6n5m4",
+        "secretKeyRef:\n  name: db-creds\n  key: password",
+        "fetch(url, { credentials: 'include' })",
+        "interface Login { username: string; password: string }",
+        "pass_rate: 0.95",
+        "key: user_profile:12345",
+        "cache key = session:user:88231",
+        "Cookie: csrftoken=8j3k2l1m0n9b8v7c6x5z4a3s2d1f0g9h",
+    ],
+)
+def test_settings_about_a_secret_pass(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kata sandi email saya: Melati#88",
+        "kata laluan bank aku ialah Durian99",
+        "mật khẩu wifi là conmeo2024",
+        "lozinka za wifi je Sarajevo77",
+        "geslo za račun je Bled1999",
+        "parool on Tallinn2020",
+        "slaptažodis yra Vilnius55",
+        "parola mea de la email este Brasov2021",
+        "jelszavam Budapest88",
+        "nenosiri la simu ni Simba2023",
+        "पासवर्ड है raju@1234",
+        "كلمة المرور: Sahara2020!",
+        "הסיסמה שלי היא Tapuz123",
+        "رمز عبور من Tehran1400 است",
+        "รหัสผ่าน wifi คือ bangkok555",
+    ],
+)
+def test_passwords_in_more_languages_are_found(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lozinka je prekratka, probaj opet",
+        "mật khẩu quá yếu, đổi đi",
+        "كلمة المرور خاطئة",
+        "הסיסמה שלי בטוחה",
+        "kata sandi lupa lagi haha",
+        "la parola chiave è fiducia",
+        "parola mea este în 1Password",
+    ],
+)
+def test_password_words_of_more_languages_without_a_value_pass(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CPR-nummer 010190-1234",
+        "mi cédula es 1020304050",
+        "HKID A123456(7)",
+        "CNIC 35202-1234567-1",
+        "NIK saya 3201011501900001",
+        "mã số CCCD 001090012345",
+        "numer dowodu ABC123456",
+        "JMBG 0101990710006",
+        "isikukood 38001085718",
+        "паспорт 4510 123456",
+        "رقم الهوية 1234567890",
+        "תעודת זהות 123456782",
+        "เลขบัตรประชาชน 1101700230708",
+        "パスポート番号はTK1234567です",
+    ],
+)
+def test_ids_in_more_languages_and_scripts_are_found(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nomor rekening BCA 1234567890",
+        "số tài khoản 0071001234567",
+        "hesap numarası 12345678901",
+        "číslo účtu 1234567890",
+        "номер счёта 40817810099910004312",
+        # an account number that happens to pass Luhn is an account, not a card
+        "IFSC HDFC0001234 account 50100123456789",
+    ],
+)
+def test_accounts_in_more_languages_are_found(text: str) -> None:
+    assert _rule(text) == "bank_account"
+
+
+@pytest.mark.parametrize("text", ["PESEL nie jest wymagany", "ask for the IBAN and the sort code tomorrow"])
+def test_an_id_or_account_needs_digits(text: str) -> None:
+    assert _rule(text) is None
+
+
+def test_swahili_ni_before_a_password_is_not_a_national_insurance_number() -> None:
+    assert _rule("ni Simba2023") != "government_id"
