@@ -128,6 +128,7 @@ def build(
     recall.messages = conversation.repo
     # One ranking: message search prepares its question as recall does.
     conversation.conversations.query_vector = recall.query_vector
+    conversation.conversations.message_keywords = recall.message_keywords
     engram = Engram(
         settings=settings,
         backend=backend,

@@ -119,6 +119,10 @@ class ConversationService:
     # the names of the user and of the agent, from one cache), so message search and
     # recall score a message alike; None: the text as written.
     query_vector: Callable[[Principal, str, str], Sequence[float]] | None = None
+    # The keyword query as recall words it for past messages (``RecallService.
+    # message_keywords``: without those names when the speaker part counts who said
+    # what); None, or a None answer: the text as written.
+    message_keywords: Callable[[Principal, str, str], str | None] | None = None
 
     # -- writes ----------------------------------------------------------------------------
     def append(
@@ -344,6 +348,7 @@ class ConversationService:
                 # index filters by id alone, which only a key seeing its own threads may use.
                 exclude_thread_ids=(exclude_thread_id,) if exclude_thread_id and not principal.is_admin else (),
                 window=window,
+                message_text=None if self.message_keywords is None else self.message_keywords(principal, user_id, text),
             )
         )
         keys = [k for k in (parse_message_doc_id(doc_id) for doc_id in hits) if k is not None]

@@ -262,6 +262,25 @@ class RecallService:
         names = [profile.name, profile.nickname, profile.agent_names.get(principal.agent_id)]
         return semantic_query(message, [n for n in names if n])
 
+    def message_keywords(self, principal: Principal, user_id: str, message: str) -> str | None:
+        """The keyword query for past messages (``_message_keywords``), for message search."""
+        profile = self.profiles.get_profile_and_settings(principal.tenant_id, user_id)[0]
+        return self._message_keywords(principal, profile, message)
+
+    def _message_keywords(self, principal: Principal, profile: UserProfile | None, message: str) -> str | None:
+        """The keyword query for past messages, when it is not the message: without the
+        names of the user and of what the user calls this agent, when the speaker part
+        counts who said a message (``speaker_boost``). A message is indexed as
+        "{speaker}: {content}", so "Maya" in "What did Maya adopt?" matched every turn of
+        Maya's, counting the speaker a second time; and in a store of many users her name
+        is a rare word (BM25's IDF is the whole index's), so it outweighed the words that
+        say what happened. Entries keep the name (they have no speaker part). None: the
+        message as written."""
+        if self.weights.speaker_boost <= 0:
+            return None
+        text = self._semantic_text(principal, profile, message)
+        return None if text == message else text
+
     def recall_with_vector(
         self, principal: Principal, user_id: str, request: RecallRequest, vector: Sequence[float]
     ) -> RecallResult:
@@ -315,6 +334,7 @@ class RecallService:
                 keep,
                 {p.entry.id for p in preferences},
                 window,
+                self._message_keywords(principal, stored_profile, request.message),
             )
             preferences = self._tier1_parts(preferences, hits, now, window)
         relevant: list[Relevant] = [_memory(r.entry) if isinstance(r, RecallItem) else _episode(r) for r in ranked]
@@ -416,7 +436,20 @@ class RecallService:
         settings = self.profiles.get_settings(t, user_id) or UserSettings(t, user_id)
         keep = _Keep(scope, ReadPolicy.of(settings, now, Reader.AGENT), request.as_of)
         window = question_window(request.message, now)
-        return self._pool(t, user_id, scope, now, request, vector, request.top_k, keep, set(), window)
+        profile = self.profiles.get_profile_and_settings(t, user_id)[0]
+        return self._pool(
+            t,
+            user_id,
+            scope,
+            now,
+            request,
+            vector,
+            request.top_k,
+            keep,
+            set(),
+            window,
+            message_text=self._message_keywords(principal, profile, request.message),
+        )
 
     def _pool(
         self,
@@ -431,6 +464,7 @@ class RecallService:
         exclude: set[str],
         window: TimeWindow | None,
         lazy: bool = False,
+        message_text: str | None = None,
     ) -> Pool:
         """Tier 2's candidates. ``lazy``: entries whose index document carries their ranking
         signals are ranked on those without a store read (``_tier2`` reads only the ones
@@ -453,6 +487,7 @@ class RecallService:
             exclude_thread_ids=(request.exclude_thread_id,) if request.exclude_thread_id else (),
             window=window,
             per_kind=True,
+            message_text=message_text if with_episodes else None,
         )
         try:
             hits = Retriever(self.index, self.embedder).hits(ask)
@@ -575,8 +610,11 @@ class RecallService:
         keep: _Keep,
         exclude: set[str],
         window: TimeWindow | None,
+        message_text: str | None,
     ) -> tuple[list[RecallItem | EpisodeItem], int, int, dict[str, SearchHit], bool]:
-        pool = self._pool(t, user_id, scope, now, request, vector, top_k, keep, exclude, window, lazy=True)
+        pool = self._pool(
+            t, user_id, scope, now, request, vector, top_k, keep, exclude, window, lazy=True, message_text=message_text
+        )
         hits, messages = pool.hits, pool.messages
         if pool.degraded:
             # Keyword-only scores sit on another scale than the tuned hybrid's minimum.

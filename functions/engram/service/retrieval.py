@@ -69,6 +69,19 @@ class Ask:
     # Each kind its own candidate list, so hundreds of messages never crowd the few
     # entries out of the candidates (or the other way round).
     per_kind: bool = False
+    # The keyword query for past messages when it is not ``text``: the question without
+    # the names of the people in the conversation, when the speaker part counts who said
+    # a message (recall, message search; ``RecallService.message_keywords``).
+    message_text: str | None = None
+
+    def keyword_groups(self) -> list[tuple[tuple[DocKind, ...], str]]:
+        """The kinds searched with one keyword query, and that query (past messages
+        apart when they have their own)."""
+        text = self.text if self.keyword else ""
+        if self.message_text is None or not self.keyword or DocKind.MESSAGE not in self.kinds:
+            return [(self.kinds, text)]
+        others = tuple(k for k in self.kinds if k is not DocKind.MESSAGE)
+        return ([(others, text)] if others else []) + [((DocKind.MESSAGE,), self.message_text)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +128,17 @@ class Retriever:
             k=ask.candidates,
             model_id=self.embedder.model_id,
         )
-        queries = [replace(base, kinds=(kind,)) for kind in ask.kinds] if ask.per_kind else [base]
+        groups = ask.keyword_groups()
+        if ask.per_kind:
+            queries = [replace(base, kinds=(kind,), text=t) for kinds, t in groups for kind in kinds]
+        else:
+            queries = [replace(base, kinds=kinds, text=t) for kinds, t in groups]
         if ask.window is not None:
             # What was said in the span asked about, however it is worded.
-            queries.append(replace(base, occurred_from=ask.window.start, occurred_to=ask.window.end))
+            queries += [
+                replace(base, kinds=kinds, text=t, occurred_from=ask.window.start, occurred_to=ask.window.end)
+                for kinds, t in groups
+            ]
         found: dict[str, SearchHit] = {}
         for query in queries:
             for h in self.index.search(query):
