@@ -247,6 +247,20 @@ class TestFilters:
         assert set(search(index, "tea", unit(1), kinds=(DocKind.MESSAGE, DocKind.ARCHIVAL))) == {"msg", "arc"}
         assert search(index, "tea", unit(1), kinds=(DocKind.MESSAGE,))["msg"].kind is DocKind.MESSAGE
 
+    def test_given_many_better_matches_of_another_kind_then_a_kind_asked_for_still_has_its_keyword_hit(
+        self, index: Any
+    ) -> None:
+        # Given a user whose 120 messages all say "tea", most of them more often than
+        # the one memory does
+        filler(index)
+        index.upsert([doc(f"msg-{i}", "tea tea", kind=DocKind.MESSAGE) for i in range(120)])
+        index.upsert([doc("m", "tea with lemon in the garden")])
+        # When memories are searched by words
+        hits = search(index, "tea", k=2)
+        # Then the messages take none of the memory's places
+        assert set(hits) == {"m"}
+        assert hits["m"].keyword > 0
+
     def test_given_categories_then_only_those_categories_return(self, index: Any) -> None:
         filler(index)
         index.upsert(

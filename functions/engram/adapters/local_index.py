@@ -80,6 +80,29 @@ class _UserDocs:
     kinds: frozenset[str] = frozenset()  # the kinds the user has any document of
     # Each document's stored meta as read, by rowid: a reload parses only what changed.
     raw: dict[int, str] = field(default_factory=dict)
+    # The last query vector's similarities and the last full-text scan: one recall asks
+    # the same question once per kind and once more for a time span, and this user's
+    # documents (this generation) give the same answer each time.
+    sims: tuple[bytes, npt.NDArray[np.float32]] | None = None
+    scan: _Scan | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Scan:
+    """A full-text match's rows, best first (equal scores in rowid order), as far as they
+    were fetched; ``complete`` when every match was."""
+
+    match: str
+    # BM25 counts every owner's documents (how many hold a word, the average length):
+    # a scan holds until anything in the index changes, by this connection or another.
+    state: tuple[object, int, int]
+    rows: list[tuple[int, float]]
+    complete: bool
+
+
+# The most rows of one scan kept for the next query (a common word can match most of a
+# large user's documents; the next query then scans again).
+SCAN_KEEP = 4096
 
 
 def _owner(tenant_id: str, user_id: str) -> str:
@@ -113,6 +136,9 @@ class LocalIndex:
             # Deleted documents are overwritten with zeros, not merely unlinked (erasure).
             conn.execute(SECURE_DELETE)
             self._local.conn = conn
+            # Names this connection in what is cached per state of the data (``_Scan``):
+            # PRAGMA data_version counts per connection.
+            self._local.token = object()
         return conn
 
     def connection(self) -> sqlite3.Connection:
@@ -249,10 +275,17 @@ class LocalIndex:
         if query.vector is not None and docs.matrix.shape[0]:
             q = np.asarray(query.vector, dtype=np.float32)
             if q.shape[0] == docs.matrix.shape[1]:
-                # einsum, not ``@``: a matrix-vector product this small gains nothing from
-                # BLAS threads, and on a busy machine their hand-offs cost milliseconds.
-                sims = np.einsum("ij,j->i", docs.matrix, q)
-        keyword: dict[int, float] = self._keyword(query) if query.text.strip() else {}
+                key = q.tobytes()
+                last = docs.sims
+                if last is not None and last[0] == key:
+                    sims = last[1]
+                else:
+                    # einsum, not ``@``: a matrix-vector product this small gains nothing
+                    # from BLAS threads, and on a busy machine their hand-offs cost
+                    # milliseconds.
+                    sims = np.einsum("ij,j->i", docs.matrix, q)
+                    docs.sims = (key, sims)
+        keyword: dict[int, float] = self._keyword(query, docs, f) if query.text.strip() else {}
         hits: dict[str, SearchHit] = {}
         # Each hit carries both components whenever the index knows them, so fusion never
         # mistakes "not in the other top k" for "no similarity".
@@ -273,8 +306,9 @@ class LocalIndex:
                     hits[meta.id] = hit_of(meta, keyword.get(rowid, 0.0), sim)
         return list(hits.values())
 
-    def _keyword(self, query: SearchQuery) -> dict[int, float]:
-        """BM25 of the user's best-matching documents by rowid, best first."""
+    def _keyword(self, query: SearchQuery, docs: _UserDocs, f: QueryFilter) -> dict[int, float]:
+        """BM25 of the user's best-matching documents of the query's kinds by rowid, best
+        first (equal scores in rowid order)."""
         tokens = query_terms(query.text)
         if not tokens:
             return {}
@@ -284,27 +318,45 @@ class LocalIndex:
             + ")"
         )
         # The owner token confines the match to one (tenant, user); rowids are then
-        # resolved against that user's own documents only (see ``search``).
-        # Only this query's kinds compete for the LIMIT: a user's many messages must not
+        # resolved against that user's own documents only (``docs``, held in memory).
+        # Only this query's kinds compete for the limit: a user's many messages must not
         # push their few memories out of a memory search (or the other way round). With
         # kinds filtered here, twice k is enough: scope and expiry rarely reject a hit.
-        kinds = [k.value for k in query.kinds]
-        rows = (
-            self._conn()
-            .execute(
-                # CROSS JOIN keeps the full-text match as the outer loop (each hit then
-                # finds its document by rowid); a rowid IN (...) filter made FTS5 test
-                # every document of the user one by one instead.
-                "SELECT idx_fts.rowid, bm25(idx_fts, 0.0, 1.0) AS score FROM idx_fts CROSS JOIN idx_docs AS d "
-                "ON d.rowid = idx_fts.rowid WHERE idx_fts MATCH ? AND d.tenant_id = ? AND d.user_id = ? "
-                f"AND d.kind IN ({','.join('?' * len(kinds))}) "
-                "ORDER BY score LIMIT ?",
-                (match, query.tenant_id, query.user_id, *kinds, max(query.k * 2, 50)),
-            )
-            .fetchall()
+        # The kinds are looked up in memory, not by joining idx_docs: the join read each
+        # match's row (its vector too) and was half the query's cost at 10,000 messages.
+        # Rows are fetched one at a time, best first, until the limit is reached; the
+        # next query of the same words reuses them (``_UserDocs.scan``).
+        limit = max(query.k * 2, 50)
+        conn = self._conn()
+        state = (self._local.token, int(conn.execute("PRAGMA data_version").fetchone()[0]), conn.total_changes)
+        scan = docs.scan
+        if scan is not None and scan.match == match and scan.state == state:
+            found = _of_kinds(scan.rows, docs, f, limit)
+            if len(found) >= limit or scan.complete:
+                return found
+        found = {}
+        rows: list[tuple[int, float]] = []
+        complete = True
+        cursor = conn.execute(
+            "SELECT rowid, bm25(idx_fts, 0.0, 1.0) AS score FROM idx_fts WHERE idx_fts MATCH ? ORDER BY score, rowid",
+            (match,),
         )
-        # FTS5's bm25() is negative (lower is better); report the usual positive score.
-        return {int(r[0]): -float(r[1]) for r in rows}
+        try:
+            for rowid, score in cursor:
+                # FTS5's bm25() is negative (lower is better); report the usual positive score.
+                row = (int(rowid), -float(score))
+                rows.append(row)
+                meta = docs.metas.get(row[0])
+                if meta is not None and meta.kind in f.kinds:
+                    found[row[0]] = row[1]
+                    if len(found) >= limit:
+                        complete = False
+                        break
+        finally:
+            cursor.close()  # ends the statement, and the read it holds open, now
+        if len(rows) <= SCAN_KEEP:
+            docs.scan = _Scan(match, state, rows, complete)
+        return found
 
     def _docs(self, tenant_id: str, user_id: str, model_id: str | None) -> _UserDocs:
         """The user's documents and vectors, cached until the user's generation moves."""
@@ -372,6 +424,18 @@ def _metas(rows: list[Any], cached: _UserDocs | None) -> tuple[dict[int, DocMeta
         metas[rowid] = known if known is not None else meta_from(json.loads(text))
         raw[rowid] = text
     return metas, raw
+
+
+def _of_kinds(rows: list[tuple[int, float]], docs: _UserDocs, f: QueryFilter, limit: int) -> dict[int, float]:
+    """The first ``limit`` of ``rows`` that are the user's documents of the query's kinds."""
+    found: dict[int, float] = {}
+    for rowid, score in rows:
+        meta = docs.metas.get(rowid)
+        if meta is not None and meta.kind in f.kinds:
+            found[rowid] = score
+            if len(found) >= limit:
+                break
+    return found
 
 
 def _nearest(
