@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Function words carry no topic: on short conversational turns "what did you do" would
@@ -210,7 +211,13 @@ def speaker_named(speaker: str, words: frozenset[str]) -> float:
     """1.0 when the question (its ``question_words``) names who said a message: any word
     of the speaker's name ("Maya" of "Maya Lopez"), or the role ("user") when no name
     was given; else 0."""
-    return 1.0 if any(w in words for w in _TOKEN.findall(speaker.casefold()) if len(w) > 1) else 0.0
+    return 1.0 if any(w in words for w in _name_words(speaker)) else 0.0
+
+
+@lru_cache(maxsize=4096)
+def _name_words(speaker: str) -> tuple[str, ...]:
+    # A user's turns have few speakers: split each name once, not once per candidate.
+    return tuple(w for w in _TOKEN.findall(speaker.casefold()) if len(w) > 1)
 
 
 def keyword_scale(bm25: float, best: float, floor: float) -> float:
@@ -252,12 +259,14 @@ def lift_by_context(
     neighbours: Mapping[str, Sequence[str]],
     boost: float,
     floor: float = 0.0,
+    memo: dict[str, tuple[ScoreParts, float, ScoreParts]] | None = None,
 ) -> list[tuple[str, ScoreParts]]:
     """Each candidate's total plus ``boost`` times the best total among its neighbours
     (candidates only; the lift is reported as ``context``). Only a neighbour at or above
     ``floor`` (the minimum score) lifts: a turn is lifted by one relevant enough to be
     shown itself, so a question nothing answers still gets nothing. A neighbour's own
-    lift does not count, so the order of candidates does not matter."""
+    lift does not count, so the order of candidates does not matter. ``memo`` (``rank``'s):
+    a candidate lifted as much as last round from the same parts keeps its lifted parts."""
     if boost <= 0 or not neighbours:
         return list(scored)
     # Neighbours are mutual (``said_around``): walk out from the few that pass the floor.
@@ -274,9 +283,34 @@ def lift_by_context(
         lift = boost * best.get(cid, 0.0)
         # A lift that leaves a turn below the floor changes nothing shown: skip its copy.
         if lift > 0 and parts.total + lift >= floor:
-            parts = replace(parts, total=parts.total + lift, context=lift)
+            seen = memo.get(cid) if memo is not None else None
+            if seen is not None and seen[0] is parts and seen[1] == lift:
+                parts = seen[2]
+            else:
+                lifted = _lifted(parts, lift)
+                if memo is not None:
+                    memo[cid] = (parts, lift, lifted)
+                parts = lifted
         out.append((cid, parts))
     return out
+
+
+def _lifted(parts: ScoreParts, lift: float) -> ScoreParts:
+    """``replace(parts, total=parts.total + lift, context=lift)``, spelt out: on a frozen
+    dataclass ``replace`` costs twice the construction (recall lifts dozens a call)."""
+    return ScoreParts(
+        parts.semantic,
+        parts.keyword,
+        parts.importance,
+        parts.recency,
+        parts.confidence,
+        parts.relevance,
+        parts.prior,
+        parts.total + lift,
+        parts.time,
+        parts.speaker,
+        lift,
+    )
 
 
 # How close in time two messages of one speaker in one thread must be to count as one
@@ -313,11 +347,21 @@ def said_around(
     return out
 
 
+@dataclass(slots=True)
+class RankMemo:
+    """What one ranking keeps across its rounds (``rank``'s ``memo``): each candidate's
+    parts with the signals and best keyword score they came from, and its lifted parts
+    with the parts and lift they came from."""
+
+    scored: dict[str, tuple[Signals, float, ScoreParts]] = field(default_factory=dict)
+    lifted: dict[str, tuple[ScoreParts, float, ScoreParts]] = field(default_factory=dict)
+
+
 def rank(
     candidates: Sequence[tuple[str, Signals]],
     weights: HybridWeights,
     now: datetime,
-    memo: dict[str, tuple[Signals, float, ScoreParts]] | None = None,
+    memo: RankMemo | None = None,
     neighbours: Mapping[str, Sequence[str]] | None = None,
     lift_floor: float = 0.0,
 ) -> list[tuple[str, ScoreParts]]:
@@ -325,7 +369,8 @@ def rank(
 
     ``memo`` (one per ranking, across its rounds): a candidate whose signals are the same
     object as last round, against the same best keyword score, keeps the parts it scored
-    then instead of being scored again (the result is the same either way).
+    then instead of being scored again, and one lifted as much from the same parts keeps
+    its lifted parts (the result is the same either way).
     ``neighbours``: past messages said around each candidate by the same speaker in the
     same thread (``lift_by_context``, weighted by ``context_boost``; only neighbours at or
     above ``lift_floor`` lift)."""
@@ -335,15 +380,16 @@ def rank(
     else:
         scored = []
         for cid, s in candidates:
-            seen = memo.get(cid)
+            seen = memo.scored.get(cid)
             if seen is not None and seen[0] is s and seen[1] == best:
                 parts = seen[2]
             else:
                 parts = score(s, weights, now, best)
-                memo[cid] = (s, best, parts)
+                memo.scored[cid] = (s, best, parts)
             scored.append((cid, parts))
     if neighbours:
-        scored = lift_by_context(scored, neighbours, weights.context_boost, lift_floor)
+        lifts = memo.lifted if memo is not None else None
+        scored = lift_by_context(scored, neighbours, weights.context_boost, lift_floor, lifts)
     scored.sort(key=lambda p: (-p[1].total, p[0]))
     return scored
 

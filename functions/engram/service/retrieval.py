@@ -30,7 +30,7 @@ from engram.domain.conversation import Message, parse_message_doc_id, speaker_of
 from engram.domain.dream import cosine
 from engram.domain.models import MemoryEntry, Status
 from engram.domain.policies import VisibilityScope
-from engram.domain.ranking import HybridWeights, ScoreParts, Signals, explain, matched_by, rank, said_around
+from engram.domain.ranking import HybridWeights, RankMemo, ScoreParts, Signals, explain, matched_by, rank, said_around
 from engram.domain.temporal import TimeWindow
 from engram.ports import (
     DocKind,
@@ -191,9 +191,9 @@ def confirm_top(
     signals = dict(candidates)
     for cid, item in known.items():
         if cid in signals:
-            signals[cid] = stored(cid, item)
+            signals[cid] = _same_if_equal(signals[cid], stored(cid, item))
     # The same Signals object from round to round, so a round scores only what changed.
-    memo: dict[str, tuple[Signals, float, ScoreParts]] = {}
+    memo = RankMemo()
     while True:
         # Only a neighbour that passes ``floor`` lifts (``ranking.lift_by_context``).
         ranked = rank(
@@ -210,9 +210,15 @@ def confirm_top(
             return passing, len(ranked)
         for cid, item in read(missing).items():
             known[cid] = item
-            signals[cid] = stored(cid, item)
+            signals[cid] = _same_if_equal(signals[cid], stored(cid, item))
         # Every round reads or drops each id it asks for, so this ends.
         gone.update(cid for cid in missing if cid not in known)
+
+
+def _same_if_equal(indexed: Signals, read: Signals) -> Signals:
+    """What the store says of an item, as the object the index's copy made when they are
+    equal (they usually are), so the ranking's memo does not score it again."""
+    return indexed if read == indexed else read
 
 
 def _lifting(
