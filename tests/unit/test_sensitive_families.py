@@ -35,6 +35,12 @@ def _rule(text: str, key: str = "") -> str | None:
         "keytool -list -keystore app.jks -storepass Ch4ngedIt",
         "openssl pkcs12 -in cert.p12 -passin pass:Exp0rtPw",
         "./deploy.sh --github-token 9f8e7d6c5b4a3f2e1d0c",
+        # string literals in code: a subscript, a call, an HTTP client's pair, an HTML field
+        'os.environ["DB_PASSWORD"] = "Hunter22x"',
+        'config.set("smtp_password", "Mail#2024x")',
+        'requests.get(url, auth=("admin", "hunter22"))',
+        '<input type="password" name="pw" value="Secr3tV4l">',
+        '{"auths": {"registry.example.com": {"auth": "dXNlcjpzM2NyM3RwYXNz"}}}',
     ],
 )
 def test_secrets_in_settings_and_command_lines_are_found(text: str) -> None:
@@ -58,9 +64,37 @@ def test_secrets_in_settings_and_command_lines_are_found(text: str) -> None:
         "key: user_profile:12345",
         "cache key = session:user:88231",
         "Cookie: csrftoken=8j3k2l1m0n9b8v7c6x5z4a3s2d1f0g9h",
+        'os.environ.get("DB_PASSWORD", "")',
+        'getenv("API_TOKEN", "changeme")',
+        '("password", "Please enter your password")',
+        '<input type="password" name="pw" placeholder="Password">',
+        '"auth": "oauth2"',
+        "Set-Cookie: _ga=GA1.2.1234567890.1700000000; Path=/",
     ],
 )
 def test_settings_about_a_secret_pass(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "пин-код от карты 4821",
+        "ПИН 7730",
+        "код от подъезда 1234",
+        "PIN kodu 4455",
+        "el código de seguridad de la tarjeta es 456",
+        "der Sicherheitscode der Karte ist 739",
+    ],
+)
+def test_pins_and_entrance_codes_in_more_languages_are_found(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text", ["код ошибки 404", "the ПИН is on the back of the letter", "CVV is the 3 digits on the back"]
+)
+def test_code_words_of_more_languages_without_a_code_pass(text: str) -> None:
     assert _rule(text) is None
 
 

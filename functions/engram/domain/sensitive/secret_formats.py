@@ -121,7 +121,7 @@ def shaped_like_a_secret(text: str) -> bool:
         return True
     if ("=" in text or ":" in text) and _QUERY_CREDENTIAL_RE.search(text):
         return True
-    if ("=" in text or ":" in text or "</" in text or "dentified" in text.lower()) and secret_setting(text):
+    if any(c in text for c in "=:<\"'") and secret_setting(text):
         return True
     return _typed_with_a_value(text)
 

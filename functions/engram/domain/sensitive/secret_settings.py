@@ -29,10 +29,29 @@ _NAME_VALUE_PAIR_RE = re.compile(
     r"""\bname["']?\s*:\s*["']?(?P<name>[A-Za-z_][\w\-.]{0,63})["']?\s*(?:,|\n)\s*(?:-\s*)?["']?value["']?\s*:\s*"""
     r"""["']?(?P<value>[^\s"',;}]{4,})"""
 )
+# A name and a value as two string literals: a subscript, a call, a pair
+# (os.environ["DB_PASSWORD"] = "...", config.set("smtp_password", "..."), "password": "...").
+_QUOTED_PAIR_RE = re.compile(
+    r"""["'](?P<name>[A-Za-z_][\w\-.]{0,63})["']\s*\]?\s*[,=:]\s*["'](?P<value>[^"'\s]{4,})["']"""
+)
+# A user and a password given to an HTTP client (auth=("admin", "..."), HTTPBasicAuth(...)),
+# and a password field's value in HTML.
+_AUTH_PAIR_RE = re.compile(
+    r"""(?:\bauth\s*=\s*[\(\[]|\b\w*BasicAuth\(|\bBasic(?:Auth)?Credentials\()\s*["'][^"'\n]{1,64}["']\s*,\s*"""
+    r"""["'](?P<value>[^"'\s]{4,})["']""",
+    re.IGNORECASE,
+)
+_PASSWORD_INPUT_RE = re.compile(
+    r"""<input\b[^<>]*?\btype\s*=\s*["']password["'][^<>]*?\bvalue\s*=\s*["'](?P<value>[^"']{4,})["']"""
+    r"""|<input\b[^<>]*?\bvalue\s*=\s*["'](?P<value2>[^"']{4,})["'][^<>]*?\btype\s*=\s*["']password["']""",
+    re.IGNORECASE,
+)
+# A registry's "auth" in a Docker config: user:password in base64.
+_BASE64_AUTH_RE = re.compile(r"""["']?\bauth["']?\s*:\s*["'](?P<value>[A-Za-z0-9+/]{16,}={0,2})["']""")
 # SQL: CREATE/ALTER USER ... IDENTIFIED BY 'x'.
 _SQL_IDENTIFIED_RE = re.compile(
     r"""\bidentified\s+(?:with\s+\S+\s+)?by\s+(?:password\s+)?["'](?P<value>[^"'\n]{4,})["']""", re.IGNORECASE
-)
+)  # (always quoted, so the caller's test for a quote lets it through)
 # A .pgpass line: host:port:database:user:password.
 _PGPASS_RE = re.compile(
     r"(?<![\w:.\-])(?=[\w.\-*]*[A-Za-z.*])[\w.\-*]+:(?:\d{2,5}|\*):[\w.\-*]+:[\w.\-*@]+:(?P<value>[^\s:]{4,})(?![\w:])"
@@ -128,11 +147,14 @@ def _holds_a_value(value: str) -> bool:
 
 def secret_setting(text: str) -> bool:
     """A setting that names a secret and is given one."""
-    for regex in (_SETTING_RE, _ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE):
+    for regex in (_SETTING_RE, _ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE, _QUOTED_PAIR_RE):
         for m in regex.finditer(text):
             if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")):
                 return True
-    if any(_holds_a_value(m.group("value")) for r in (_SQL_IDENTIFIED_RE, _PGPASS_RE) for m in r.finditer(text)):
+    pairs = (_SQL_IDENTIFIED_RE, _PGPASS_RE, _AUTH_PAIR_RE, _BASE64_AUTH_RE)
+    if any(_holds_a_value(m.group("value")) for r in pairs for m in r.finditer(text)):
+        return True
+    if any(_holds_a_value(m.group("value") or m.group("value2")) for m in _PASSWORD_INPUT_RE.finditer(text)):
         return True
     return any(
         _holds_a_value(m.group("value")) and "csrf" not in m.group("name").lower() for m in _COOKIE_RE.finditer(text)

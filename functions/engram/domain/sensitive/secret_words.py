@@ -34,12 +34,17 @@ CODE_WORDS = (
     r"|c[óo]digo\s+(?:de\s+la\s+|del\s+|de\s+)(?:puerta|portal|alarma|porta|port[ãa]o|cadeado)"
     r"|codice\s+(?:della\s+|del\s+|dell['’]\s*)(?:porta|cancello|allarme)|kod\s+do\s+(?:drzwi|bramy|alarmu|domofonu|furtki|sejfu|klatki)"
     r"|(?:opens|unlocks?|disarms?|open\s+it|unlock\s+it)\s+with(?:\s+(?:the|code|pin))*"
+    # a card's security code, a PIN and an entrance code in more languages
+    r"|c[óo]digo\s+de\s+seguridad|code\s+de\s+s[ée]curit[ée]|codice\s+di\s+sicurezza|sicherheitscode"
+    r"|(?:karten)?pr[üu]fnummer|cryptogramme(?:\s+visuel)?|pin\s+kodu|pin[\s\-]?k[óo]d|pin[\s\-]?koodi|m[ãa]\s+pin"
+    r"|пин(?:[\s\-]?код)?|пін(?:[\s\-]?код)?|код\s+(?:от\s+|від\s+)?(?:подъезда|домофона|двери|сейфа|замка|калитки"
+    r"|ворот|квартиры|під['’]?їзду|домофону|дверей|сейфу)"
 )
 # What may stand between the word and its value: what it is for ("pw for the laptop",
 # "Passwort für Steam", "mot de passe du wifi"), then a copula in one of the languages above.
 FILLER = (
     r"(?:\s+(?:for|to|of|on|at|für|fuer|zum|zur|vom|pour|du|de|des|para|del|do|da|per|di|della|voor|van|bij|dla"
-    r"|till|för|på)(?:\s+[\w'’.\-]+?){1,4}?)?"
+    r"|till|för|på|der|от|для|на|від|до)(?:\s+[\w'’.\-]+?){1,4}?)?"
 )
 COPULA = (
     r"=|:|-|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
@@ -98,6 +103,8 @@ FAR_GAP_META = frozenset(
 
 SECRET_STEMS = frozenset(
     [
+        *("sicherheitscode", "prüfnummer", "pruefnummer", "kartenprüfnummer", "cryptogramme", "kodu", "kód", "kod"),
+        *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité"),
         *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
         *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
         *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
