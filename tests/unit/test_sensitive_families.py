@@ -184,3 +184,29 @@ def test_an_id_or_account_needs_digits(text: str) -> None:
 
 def test_swahili_ni_before_a_password_is_not_a_national_insurance_number() -> None:
     assert _rule("ni Simba2023") != "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my OTP is 482913",
+        "the 2FA code is 551 203",
+        "one-time code: 884120",
+        "验证码是 630912",
+        "認証コードは 447120 です",
+        "인증번호 903112",
+        "Bestätigungscode: 119024",
+        "код подтверждения 556677",
+        "mã OTP của bạn là 882211",
+        "kode OTP 445566 jangan dibagikan",
+    ],
+)
+def test_one_time_codes_are_access_codes(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text", ["OTP sent to your phone", "verification code expired, request a new one", "error code 0x80070005"]
+)
+def test_one_time_code_words_without_a_code_pass(text: str) -> None:
+    assert _rule(text) is None

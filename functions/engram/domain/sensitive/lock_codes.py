@@ -39,8 +39,14 @@ _CJK_LOCK_CODE_RE = re.compile(
 )
 
 
+# One-time codes in Chinese, Japanese and Korean, which run on into their value.
+_CJK_ONE_TIME_CODE_RE = re.compile(
+    r"(?:验证码|驗證碼|校验码|动态码|動態碼|認証コード|確認コード|認証番号|ワンタイムパスワード|인증\s*번호|인증\s*코드)"
+    r"[^\d。\n]{0,6}?(?P<value>\d{4,8})(?!\d)"
+)
+
+
 def lock_code(text: str) -> bool:
-    for m in (*_LOCK_CODE_RE.finditer(text), *_CJK_LOCK_CODE_RE.finditer(text)):
-        if set(m.group("value")) - {"0", " ", "-"}:  # "set to 0-0-0" is the reset, not the code
-            return True
-    return False
+    cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
+    # "set to 0-0-0" is the reset, not the code
+    return any(set(m.group("value")) - {"0", " ", "-"} for m in (*_LOCK_CODE_RE.finditer(text), *cjk))

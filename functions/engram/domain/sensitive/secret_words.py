@@ -39,12 +39,17 @@ CODE_WORDS = (
     r"|(?:karten)?pr[üu]fnummer|cryptogramme(?:\s+visuel)?|pin\s+kodu|pin[\s\-]?k[óo]d|pin[\s\-]?koodi|m[ãa]\s+pin"
     r"|пин(?:[\s\-]?код)?|пін(?:[\s\-]?код)?|код\s+(?:от\s+|від\s+)?(?:подъезда|домофона|двери|сейфа|замка|калитки"
     r"|ворот|квартиры|під['’]?їзду|домофону|дверей|сейфу)"
+    # one-time codes: an access code for as long as it lives
+    r"|otp(?:\s+code)?|(?:2fa|mfa|two[\s\-]factor|sms|login|sign[\s\-]?in)\s+code|one[\s\-]time\s+(?:code|password|passcode|pin)"
+    r"|auth(?:entication|enticator)?\s+code|c[óo]digo\s+de\s+verifica(?:ci[óo]n|[çc][ãa]o)|best[äa]tigungs-?code"
+    r"|verifizierungscode|code\s+de\s+v[ée]rification|codice\s+di\s+verifica|verificatiecode|kod\s+weryfikacyjny"
+    r"|код\s+подтверждения|mã\s+(?:otp|xác\s+(?:nhận|thực))|kode\s+(?:otp|verifikasi)"
 )
 # What may stand between the word and its value: what it is for ("pw for the laptop",
 # "Passwort für Steam", "mot de passe du wifi"), then a copula in one of the languages above.
 FILLER = (
     r"(?:\s+(?:for|to|of|on|at|für|fuer|zum|zur|vom|pour|du|de|des|para|del|do|da|per|di|della|voor|van|bij|dla"
-    r"|till|för|på|der|от|для|на|від|до)(?:\s+[\w'’.\-]+?){1,4}?)?"
+    r"|till|för|på|der|от|для|на|від|до|của|cho|untuk|dari)(?:\s+[\w'’.\-]+?){1,4}?)?"
 )
 COPULA = (
     r"=|:|-|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
@@ -104,7 +109,8 @@ FAR_GAP_META = frozenset(
 SECRET_STEMS = frozenset(
     [
         *("sicherheitscode", "prüfnummer", "pruefnummer", "kartenprüfnummer", "cryptogramme", "kodu", "kód", "kod"),
-        *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité"),
+        *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité", "otp", "mfa", "kode"),
+        *("bestätigungscode", "bestaetigungscode", "verifizierungscode", "verificatiecode", "verificación"),
         *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
         *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
         *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
