@@ -246,3 +246,33 @@ def test_the_keyword_query_for_past_messages_leaves_out_the_names_the_speaker_pa
     assert engram.recall.message_keywords(P, "maya", "Who is Maya?") is None
     engram.recall.weights = weights_for(engram.embedder.model_id)
     assert engram.recall.message_keywords(P, "maya", question) is None
+
+
+@pytest.mark.parametrize("embedder_name", ["hash", "minilm"])
+def test_default_min_score_answers_the_story_and_not_an_off_topic_question(tmp_path: Path, embedder_name: str) -> None:
+    """#19 item 2, thresholds per embedder: on the conversation story (tests/e2e), each
+    embedder's default minimum lets through what the story says about the question and
+    nothing for a question the story never touches, in recall and message search alike."""
+    from tests.e2e.test_conversation_story import STORY
+    from tests.semantic import minilm
+
+    embedder = minilm() if embedder_name == "minilm" else HashingEmbedder()
+    engram = build(Settings(data_dir=tmp_path, extraction_worker="inline"), embedder=embedder, clock=ManualClock())
+    assert engram.conversation is not None
+    at = datetime(2026, 1, 15, 10, 30, tzinfo=UTC)
+    for i, text in enumerate(STORY):
+        msg = NewMessage(f"turn-{i}", MessageRole.USER, text, at + timedelta(minutes=i))
+        engram.conversation.conversations.append(P, "alice", "chat-1", [msg])
+    search = engram.conversation.conversations.search
+
+    answer = engram.recall.recall(P, "alice", RecallRequest("What is my favorite food?"))
+    assert any("ramen" in e.message.content for e in answer.episodes)
+    assert any("ramen" in h.message.content for h in search(P, "alice", "What is my favorite food?"))
+    for off_topic in (
+        "What is the boiling point of tungsten?",
+        "medieval siege engine trebuchet counterweight",
+        "zebra",
+    ):
+        nothing = engram.recall.recall(P, "alice", RecallRequest(off_topic))
+        assert (nothing.memories, nothing.episodes) == ([], []), off_topic
+        assert search(P, "alice", off_topic) == [], off_topic
