@@ -249,6 +249,32 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         key = r.choice((slug.lower(), f"{w}_{slug.lower()}", f"{w}-{r.randint(1, 999)}"))
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
     rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
+    rows += _postal_pin_codes(r)
+    return rows
+
+
+def _postal_pin_codes(r: random.Random) -> list[tuple[str, str]]:
+    """India's postal "PIN code" of six digits in an address."""
+    cities = ("Bengaluru", "Mumbai", "Delhi", "Chennai", "Pune", "Kolkata", "Hyderabad", "Jaipur", "Kochi", "Indore")
+    streets = ("MG Road", "Station Road", "Nehru Nagar", "Sector 21", "Park Street", "Anna Salai", "Civil Lines")
+    rows = []
+    for _ in range(80):
+        pin = f"{r.randint(1, 8)}{r.randint(0, 99999):05d}"
+        city, street = r.choice(cities), r.choice(streets)
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"PIN code {pin} {city}",
+                        f"{r.randint(1, 300)} {street}, {city}, PIN code {pin}",
+                        f"ship it to {street}, {city} - pincode {pin}",
+                        f"pin code: {pin}, {city}",
+                        f"my address is {r.randint(1, 99)}, {street}, {city} {pin}",
+                    )
+                ),
+            )
+        )
     return rows
 
 

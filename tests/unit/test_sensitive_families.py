@@ -210,3 +210,16 @@ def test_one_time_codes_are_access_codes(text: str) -> None:
 )
 def test_one_time_code_words_without_a_code_pass(text: str) -> None:
     assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["PIN code 560001 Bangalore", "my address: 12 MG Road, Bengaluru, pincode 560001", "pin code: 400050, Mumbai"],
+)
+def test_india_s_postal_pin_code_in_an_address_is_no_secret(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize("text", ["my ATM pin code is 482913", "the pin code for the card is 560001"])
+def test_a_six_digit_pin_code_without_an_address_is_a_secret(text: str) -> None:
+    assert _rule(text) == "secret"

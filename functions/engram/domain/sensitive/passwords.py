@@ -149,9 +149,29 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if present & AROUND_STEMS and _value_around_word(text):
         return True
-    if sum(map(str.isdigit, text)) >= 3 and _CODE_RE.search(text):
+    if sum(map(str.isdigit, text)) >= 3 and any(not _postal_pin(text, m) for m in _CODE_RE.finditer(text)):
         return True
     return bool(present & CREDENTIAL_STEMS) and _credential(text)
+
+
+# India's postal code is a "PIN code" of six digits: with an address around it, it is one.
+_ADDRESS_CUE = re.compile(
+    r"\b(?:road|rd|street|st|nagar|colony|sector|lane|marg|layout|city|district|dist|state|address|addr|post|p\.?o"
+    r"|delivery|deliver|courier|shipping|ship|parcel|area|village|town|taluk|tehsil|india|bangalore|bengaluru"
+    r"|mumbai|delhi|chennai|kolkata|hyderabad|pune|ahmedabad|jaipur|lucknow)\b",
+    re.IGNORECASE,
+)
+
+
+def _postal_pin(text: str, m: re.Match[str]) -> bool:
+    value = re.sub(r"\s", "", m.group("value"))
+    word = m.group().lower()
+    return (
+        len(value) == 6
+        and value[0] != "0"
+        and (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None)
+        and _ADDRESS_CUE.search(text) is not None
+    )
 
 
 def _credential(text: str) -> bool:
