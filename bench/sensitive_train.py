@@ -249,7 +249,35 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         key = r.choice((slug.lower(), f"{w}_{slug.lower()}", f"{w}-{r.randint(1, 999)}"))
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
     rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
-    rows += _postal_pin_codes(r)
+    rows += _postal_pin_codes(r) + _digests_in_base64(r)
+    return rows
+
+
+def _digests_in_base64(r: random.Random) -> list[tuple[str, str]]:
+    """Digests written in base64 after their algorithm (subresource integrity, CSP, Nix,
+    go.sum) and certificates in base64 (a kubeconfig's certificate-authority-data)."""
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    rows = []
+    for _ in range(80):
+        alg, n = r.choice((("sha256", 43), ("sha384", 64), ("sha512", 86), ("sha1", 27)))
+        digest = "".join(r.choice(b64) for _ in range(n)) + ("=" if n % 4 == 3 else "==" if n % 4 == 2 else "")
+        pkg = r.choice(("github.com/stretchr/testify", "golang.org/x/net", "github.com/spf13/cobra"))
+        cert = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t" + "".join(r.choice(b64) for _ in range(r.randint(40, 120)))
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f'"integrity": "{alg}-{digest}"',
+                        f'<script src="/static/app.js" integrity="{alg}-{digest}" crossorigin="anonymous"></script>',
+                        f"Content-Security-Policy: script-src 'self' '{alg}-{digest}'",
+                        f'hash = "{alg}-{digest}";',
+                        f"{pkg} v1.{r.randint(0, 20)}.{r.randint(0, 9)} h1:{digest[:43]}=",
+                        f"certificate-authority-data: {cert}",
+                    )
+                ),
+            )
+        )
     return rows
 
 

@@ -223,3 +223,28 @@ def test_india_s_postal_pin_code_in_an_address_is_no_secret(text: str) -> None:
 @pytest.mark.parametrize("text", ["my ATM pin code is 482913", "the pin code for the card is 560001"])
 def test_a_six_digit_pin_code_without_an_address_is_a_secret(text: str) -> None:
     assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"integrity": "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="',
+        "github.com/stretchr/testify v1.8.4 h1:CcVxjf3Q8PM0mHUKJCdn+eZZtm5yQwehR5yeSVQQcUk=",
+        "Content-Security-Policy: script-src 'sha256-B2yPHKaXnvFWtRChIbabYmUBFZdVfKKXHbWtWidDVF8='",
+        "certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMvakNDQWVhZ0F3SUJBZ0lCQURBTkJna3Foa2lH",
+    ],
+)
+def test_digests_and_certificates_in_base64_pass(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBeFpqK2h2Wk9KaGd5",
+        "2FA recovery codes: a1b2-c3d4 e5f6-g7h8 i9j0-k1l2",
+        "GitHub recovery codes 7f3a2-9c1b4 0d8e6-4a2f1",
+    ],
+)
+def test_a_private_key_in_base64_and_recovery_codes_are_found(text: str) -> None:
+    assert _rule(text) == "secret"

@@ -210,6 +210,12 @@ _LOGIN_WITH_RE = re.compile(
     r"\b(?:log\s*in|login|sign\s*in|signin|unlock)\s+(?:to|into|on)\s+(?:[\w'’\-]+\s+){0,4}?with\s+(?P<value>\S+)",
     re.IGNORECASE,
 )
+# An account's recovery or backup codes: groups of letters and digits ("a1b2-c3d4").
+_RECOVERY_CODES_RE = re.compile(
+    r"\b(?:recovery|backup|2fa|mfa)\s+codes?\b[^\n]{0,24}?"
+    r"(?=[a-z0-9]{0,9}\d)(?=[0-9]{0,9}[a-z])[a-z0-9]{3,6}[\- ][a-z0-9]{3,6}\b",
+    re.IGNORECASE,
+)
 # Codes typed on a keypad, and lists of PINs ("pins: bank 4821, phone 1111").
 _TYPED_CODE_RE = re.compile(
     r"\b(?:type|enter|punch\s+in|key\s+in|dial)\s+(?:in\s+)?\d{4,8}#?\s+(?:on|into|at|in)\s+(?:the\s+)?"
@@ -227,7 +233,7 @@ def _value_around_word(text: str) -> bool:
         value = m.group("value").strip(".,;:!?)(")
         if credential_like(value) and not PLACEHOLDER.match(value) and "@" not in value:
             return True
-    return _TYPED_CODE_RE.search(text) is not None
+    return _TYPED_CODE_RE.search(text) is not None or _RECOVERY_CODES_RE.search(text) is not None
 
 
 def _reversed_password(text: str) -> bool:

@@ -5,6 +5,7 @@ an entropy fallback for unknown token shapes. Public keys are public and pass.""
 
 from __future__ import annotations
 
+import base64
 import math
 import re
 
@@ -73,6 +74,10 @@ _TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~=]{24,}")
 _URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|\b[\w\-]+(?:\.[\w\-]+)+/\S*")
 _WORDISH_RE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
 _BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
+# A digest written in base64 after its algorithm: subresource integrity, Nix, go.sum.
+_BASE64_DIGEST_RE = re.compile(r"\b(?:sha(?:1|224|256|384|512)|md5|h1)[\-:][A-Za-z0-9+/_\-]{20,}={0,2}")
+# A PEM block in base64 (a kubeconfig's *-data): "LS0tLS1CRUdJTi" is "-----BEGIN".
+_BASE64_PEM_RE = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}")
 # A password hash in crypt(3) form (bcrypt, argon2, sha-crypt, apr1): what a system keeps
 # instead of the password, like a digest.
 _CRYPT_HASH_RE = re.compile(r"\$(?:2[abxy]?|argon2(?:id|i|d)|[1356y]|gy|7|apr1|scrypt|pbkdf2[\w\-]*)\$[^\s\"']+")
@@ -86,6 +91,7 @@ def _random_token(text: str) -> bool:
     text = _URLISH_RE.sub(" ", PUBLIC_KEY_RE.sub(" ", text))
     if "$" in text:
         text = _CRYPT_HASH_RE.sub(" ", text)
+    text = _BASE64_PEM_RE.sub(" ", _BASE64_DIGEST_RE.sub(" ", text))
     for m in _TOKEN_CANDIDATE_RE.finditer(text):
         token = m.group().strip("=.-_/")
         if len(token) < 24 or re.fullmatch(r"[0-9a-fA-F\-x]+", token) or _BASE58_ADDRESS_RE.fullmatch(token):
@@ -126,8 +132,23 @@ def shaped_like_a_secret(text: str) -> bool:
     return _typed_with_a_value(text)
 
 
+def _base64_private_key(text: str) -> bool:
+    for m in _BASE64_PEM_RE.finditer(text):
+        head = m.group()[:80]
+        try:
+            decoded = base64.b64decode(head[: len(head) // 4 * 4]).decode("ascii", "replace")
+        except ValueError:
+            continue
+        if "PRIVATE KEY" in decoded:
+            return True
+    return False
+
+
 def _typed_with_a_value(text: str) -> bool:
-    """Random strings, e-mail and password pairs, command lines, Wi-Fi QR payloads."""
+    """Random strings, e-mail and password pairs, command lines, Wi-Fi QR payloads, a
+    private key in base64."""
+    if "LS0tLS1CRUdJTi" in text and _base64_private_key(text):
+        return True
     if len(text) >= 24 and _random_token(text):
         return True
     if "@" in text and _email_pair(text):

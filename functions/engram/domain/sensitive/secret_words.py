@@ -137,7 +137,7 @@ LOGIN_STEMS = frozenset(
 AROUND_STEMS = frozenset(
     [
         *("password", "passwd", "pw", "passphrase", "passcode", "pin", "pins", "login", "log", "sign", "signin"),
-        *("unlock", "type", "enter", "punch", "key", "dial"),
+        *("unlock", "type", "enter", "punch", "key", "dial", "recovery", "backup", "mfa"),
     ]
 )
 CREDENTIAL_STEMS = frozenset(["secret", "pass", "api", "apikey", "access", "auth", "bearer", "token", "key"])
