@@ -65,6 +65,7 @@ PARTS = {
     "held_out_b": [HOLDOUT_B],
     "held_out_c": [HOLDOUT_C],
     "held_out_d": [HERE / "sensitive_samples_holdout_d.txt"],
+    "outside_3": [HERE / "sensitive_samples_outside_3.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
