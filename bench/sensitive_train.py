@@ -249,7 +249,39 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         key = r.choice((slug.lower(), f"{w}_{slug.lower()}", f"{w}-{r.randint(1, 999)}"))
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
     rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
-    rows += _postal_pin_codes(r) + _digests_in_base64(r)
+    rows += _postal_pin_codes(r) + _digests_in_base64(r) + _developer_text_without_values(r)
+    return rows
+
+
+def _developer_text_without_values(r: random.Random) -> list[tuple[str, str]]:
+    """Code, configuration, logs and shell history that name secrets and hold none."""
+    hexes = "0123456789abcdef"
+    words = ("token", "password", "secret", "api key", "credentials", "auth", "session")
+    rows = []
+    for _ in range(200):
+        w = r.choice(words)
+        sha = "".join(r.choice(hexes) for _ in range(7))
+        svc = r.choice(("POSTGRES", "MYSQL", "REDIS", "SMTP", "STRIPE", "GITHUB", "AUTH"))
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"{sha} fix {w} refresh race\n{sha[::-1]} add {w} reset flow",
+                        f"services:\n  db:\n    environment:\n      {svc}_USER: app\n      {svc}_PASSWORD_FILE: /run/secrets/{svc.lower()}",
+                        f"{svc}_PROVIDER=cognito\n{svc}_REGION=eu-central-1\n{svc}_POOL_ID=eu-central-1_{sha}",
+                        r.choice(("mysql -u root -p -h 127.0.0.1", "psql -U app -W -h db", "ssh -p 2222 deploy@host")),
+                        f"INFO auth: {w} refreshed for user_id={r.randint(1000, 99999)} expires_at={r.randint(10**9, 2 * 10**9)}",
+                        f"WARN {w} validation failed for request {sha}, retrying in {r.randint(1, 60)}s",
+                        f"def check_{w.replace(' ', '_')}(user: User, {w.replace(' ', '_')}: str) -> bool:",
+                        f"kubectl create secret generic {svc.lower()}-creds --from-file={w.replace(' ', '_')}=./{sha}.txt",
+                        f"E0501 reflector.go:{r.randint(1, 300)}] Failed to watch *v1.Secret: secrets is forbidden",
+                        f"{w.replace(' ', '_')} = settings.{w.replace(' ', '_')}",
+                        f"const {w.replace(' ', '')} = await get{w.title().replace(' ', '')}();",
+                    )
+                ),
+            )
+        )
     return rows
 
 

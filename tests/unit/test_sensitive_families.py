@@ -248,3 +248,25 @@ def test_digests_and_certificates_in_base64_pass(text: str) -> None:
 )
 def test_a_private_key_in_base64_and_recovery_codes_are_found(text: str) -> None:
     assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "def login(username: str, password: str) -> Token:\n    user = db.get(username)",
+        "def check_api_key(user: User, api_key: str) -> bool:",
+        'Traceback (most recent call last):\n    client = Client(api_key=settings.api_key)\nKeyError: "API_KEY"',
+        "password = settings.password",
+        "const token = await getToken({ scopes: ['read', 'write'] });",
+        "const password = await getPassword();",
+        'token = tokenizer.encode("hello world")',
+        "kubectl create secret generic db-creds --from-file=password=./pw.txt",
+        "E0501 12:00:05.123 reflector.go:138] Failed to watch *v1.Secret: secrets is forbidden",
+        "INFO auth: password refreshed for user_id=12262 expires_at=1126666683",
+        "WARN password validation failed for request 1f3dcb0, retrying in 26s",
+        "AUTH_PROVIDER=cognito\nAUTH_REGION=eu-central-1\nAUTH_USER_POOL_ID=eu-central-1_AbC123xYz",
+        '"ssh_key_fingerprint": "SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8"',
+    ],
+)
+def test_code_and_logs_that_name_a_secret_without_one_pass(text: str) -> None:
+    assert _rule(text) is None

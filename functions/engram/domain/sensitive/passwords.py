@@ -52,8 +52,8 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
     words = clause.split()
-    if not words or PLACEHOLDER.match(words[0]) or MASKED.fullmatch(words[0]):
-        return False
+    if not words or PLACEHOLDER.match(words[0]) or MASKED.fullmatch(words[0]) or PLACEHOLDER.match(rest.lstrip()):
+        return False  # (the last: "settings.password", which the clause cut at its dot)
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
     if first in WHERE_IT_IS:
@@ -68,9 +68,24 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         # where it is kept ("is in 1Password", "is on the router sticker", "password in 1Password");
         # "on" with no separator before it is Finnish for "is" ("salasana on ...")
         return False
-    # "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99";
-    # a commit hash or a digest further on is not the password.
-    return any(credential_like(w) and not _HEX_RUN.fullmatch(w.strip(".,;:!?)(\"'")) for w in words[1:8])
+    return _value_further_on(words[1:8])
+
+
+def _value_further_on(words: list[str]) -> bool:
+    """ "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99".
+    A commit hash, a digest or a short hex id further on is not the password, nor a
+    key=value pair of a log line ("password refreshed for user_id=12262")."""
+    for w in words:
+        bare = w.strip(".,;:!?)(\"'")
+        if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w):
+            continue
+        if credential_like(w):
+            return True
+    return False
+
+
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(")  # code: "await getPassword();"
+_SHORT_HEX_ID = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,15}")
 
 
 _HEX_RUN = re.compile(r"(?:sha\d*:)?[0-9a-fA-F]{16,}")
@@ -102,11 +117,32 @@ _CREDS_RE = re.compile(
 def _creds(text: str) -> bool:
     for m in _CREDS_RE.finditer(text):
         pw = m.group("pw").strip(".,;!?)(\"'")
-        if pointer(m.group("pw")):
+        if pointer(m.group("pw")) or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'")):
             continue
         if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or len(pw) >= 6):
             return True
     return False
+
+
+# A file name: "--from-file=password=./pw.txt" names where the secret is.
+_FILE_NAME = re.compile(
+    r".*\.(?:txt|json|pem|key|crt|cer|yaml|yml|env|conf|cfg|ini|p12|pfx|jks|gpg|asc|csv|log|md)", re.I
+)
+_SECRET_WORD = re.compile(
+    r"(?:password|passwd|pass|pw|pwd|secret|token|key|credentials?|creds|auth|login|username|user)\W*", re.IGNORECASE
+)
+
+
+def _not_a_pair(user: str, pw: str) -> bool:
+    """A code signature or a flag, not a user and a password ("login(username: str,
+    password: str)", "--from-file=password=./pw.txt")."""
+    return (
+        user.lower().strip("(),") in NOT_A_VALUE
+        or "=" in user
+        or _SECRET_WORD.fullmatch(pw) is not None
+        or pw.endswith(":")
+        or _FILE_NAME.fullmatch(pw) is not None
+    )
 
 
 def _password_far(text: str) -> bool:
@@ -178,7 +214,7 @@ def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
-            if PLACEHOLDER.match(value) or MASKED.fullmatch(value):
+            if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _FILE_NAME.fullmatch(value.lstrip("./~")):
                 continue
             if m.group().split(None, 1)[0].lower().rstrip(":=") in ("key", "token") and _IDENTIFIER_PATH.fullmatch(
                 value.strip(".,;)(\"'")

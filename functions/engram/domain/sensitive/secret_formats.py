@@ -70,12 +70,12 @@ PUBLIC_KEY_RE = re.compile(
     re.DOTALL,
 )
 # Unknown token shapes: a long run of letters and digits drawn like a random string.
-_TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~=]{24,}")
+_TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~]{24,}={0,2}")
 _URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|\b[\w\-]+(?:\.[\w\-]+)+/\S*")
 _WORDISH_RE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
 _BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
 # A digest written in base64 after its algorithm: subresource integrity, Nix, go.sum.
-_BASE64_DIGEST_RE = re.compile(r"\b(?:sha(?:1|224|256|384|512)|md5|h1)[\-:][A-Za-z0-9+/_\-]{20,}={0,2}")
+_BASE64_DIGEST_RE = re.compile(r"\b(?:sha(?:1|224|256|384|512)|md5|h1)[\-:][A-Za-z0-9+/_\-]{20,}={0,2}", re.IGNORECASE)
 # A PEM block in base64 (a kubeconfig's *-data): "LS0tLS1CRUdJTi" is "-----BEGIN".
 _BASE64_PEM_RE = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}")
 # A password hash in crypt(3) form (bcrypt, argon2, sha-crypt, apr1): what a system keeps

@@ -16,7 +16,8 @@ from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER
 # Any name given a value: the name is checked in code below, since a regular expression
 # cannot read camelCase under IGNORECASE.
 _SETTING_RE = re.compile(
-    r"""(?<![\w])(?P<name>[A-Za-z_][A-Za-z0-9_\-.]{0,63})["']?\s*(?::=|=>|=|:)\s*["']?(?P<value>[^\s"',;]{4,})"""
+    r"""(?<![\w])(?P<name>[A-Za-z_][A-Za-z0-9_\-.]{0,63})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?P<quote>["']?)"""
+    r"""(?P<value>[^\s"',;]{4,})(?P<rest>[^\n]{0,24})"""
 )
 # An XML element or a .NET ``<add key=... value=...>`` pair, and a Kubernetes-style
 # ``name: X`` then ``value: Y`` pair.
@@ -136,18 +137,37 @@ def names_a_secret(name: str) -> bool:
     return False
 
 
+# Code, not a value: a keyword, or a call ("token = await getToken()", "= tokenizer.encode(").
+_CODE = re.compile(
+    r"(?:await|async|new|function|lambda|yield|self|this|require|import|return|None|nil|undefined)\b.*"
+    r"|[A-Za-z_][\w.]*\(.*",
+)
+
+
 def _holds_a_value(value: str) -> bool:
     value = value.strip("\"'`")
     if len(value) < 4 or PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _TYPE_OR_STATE.fullmatch(value):
+        return False
+    if _CODE.fullmatch(value):
         return False
     if re.fullmatch(r"\d*\.\d+%?|\d+%", value):  # a rate or a share, not a secret
         return False
     return not value.startswith(("/", "./", "~/", "file:", "arn:")) and re.match(r"[a-z][\w+.\-]*://", value) is None
 
 
+def _prose(m: re.Match[str]) -> bool:
+    """A label in a sentence, not a setting: an unquoted plain word after the colon with
+    more words after it ("Failed to watch *v1.Secret: secrets is forbidden")."""
+    value = m.group("value")
+    return not m.group("quote") and value.isalpha() and re.match(r"\s+[^\W\d_]{2,}", m.group("rest")) is not None
+
+
 def secret_setting(text: str) -> bool:
     """A setting that names a secret and is given one."""
-    for regex in (_SETTING_RE, _ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE, _QUOTED_PAIR_RE):
+    for m in _SETTING_RE.finditer(text):
+        if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
+            return True
+    for regex in (_ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE, _QUOTED_PAIR_RE):
         for m in regex.finditer(text):
             if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")):
                 return True

@@ -9,7 +9,10 @@ import re
 PLACEHOLDER = re.compile(
     r"^(?:\$|<|\{|%|\[|\(|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|os\.getenv|process\.env"
     r"|getenv|your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
-    r"|(?:api[_\-]?)?key[_\-]?here\b)",
+    r"|(?:api[_\-]?)?key[_\-]?here\b"
+    # a reference in code to where the value is (settings.api_key, self.password, config["x"])
+    r"|(?:self|this|cls|settings|config|cfg|conf|ctx|args|opts|options|params|secrets|vault|app|request|req|creds"
+    r"|credentials)(?:\.|\[)[A-Za-z_\"'])",
     re.IGNORECASE,
 )
 # A value shown masked ("********", "•••••", "xxxx").

@@ -63,7 +63,8 @@ CREDENTIAL_WORD = r"(?<![\w])(?:" + _CREDENTIAL_WORDS + r")(?![\w])"
 NOT_A_VALUE = frozenset(
     [
         *("string", "str", "bytes", "text", "varchar", "char", "secretstr", "number", "int", "integer", "bool"),
-        *("boolean", "undefined", "nullable"),
+        *("boolean", "undefined", "nullable", "await", "new", "function", "lambda", "yield", "require", "import"),
+        *("return", "none", "nil", "self", "this", "validation"),
         *("demasiado", "corta", "corto", "débil", "debil", "segura", "seguro", "nueva", "nuevo", "vieja", "kurz"),
         *("lang", "sicher", "unsicher", "schwach", "falsch", "richtig", "neu", "alt", "geändert", "court"),
         *("courte", "longue", "faible", "nouveau", "nouvelle", "ancien", "changé", "sbagliata", "nuova", "debole"),
