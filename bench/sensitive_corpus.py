@@ -27,6 +27,12 @@ The parts, reported apart:
   many spellings of cards and ids, 17 languages), ids and accounts with valid check
   digits, and hard negatives of the same words and shapes. Its first run is the outside
   estimate for the filter after C's fixes.
+- ``outside_3``, ``outside_1``, ``outside_2`` (first runs recorded): written by hand by
+  writers who never read the filter: long messy text (e-mail threads, transcripts, OCR),
+  personal chat in many languages, and developer and agent text. Each file was committed
+  before the filter was run on it; the first runs are kept in
+  ``bench/results/sensitive_corpus_outside_3_first_run.json`` and
+  ``..._outside_1_2_first_run.json``.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -66,6 +72,8 @@ PARTS = {
     "held_out_c": [HOLDOUT_C],
     "held_out_d": [HERE / "sensitive_samples_holdout_d.txt"],
     "outside_3": [HERE / "sensitive_samples_outside_3.txt"],
+    "outside_1": [HERE / "sensitive_samples_outside_1.txt"],
+    "outside_2": [HERE / "sensitive_samples_outside_2.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
