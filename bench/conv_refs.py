@@ -18,7 +18,11 @@ keyword text, to the embedded text, or to both, against the turn alone; and the 
 alone lifted by the same speaker's turns said around it (what recall does with
 ``context_boost``, for a few boosts).
 
-Run: ``python -m bench.conv_refs [--data 3] [--splits train,test] [--no-minilm] [--neighbours]``
+``--hybrid`` (both splits) checks the fourth session's changes the same plain way
+(``hybrid_checks``): boosts clipped at 1 or not, the people's names in the keyword query
+or not, BM25's statistics per conversation or store-wide.
+
+Run: ``python -m bench.conv_refs [--data 3] [--splits train,test] [--no-minilm] [--neighbours] [--hybrid]``
 """
 
 from __future__ import annotations
@@ -175,6 +179,77 @@ def neighbours(convs: Sequence[Conversation]) -> dict[str, dict[str, float]]:
     return {k: {"R@10": round(r[0] / r[2], 3), "R@20": round(r[1] / r[2], 3), "n": int(r[2])} for k, r in sums.items()}
 
 
+def hybrid_checks(convs: Sequence[Conversation]) -> dict[str, dict[str, dict[str, float]]]:
+    """The fourth session's changes as plain checks, on both splits: a plain hybrid of
+    recall's shape over each conversation's turns (MiniLM's weights: 0.8 cosine + 0.2 BM25
+    over the larger of the best match and 16, time x2.5 inside the span the question names,
+    a turn said by whom it names x2, the context lift 0.2, the minimum 0.24), with the time
+    and speaker boosts clipped at 1 or not, the names of the two people in the keyword query
+    or not, and BM25's statistics from the conversation alone or from all of them (one store
+    holding every user, as Engram's index computes them)."""
+    from engram.domain.ranking import query_terms, said_around, semantic_query, weights_for
+    from engram.domain.temporal import question_window, time_match
+
+    from bench.conv_eval import CachedEmbedder, make_embedder
+
+    w = weights_for("all-MiniLM-L6-v2")
+    emb = CachedEmbedder(make_embedder("minilm"))
+    emb.prime(
+        [t.text for c in convs for t in c.turns]
+        + [semantic_query(q.text, [c.speaker_a, c.speaker_b]) for c in convs for q in c.questions]
+    )
+    store = Okapi([f"{t.speaker}: {t.text}" for c in convs for t in c.turns])
+    variants = {
+        "clipped, names in the keywords": (True, False),
+        "not clipped, names in the keywords": (False, False),
+        "not clipped, names left out of the keywords": (False, True),
+    }
+    sums: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0.0]))
+    for c in convs:
+        ids = [t.id for t in c.turns]
+        vecs = np.array(emb.embed([t.text for t in c.turns]))
+        own = Okapi([f"{t.speaker}: {t.text}" for t in c.turns])
+        wide = Okapi([f"{t.speaker}: {t.text}" for t in c.turns])
+        wide.idf, wide.avg = store.idf, store.avg
+        near = said_around([(t.id, str(t.session), t.speaker, t.at) for t in c.turns])
+        index = {tid: i for i, tid in enumerate(ids)}
+        around = [[index[n] for n in near.get(tid, ())] for tid in ids]
+        for q in c.questions:
+            if not q.evidence:
+                continue
+            names = [c.speaker_a, c.speaker_b]
+            cos = np.clip(vecs @ np.array(emb.embed([semantic_query(q.text, names)])[0]), 0, 1)
+            window = question_window(q.text, q.asked_at)
+            tm = np.array([time_match(t.at, window) for t in c.turns])
+            said = np.array([1.0 if t.speaker in q.text else 0.0 for t in c.turns])
+            for stats, okapi in (("conversation", own), ("store", wide)):
+                for vname, (clip, drop) in variants.items():
+                    kw = np.array(
+                        okapi.scores(" ".join(query_terms(semantic_query(q.text, names) if drop else q.text)))
+                    )
+                    rel = w.semantic * cos + (1 - w.semantic) * np.minimum(
+                        1, kw / max(float(kw.max()), w.keyword_floor)
+                    )
+                    for boost, match in ((w.time_boost, tm), (w.speaker_boost, said)):
+                        rel = rel * (1 + boost * match)
+                        rel = np.minimum(1, rel) if clip else rel
+                    best = np.array([max((rel[j] for j in js if rel[j] >= w.min_score), default=0.0) for js in around])
+                    total = rel + w.context_boost * best
+                    order = [i for i in np.argsort(-total, kind="stable")[:20] if total[i] >= w.min_score]
+                    ranked = [ids[i] for i in order]
+                    for kind in (q.kind, "all"):
+                        row = sums[f"{c.split}, {stats} statistics, {vname}"][kind]
+                        row[0] += _recall(ranked, q.evidence, 10)
+                        row[1] += _recall(ranked, q.evidence, 20)
+                        row[2] += 1
+    return {
+        key: {
+            k: {"R@10": round(r[0] / r[2], 3), "R@20": round(r[1] / r[2], 3), "n": int(r[2])} for k, r in rows.items()
+        }
+        for key, rows in sorted(sums.items())
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=int, default=DATA_VERSION)
@@ -182,7 +257,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--conversations", type=int, default=12)
     parser.add_argument("--no-minilm", action="store_true")
     parser.add_argument("--neighbours", action="store_true", help="the previous-turn experiment (train only)")
+    parser.add_argument("--hybrid", action="store_true", help="the fourth session's plain checks (both splits)")
     args = parser.parse_args(argv)
+    if args.hybrid:
+        found = hybrid_checks(generate(args.conversations, version=args.data))
+        for key, rows in found.items():
+            print(f"{key:70} " + "  ".join(f"{k} {r['R@10']:.3f}/{r['R@20']:.3f}" for k, r in sorted(rows.items())))
+        print(f"wrote {write_results(f'conv_hybrid_v{args.data}', {'data_version': args.data, 'results': found})}")
+        return
     if args.neighbours:
         found = neighbours(generate(args.conversations, version=args.data))
         print(json.dumps(found, indent=1))
