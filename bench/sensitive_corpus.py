@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--show",
         action="append",
         default=["development"],
-        help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, benign)",
+        help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, outside_3, benign)",
     )
     parser.add_argument("--baseline", choices=["detect-secrets"], help="score this detector instead of Engram's")
     parser.add_argument("--rules-alone", action="store_true", help="score the rules without the learned stage")

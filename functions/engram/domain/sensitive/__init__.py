@@ -33,6 +33,9 @@ Where each family lives (one module per concern):
   only a credential-looking value counts), ``lock_codes``, ``secret_words`` (the words)
   and ``secret_values`` (what a value, a placeholder or a pointer looks like).
 - ``keys``: keys that name or hold a sensitive value.
+- ``reading_view``: the text with numbers dictated, spelled out, spaced digit by digit,
+  OCR'd or broken over lines written as digit groups; the rules and the learned stage
+  read it as well as the text.
 - ``learned_model``: the learned second stage (weights in ``learned_model.json``).
 """
 

@@ -14,6 +14,7 @@ from engram.domain.sensitive.government_ids import has_government_id
 from engram.domain.sensitive.keys import KEY_SPLIT, NEEDS_DIGITS, key_rule
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
+from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.secret import has_secret
 
 
@@ -32,17 +33,24 @@ def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> 
 def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     """The first sensitive-data rule the text (or the key naming it) trips, if any: the
     rules first, then the learned second stage for a value near a word that names it."""
-    found = find_by_rules(text, key)
+    view = reading_view(text)
+    found = _by_rules(text, key, view)
     if found is not None:
         return found
-    learned = value_model().classify(model_text(text, key))
-    if learned in NEEDS_DIGITS and sum(map(str.isdigit, text)) < 4:
+    # the model reads numbers as digits too ("four five eight seven" has a digit shape)
+    read = text if view is None else view
+    learned = value_model().classify(model_text(read, key))
+    if learned in NEEDS_DIGITS and sum(map(str.isdigit, read)) < 4:
         return None  # an id or an account number has digits; the words alone are no number
     return None if learned is None else sensitive_match(learned)
 
 
 def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
     """The rules alone (the bench measures each stage apart)."""
+    return _by_rules(text, key, reading_view(text))
+
+
+def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     if key:
         # A key can hold the value itself ("card_4111111111111111").
         spelled = KEY_SPLIT.sub(" ", key)
@@ -54,7 +62,12 @@ def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
             digits = sum(map(str.isdigit, text))
             if rule not in NEEDS_DIGITS or digits >= 4:
                 return sensitive_match(rule)
-    return _find_in_text(text)
+    found = _find_in_text(text)
+    if found is not None:
+        return found
+    # Values as people dictate, space out, scan or break them: the same rules on the text
+    # with those numbers written as digit groups.
+    return None if view is None else _find_in_text(view)
 
 
 def _find_in_text(text: str) -> SensitiveMatch | None:

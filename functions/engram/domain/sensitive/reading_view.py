@@ -1,0 +1,175 @@
+"""A second reading of the text with numbers as people say, scan or break them written as
+digits, so the number rules (and the learned stage) read one shape whatever the writing:
+
+- digits spelled out or dictated, in the common languages ("four five eight seven",
+  "vier, null, neun, zwei", "trois-huit-un-deux-neuf", "oh-nine twenty-seven",
+  "nineteen eighty-eight"): a run of at least three digits' worth of number words;
+- digits set apart one by one ("5 8 1 9", "4 0 2 1 - 0 0 1 2", "P R 88 90 69 B");
+- OCR's letter-for-digit mix-ups inside a digit run ("4O2O 4111 4891 44l6");
+- a digit group broken over two lines ("059-36-" / "3708", "4329 5700" / "4618 4972").
+
+Separators between groups (a comma, a dash between spaces) stay a single space, so a group
+structure the rules read ("4587 0780 7536 3746", "614 992") survives. The view is ``None``
+when nothing changes, which is most text: the filter then reads the text once.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Number words of one digit, per language (English, German, French, Spanish, Italian,
+# Portuguese, Dutch, Polish, Swedish, Danish/Norwegian, Turkish). Danish "en", "to" and "ni"
+# are left out (too common as words); a run mostly of words that are also ordinary words
+# elsewhere ("un", "bir", "sei", "oh") is not read as digits.
+_DIGIT_WORDS: dict[str, str] = {}
+for _digit, _words in enumerate(
+    (
+        "zero oh null nul zéro zero cero zero nul zero noll nul sıfır sifir",
+        "one eins ein un une uno um een jeden jedna ett bir",
+        "two zwei deux dos due dois twee dwa två tva iki",
+        "three drei trois tres tre três tres drie trzy tre tre üç uc",
+        "four vier quatre cuatro quattro quatro vier cztery fyra fire dört dort",
+        "five fünf funf cinq cinco cinque cinco vijf pięć piec fem fem beş bes",
+        "six sechs six seis sei seis zes sześć szesc sex seks altı alti",
+        "seven sieben sept siete sette sete zeven siedem sju syv yedi",
+        "eight acht huit ocho otto oito acht osiem åtta atta otte sekiz",
+        "nine neun neuf nueve nove nove negen dziewięć dziewiec nio dokuz",
+    )
+):
+    for _w in _words.split():
+        _DIGIT_WORDS.setdefault(_w, str(_digit))
+# English teens and tens ("forty-three sixty-six", "nineteen eighty-eight").
+_TEENS = dict(
+    zip(
+        ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"],
+        (str(n) for n in range(10, 20)),
+        strict=True,
+    )
+)
+_TENS = dict(
+    zip(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], "23456789", strict=True)
+)
+_REPEAT = {"double": 2, "triple": 3}
+_NUMBER_WORD = frozenset([*_DIGIT_WORDS, *_TEENS, *_TENS, *_REPEAT])
+_ALSO_A_WORD = frozenset(["oh", "un", "une", "ein", "sei", "bir", "sex", "fire", "tre", "due", "dos", "one", "ten"])
+
+_WORD = re.compile(r"[^\W\d_]+")
+# What may stand between two number words of one run; a comma, a semicolon or a dash set
+# between spaces ends a group, a space or a hyphen does not.
+_GAP = re.compile(r"[ \t]*(?:[,;]|\s[\-–—]\s|\.\.\.?|…)?[ \t]*|-")
+_GROUP_BREAK = re.compile(r"[,;–—…]|\.\.|\s-\s")
+
+# Single digits (and capital letters) set apart by single spaces or dashes: three or more.
+_SPACED = re.compile(r"(?<![\w.,])(?:[A-Z] )*\d(?:(?: | ?- ?)[\dA-Z](?![\w]))+(?![\w])")
+_SPACED_PIECE = re.compile(r"\s*-\s*|\s")
+# Spelled capitals before digits ("D E, 74 4036", "P R 88 90 69 B"): one prefix.
+_SPACED_CAPITALS = re.compile(r"(?<![\w])([A-Z]) ([A-Z])(,? )(?=\d)")
+# OCR mix-ups: a run of digits and the letters read for them (O, o for 0; l, I, | for 1).
+_OCR_RUN = re.compile(r"(?<![\w])[0-9OolI|]{4,}(?![\w])")
+_OCR_MAP = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
+# A digit group at the end of a line and the next line starting with digits (not with a
+# numbered item or a form's box label: "3. Food", "1 Wages", "12a D").
+_BROKEN_LINE = re.compile(r"(?<=\d)(-?)[ \t]*\r?\n[ \t]*(?=\d)(?!\d{1,2}[a-z]?[.)]?[ \t]+[^\d\s])")
+
+
+def reading_view(text: str) -> str | None:
+    """The text with spelled, spaced, OCR'd and broken numbers written as digit groups, or
+    ``None`` when it reads the same."""
+    out = text
+    if _two_number_words_in_a_row(out):
+        out = _spelled_to_digits(out)
+    if _has_digit_candidates(out):
+        out = _OCR_RUN.sub(_ocr_fix, out)
+        out = _SPACED.sub(_join_spaced, out)
+        out = _BROKEN_LINE.sub(lambda m: m.group(1) or " ", out)
+        out = _SPACED_CAPITALS.sub(lambda m: m.group(1) + m.group(2) + ("" if "," in m.group(3) else " "), out)
+    return None if out == text else out
+
+
+def _has_digit_candidates(text: str) -> bool:
+    return any(c.isdigit() for c in text)
+
+
+def _two_number_words_in_a_row(text: str) -> bool:
+    # cheap gate (one C-level scan and a set lookup per word): most text holds no run
+    previous = False
+    for w in _WORD.findall(text):
+        here = w.lower() in _NUMBER_WORD
+        if here and previous:
+            return True
+        previous = here
+    return False
+
+
+def _spelled_to_digits(text: str) -> str:
+    words = list(_WORD.finditer(text))
+    pieces: list[str] = []
+    last = 0
+    i = 0
+    while i < len(words):
+        j, groups = _run_from(text, words, i)
+        digits = sum(len(g) for g in groups)
+        run = [words[k].group().lower() for k in range(i, j)]
+        if j > i + 1 and digits >= 3 and 2 * sum(w in _ALSO_A_WORD for w in run) < len(run):
+            pieces.append(text[last : words[i].start()])
+            pieces.append(" ".join(g for g in groups if g))
+            last = words[j - 1].end()
+            i = j
+        else:
+            i += 1
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _run_from(text: str, words: list[re.Match[str]], i: int) -> tuple[int, list[str]]:
+    """The end of the run of number words starting at ``words[i]`` and its digit groups."""
+    groups = [""]
+    j = i
+    pending_repeat = 1
+    while j < len(words):
+        w = words[j].group().lower()
+        if w not in _NUMBER_WORD:
+            break
+        if j > i:
+            gap = text[words[j - 1].end() : words[j].start()]
+            if not _GAP.fullmatch(gap):
+                break
+            if _GROUP_BREAK.search(gap) and groups[-1]:
+                groups.append("")
+        if w in _REPEAT:
+            pending_repeat = _REPEAT[w]
+            j += 1
+            continue
+        if w in _TENS:
+            # "forty-three" is 43, "twenty" alone 20
+            nxt = words[j + 1].group().lower() if j + 1 < len(words) else ""
+            gap = text[words[j].end() : words[j + 1].start()] if j + 1 < len(words) else ""
+            if nxt in _DIGIT_WORDS and _DIGIT_WORDS[nxt] != "0" and gap in ("-", " "):
+                groups[-1] += _TENS[w] + _DIGIT_WORDS[nxt]
+                j += 2
+                continue
+            groups[-1] += _TENS[w] + "0"
+        elif w in _TEENS:
+            groups[-1] += _TEENS[w]
+        else:
+            groups[-1] += _DIGIT_WORDS[w] * pending_repeat
+        pending_repeat = 1
+        j += 1
+    return j, groups
+
+
+def _ocr_fix(m: re.Match[str]) -> str:
+    run = m.group()
+    digits = sum(c.isdigit() for c in run)
+    if digits < 2 or digits * 2 < len(run):
+        return run
+    return run.translate(_OCR_MAP)
+
+
+def _join_spaced(m: re.Match[str]) -> str:
+    run = m.group()
+    pieces = _SPACED_PIECE.split(run)
+    if sum(p.isdigit() for p in pieces) < 3:
+        return run
+    # a dash between spaced digits marks a group ("4 0 2 1 - 0 0 1 2"); spaces do not
+    return re.sub(r" ?- ?", "-", run).replace(" ", "")

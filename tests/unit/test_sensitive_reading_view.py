@@ -1,0 +1,94 @@
+"""Values written the way people dictate, space out, scan or break them: the number rules
+read a view of the text with those numbers as digit groups (``reading_view``). Cases
+written for this family, not copied from a corpus part; the values are test numbers with
+valid check digits."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive.reading_view import reading_view
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # spelled out or dictated, groups set apart by commas or dashes
+        (
+            "the card number is four five three two, zero one five one, one two eight three, zero zero zero two",
+            "payment_card",
+        ),
+        (
+            "Kartennummer: fünf vier zwei vier – eins acht sieben sieben – null null neun drei – zwei eins null acht",
+            "payment_card",
+        ),
+        (
+            "el número de la tarjeta es seis cero uno uno, tres cinco cero ocho, tres cuatro ocho dos, seis uno nueve tres",
+            "payment_card",
+        ),
+        (
+            "read me the card: forty-nine seventeen, sixty-one double oh, eighty-eight thirty-nine, forty-two eighteen",
+            "payment_card",
+        ),
+        ("social is two one nine, four four, five oh six two", "government_id"),
+        (
+            "Ich diktier dir die IBAN: D E, acht neun, drei sieben null vier, null null vier vier, null fünf drei zwei, null eins drei null, null null",
+            "bank_account",
+        ),
+        ("the alarm code is nineteen eighty-eight, then press set", "secret"),
+        ("Oma hat mir ihre PIN gesagt: vier, null, neun, zwei.", "secret"),
+        ("la pin de mi madre: uno, nueve, cinco, tres", "secret"),
+        # set apart digit by digit
+        ("card 4 5 3 2 - 0 1 5 1 - 1 2 8 3 - 0 0 0 2 thanks", "payment_card"),
+        ("sort code 4 0 - 1 2 - 7 6, account number 3 1 9 2 6 8 1 9", "bank_account"),
+        ("Passport No.\n5 3 1 2 0 7 7 8 4", "government_id"),
+        # OCR's O and l for 0 and 1 inside a digit run
+        ("card from the photo: 4532 O151 l283 0O02", "payment_card"),
+        # a group broken over two lines
+        ("my card:\n4532 0151\n1283 0002\nexp 04/29", "payment_card"),
+        ("Social Security No.: 536-22-\n1479", "government_id"),
+        ("IBAN copied from the pdf: GB29 NWBK 6016\n1331 9268 19", "bank_account"),
+    ],
+)
+def test_values_dictated_spaced_scanned_or_broken_are_found(text: str, rule: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the order number is four five eight seven, zero seven eight zero, eight digits",
+        "the total is forty-three sixty-six for the flights and eighty-four sixty-eight with the hotel",
+        "call me on oh seven seven oh oh, nine double oh, one two three",
+        "Phone: (828) 555-\n0143",
+        "we counted 1 2 3 4 5 6 7 8 9 and then she laughed",
+        "from one to two three times a day, with nine ten minutes rest",
+        "Die Sendungsnummer: null null drei vier, null vier drei vier, eins sechs eins zwei",
+        "scores: 3 - 1, 2 - 2, 0 - 1",
+        "Totals\n4532 0151\n1283 0003",
+        "the meeting is at nineteen thirty, room four one two",
+        "Box 12 total 4532 0151 1283\n4 Wages 52400.00\n2 Federal income tax withheld 6212.40",
+    ],
+)
+def test_numbers_read_as_digits_stay_what_they_are(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "view"),
+    [
+        ("it's four five, eight seven", "it's 45 87"),
+        ("oh-nine twenty-seven", "0927"),
+        ("trois-huit-un-deux-neuf", "38129"),
+        ("5 8 1 9 then OFF", "5819 then OFF"),
+        ("P R 88 90 69 B", "PR 88 90 69 B"),
+        ("44l6 and 4O2O", "4416 and 4020"),
+        ("059-36-\n3708", "059-36-3708"),
+        ("padlock 0412\n3. Food", None),
+        ("a word like Oslo or lOl stays", None),
+        ("one or two", None),
+    ],
+)
+def test_the_reading_view(text: str, view: str | None) -> None:
+    assert reading_view(text) == view
