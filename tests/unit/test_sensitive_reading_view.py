@@ -92,3 +92,37 @@ def test_numbers_read_as_digits_stay_what_they_are(text: str) -> None:
 )
 def test_the_reading_view(text: str, view: str | None) -> None:
     assert reading_view(text) == view
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the key safe by the back door, you turn the dials to 3 1 9 4 and pull",
+        "Opa hat mir seine PIN am Telefon diktiert, damit ich einkaufen kann: sieben, drei, null, fünf.",
+        "la alarma del local se quita con 8 2 4 6 y después OFF",
+        "o portão da garagem abre com o código 5 0 9 1",
+        "klucz w skrzynce na listy, kod 6 2 8 4, nie mów nikomu",
+        "nyckelskåpet vid dörren, kod 7 1 0 3",
+        "il lucchetto della bici: tre sei uno nove",
+        "keypad on the shed: 9 4 0 2 then the green button",
+    ],
+)
+def test_a_code_read_out_digit_by_digit_after_its_word_is_a_secret(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the order number is 4 5 8 7 0 7 8 0, it left the depot at 6:40",
+        "service user number 4 7 2 9 1 0 is on the direct debit letter",
+        "the gate code? ask Ravi, our phone is 0 1 6 3 2 9 6 0 4 4 7",
+        "Die Sendungsnummer: null null drei vier, null vier drei vier",
+        "the code fell off, room four one two is the one with the alarm",
+        "Passwort? weiß ich nicht, ruf die Hotline an: null acht null null, eins zwei drei",
+        "the code ran for 1 2 0 minutes before the alarm went off",
+    ],
+)
+def test_numbers_read_out_after_another_word_are_no_code(text: str) -> None:
+    assert find_sensitive(text) is None

@@ -10,6 +10,7 @@ from engram.domain.errors import SensitiveDataRejected
 from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban
 from engram.domain.sensitive.cards import has_card
 from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET, WORDS, SensitiveMatch, sensitive_match
+from engram.domain.sensitive.dictated_codes import dictated_code
 from engram.domain.sensitive.government_ids import has_government_id
 from engram.domain.sensitive.keys import KEY_SPLIT, NEEDS_DIGITS, key_rule
 from engram.domain.sensitive.learned_model import model as value_model
@@ -67,7 +68,12 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         return found
     # Values as people dictate, space out, scan or break them: the same rules on the text
     # with those numbers written as digit groups.
-    return None if view is None else _find_in_text(view)
+    if view is None:
+        return None
+    found = _find_in_text(view)
+    if found is None and dictated_code(text):
+        return sensitive_match(SECRET)
+    return found
 
 
 def _find_in_text(text: str) -> SensitiveMatch | None:

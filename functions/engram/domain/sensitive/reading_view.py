@@ -102,23 +102,45 @@ def _two_number_words_in_a_row(text: str) -> bool:
 
 
 def _spelled_to_digits(text: str) -> str:
-    words = list(_WORD.finditer(text))
     pieces: list[str] = []
     last = 0
+    for start, end, groups in _spelled_runs(text):
+        pieces.append(text[last:start])
+        pieces.append(" ".join(g for g in groups if g))
+        last = end
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _spelled_runs(text: str) -> list[tuple[int, int, list[str]]]:
+    """Each run of number words read as digits: its span and its digit groups."""
+    words = list(_WORD.finditer(text))
+    runs: list[tuple[int, int, list[str]]] = []
     i = 0
     while i < len(words):
         j, groups = _run_from(text, words, i)
         digits = sum(len(g) for g in groups)
         run = [words[k].group().lower() for k in range(i, j)]
         if j > i + 1 and digits >= 3 and 2 * sum(w in _ALSO_A_WORD for w in run) < len(run):
-            pieces.append(text[last : words[i].start()])
-            pieces.append(" ".join(g for g in groups if g))
-            last = words[j - 1].end()
+            runs.append((words[i].start(), words[j - 1].end(), groups))
             i = j
         else:
             i += 1
-    pieces.append(text[last:])
-    return "".join(pieces)
+    return runs
+
+
+def dictated_runs(text: str) -> list[tuple[int, int, int]]:
+    """Numbers given digit by digit in ``text``, spelled out or spaced ("vier, null, neun,
+    zwei", "7 7 1 2"): each one's span and its number of digits. Someone reading a number
+    out this way is most often passing on a code."""
+    out: list[tuple[int, int, int]] = []
+    if _two_number_words_in_a_row(text):
+        out.extend((a, b, sum(map(len, groups))) for a, b, groups in _spelled_runs(text))
+    for m in _SPACED.finditer(text):
+        digits = sum(c.isdigit() for c in m.group())
+        if digits >= 3 and not any(c.isalpha() for c in m.group()):
+            out.append((m.start(), m.end(), digits))
+    return out
 
 
 def _run_from(text: str, words: list[re.Match[str]], i: int) -> tuple[int, list[str]]:
