@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import lru_cache
 
+from engram.domain.values import quick_init
+
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Function words carry no topic: on short conversational turns "what did you do" would
 # otherwise rank "So what is new?" above the turn that answers (BM25 favours short
@@ -172,6 +174,7 @@ def weights_for(model_id: str) -> HybridWeights:
     return HybridWeights()
 
 
+@quick_init  # built a hundred times or more per recall
 @dataclass(frozen=True, slots=True)
 class Signals:
     """The raw inputs of one candidate's score."""
@@ -185,6 +188,7 @@ class Signals:
     speaker_match: float = 0.0  # 1: a message said by a person the question names (``speaker_named``)
 
 
+@quick_init  # built a hundred times or more per recall
 @dataclass(frozen=True, slots=True)
 class ScoreParts:
     """Every component on 0..1, and the total they make (what an item reports)."""

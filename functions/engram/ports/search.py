@@ -12,6 +12,7 @@ from typing import Protocol
 
 from engram.domain.models import MemoryEntry
 from engram.domain.policies import VisibilityScope
+from engram.domain.values import quick_init
 
 Vector = Sequence[float]
 
@@ -75,6 +76,7 @@ class SearchQuery:
     occurred_to: datetime | None = None
 
 
+@quick_init  # built a hundred times or more per recall
 @dataclass(frozen=True, slots=True)
 class SearchHit:
     id: str
