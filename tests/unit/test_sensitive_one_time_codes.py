@@ -6,7 +6,6 @@ a corpus part."""
 from __future__ import annotations
 
 import pytest
-
 from engram.domain.sensitive import find_sensitive
 
 
