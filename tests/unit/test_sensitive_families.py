@@ -270,3 +270,32 @@ def test_a_private_key_in_base64_and_recovery_codes_are_found(text: str) -> None
 )
 def test_code_and_logs_that_name_a_secret_without_one_pass(text: str) -> None:
     assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the GP surgery asked for my NHS number for the transfer form, it's 943 476 5919",
+        "NHS numbers for the kids (for the dentist):\nAlfie 943 476 5919\nRosa 401 023 2137",
+        "aadhaar of my in-laws for the pension form:\nMaa 4987 1234 5605",
+        "our BSNs for the tax return: mine 111222333, Joost's 123456782",
+        "the employer wants my Social Insurance Number for the T4 slip: 130 692 544",
+        "SIN for my son's summer job: 130 692 544",
+        "CPR-numre til lægen: mit er 070761-4285, min kones er 110865-3928",
+    ],
+)
+def test_checked_ids_of_more_countries_are_found_with_their_word_anywhere(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NHS 111 is closed tonight, call the surgery on 0161 496 0008 in the morning",
+        "BSN is on the back of the residence card; the landlord's phone is 020 123 4567",
+        "my aadhaar is linked to 98765 43210 for the OTP",
+    ],
+)
+def test_a_phone_number_beside_an_id_word_is_no_id(text: str) -> None:
+    assert find_sensitive(text) is None

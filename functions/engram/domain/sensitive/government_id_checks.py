@@ -154,6 +154,54 @@ def _medicare_au_valid(d: str) -> bool:
     return d[0] in "23456" and weighted % 10 == int(d[8])
 
 
+def _nhs_valid(d: str) -> bool:  # UK NHS number: weights 10-2, mod 11
+    r = 11 - sum(int(c) * w for c, w in zip(d[:9], range(10, 1, -1), strict=True)) % 11
+    return r != 10 and (0 if r == 11 else r) == int(d[9])
+
+
+def _bsn_valid(d: str) -> bool:  # Dutch BSN: the eleven test
+    return d[0] != "0" and (sum(int(c) * w for c, w in zip(d[:8], range(9, 1, -1), strict=True)) - int(d[8])) % 11 == 0
+
+
+def _sin_valid(d: str) -> bool:  # Canadian SIN: Luhn, never starting with 0 or 8
+    return d[0] not in "08" and luhn_valid(d)
+
+
+_VERHOEFF_MUL = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 2, 3, 4, 0, 6, 7, 8, 9, 5),
+    (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7),
+    (4, 0, 1, 2, 3, 9, 5, 6, 7, 8),
+    (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2),
+    (7, 6, 5, 9, 8, 2, 1, 0, 4, 3),
+    (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)
+_VERHOEFF_PERM = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9),
+    (1, 5, 7, 6, 2, 8, 3, 0, 9, 4),
+    (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7),
+    (9, 4, 5, 3, 1, 2, 6, 8, 7, 0),
+    (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5),
+    (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
+
+
+def _aadhaar_valid(d: str) -> bool:  # India's Aadhaar: Verhoeff, never starting with 0 or 1
+    check = 0
+    for i, c in enumerate(reversed(d)):
+        check = _VERHOEFF_MUL[check][_VERHOEFF_PERM[i % 8][int(c)]]
+    return d[0] not in "01" and check == 0
+
+
+def _cpr_valid(d: str) -> bool:  # Danish CPR: a birth date, then four digits (no check digit since 2007)
+    return 1 <= int(d[:2]) <= 31 and 1 <= int(d[2:4]) <= 12
+
+
 def _ssn_like(d: str) -> bool:
     return not (d.startswith(("000", "666", "9")) or d[3:5] == "00" or d[5:] == "0000")
 
@@ -165,6 +213,10 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
     (frozenset({"tax", "steuer", "steuerid", "finanzamt", "steuernummer", "idnr"}), 11, _mod11_10_valid),
     (frozenset({"contribuinte", "nif"}), 9, _nif_pt_valid),
     (frozenset({"medicare"}), 10, _medicare_au_valid),
+    (frozenset({"nhs"}), 10, _nhs_valid),
+    (frozenset({"bsn", "bsns", "burgerservicenummer", "sofinummer"}), 9, _bsn_valid),
+    (frozenset({"aadhaar", "aadhar", "aadhaars", "uidai"}), 12, _aadhaar_valid),
+    (frozenset({"cpr"}), 10, _cpr_valid),
     (frozenset({"マイナンバー", "個人番号"}), 12, _my_number_valid),
 )
 
@@ -175,13 +227,22 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
         checks.append((12, _my_number_valid))  # CJK words run on into the next ones
     if {"social", "security"} <= words:
         checks.append((9, _ssn_like))
+    if {"social", "insurance"} <= words or re.search(r"\bSINs?\b", text):  # "sin" is Spanish for "without"
+        checks.append((9, _sin_valid))
     if not checks:
         return False
     for m in _DIGIT_GROUPS_RE.finditer(text):
         d = re.sub(r"\D", "", m.group())
-        if any(len(d) == n and check(d) for n, check in checks):
+        if any(len(d) == n and check(d) for n, check in checks) and not _PHONE_BEFORE.search(text, 0, m.start()):
             return True
     return False
+
+
+# A phone number after its word passes a mod-11 check one time in eleven.
+_PHONE_BEFORE = re.compile(
+    r"\b(?:phone|tel|telephone|mobile|cell|call|ring|dial|fax|whatsapp|hotline|helpline)\b[^\n\d]{0,20}$",
+    re.IGNORECASE,
+)
 
 
 def id_by_check_digit(text: str) -> bool:
