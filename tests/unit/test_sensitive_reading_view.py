@@ -126,3 +126,28 @@ def test_a_code_read_out_digit_by_digit_after_its_word_is_a_secret(text: str) ->
 )
 def test_numbers_read_out_after_another_word_are_no_code(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card number in two goes, first 4532 0151 and then 1283 0002 on the second line",
+        "the card form has four boxes: [4532] [0151] [1283] [0002]",
+        "visa, first half 4532 0151 1283\nsecond half 0002, exp 04/29",
+    ],
+)
+def test_a_card_number_given_in_pieces_after_its_word_is_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "card ending 4972, PIN changed 2024, renewed 2025 and again in 2026",
+        "card games on 1204, 1305, 1406 and 1507 (room numbers)",
+        "the card shop is open 0900 to 1730, Sundays 1000 to 1600",
+    ],
+)
+def test_four_digit_groups_near_a_card_word_that_are_no_card_pass(text: str) -> None:
+    assert find_sensitive(text) is None

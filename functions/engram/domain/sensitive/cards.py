@@ -79,6 +79,28 @@ _CARD_WORD = re.compile(
 )
 
 
+# A card number given in pieces after its word: four groups of four digits with a few
+# words between them ("first half 6011 3379 9120 / second half 1948", "[5209] [6786] ...",
+# "4313 3188 on the first line and 4430 5342 on the second"). Brand and Luhn decide.
+_PIECE = r"(?<![\d/.:,\-])\d{4}(?![\d/.:,]\d|\d)"
+_CARD_IN_PIECES = re.compile(
+    r"\b(?:card|cc|visa|mastercard|amex|kartennummer|tarjeta|carte|cart[ãa]o|carta)\b[^\n]{0,80}?"
+    + _PIECE
+    + r"(?:(?:[^\d\n]{1,30}|[^\d]{0,20}\n[^\d]{0,20})"
+    + _PIECE
+    + r"){3}",
+    re.IGNORECASE,
+)
+
+
+def _card_in_pieces(text: str) -> bool:
+    for m in _CARD_IN_PIECES.finditer(text):
+        digits = "".join(re.findall(_PIECE, m.group())[-4:])
+        if _brand(digits) and luhn_valid(digits):
+            return True
+    return False
+
+
 def has_card(text: str) -> bool:
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
     text = _EXPIRY.sub(r"\1exp ", text)
@@ -91,4 +113,4 @@ def has_card(text: str) -> bool:
         if _ACCOUNT_BEFORE.search(text[: m.start()]) and not _CARD_WORD.search(text):
             continue  # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
         return True
-    return False
+    return _card_in_pieces(text)
