@@ -299,3 +299,29 @@ def test_checked_ids_of_more_countries_are_found_with_their_word_anywhere(text: 
 )
 def test_a_phone_number_beside_an_id_word_is_no_id(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "heads up: the prod db password was rotated on Friday, ask Mo for the new one",
+        "we revoked the password immediately (incident SEC-4471, review on Monday)",
+        "the wifi password was updated yesterday, the new one is on the fridge",
+        "the vendor password got compromised last week, see ticket OPS-2291",
+    ],
+)
+def test_what_was_done_to_a_password_is_not_its_value(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the prod db password was rotated, new one: Quill-Harbor-7731",
+        "password updated: Tamarind!2290",
+        "wifi password was changed to Cobalt_Fern_88",
+    ],
+)
+def test_a_new_password_after_what_was_done_to_it_is_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"

@@ -79,11 +79,14 @@ def _value_further_on(words: list[str]) -> bool:
         bare = w.strip(".,;:!?)(\"'")
         if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w):
             continue
+        if _TICKET.fullmatch(bare):
+            continue  # "rotated the password (incident INC-2291)": a ticket, not the password
         if credential_like(w):
             return True
     return False
 
 
+_TICKET = re.compile(r"[A-Z]{2,6}-\d{2,7}")
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(")  # code: "await getPassword();"
 _SHORT_HEX_ID = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,15}")
 

@@ -85,6 +85,8 @@ NOT_A_VALUE = frozenset(
         *("which", "who", "how", "why", "when", "where", "i", "you", "he", "she", "we", "they", "me", "him"),
         *("them", "was", "is", "are", "be", "been", "being", "has", "have", "had", "do", "does", "did", "will"),
         *("would", "can", "could", "may", "might"),
+        # what was done to it, not what it is ("the password was rotated on Thursday")
+        *("rotated", "updated", "revoked", "regenerated", "renewed", "compromised", "exposed", "immediately"),
     ]
 )
 
