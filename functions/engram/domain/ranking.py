@@ -215,7 +215,7 @@ def speaker_named(speaker: str, words: frozenset[str]) -> float:
     """1.0 when the question (its ``question_words``) names who said a message: any word
     of the speaker's name ("Maya" of "Maya Lopez"), or the role ("user") when no name
     was given; else 0."""
-    return 1.0 if any(w in words for w in _name_words(speaker)) else 0.0
+    return 0.0 if words.isdisjoint(_name_words(speaker)) else 1.0
 
 
 @lru_cache(maxsize=4096)
