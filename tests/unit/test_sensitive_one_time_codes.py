@@ -42,3 +42,32 @@ def test_forwarded_one_time_codes_and_recovery_keys_are_secrets(text: str) -> No
 )
 def test_share_warnings_and_code_words_without_a_code_pass(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "seed phrase for the hardware wallet, in case the paper burns: maple orbit tunnel crisp velvet anchor "
+        "plume dizzy harbor lemon frost sketch",
+        "the 2FA setup key under the QR code: KRUG S4ZA NBSW Y3DP",
+        "authenticator secret (typed in by hand): GEZDGNBVGY3TQOJQ",
+        "the safe: combination is right 31, left 7, right 22",
+        "padlock on the shed is L12-R40-L8",
+    ],
+)
+def test_recovery_phrases_setup_keys_and_dial_combinations_are_secrets(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the recovery phrase is on paper in the safe and I will not write it here for you",
+        "set up 2FA with the authenticator app, the setup key is shown under the QR code",
+        "turn left 2, right 3 and left 1 at the roundabouts",
+        "the mnemonic I use for the planets: my very easy method just speeds up naming planets",
+    ],
+)
+def test_talk_about_phrases_keys_and_dials_passes(text: str) -> None:
+    assert find_sensitive(text) is None

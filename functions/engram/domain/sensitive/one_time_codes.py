@@ -1,7 +1,8 @@
 """Codes people forward or copy as they came: a one-time code SMS ("284 119 is your one time
 password", "Din MitID-kode er 219 044. Del den aldrig med andre."), a list of backup codes
-read off a sheet, a BitLocker recovery key. The SMS carries its own tell in every
-language: the value sits beside a code word and a warning never to share it."""
+read off a sheet, a BitLocker recovery key, a wallet's recovery phrase, an authenticator's
+setup key, a safe's dial combination. The SMS carries its own tell in every language: the
+value sits beside a code word and a warning never to share it."""
 
 from __future__ import annotations
 
@@ -30,14 +31,17 @@ _SHARE_WARNING = re.compile(
     r"|никому\s+не|не\s+сообщайте|älä\s+kerro|ikke\s+del",
     re.IGNORECASE,
 )
-# "284 119 is your one time password", "G-482917 is your Google verification code".
-_VALUE_IS_YOUR_CODE = re.compile(
-    _VALUE + r"\s+(?:is|est|ist|es|är|er|is\s+je|to)\s+(?:your|votre|ton|dein|ihr|tu|su|din|je|tw[óo]j)\s+"
+# "284 119 is your one time password", "G-482917 is your Google verification code": found
+# from the copula and its "your", then the value checked just before (cheaper than trying
+# the value at every position of a long message).
+_IS_YOUR_CODE = re.compile(
+    r"\s(?:is|est|ist|es|är|er|is\s+je|to)\s+(?:your|votre|ton|dein|ihr|tu|su|din|je|tw[óo]j)\s+"
     r"(?:[\w\-]+\s+){0,3}?(?:one[\s\-]time\s+(?:password|code|passcode|pin)|verification\s+code|security\s+code"
     r"|login\s+code|sign[\s\-]?in\s+code|otp|code\s+de\s+v[ée]rification|c[óo]digo(?:\s+de\s+\w+)?"
     r"|(?:best[äa]tigungs|verifizierungs|sicherheits|anmelde)code|(?:\w+\s+)?code|kod|kode)\b",
     re.IGNORECASE,
 )
+_VALUE_AT_END = re.compile(_VALUE + r"$")
 _VALUE_RE = re.compile(_VALUE)
 _CODE_WORD_RE = re.compile(_CODE_WORD, re.IGNORECASE)
 # Backup codes read off their sheet: two or more codes of one shape after the words.
@@ -50,17 +54,95 @@ _BACKUP_CODE_LIST = re.compile(
 _BITLOCKER_KEY = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
 
 
-def one_time_code(text: str) -> bool:
-    if _BITLOCKER_KEY.search(text) or _BACKUP_CODE_LIST.search(text):
-        return True
-    if _VALUE_IS_YOUR_CODE.search(text):
-        return True
-    for warning in _SHARE_WARNING.finditer(text):
-        # the code comes before the warning, in the same message
-        before = text[max(0, warning.start() - 160) : warning.start()]
-        for value in _VALUE_RE.finditer(before):
-            near = before[max(0, value.start() - 80) : value.start()] + " " + before[value.end() : value.end() + 40]
-            words = [w for w in _CODE_WORD_RE.finditer(near)]
-            if any(not _NOT_A_ONE_TIME_CODE.search(near[: w.start()]) for w in words):
+# A recovery phrase: twelve or more plain lower-case words after its name, none of them
+# the little words a sentence needs (word lists for phrases hold none).
+_PHRASE_NAME = re.compile(
+    r"\b(?:recovery|seed|backup|secret|mnemonic|wallet)\s+(?:phrase|words|sentence)\b|\bmnemonic\b", re.IGNORECASE
+)
+_PHRASE = re.compile(r"(?<![\w'’\-])[a-z]{3,8}(?: [a-z]{3,8}){11,23}(?![\w'’\-])")
+_FUNCTION_WORDS = frozenset(
+    [
+        *("the", "and", "for", "you", "your", "with", "that", "this", "from", "have", "not", "but", "are"),
+        *("was", "were", "what", "when", "where", "which", "will", "would", "can", "could", "should", "there"),
+        *("their", "they", "them", "then", "than", "into", "onto", "about", "just", "also", "very", "some", "any"),
+    ]
+)
+# An authenticator's setup key: base32, 16 characters or more, maybe in groups of four.
+_TOTP_KEY = re.compile(
+    r"\b(?:totp|2fa|mfa|otp|authenticator)\b[^\n]{0,20}?\b(?:secret|key|seed|setup\s+key)\b[^\n]{0,40}?"
+    r"(?<![A-Za-z0-9])(?=[A-Z2-7 ]*[2-7])(?=[A-Z2-7 ]*[A-Z])[A-Z2-7]{4}(?: ?[A-Z2-7]{4}){3,}(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+# A dial combination: "left 24, right 11, left 38", "L24-R11-L38".
+_DIAL = re.compile(
+    r"\b(?:left|right|l|r)\s?\d{1,2}\s*[,\-/]\s*(?:left|right|l|r)\s?\d{1,2}\s*[,\-/]\s*(?:(?:and|then)\s+)?"
+    r"(?:left|right|l|r)\s?\d{1,2}\b",
+    re.IGNORECASE,
+)
+
+
+def _recovery_phrase(text: str) -> bool:
+    for name in _PHRASE_NAME.finditer(text):
+        for m in _PHRASE.finditer(text, name.end(), name.end() + 320):
+            if not _FUNCTION_WORDS & set(m.group().split()):
                 return True
     return False
+
+
+# Each pattern runs only when one of its words is in the text (long messages stay cheap).
+_TOTP_WORDS = frozenset(["totp", "fa", "mfa", "otp", "authenticator"])  # "2fa" is read as "2", "fa"
+_DIAL_WORDS = frozenset(["left", "right", "l", "r"])
+_PHRASE_WORDS = frozenset(["phrase", "words", "sentence", "mnemonic"])
+_WARNING_WORDS = frozenset(
+    [
+        *("share", "give", "tell", "podawaj", "udostępniaj", "udostepniaj", "przekazuj", "deel", "dela", "del"),
+        *("kimseyle", "paylaşmayın", "paylasmayin", "teile", "gib", "niemals", "partagez", "communiquez"),
+        *("transmettez", "compartas", "compartir", "comparta", "compart", "condividere", "comunicare"),
+        *("compartilhe", "partilhe", "compartilhar", "никому", "сообщайте", "älä", "ikke"),
+    ]
+)
+
+
+def copied_key(text: str, words: frozenset[str]) -> bool:
+    """A recovery phrase, an authenticator's setup key or a dial combination (no digits
+    needed, so not behind the digit count)."""
+    return bool(
+        (words & _TOTP_WORDS and _TOTP_KEY.search(text))
+        or (words & _DIAL_WORDS and _DIAL.search(text))
+        or (words & _PHRASE_WORDS and _recovery_phrase(text))
+    )
+
+
+def one_time_code(text: str, words: frozenset[str]) -> bool:
+    if text.count("-") >= 7 and _BITLOCKER_KEY.search(text):
+        return True
+    if "codes" in words and _BACKUP_CODE_LIST.search(text):
+        return True
+    if any(_VALUE_AT_END.search(text, max(0, m.start() - 12), m.start()) for m in _IS_YOUR_CODE.finditer(text)):
+        return True
+    present = words & _WARNING_WORDS
+    if not present:
+        return False
+    for warning_start in _warnings(text, present):
+        # the code comes before the warning, in the same message
+        before = text[max(0, warning_start - 160) : warning_start]
+        for value in _VALUE_RE.finditer(before):
+            near = before[max(0, value.start() - 80) : value.start()] + " " + before[value.end() : value.end() + 40]
+            if any(not _NOT_A_ONE_TIME_CODE.search(near[: w.start()]) for w in _CODE_WORD_RE.finditer(near)):
+                return True
+    return False
+
+
+def _warnings(text: str, present: frozenset[str]) -> list[int]:
+    """Where each never-share warning starts, tried only around its own words (the
+    alternation tried at every position of a long message costs milliseconds)."""
+    lower = text.lower()
+    starts: set[int] = set()
+    for stem in present:
+        at = lower.find(stem)
+        while at != -1:
+            m = _SHARE_WARNING.search(text, max(0, at - 25), at + len(stem) + 30)
+            if m is not None:
+                starts.add(m.start())
+            at = lower.find(stem, at + len(stem))
+    return sorted(starts)

@@ -92,13 +92,8 @@ def _has_digit_candidates(text: str) -> bool:
 
 def _two_number_words_in_a_row(text: str) -> bool:
     # cheap gate (one C-level scan and a set lookup per word): most text holds no run
-    previous = False
-    for w in _WORD.findall(text):
-        here = w.lower() in _NUMBER_WORD
-        if here and previous:
-            return True
-        previous = here
-    return False
+    flags = [w in _NUMBER_WORD for w in _WORD.findall(text.lower())]
+    return any(a and b for a, b in zip(flags, flags[1:], strict=False))
 
 
 def _spelled_to_digits(text: str) -> str:
