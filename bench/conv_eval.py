@@ -187,16 +187,19 @@ def _engram(data_dir: Path, embedder: Embedder, clock: StepClock) -> Engram:
     return engram
 
 
-def load_threads(engram: Engram, clock: StepClock, convs: Sequence[Conversation]) -> None:
-    """The natural path: each session a thread, each turn a message, extraction running."""
+def load_threads(engram: Engram, clock: StepClock, convs: Sequence[Conversation], profile: bool = True) -> None:
+    """The natural path: each session a thread, each turn a message, extraction running.
+    ``profile``: the user's profile names both people, as an app that knows its user would
+    (without it, recall knows them only as the speakers of the messages)."""
     feature = engram.conversation
     assert feature is not None
     p = principal()
     for c in convs:
         # What an app knows of its user: their name, and the name they call the agent by
         # (here the other person of the conversation, who speaks as the assistant).
-        engram.users.update_profile(p, c.user_id, name=c.speaker_a)
-        engram.users.set_agent_name(p, c.user_id, c.speaker_b)
+        if profile:
+            engram.users.update_profile(p, c.user_id, name=c.speaker_a)
+            engram.users.set_agent_name(p, c.user_id, c.speaker_b)
         by_session: dict[int, list[Any]] = defaultdict(list)
         for t in c.turns:
             by_session[t.session].append(t)
@@ -303,7 +306,11 @@ def score(
 
 
 def evaluate(
-    embedder_name: str, convs: Sequence[Conversation], paths: Sequence[str], splits: Sequence[str]
+    embedder_name: str,
+    convs: Sequence[Conversation],
+    paths: Sequence[str],
+    splits: Sequence[str],
+    profile: bool = True,
 ) -> dict[str, Any]:
     embedder = CachedEmbedder(make_embedder(embedder_name), disk=embedder_name != "hash")
     t0 = time.perf_counter()
@@ -314,7 +321,7 @@ def evaluate(
             clock = StepClock(datetime(2023, 1, 1, tzinfo=UTC))
             engram = _engram(Path(tmp) / "threads", embedder, clock)
             t0 = time.perf_counter()
-            load_threads(engram, clock, convs)
+            load_threads(engram, clock, convs, profile)
             out["load_threads_s"] = round(time.perf_counter() - t0, 1)
             rankers: dict[str, Callable[[Conversation, Question], list[str]]] = {
                 "recall": lambda c, q: ranked_turns_recall(engram, c.user_id, q),
@@ -377,11 +384,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--data", type=int, default=DATA_VERSION, help="bench/conv_data.py version (1, 2: the earlier evaluations')"
     )
+    parser.add_argument(
+        "--no-profile", action="store_true", help="the natural path without the people's names in the user's profile"
+    )
     args = parser.parse_args(argv)
     logging.disable(logging.INFO)
     # Only the conversations asked about are loaded (each is its own user).
     convs = [c for c in generate(args.conversations, version=args.data) if c.split in args.splits.split(",")]
-    results = {e: evaluate(e, convs, args.paths.split(","), args.splits.split(",")) for e in args.embedders.split(",")}
+    results = {
+        e: evaluate(e, convs, args.paths.split(","), args.splits.split(","), not args.no_profile)
+        for e in args.embedders.split(",")
+    }
     for split in args.splits.split(","):
         print(f"\n## {split}\n" + table(results, split))
     path = write_results(

@@ -276,3 +276,38 @@ def test_default_min_score_answers_the_story_and_not_an_off_topic_question(tmp_p
         nothing = engram.recall.recall(P, "alice", RecallRequest(off_topic))
         assert (nothing.memories, nothing.episodes) == ([], []), off_topic
         assert search(P, "alice", off_topic) == [], off_topic
+
+
+def test_recall_knows_the_people_talking_from_who_said_the_messages_without_a_profile(
+    setup: tuple[Engram, Recording],
+) -> None:
+    # (#19, fourth session) An app that never sets the profile still has the speakers on
+    # its messages: recall leaves their names out of the embedded question and of the
+    # messages' keyword query, as it does with the profile's names.
+    engram, embedder = setup
+    assert engram.conversation is not None
+    engram.recall.weights = replace(engram.recall.weights, speaker_boost=weights_for("all-MiniLM-L6-v2").speaker_boost)
+    # Given Maya's and Leo's turns, one turn without a speaker, and no profile at all
+    say(engram, "m1", "Maya", "We adopted a puppy yesterday!")
+    say(engram, "l1", "Leo", "A puppy, how lovely.")
+    at = datetime(2023, 5, 7, 18, 5, tzinfo=UTC)
+    plain = NewMessage("u1", MessageRole.USER, "The user manual for the crate is useless.", at)
+    engram.conversation.conversations.append(P, "maya", "session-1", [plain])
+    assert engram.users.profile(P, "maya").name is None
+    embedder.seen.clear()
+    # When the agent recalls for a question that names both
+    question = "What did Maya's friend Leo say about the puppy?"
+    result = engram.recall.recall(P, "maya", RecallRequest(question, min_score=0.0))
+    # Then the question was embedded without their names, and searched for without them
+    assert embedder.seen == ["What did friend say about the puppy?"]
+    assert engram.recall.message_keywords(P, "maya", question) == "What did friend say about the puppy?"
+    assert engram.recall.message_keywords(P, "maya", "What did the user say about the crate?") is None
+    assert {e.message.id for e in result.episodes} >= {"m1", "l1"}
+    # (the index knows who said them; the role a turn without a speaker is indexed under
+    # is not a person)
+    assert engram.index.speakers("acme", "maya") >= {"Maya", "Leo"}
+    # And with the hash embedder's weights (no speaker part) the question stays as asked
+    engram.recall.weights = weights_for(engram.embedder.model_id)
+    embedder.seen.clear()
+    engram.recall.recall(P, "maya", RecallRequest(question + " ", min_score=0.0))
+    assert embedder.seen == [question + " "]

@@ -53,6 +53,9 @@ class RecordingIndex:
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
         return {}
 
+    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
+        return frozenset()
+
 
 @pytest.fixture
 def index(tmp_path: Path) -> Iterator[RecordingIndex]:

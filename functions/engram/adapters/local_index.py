@@ -25,7 +25,7 @@ from engram.adapters.local_index_filters import DocMeta, FilterRows, QueryFilter
 from engram.adapters.sqlite.scrub import SECURE_DELETE, checkpoint_truncate
 from engram.domain.errors import StoreUnavailable
 from engram.domain.ranking import query_terms
-from engram.ports import IndexDocument, SearchHit, SearchQuery
+from engram.ports import DocKind, IndexDocument, SearchHit, SearchQuery
 
 _SCHEMA = [
     """CREATE TABLE IF NOT EXISTS idx_docs (
@@ -78,6 +78,7 @@ class _UserDocs:
     matrix: npt.NDArray[np.float32]
     rows: FilterRows  # the filter fields of each matrix row
     kinds: frozenset[str] = frozenset()  # the kinds the user has any document of
+    speakers: frozenset[str] = frozenset()  # who said the user's past messages
     # Each document's stored meta as read, by rowid: a reload parses only what changed.
     raw: dict[int, str] = field(default_factory=dict)
     # The last query vector's similarities and the last full-text scan: one recall asks
@@ -358,6 +359,9 @@ class LocalIndex:
             docs.scan = _Scan(match, state, rows, complete)
         return found
 
+    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
+        return self._docs(tenant_id, user_id, None).speakers
+
     def _docs(self, tenant_id: str, user_id: str, model_id: str | None) -> _UserDocs:
         """The user's documents and vectors, cached until the user's generation moves."""
         conn = self._conn()
@@ -403,6 +407,7 @@ def _user_docs(gen: int, rows: list[Any], model_id: str | None, cached: _UserDoc
         matrix,
         rows_of,
         frozenset(m.kind for m in metas.values()),
+        frozenset(m.speaker for m in metas.values() if m.speaker and m.doc_kind is DocKind.MESSAGE),
         raw,
     )
 

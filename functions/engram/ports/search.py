@@ -108,6 +108,11 @@ class SearchIndex(Protocol):
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
 
+    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
+        """Who said the user's indexed past messages (``IndexDocument.speaker``), where
+        the index knows it without a search of its own; else empty."""
+        ...
+
 
 class CoreMemoryReader(Protocol):
     """Recall's tier 1: a user's most important live entries of one category."""

@@ -106,6 +106,11 @@ class OpenSearchIndex:
         return {"indexDocuments": deleted}
 
     # -- reads --------------------------------------------------------------------------
+    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
+        # The documents do not carry who said a message here; recall then knows the people
+        # talking from the profile alone (docs/recall.md).
+        return frozenset()
+
     def search(self, query: SearchQuery) -> list[SearchHit]:
         plan = queries.search_plan(self.index_name, query, self.dimension)
         if not plan.parts:
