@@ -16,7 +16,7 @@ from engram.local.cli import main
 from engram.ports import DocKind, IndexDocument
 from engram.service.memory import UpsertCommand
 from engram.service.recall import RecallRequest
-from engram.service.reembed import Reembedder
+from engram.service.reembed import ConversationDocuments, Reembedder
 from engram.settings import Settings
 
 from tests.contract.test_user_control_contract import _archival, _version
@@ -182,3 +182,35 @@ def test_given_an_erasure_racing_a_reembed_then_the_erased_user_stays_out_of_the
         store,  # type: ignore[arg-type]
     ).reembed("t1", "u1")
     assert engram.index.count("t1", "u1") == 0
+
+
+def test_given_an_erasure_racing_a_reembed_of_messages_then_they_stay_out_of_the_index(tmp_path: Path) -> None:
+    """The erasure lands after the re-embed read a thread's messages and before it writes
+    them: the tombstone keeps them (and the summary and archival that follow) out."""
+    _talk(tmp_path)
+    clock = ManualClock()
+    engram = build(Settings(data_dir=tmp_path), clock=clock)
+    clock.advance(timedelta(minutes=1))  # the erasure comes after the writes
+    repo = engram.conversation.repo
+    admin = principal("t1", "ops", Role.ADMIN)
+
+    class ErasedAfterTheRead:
+        def __getattr__(self, name: str) -> object:
+            return getattr(repo, name)
+
+        def list_messages(self, *args: object, **kwargs: object) -> object:
+            page = repo.list_messages(*args, **kwargs)  # type: ignore[arg-type]
+            if page:
+                engram.privacy.erase(admin, "u1", "CONFIRM")
+            return page
+
+    documents = ConversationDocuments(
+        engram.index,
+        engram.embedder,
+        ErasedAfterTheRead(),  # type: ignore[arg-type]
+        engram.archival.repo,
+        engram.store,  # type: ignore[arg-type]
+    )
+    counts = documents.user("t1", "u1")
+    assert (counts.messages, counts.summaries, counts.archival) == (0, 0, 0)
+    assert engram.index.count("t1", "u1") == 0  # type: ignore[attr-defined]
