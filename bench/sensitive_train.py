@@ -250,6 +250,88 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
     rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
     rows += _postal_pin_codes(r) + _digests_in_base64(r) + _developer_text_without_values(r)
+    rows += _codes_talked_about_without_values(r)
+    return rows
+
+
+def _codes_talked_about_without_values(r: random.Random) -> list[tuple[str, str]]:
+    """Long, everyday messages that name a code, a PIN, a password or an id without giving
+    it (it comes by post, in person, is on the card, was changed), with the harmless
+    numbers such messages hold: times, dates, phones, prices, references, years. Written
+    for the families outside 3 showed (its own lines are not copied here)."""
+    things = (
+        "the door code",
+        "the alarm code",
+        "the gate code",
+        "my PIN",
+        "the new PIN",
+        "the combination",
+        "the wifi password",
+        "the admin password",
+        "the activation code",
+        "the access code",
+        "the lockbox code",
+        "my passport",
+        "the BSN",
+        "my licence",
+        "the backup codes",
+        "the recovery key",
+    )
+    where = (
+        "I'll give you {t} in person on {day}, please don't ask for it by text",
+        "{t} is in the email from the management company (sent {date})",
+        "{t} was changed on {date}; the new one comes by post in {n} working days",
+        "you don't need {t}, {name} will sort it before you arrive at {time}",
+        "{t} is printed on the card in the red folder, second drawer",
+        "I forgot {t} and got it wrong three times, now it's blocked until {day}",
+        "{t} expires {month} {year}, renewal costs £{price}",
+        "ask {name} for {t}, he keeps it in the vault",
+        "{t} is on the residence permit, back side, bottom right",
+    )
+    fillers = (
+        "Parking is on level {n}, bay {n2}.",
+        "Call me on {phone} if anything comes up.",
+        "The bins go out {day} night.",
+        "Reference {ref}, invoice {n3} for £{price}.",
+        "Flight lands {time}, gate {n2}.",
+        "Bug: login shows 'invalid password' after release {ver}, status 401.",
+        "Direct debit reference {ref}, originator {n6}.",
+        "Tlf {phone}.",
+    )
+    names = ("Greg", "Leon", "Marta", "Ravi", "Jens", "Beth", "Dee", "Tom")
+    days = ("Monday", "Tuesday", "Thursday", "Friday", "Sunday")
+    months = ("Jan", "Mar", "Aug", "Nov")
+    rows: list[tuple[str, str]] = []
+    for _ in range(400):
+        v = {
+            "t": r.choice(things),
+            "day": r.choice(days),
+            "date": f"{r.randint(1, 28)} {r.choice(months)}",
+            "n": r.randint(2, 10),
+            "n2": r.randint(1, 40),
+            "n3": r.randint(10000, 99999),
+            "n6": r.randint(100000, 999999),
+            "name": r.choice(names),
+            "time": f"{r.randint(7, 20)}:{r.choice(('00', '15', '30', '45'))}",
+            "month": r.choice(months),
+            "year": r.randint(2025, 2035),
+            "price": f"{r.randint(10, 300)}.{r.randint(10, 99)}",
+            "phone": " ".join(str(r.randint(10, 99)) for _ in range(4)),
+            "ref": f"{r.choice(('GYM', 'HS', 'INC', 'PO', 'REF'))}-{r.randint(100, 99999)}",
+            "ver": f"{r.randint(1, 5)}.{r.randint(0, 20)}.{r.randint(0, 9)}",
+        }
+        parts = [r.choice(where), *r.sample(fillers, r.randint(1, 3))]
+        r.shuffle(parts)
+        sentences = [p.format(**v) for p in parts]
+        rows.append(("", " ".join(x[0].upper() + x[1:] + ("" if x.endswith(".") else ".") for x in sentences)))
+    b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    for _ in range(60):
+        body = "AAAAC3NzaC1lZDI1NTE5AAAAI" + "".join(r.choice(b64) for _ in range(43))
+        rows.append(("", f"my SSH public key, please add it: ssh-ed25519 {body} me@laptop"))
+        var = r.choice(("DB_PASSWORD", "PGPASSWORD", "REDIS_PASS", "API_TOKEN"))
+        rows.append(
+            ("", f"the .env:\nHOST=localhost\nUSER=app\nPASSWORD=${{{var}}}\nPORT=5433\n({var} is in the keychain)")
+        )
     return rows
 
 
@@ -544,10 +626,16 @@ def _benign_folds(n: int = 4) -> list[list[tuple[str, str]]]:
 # The rules as they stood when each held-out part had its first run: the filter before
 # the part's misses were fixed. Rules then model on a part, with the model trained
 # without that part, is the honest estimate of the two stages together.
-FIRST_RUN_RULES = {"held_out": "0d44a47", "held_out_b": "b27495b", "held_out_c": "b5e6e80", "held_out_d": "b0369bd"}
+FIRST_RUN_RULES = {
+    "held_out": "0d44a47",
+    "held_out_b": "b27495b",
+    "held_out_c": "b5e6e80",
+    "held_out_d": "b0369bd",
+    "outside_3": "ecd098f",
+}
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
-TRAIN_PARTS = ("development", "held_out", "held_out_b", "held_out_c", "held_out_d")
+TRAIN_PARTS = ("development", "held_out", "held_out_b", "held_out_c", "held_out_d", "outside_3")
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
 
