@@ -324,6 +324,23 @@ def _codes_talked_about_without_values(r: random.Random) -> list[tuple[str, str]
         r.shuffle(parts)
         sentences = [p.format(**v) for p in parts]
         rows.append(("", " ".join(x[0].upper() + x[1:] + ("" if x.endswith(".") else ".") for x in sentences)))
+    # codes that open nothing: discounts, vouchers, gift cards, referrals, with the same
+    # "don't share it" a one-time code carries
+    for _ in range(120):
+        kind = r.choice(("discount", "promo", "voucher", "coupon", "referral", "gift card", "loyalty", "member"))
+        code = r.choice((str(r.randint(1000, 99999)), f"SAVE{r.randint(5, 50)}", f"WELCOME{r.randint(10, 99)}"))
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"Your {kind} code is {code}. Don't share it with your friends, it's just for you!",
+                        f"{code} is your {kind} code, valid until {r.randint(1, 28)} {r.choice(months)}.",
+                        f"use {kind} code {code} at checkout for {r.randint(5, 40)}% off, never share it on forums",
+                    )
+                ),
+            )
+        )
     b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
     for _ in range(60):
         body = "AAAAC3NzaC1lZDI1NTE5AAAAI" + "".join(r.choice(b64) for _ in range(43))

@@ -38,6 +38,9 @@ def test_forwarded_one_time_codes_and_recovery_keys_are_secrets(text: str) -> No
         "You paid 350,00 PLN to the landlord. Nie podawaj nikomu danych karty.",
         "Don't share the recovery key with support: they will never ask for it. Ticket 2291-4471.",
         "backup codes: print them and keep them in a drawer, do not share them",
+        "60957 is your referral code, valid until 6 March",
+        "use loyalty code 32270 at checkout for 30% off, never share it on forums",
+        "72915 is your gift card code, enjoy!",
     ],
 )
 def test_share_warnings_and_code_words_without_a_code_pass(text: str) -> None:

@@ -18,7 +18,8 @@ _CODE_WORD = (
 )
 _NOT_A_ONE_TIME_CODE = re.compile(
     r"(?:zip|post(?:al)?|area|country|promo|discount|coupon|voucher|gift|referral|tracking|booking|order|error"
-    r"|status|dress|tax|sort|swift|bic|bank|qr|bar|source|reference)[\s\-]?$",
+    r"|status|dress|tax|sort|swift|bic|bank|qr|bar|source|reference|loyalty|member(?:ship)?|card|invite|invitation"
+    r"|rabatt|gutschein|descuento|cup[óo]n|r[ée]duction|sconto|kortingscode|korting)[\s\-]?$",
     re.IGNORECASE,
 )
 _SHARE_WARNING = re.compile(
@@ -118,8 +119,11 @@ def one_time_code(text: str, words: frozenset[str]) -> bool:
         return True
     if "codes" in words and _BACKUP_CODE_LIST.search(text):
         return True
-    if any(_VALUE_AT_END.search(text, max(0, m.start() - 12), m.start()) for m in _IS_YOUR_CODE.finditer(text)):
-        return True
+    for m in _IS_YOUR_CODE.finditer(text):
+        if _VALUE_AT_END.search(text, max(0, m.start() - 12), m.start()) and not _NOT_A_ONE_TIME_CODE.search(
+            m.group()[: m.group().lower().rfind("code")].rstrip() if "code" in m.group().lower() else ""
+        ):
+            return True
     present = words & _WARNING_WORDS
     if not present:
         return False
