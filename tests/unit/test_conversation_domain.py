@@ -111,6 +111,25 @@ class TestRedaction:
     def test_redaction_of_nothing_sensitive_keeps_every_character(self, text: str) -> None:
         assert redact_sensitive(text + " 4111 1111 1111 1111")[0] == text + " [redacted]"
 
+    @pytest.mark.parametrize(
+        ("text", "values", "kept"),
+        [
+            # the filter reads a card broken over lines, and ids listed after one word, as one
+            ("My card number is below.\n4111 1111\n1111 1111", ["4111", "1111"], ["My card number is below.\n"]),
+            (
+                "NHS numbers for the kids. Tom: 943 476 5919. Sue: 943 476 5870. Pick-up at 15:30.",
+                ["5919", "5870"],
+                ["NHS numbers for the kids. Tom: ", ". Sue: ", ". Pick-up at 15:30."],
+            ),
+        ],
+    )
+    def test_a_value_named_in_another_sentence_is_redacted(self, text: str, values: list[str], kept: list[str]) -> None:
+        assert find_sensitive(text) is not None
+        cleaned, rules = redact_sensitive(text)
+        assert find_sensitive(cleaned) is None and rules
+        assert not any(v in cleaned for v in values)
+        assert all(k in cleaned for k in kept)  # the rest of the message stays as written
+
     @given(st.text(alphabet=st.sampled_from("0123456789 -abcdeis:."), max_size=80))
     @example("001.01.0001")
     def test_what_redaction_leaves_never_trips_the_filter(self, text: str) -> None:

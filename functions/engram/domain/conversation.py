@@ -290,6 +290,10 @@ _CLAUSE = re.compile(r"[^,]+,?|,")
 # Digits grouped by spaces, dashes or dots ("4111 1111 ...", "123.45.6789"): such a number is
 # replaced alone when it trips a rule on its own.
 _NUMBERISH = re.compile(r"[\d][\d \-.]{5,}[\d]")
+# Words holding a digit and the runs of them set apart by spaces ("X1234567", "943 476 5919").
+_NUMBER_RUN = re.compile(r"[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
+# How many sentences back the word that names a value is looked for before the whole message.
+_SENTENCES_BACK = 8
 
 
 def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
@@ -313,12 +317,48 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
             match = find_sensitive(clause)
             if match is not None:
                 rules.append(match.rule)
-                tail = clause[len(clause.rstrip(" ,.!?;\n")) :]
-                lead = clause[: len(clause) - len(clause.lstrip())]
-                clause = f"{lead}{REDACTED}{tail}"
+                clause = _replaced_whole(clause)
             parts.append(clause)
         out.append("".join(parts))
+    if find_sensitive("".join(out)) is not None:
+        _redact_across_sentences(out, rules)
     return "".join(out), tuple(rules)
+
+
+def _replaced_whole(piece: str) -> str:
+    tail = piece[len(piece.rstrip(" ,.!?;\n")) :]
+    lead = piece[: len(piece) - len(piece.lstrip())]
+    return f"{lead}{REDACTED}{tail}"
+
+
+def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
+    """What no sentence trips alone but the message does: a value whose word is in another
+    sentence ("Passport numbers. Mine is X1234567."), a card broken over lines. The numbers
+    of the fewest sentences before and up to the one that completes a match go (the whole
+    sentence when it has none); if matches still span further, every number, then all."""
+    for i in range(len(sentences)):
+        for j in range(i, max(-1, i - _SENTENCES_BACK), -1):
+            match = find_sensitive("".join(sentences[j : i + 1]))
+            if match is None:
+                continue
+            rules.append(match.rule)
+            for k in range(j, i + 1):
+                sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentences[k])
+            if find_sensitive("".join(sentences[j : i + 1])) is not None:
+                sentences[i] = _replaced_whole(sentences[i])
+            break
+    if find_sensitive("".join(sentences)) is None:
+        return
+    for k, sentence in enumerate(sentences):
+        sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentence)
+    if find_sensitive("".join(sentences)) is not None:
+        sentences[:] = [REDACTED]
+
+
+def _number_redacted(m: re.Match[str]) -> str:
+    run = m.group()
+    stop = run.rstrip(".,!?;:)'\"")
+    return REDACTED + run[len(stop) :]
 
 
 def redact_metadata(value: Any, key: str = "", rules: list[str] | None = None) -> tuple[Any, tuple[str, ...]]:
