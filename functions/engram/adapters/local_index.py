@@ -39,6 +39,9 @@ _SCHEMA = [
     # Bumped by every erasure. An erased user's generation row goes with them, so a new
     # row could repeat a number another process has cached; the epoch tells it apart.
     "CREATE TABLE IF NOT EXISTS idx_epoch (id INTEGER PRIMARY KEY CHECK (id = 1), epoch INTEGER NOT NULL)",
+    # Every start asks which users hold vectors of another model than the embedder's
+    # (``LocalIndexVectors.owners_embedded_otherwise``): answered from this index, not a scan.
+    "CREATE INDEX IF NOT EXISTS idx_docs_model ON idx_docs (model_id)",
 ]
 
 
