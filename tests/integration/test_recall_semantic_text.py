@@ -311,3 +311,43 @@ def test_recall_knows_the_people_talking_from_who_said_the_messages_without_a_pr
     embedder.seen.clear()
     engram.recall.recall(P, "maya", RecallRequest(question + " ", min_score=0.0))
     assert embedder.seen == [question + " "]
+
+
+def test_another_agents_conversation_partners_do_not_change_this_agents_recall(
+    setup: tuple[Engram, Recording],
+) -> None:
+    # (review of #19's speakers) The people talking with one agent are that agent's: its
+    # threads are its own ("self"), as the name the user gave it in the profile is. A
+    # person named Jordan talking in agent alpha's thread took "Jordan" out of agent
+    # beta's question, so what beta found for a trip to Jordan changed with what alpha's
+    # conversation held (and beta could probe who speaks in alpha's threads).
+    engram, _ = setup
+    assert engram.conversation is not None
+    engram.recall.weights = replace(engram.recall.weights, speaker_boost=weights_for("all-MiniLM-L6-v2").speaker_boost)
+    beta = Principal("acme", "beta", frozenset({Role.WRITER}))
+    at = datetime(2023, 5, 7, 18, 0, tzinfo=UTC)
+    # Given the user's plans, told to agent beta
+    for mid, text in [("b1", "We are planning a trip to Jordan in March."), ("b2", "We are planning a trip to Peru.")]:
+        msg = NewMessage(mid, MessageRole.USER, text, at, {"speaker": "Sam"})
+        engram.conversation.conversations.append(beta, "maya", "trips", [msg])
+    question = "When is the trip to Jordan?"
+
+    def seen_by_beta() -> list[tuple[str, float, float]]:
+        assert engram.conversation is not None
+        recalled = engram.recall.recall(beta, "maya", RecallRequest(question, min_score=0.0)).episodes
+        found = engram.conversation.conversations.search(beta, "maya", question, limit=5, min_score=0.0)
+        parts = [(e.message.id, e.parts) for e in recalled] + [(h.message.id, h.parts) for h in found]
+        return [(mid, p.semantic, p.keyword) for mid, p in parts if p is not None]
+
+    before = seen_by_beta()
+    assert before[0][0] == "b1" and before[0][2] > 0
+    # When a person named Jordan talks with agent alpha
+    say(engram, "j1", "Jordan", "Hi, Jordan here, I look after Maya's garden.")
+    # Then beta asks, and finds, as before (the keyword part up to BM25's store-wide
+    # statistics, which any new document moves)
+    assert engram.recall.message_keywords(beta, "maya", question) is None
+    after = seen_by_beta()
+    assert [(mid, sem) for mid, sem, _ in after] == [(mid, sem) for mid, sem, _ in before]
+    assert [kw for _, _, kw in after] == pytest.approx([kw for _, _, kw in before], abs=1e-6)
+    # And alpha, who talks with Jordan, still leaves the name out of its own question
+    assert engram.recall.message_keywords(P, "maya", question) == "When is the trip to ?"

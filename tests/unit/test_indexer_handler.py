@@ -53,7 +53,7 @@ class RecordingIndex:
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]:
         return {}
 
-    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
+    def speakers(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> frozenset[str]:
         return frozenset()
 
 

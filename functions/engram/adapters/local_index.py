@@ -81,7 +81,8 @@ class _UserDocs:
     matrix: npt.NDArray[np.float32]
     rows: FilterRows  # the filter fields of each matrix row
     kinds: frozenset[str] = frozenset()  # the kinds the user has any document of
-    speakers: frozenset[str] = frozenset()  # who said the user's past messages
+    # Who said the user's past messages, by the agent whose thread they are in.
+    speakers: dict[str, frozenset[str]] = field(default_factory=dict)
     # Each document's stored meta as read, by rowid: a reload parses only what changed.
     raw: dict[int, str] = field(default_factory=dict)
     # The last query vector's similarities and the last full-text scan: one recall asks
@@ -362,8 +363,11 @@ class LocalIndex:
             docs.scan = _Scan(match, state, rows, complete)
         return found
 
-    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
-        return self._docs(tenant_id, user_id, None).speakers
+    def speakers(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> frozenset[str]:
+        by_agent = self._docs(tenant_id, user_id, None).speakers
+        if agent_id is not None:
+            return by_agent.get(agent_id, frozenset())
+        return frozenset().union(*by_agent.values())
 
     def _docs(self, tenant_id: str, user_id: str, model_id: str | None) -> _UserDocs:
         """The user's documents and vectors, cached until the user's generation moves."""
@@ -410,9 +414,17 @@ def _user_docs(gen: int, rows: list[Any], model_id: str | None, cached: _UserDoc
         matrix,
         rows_of,
         frozenset(m.kind for m in metas.values()),
-        frozenset(m.speaker for m in metas.values() if m.speaker and m.doc_kind is DocKind.MESSAGE),
+        _speakers(metas),
         raw,
     )
+
+
+def _speakers(metas: dict[int, DocMeta]) -> dict[str, frozenset[str]]:
+    said: dict[str, set[str]] = {}
+    for m in metas.values():
+        if m.speaker and m.doc_kind is DocKind.MESSAGE:
+            said.setdefault(m.agent, set()).add(m.speaker)
+    return {agent: frozenset(names) for agent, names in said.items()}
 
 
 def _metas(rows: list[Any], cached: _UserDocs | None) -> tuple[dict[int, DocMeta], dict[int, str]]:

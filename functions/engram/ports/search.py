@@ -108,9 +108,10 @@ class SearchIndex(Protocol):
 
     def erase_user(self, tenant_id: str, user_id: str) -> dict[str, int]: ...
 
-    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
-        """Who said the user's indexed past messages (``IndexDocument.speaker``), where
-        the index knows it without a search of its own; else empty."""
+    def speakers(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> frozenset[str]:
+        """Who said the user's indexed past messages (``IndexDocument.speaker``) in the
+        threads of ``agent_id`` (None: of every agent), where the index knows it without
+        a search of its own; else empty."""
         ...
 
 

@@ -263,16 +263,19 @@ class RecallService:
     def _people(self, principal: Principal, user_id: str, profile: UserProfile | None) -> list[str]:
         """The names of the people talking: the user's name and nickname and the name the
         user gave this agent (the profile), and, when the speaker part counts who said a
-        message (``speaker_boost``), whoever said the user's past messages as the index
-        knows them (``SearchIndex.speakers``; not the roles a message without a speaker is
-        indexed under). Without the second, an app that never set the profile lost both
-        uses of the names (on the conversation evaluation, test R@10 / R@20 0.700 / 0.773
-        instead of 0.757 / 0.856, docs/recall.md)."""
+        message (``speaker_boost``), whoever said the user's past messages in this agent's
+        threads as the index knows them (``SearchIndex.speakers``; not the roles a message
+        without a speaker is indexed under). Without the second, an app that never set the
+        profile lost both uses of the names (on the conversation evaluation, test R@10 /
+        R@20 0.700 / 0.773 instead of 0.757 / 0.856, docs/recall.md). Another agent's
+        threads are its own: who talks there must not change this agent's question (nor
+        be told by it), as the name the user gave that agent does not."""
         names = [] if profile is None else [profile.name, profile.nickname, profile.agent_names.get(principal.agent_id)]
         people = [n for n in names if n]
         if self.weights.speaker_boost > 0:
             try:
-                said = self.index.speakers(principal.tenant_id, user_id)
+                agent = None if principal.is_admin else principal.agent_id
+                said = self.index.speakers(principal.tenant_id, user_id, agent)
             except StoreUnavailable:
                 said = frozenset()  # recall itself degrades without the index
             people += sorted(s for s in said if s.casefold() not in _ROLES)

@@ -106,7 +106,7 @@ class OpenSearchIndex:
         return {"indexDocuments": deleted}
 
     # -- reads --------------------------------------------------------------------------
-    def speakers(self, tenant_id: str, user_id: str) -> frozenset[str]:
+    def speakers(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> frozenset[str]:
         # The documents do not carry who said a message here; recall then knows the people
         # talking from the profile alone (docs/recall.md).
         return frozenset()
