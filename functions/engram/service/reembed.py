@@ -116,10 +116,18 @@ class ConversationDocuments:
 
     def thread(self, key: ThreadKey) -> DocumentCounts:
         """Every message of the thread (not only its live window) and its summary."""
+        return self.thread_from(key)[0]
+
+    def thread_from(
+        self, key: ThreadKey, after: int = 0, enough: Callable[[], bool] | None = None
+    ) -> tuple[DocumentCounts, int | None]:
+        """The thread's messages after sequence ``after``, then its summary; stops after a
+        batch once ``enough()`` says so (an invocation running out of time: a thread can
+        hold thousands of messages). Answers what was written, and the sequence to go on
+        after (None: the thread is done)."""
         counts = DocumentCounts()
         if self._conversations is None:
-            return counts
-        after = 0
+            return counts, None
         while True:
             page = self._conversations.list_messages(key, after, BATCH)
             if not page:
@@ -131,12 +139,14 @@ class ConversationDocuments:
                 [(message_document(m), message_embedding_text(m), m.created_at) for m in said],
             )
             after = page[-1].seq
+            if enough is not None and enough():
+                return counts, after
         summary = self._conversations.get_summary(key)
         if summary is not None and summary.text.strip():
             counts.summaries += self._write(
                 key.tenant_id, key.user_id, [(summary_document(summary), summary.text, summary.updated_at)]
             )
-        return counts
+        return counts, None
 
     def archival(self, records: Sequence[ArchivalRecord]) -> int:
         done = 0

@@ -6,8 +6,10 @@ the stream indexer gave up on.
   (active entries written, any other state removed), and each thread's messages and
   summary and each archival record on the page through the writers their features use
   (``reembed.ConversationDocuments``), all with the embedder now configured: after a
-  model change the backfill is the cloud's re-embed. When its invocation runs short of
-  time it queues the rest of its segment (a cursor) and returns. Idempotent: running it
+  model change the backfill is the cloud's re-embed. Each thread is a work message of
+  its own (a thread can hold more messages than one invocation can embed). When an
+  invocation runs short of time it queues the rest of its segment (a cursor), or of its
+  thread (a sequence number), and returns. Idempotent: running it
   again, or twice at once, leaves the index as the table says.
 - Replay: ``replay_failures()`` moves each on-failure record of the indexer's failure
   queue (a shard and a range of sequence numbers) onto the work queue; a worker reads
@@ -31,6 +33,7 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 
+from engram.domain.conversation import ThreadKey
 from engram.domain.errors import ValidationFailed
 from engram.ports import EntryChange, EntryReader, EntryScanner, ErasureMarks, Messages, StreamRange
 from engram.service.indexing import Indexer, IndexReport, apply_unless_erased
@@ -118,6 +121,9 @@ class ReindexService:
             return self.scan(int(message["segment"]), int(message["segments"]), message.get("cursor"), time_left)
         if kind == "replay":
             return self.replay(message["batch"])
+        if kind == "thread":
+            key = ThreadKey(str(message["tenant"]), str(message["user"]), str(message["agent"]), str(message["thread"]))
+            return self.thread(key, int(message.get("after", 0)), time_left)
         raise ValidationFailed("Not a re-index message.", kind=str(kind))
 
     def scan(
@@ -129,10 +135,9 @@ class ReindexService:
             changes = [EntryChange(e.tenant_id, e.user_id, e.id, e) for e in page.items]
             self._apply(changes, result)
             if self._documents is not None:
-                for key in page.threads:
-                    done = self._documents.thread(key)
-                    result.messages += done.messages
-                    result.summaries += done.summaries
+                # Each thread is work of its own (``thread``): one can hold thousands of
+                # messages to embed, more than an invocation has time for.
+                self._work.send([_thread_work(key, 0) for key in page.threads])
                 result.archival += self._documents.archival(page.archival)
             cursor = page.next_cursor
             if cursor is None:
@@ -141,6 +146,21 @@ class ReindexService:
                 self._work.send([{"kind": "scan", "segment": segment, "segments": segments, "cursor": cursor}])
                 result.continued = True
                 return result
+
+    def thread(self, key: ThreadKey, after: int = 0, time_left: Callable[[], float] | None = None) -> ReindexResult:
+        """One thread's messages after sequence ``after``, and its summary; when the
+        invocation runs short of time, the rest is queued (from where it stopped)."""
+        result = ReindexResult()
+        if self._documents is None:
+            return result
+        done, rest = self._documents.thread_from(
+            key, after, None if time_left is None else lambda: time_left() < TIME_MARGIN_SECONDS
+        )
+        result.messages, result.summaries = done.messages, done.summaries
+        if rest is not None:
+            self._work.send([_thread_work(key, rest)])
+            result.continued = True
+        return result
 
     def replay(self, batch: Mapping[str, Any]) -> ReindexResult:
         result = ReindexResult()
@@ -158,3 +178,14 @@ class ReindexService:
         report, erased = apply_unless_erased(self._indexer, self._erasures, changes)
         result.add(report, len(changes))
         result.erased += erased
+
+
+def _thread_work(key: ThreadKey, after: int) -> dict[str, Any]:
+    return {
+        "kind": "thread",
+        "tenant": key.tenant_id,
+        "user": key.user_id,
+        "agent": key.agent_id,
+        "thread": key.thread_id,
+        "after": after,
+    }
