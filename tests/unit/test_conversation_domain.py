@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from engram.domain import conversation as conversation_module
 from engram.domain.conversation import (
     REDACTED,
     Message,
@@ -129,6 +130,17 @@ class TestRedaction:
         assert find_sensitive(cleaned) is None and rules
         assert not any(v in cleaned for v in values)
         assert all(k in cleaned for k in kept)  # the rest of the message stays as written
+
+    def test_a_long_message_of_short_lines_costs_one_filter_run_a_line(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        # lines of digits the filter reads as one id only together: the search across
+        # sentences must not cost a run per line and window (seconds at a few thousand lines)
+        text = "12\n" * 400
+        runs = []
+        real = conversation_module.find_sensitive
+        monkeypatch.setattr(conversation_module, "find_sensitive", lambda t: runs.append(t) or real(t))
+        cleaned, rules = redact_sensitive(text)
+        assert rules and real(cleaned) is None
+        assert len(runs) <= 400 + 10
 
     @given(st.text(alphabet=st.sampled_from("0123456789 -abcdeis:."), max_size=80))
     @example("001.01.0001")

@@ -294,6 +294,7 @@ _NUMBERISH = re.compile(r"[\d][\d \-.]{5,}[\d]")
 _NUMBER_RUN = re.compile(r"[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
 # How many sentences back the word that names a value is looked for before the whole message.
 _SENTENCES_BACK = 8
+_WINDOWED_MAX = 30
 
 
 def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
@@ -335,8 +336,10 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
     """What no sentence trips alone but the message does: a value whose word is in another
     sentence ("Passport numbers. Mine is X1234567."), a card broken over lines. The numbers
     of the fewest sentences before and up to the one that completes a match go (the whole
-    sentence when it has none); if matches still span further, every number, then all."""
-    for i in range(len(sentences)):
+    sentence when it has none); if matches still span further, every number, then all.
+    A long message goes straight to the numbers: the search by sentence costs a filter run
+    per sentence and window, which a message of many short lines would make seconds."""
+    for i in range(len(sentences) if len(sentences) <= _WINDOWED_MAX else 0):
         for j in range(i, max(-1, i - _SENTENCES_BACK), -1):
             match = find_sensitive("".join(sentences[j : i + 1]))
             if match is None:
@@ -347,8 +350,10 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
             if find_sensitive("".join(sentences[j : i + 1])) is not None:
                 sentences[i] = _replaced_whole(sentences[i])
             break
-    if find_sensitive("".join(sentences)) is None:
+    match = find_sensitive("".join(sentences))
+    if match is None:
         return
+    rules.append(match.rule)
     for k, sentence in enumerate(sentences):
         sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentence)
     if find_sensitive("".join(sentences)) is not None:
