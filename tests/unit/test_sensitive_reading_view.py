@@ -6,7 +6,7 @@ valid check digits."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive import find_by_rules, find_sensitive
 from engram.domain.sensitive.reading_view import reading_view
 
 
@@ -122,10 +122,29 @@ def test_a_code_read_out_digit_by_digit_after_its_word_is_a_secret(text: str) ->
         "the code fell off, room four one two is the one with the alarm",
         "Passwort? weiß ich nicht, ruf die Hotline an: null acht null null, eins zwei drei",
         "the code ran for 1 2 0 minutes before the alarm went off",
+        "Alarm at seven thirty tomorrow, I have a flight",
+        "the fire alarm went off at six thirty five and woke everyone",
+        "the gate opens at 7 3 0 for deliveries",
     ],
 )
 def test_numbers_read_out_after_another_word_are_no_code(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set an alarm for six forty-five",
+        "remind me to set the alarm for five thirty",
+        "the alarm goes off at six fifteen, then the kettle",
+        "the safe room opens until nine thirty",
+    ],
+)
+def test_a_clock_time_after_its_preposition_is_no_code_to_the_rules(text: str) -> None:
+    # When an alarm rings, not what disarms it. The rules alone: the learned stage still
+    # reads "set an alarm" as a secret (issue 18, notes/rv18.md; it needs such negatives).
+    assert reading_view(text) is None
+    assert find_by_rules(text) is None
 
 
 @pytest.mark.parametrize(

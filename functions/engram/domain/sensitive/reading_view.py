@@ -71,6 +71,13 @@ _OCR_MAP = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
 # numbered item or a form's box label: "3. Food", "1 Wages", "12a D").
 _BROKEN_LINE = re.compile(r"(?<=\d)(-?)[ \t]*\r?\n[ \t]*(?=\d)(?!\d{1,2}[a-z]?[.)]?[ \t]+[^\d\s])")
 
+# A clock time said after its preposition ("set the alarm for six forty-five", "the gate
+# opens at 7 3 0") stays words: it says when something rings or opens, not a code.
+_TIME_BEFORE = re.compile(
+    r"(?<![\w])(?:at|for|until|till|by|from|before|after|um|ab|bis|gegen|à|vers|a\s+las|alle|om|kl\.?|klockan)\s*$",
+    re.IGNORECASE,
+)
+
 
 def reading_view(text: str) -> str | None:
     """The text with spelled, spaced, OCR'd and broken numbers written as digit groups, or
@@ -116,8 +123,13 @@ def _spelled_runs(text: str) -> list[tuple[int, int, list[str]]]:
         j, groups = _run_from(text, words, i)
         digits = sum(len(g) for g in groups)
         run = [words[k].group().lower() for k in range(i, j)]
+        start = words[i].start()
+        number = "".join(groups)
         if j > i + 1 and digits >= 3 and 2 * sum(w in _ALSO_A_WORD for w in run) < len(run):
-            runs.append((words[i].start(), words[j - 1].end(), groups))
+            if _clock_time(text, start, number):
+                i = j
+                continue
+            runs.append((start, words[j - 1].end(), groups))
             i = j
         else:
             i += 1
@@ -133,9 +145,17 @@ def dictated_runs(text: str) -> list[tuple[int, int, int]]:
         out.extend((a, b, sum(map(len, groups))) for a, b, groups in _spelled_runs(text))
     for m in _SPACED.finditer(text):
         digits = sum(c.isdigit() for c in m.group())
-        if digits >= 3 and not any(c.isalpha() for c in m.group()):
+        if digits >= 3 and not any(c.isalpha() for c in m.group()) and not _clock_time(text, m.start(), m.group()):
             out.append((m.start(), m.end(), digits))
     return out
+
+
+def _clock_time(text: str, start: int, said: str) -> bool:
+    """Whether the number said at ``start`` is a time of day given after its preposition."""
+    number = "".join(c for c in said if c.isdigit())
+    if len(number) not in (3, 4) or int(number[:-2]) > 24 or int(number[-2:]) >= 60:
+        return False
+    return _TIME_BEFORE.search(text, max(0, start - 12), start) is not None
 
 
 def _run_from(text: str, words: list[re.Match[str]], i: int) -> tuple[int, list[str]]:
