@@ -250,7 +250,46 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
         rows.append((key, r.choice(("value {s}", "{s}", "{w} {s} done", "see {s}")).format(w=w, s=slug)))
     rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
     rows += _postal_pin_codes(r) + _digests_in_base64(r) + _developer_text_without_values(r)
-    rows += _codes_talked_about_without_values(r)
+    rows += _codes_talked_about_without_values(r) + _ids_and_codes_that_are_not_secrets(r)
+    return rows
+
+
+def _ids_and_codes_that_are_not_secrets(r: random.Random) -> list[tuple[str, str]]:
+    """Promo codes, a company's registration and tax numbers, API objects' ids, masked and
+    example keys: what looks like a credential or an id and is none."""
+    alnum = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz0123456789"
+    rows = []
+    for _ in range(200):
+        body = "".join(r.choice(alnum) for _ in range(r.randint(14, 26)))
+        n = r.randint(10**7, 10**9)
+        word = r.choice(("SAVE", "WELCOME", "THANKYOU", "SPRING", "BLACKFRIDAY", "VIP"))
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"promo code {word}{r.randint(5, 50)} gives {r.randint(5, 50)}% off",
+                        f"use the discount code {word}{r.randint(5, 50)} at checkout",
+                        f"voucher {word}-{r.randint(100, 999)} expires Friday",
+                        f"referral code {word.lower()}{r.randint(10, 99)}",
+                        f"VAT number DE{n} of the company",
+                        f"KvK-nummer {n} van het bedrijf",
+                        f"CIF de la empresa B-{n}",
+                        f"the company's EIN is {r.randint(10, 99)}-{r.randint(10**6, 10**7 - 1)} (Acme Holdings Inc.)",
+                        f"Invoice No. 2026-{r.randint(1000, 9999)}\nPO: {n}\nCustomer ID: C-{r.randint(1000, 99999)}",
+                        f"{r.choice(('ch', 'cus', 'sub', 'pi', 'req', 'msg', 'call', 'org', 'evt'))}_{body} succeeded",
+                        f'"id": "{r.choice(("chatcmpl", "msg", "toolu", "run"))}-{body}"',
+                        f"export {r.choice(('STRIPE_SECRET_KEY', 'OPENAI_API_KEY', 'GITHUB_TOKEN'))}="
+                        f"{r.choice(('sk_live_', 'sk-', 'ghp_'))}{'x' * r.randint(16, 36)}",
+                        f"api key: sk-...{body[:4]} (shown once)",
+                        f'token: "<{r.choice(("CHANGE_ME", "YOUR_TOKEN", "REDACTED"))}>"',
+                        f"my {r.choice(('aadhaar', 'pan', 'bank account', 'passport'))} is linked to "
+                        f"{r.randint(70000, 99999)} {r.randint(10000, 99999)} for the OTP",
+                        f"Your discount code is {r.randint(1000, 9999)}. Don't share it with your friends!",
+                    )
+                ),
+            )
+        )
     return rows
 
 
@@ -550,6 +589,10 @@ _NUMBER_WORDS = (
     "Paketnummer",
     "meter number",
     "Zählernummer",
+    # more languages and scripts (after the outside parts: shipment and phone numbers read as accounts)
+    *("رقم الجوال", "رقم الهاتف", "رقم الشحنة", "رقم الطلب", "מספר טלפון", "מספר הזמנה", "номер телефона"),
+    *("номер заказа", "трек-номер", "फ़ोन नंबर", "ऑर्डर नंबर", "เบอร์โทร", "เลขพัสดุ", "telefon numarası"),
+    *("sipariş no", "kargo takip no", "nomor hp", "nomor pesanan", "số điện thoại", "mã đơn hàng"),
 )
 _NUMBER_TEMPLATES = (
     "{w} {v}",
@@ -649,10 +692,21 @@ FIRST_RUN_RULES = {
     "held_out_c": "b5e6e80",
     "held_out_d": "b0369bd",
     "outside_3": "ecd098f",
+    "outside_1": "d022fd1",
+    "outside_2": "d022fd1",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
-TRAIN_PARTS = ("development", "held_out", "held_out_b", "held_out_c", "held_out_d", "outside_3")
+TRAIN_PARTS = (
+    "development",
+    "held_out",
+    "held_out_b",
+    "held_out_c",
+    "held_out_d",
+    "outside_1",
+    "outside_2",
+    "outside_3",
+)
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
 

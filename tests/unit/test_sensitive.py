@@ -105,7 +105,6 @@ def test_checksums() -> None:
         ("curl https://api.stripe.com/v1/charges -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:", "", "secret"),
         ("github_pat_11ABCDEFG0123456789ABC_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVW", "", "secret"),
         ("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", "", "secret"),
-        ("https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", "", "secret"),
         ("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY/Pu\n", "", "secret"),
         ("postgresql://other:secret@localhost/otherdb?connect_timeout=10", "", "secret"),
         ("Server=db;Database=app;User Id=sa;Password=Winter2024!;", "", "secret"),
@@ -205,7 +204,8 @@ def test_long_strings_of_ordinary_notes_pass(text: str) -> None:
     ("text", "rule"),
     [
         ("log into the printer with Zebra77!", "secret"),
-        ("garage keypad: 7712 then enter", "secret"),
+        # ("garage keypad: 7712 then enter" was here; a rule finds keypads since the outside parts)
+        ("router admin: Zebra77! (changed it today)", "secret"),
     ],
 )
 def test_the_learned_stage_finds_what_no_rule_names(text: str, rule: str) -> None:

@@ -41,7 +41,7 @@ _ACCOUNT_WORDS = (
     r"|nomor\s+rekening|no\.?\s*rek(?:ening)?|norek|s[ốo]\s+t[àa]i\s+kho[ảa]n|t[àa]i\s+kho[ảa]n|stk"
     r"|hesap(?:\s+(?:no|numaras[ıi]))?|č[íi]slo\s+[úu][čc]tu|sz[áa]mlasz[áa]m|broj\s+ra[čc]una|[žz]iro\s+ra[čc]un"
     r"|tilinumero|n[úu]mero\s+da\s+conta|numero\s+di\s+conto|rib|reg\.?\s*nr\.?|kontonr\.?|clearingnummer|bankgiro"
-    r"|plusgiro|s[ąa]skaitos\s+numeris|arvelduskonto|номер\s+сч[её]та|расч[её]тный\s+сч[её]т|р/с|рахун(?:ок|ку)"
+    r"|plusgiro|s[ąa]skaitos\s+numeris|arvelduskonto|сч[её]т[ау]?|бик|номер\s+сч[её]та|расч[её]тный\s+сч[её]т|р/с|рахун(?:ок|ку)"
     r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|खाता\s*संख्या|เลขที่บัญชี)"
 )
 _ACCOUNT_RE = re.compile(
@@ -111,7 +111,7 @@ _NOT_A_BANK_BEFORE = re.compile(
 # 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
 # account before its sort code; a US routing number (ABA check digit) and an account.
 _CJK_ACCOUNT_RE = re.compile(
-    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|계좌번호|계좌)[^\d。\n]{0,6}?\s*"
+    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌)[^\d。\n]{0,12}?\s*"
     r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
 )
 _CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
@@ -125,7 +125,45 @@ def _aba_valid(d: str) -> bool:
     return (3 * (n[0] + n[3] + n[6]) + 7 * (n[1] + n[4] + n[7]) + n[2] + n[5] + n[8]) % 10 == 0
 
 
+# More countries' account forms: Japan Post Bank's 記号 and 番号; Korean dashed numbers
+# beside 계좌; Brazil's agência and conta corrente as "ag" and "cc"; Poland's NRB (an IBAN
+# without its "PL"); Czech account/bank code (mod 11); Mexico's CLABE (weights 3, 7, 1).
+_YUCHO_RE = re.compile(r"記号\s*[:：]?\s*\d{5}\s*[-‐]?\s*番号\s*[:：]?\s*\d{6,8}")
+_KR_DASHED_RE = re.compile(r"(?<![\d\-])\d{2,6}-\d{2,6}-\d{2,8}(?:-\d{1,3})?(?![\d\-])")
+_AG_CC_RE = re.compile(
+    r"\bag(?:[êe]ncia)?\.?\s*:?\s*\d{3,5}(?:-\d)?\s*[,/]?\s*(?:cc|c/c|conta)\.?\s*:?\s*\d{3,12}-?[\dXx]\b", re.I
+)
+_NRB_RE = re.compile(r"(?<![\d\w])\d{2}(?:[ ]?\d{4}){6}(?![\d\w])")
+_CZ_ACCOUNT_RE = re.compile(r"(?<![\d/\-])(?:(\d{1,6})-)?(\d{2,10})/(\d{4})(?![\d/])")
+_CLABE_RE = re.compile(r"(?<!\d)\d{18}(?!\d)")
+
+
+def _cz_valid(prefix: str, number: str) -> bool:
+    weights = (6, 3, 7, 9, 10, 5, 8, 4, 2, 1)
+    ok = sum(int(c) * w for c, w in zip(number.zfill(10), weights, strict=True)) % 11 == 0
+    return ok and sum(int(c) * w for c, w in zip(prefix.zfill(10), weights, strict=True)) % 11 == 0
+
+
+def _clabe_valid(d: str) -> bool:
+    total = sum(int(c) * (3, 7, 1)[i % 3] % 10 for i, c in enumerate(d[:17]))
+    return (10 - total % 10) % 10 == int(d[17])
+
+
+def _more_account_forms(text: str, words: frozenset[str]) -> bool:
+    if not text.isascii() and (_YUCHO_RE.search(text) or ("계좌" in text and _KR_DASHED_RE.search(text) is not None)):
+        return True
+    if _AG_CC_RE.search(text) or any(iban_valid("PL" + re.sub(r"\D", "", m.group())) for m in _NRB_RE.finditer(text)):
+        return True
+    if words & {"účet", "účtu", "účtem", "ucet", "uctu"} and any(
+        _cz_valid(m.group(1) or "", m.group(2)) for m in _CZ_ACCOUNT_RE.finditer(text)
+    ):
+        return True
+    return "clabe" in words and any(_clabe_valid(m.group()) for m in _CLABE_RE.finditer(text))
+
+
 def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
+    if _more_account_forms(text, words):
+        return True
     if any(not _NOT_A_BANK_BEFORE.search(text[: m.start()]) for m in _ACCOUNT_RE.finditer(text)):
         return True
     if _SORT_CODE_ACCOUNT.search(text) is not None or _CJK_ACCOUNT_RE.search(text) is not None:

@@ -40,6 +40,7 @@ _BRANDS: tuple[tuple[int, int, frozenset[int]], ...] = (
     (63, 63, frozenset(range(12, 20))),
     (67, 67, frozenset(range(12, 20))),
     (2200, 2204, frozenset({16})),  # Mir
+    (9792, 9792, frozenset({16})),  # Troy
 )
 # A digit run whose groups are joined by one space, dash or dot, and that is not a slice of
 # a longer run (IBANs and references hold 13-19 digit stretches that pass Luhn 1 in 10).
@@ -47,8 +48,8 @@ _BRANDS: tuple[tuple[int, int, frozenset[int]], ...] = (
 # spaces apart ("4845  4000  7893  7201").
 _CARD_RE = re.compile(
     r"(?<![\w.\-+])(?<!\+\d)(?<!\+\d\d)(?<!\d[ .\-])(?<!\d  )"
-    r"\d(?:(?: {1,2}|[.\-])?\d){11,18}(?![ .\-]{0,2}\d)(?![.\-]?\w)"
-)
+    r"\d(?:(?: {1,2}|[.\-]| ?\n)?\d){11,18}(?![ .\-]{0,2}\d)(?![.\-]?\w)"
+)  # (a number split over two lines, as pasted from a chat, is one run)
 NOT_A_CARD_BEFORE = re.compile(
     r"\b(?:imei|meid|tracking|track|order|orders|isbn|ean|upc|invoice|ticket|booking|reservation|confirmation"
     r"|serial|loyalty|member(?:ship)?|flyer|ref|reference|meeting|zoom|phone|tel|fax|barcode|sku|product)\b"
@@ -65,7 +66,7 @@ def _brand(digits: str) -> bool:
     return False
 
 
-_EXPIRY = re.compile(r"(?<=\d)([ ,]+)(?=(?:0[1-9]|1[0-2])/\d{2,4}\b)")
+_EXPIRY = re.compile(r"(?<=\d)([ ,\n]+)(?=(?:0[1-9]|1[0-2])/\d{2,4}\b)")
 
 
 _ACCOUNT_BEFORE = re.compile(
@@ -74,7 +75,8 @@ _ACCOUNT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CARD_WORD = re.compile(
-    r"\b(?:card|cc|visa|master\s*card|amex|kart[eai]?|tarjeta|carte|cart[ãa]o|carta|kaart|debit|credit)\b",
+    r"\b(?:card|cc|visa|master\s*card|amex|discover|troy|kart[eaıi]?m?|tarjeta|carte|cart[ãa]o|carta|kaart|debit|credit)\b"
+    r"|카드|カード|卡号|银行卡",
     re.IGNORECASE,
 )
 
@@ -101,16 +103,35 @@ def _card_in_pieces(text: str) -> bool:
     return False
 
 
+# Cards that pay for nothing: loyalty, library, gift, id cards.
+_OTHER_CARD = re.compile(
+    r"\b(?:loyalty|library|member(?:ship)?|gift|id|sim|business|health|insurance|student|key|boarding|transit|bus"
+    r"|metro|oyster|rewards?|club|discount|store|payback|miles|points|flyer|vitale)\s+card\b|\bcarte\s+vitale\b",
+    re.IGNORECASE,
+)
+_CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
+# Brands whose prefixes are shared with other numbers (Maestro's 50, 56-58, 63, 67).
+_WEAK_BRAND = re.compile(r"5[06-8]|6[37]")
+# What says, after a word like "order" or "invoice", that the number is paid with.
+_PAID_WITH = re.compile(r"\b(?:paid|pay|charge[ds]?|refund(?:ed)?|gave\s+them|use)\b", re.IGNORECASE)
+
+
 def has_card(text: str) -> bool:
+    if _CODES.search(text):
+        return False  # a list of backup codes, whatever they add up to
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
     text = _EXPIRY.sub(r"\1exp ", text)
     for m in _CARD_RE.finditer(text):
         digits = re.sub(r"\D", "", m.group())
-        if not (_brand(digits) and len(set(digits)) > 1 and luhn_valid(digits)):
+        if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
             continue
-        if NOT_A_CARD_BEFORE.search(text[: m.start()]):
-            continue
-        if _ACCOUNT_BEFORE.search(text[: m.start()]) and not _CARD_WORD.search(text):
+        before = text[max(0, m.start() - 40) : m.start()]
+        paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
+        if not (_brand(digits) or (len(digits) == 16 and paid_with and _CARD_WORD.search(before))):
+            continue  # an unknown prefix counts only after a card word ("카드번호 9410 ...")
+        if NOT_A_CARD_BEFORE.search(text[: m.start()]) and not paid_with:
+            continue  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
+        if _ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text):
             continue  # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
         return True
     return _card_in_pieces(text)

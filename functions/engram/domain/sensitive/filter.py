@@ -4,6 +4,7 @@ given). Conversation messages are redacted in ``engram.domain.conversation`` wit
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from engram.domain.errors import SensitiveDataRejected
@@ -12,11 +13,12 @@ from engram.domain.sensitive.cards import has_card
 from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET, WORDS, SensitiveMatch, sensitive_match
 from engram.domain.sensitive.dictated_codes import dictated_code
 from engram.domain.sensitive.government_ids import has_government_id
-from engram.domain.sensitive.keys import KEY_SPLIT, NEEDS_DIGITS, key_rule
+from engram.domain.sensitive.keys import CODE_KEY_WORDS, KEY_SPLIT, NEEDS_DIGITS, POINTER_VALUE, key_rule
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.secret import has_secret
+from engram.domain.sensitive.spoken_numbers import digit_readings
 
 
 def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> None:
@@ -46,6 +48,16 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     return None if learned is None else sensitive_match(learned)
 
 
+# A code as typed on a keypad: digits, "#" and "*", at most two letters ("2B49A", "3 9 0 2").
+_CODE_VALUE = re.compile(r"(?=(?:[^A-Za-z]*[A-Za-z]){0,2}[^A-Za-z]*$)[#*]?[\dA-Za-z](?:[\s\-]?[\dA-Za-z#*]){2,9}")
+
+
+def _key_words(key: str) -> frozenset[str]:
+    words = {w.lower() for w in KEY_SPLIT.split(key) if w}
+    # fused words: "alarmcode_kantoor", "code_porte_bureau"
+    return frozenset(words | {w[: -len("code")] for w in words if w.endswith("code")})
+
+
 def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
     """The rules alone (the bench measures each stage apart)."""
     return _by_rules(text, key, reading_view(text))
@@ -59,20 +71,26 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         if inside is not None:
             return inside
         rule = key_rule(key)
-        if rule is not None and text.strip():
-            digits = sum(map(str.isdigit, text))
-            if rule not in NEEDS_DIGITS or digits >= 4:
-                return sensitive_match(rule)
+        digits = sum(map(str.isdigit, text))
+        pointer = rule == SECRET and POINTER_VALUE.search(text.strip()) is not None
+        if rule is not None and text.strip() and not pointer and (rule not in NEEDS_DIGITS or digits >= 4):
+            return sensitive_match(rule)
+        if rule is None and digits >= 3 and _CODE_VALUE.fullmatch(text.strip()) and CODE_KEY_WORDS & _key_words(key):
+            return sensitive_match(SECRET)  # [office_door] 7714#
     found = _find_in_text(text)
     if found is not None:
         return found
     # Values as people dictate, space out, scan or break them: the same rules on the text
     # with those numbers written as digit groups.
-    if view is None:
-        return None
-    found = _find_in_text(view)
-    if found is None and dictated_code(text):
-        return sensitive_match(SECRET)
+    if view is not None:
+        found = _find_in_text(view)
+        if found is None and dictated_code(text):
+            return sensitive_match(SECRET)
+    # and on the stretches around each such number, as digits (other scripts' digits too)
+    for reading in digit_readings(text) if found is None else ():
+        found = _find_in_text(reading)
+        if found is not None:
+            break
     return found
 
 

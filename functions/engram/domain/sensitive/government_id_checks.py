@@ -223,7 +223,8 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
 
 def worded_checked_id(text: str, words: frozenset[str]) -> bool:
     checks = [(n, check) for stems, n, check in _WORDED_CHECKS if stems & words]
-    if "マイナンバー" in text or "個人番号" in text or "My Number" in text or "individual number" in text.lower():
+    lower = text.lower()
+    if "マイナンバー" in text or "個人番号" in text or "my number" in lower or "individual number" in lower:
         checks.append((12, _my_number_valid))  # CJK words run on into the next ones
     if {"social", "security"} <= words:
         checks.append((9, _ssn_like))

@@ -42,11 +42,16 @@ _ID_WORDS = (
     r"|niss|cuit|cuil|kennitala|szem[ée]lyi\s+sz[áa]m|ad[óo]azonos[íi]t[óo](?:\s+jel)?|taj(?:\s+sz[áa]m)?|paszportu"
     r"|pasaport(?:\s+(?:no|numaras[ıi]))?|paspor|paspoortnummer|passnummer|nss|tessera\s+sanitaria|buletin|mykad"
     r"|kad\s+pengenalan|sss|umid|philhealth|nomor\s+induk\s+kependudukan"
+    # fields of a record ("id_number: ...", "passport_no"), and more documents' names
+    r"|id[_\s]?(?:number|no|num)|passport[_\s](?:number|no|num)|document[_\s]?(?:number|no)|licen[cs]e[_\s](?:number|no)"
+    r"|national[_\s]id|tax[_\s]id|(?:hong\s+kong|hk)\s+id(?:\s+card)?|a-?number|alien\s+(?:registration\s+)?number|uscis"
+    r"(?:\s+number)?|green\s+card(?:\s+number)?|passport\s+card|cart[ãa]o\s+de\s+cidad[ãa]o|my\s+number"
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số"
+    r"|card|its|it['’]s|,|\(japan\)"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,3}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
@@ -100,11 +105,14 @@ _ID_STEMS = frozenset(
         *("personas", "inn", "snils", "pps", "ppsn", "ird", "niss", "cuit", "cuil", "kennitala", "személyi"),
         *("szemelyi", "adóazonosító", "adoazonosito", "taj", "paszportu", "pasaport", "paspor", "paspoortnummer"),
         *("passnummer", "nss", "tessera", "buletin", "mykad", "kad", "sss", "umid", "philhealth", "nomor"),
+        *("hong", "hk", "a", "alien", "uscis", "green", "cartão", "cartao", "document", "my"),
     ]
 )
 
 
 def _id_like(token: str) -> bool:
+    if _DATE.fullmatch(token.strip()):
+        return False  # "passport renewed 2024-05-01"
     compact = re.sub(r"[\s\-./]", "", token)
     digits = sum(c.isdigit() for c in compact)
     letters = sum(c.isalpha() for c in compact)
@@ -116,13 +124,16 @@ def _id_like(token: str) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
+_DATE = re.compile(
+    r"(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d"
+)
 # A letter of the scripts below (Greek to Bengali, Thai, kana, CJK ideographs, Hangul).
 _OTHER_SCRIPT = re.compile(r"[\u0370-\u09ff\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 # Id words of scripts the word splitter cuts apart or that run on into the next word
 # (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Japanese, Chinese, Korean), then the
 # value within a few characters.
 _SCRIPT_ID_RE = re.compile(
-    r"(?:паспорт[аеу]?|инн|снилс|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+    r"(?:паспорт[аеу]?(?:\s+серия)?|инн|снилс|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
     r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
     r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호)"
@@ -136,18 +147,64 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
-    if _OTHER_SCRIPT.search(text) and any(_id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)):
+    if _OTHER_SCRIPT.search(text) and (
+        any(_id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text)
+    ):
         return True
-    if not words & _ID_STEMS:
-        return False
+    if not words & _ID_STEMS or (_BUSINESS.search(text) and _BUSINESS_ID.search(text)):
+        return False  # (a company's tax and registration numbers are not a person's)
+    return _id_after_its_word(text)
+
+
+def _id_after_its_word(text: str) -> bool:
     # Every id phrase starts with one of the stems: try the phrase only where one is (the
     # alternation tried at every position was most of a long message's cost).
     for w in WORDS.finditer(text):
-        if w.group().lower() in _ID_STEMS:
-            m = _ID_CONTEXT_RE.match(text, w.start())
-            if m is not None and _id_like(m.group("id")):
+        if w.group().lower() not in _ID_STEMS:
+            continue
+        for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
+            m = regex.match(text, w.start())
+            if m is None or not _id_like(m.group("id")) or _invalid_ssn(m):
+                continue
+            if regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", m.group("id"))) >= 7:
                 return True
-    return False
+    return _PASSPORT_NATIONALITY_RE.search(text) is not None
+
+
+def _invalid_ssn(m: re.Match[str]) -> bool:
+    """ "SSN 000-12-3456 is not a valid number": an SSN's area, group and serial rules."""
+    digits = re.sub(r"\D", "", m.group("id"))
+    if len(digits) != 9 or not re.match(r"(?:ssn|social)", m.group(), re.IGNORECASE):
+        return False
+    return digits.startswith(("000", "666", "9")) or digits[3:5] == "00" or digits[5:] == "0000"
+
+
+# The id word, a few words about whose or what for, then "is" or ":" and the value ("The
+# EIN for my cleaning business (sole prop) is 84-3917265").
+_ID_FAR_RE = re.compile(
+    r"\b(?:" + _ID_WORDS + r")\b[^.\n:;?!=]{1,40}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
+    r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?)(?![\w])",
+    re.IGNORECASE,
+)
+# A passport number after a nationality ("pasaporte español PAF482910").
+_PASSPORT_NATIONALITY_RE = re.compile(
+    r"\b(?:passport|pasaporte|passeport|reisepass|passaporto|paspoort|paszport|pasaport)\s+[^\W\d_]{3,15}\s+"
+    r"(?P<id>[A-Z]{1,3}\d{5,9})\b",
+    re.IGNORECASE,
+)
+# A Russian passport: series (four digits) and number (six).
+_RU_PASSPORT_RE = re.compile(r"паспорт\w*\s+(?:серия\s+)?\d{2}\s?\d{2}\s*(?:№|номер|n)?\s*\d{6}(?!\d)", re.IGNORECASE)
+# A company named, and its tax or registration number.
+_BUSINESS = re.compile(
+    r"\b(?:gmbh|ag|ltd|limited|inc|llc|plc|s\.a\.|s\.l\.|b\.v\.|sociedad|empresa|bedrijf|company|firma|corp"
+    r"|corporation|unternehmen)\b|公司|株式会社",
+    re.IGNORECASE,
+)
+_BUSINESS_ID = re.compile(
+    r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
+    r"|handelsregister|hrb)\b|统一社会信用代码|法人番号",
+    re.IGNORECASE,
+)
 
 
 def _id_by_format(text: str) -> bool:
@@ -156,4 +213,11 @@ def _id_by_format(text: str) -> bool:
         return True
     if _BARE_SSN_RE.fullmatch(text):
         return True
+    if "<<" in text and _MRZ_RE.search(text):
+        return True
     return bool(_UK_NINO_RE.search(text) or _UK_DRIVING_RE.search(text) or _CODICE_FISCALE_RE.search(text))
+
+
+# A passport's machine-readable zone: its second line (number, check digit, nationality,
+# birth date, check digit, sex, expiry, check digit).
+_MRZ_RE = re.compile(r"[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MFX<]\d{6}\d[A-Z0-9<]{14}[\d<]\d")

@@ -50,6 +50,8 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 "jelszó",
                 "pinkode",
                 "digicode",
+                *("alarmcode", "deurcode", "toegangscode", "portcode", "türcode", "turcode", "torcode", "dörrkod"),
+                *("portkod", "portkode", "dørkode", "codeporte", "haustürcode"),
             ]
         ),
         (
@@ -123,6 +125,18 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 "rijksregisternummer",
                 "steueridentifikationsnummer",
                 "sozialversicherungsnummer",
+                *(
+                    "マイナンバー",
+                    "運転免許証",
+                    "免許証",
+                    "パスポート",
+                    "旅券",
+                    "個人番号",
+                    "身份证",
+                    "护照",
+                    "주민등록번호",
+                ),
+                *("여권번호", "cpr", "nric", "hkid", "cnic", "jmbg", "amka", "isikukood", "kennitala"),
             ]
         ),
         (
@@ -146,6 +160,9 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("dl", "number"),
             ("id", "number"),
             ("codice", "fiscale"),
+            ("permis", "conduire"),
+            ("carte", "identite"),
+            ("carte", "identité"),
         ),
     ),
     (
@@ -208,9 +225,24 @@ _KEY_META = frozenset(
         "last",
         "ending",
         "suffix",
+        # what it is for or who keeps it (outside parts: [pin_reminder], [token_ttl], [door_code_owner])
+        *("reminder", "ttl", "owner", "contact", "who", "help", "note", "notes", "instructions", "format"),
     ]
 )
 NEEDS_DIGITS = frozenset({CARD, GOVERNMENT_ID, BANK})
+# Key words naming something a code opens: a secret when the value is a code (digits, "#").
+CODE_KEY_WORDS = frozenset(
+    [
+        *("door", "gate", "alarm", "garage", "keypad", "lockbox", "safe", "porte", "portail", "tür", "tor", "deur"),
+        *("puerta", "porta", "portão", "drzwi", "brama", "entrance", "entry", "building", "intercom", "buzzer"),
+    ]
+)
+# A value that says where the secret is or who has it, not the secret.
+POINTER_VALUE = re.compile(
+    r"^(?:see|ask|check|look|in|stored|kept|it['’]?s\s+in|from|via|use|get\s+it|call|text)\b"
+    r"|\b(?:1password|bitwarden|lastpass|keepass|keychain|vault|password\s+manager)\b",
+    re.IGNORECASE,
+)
 
 
 def key_rule(key: str) -> str | None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.passwords import postal_pin_code
+
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
 # opens, a few words, a separator that says "is" or "opens with", then the digits (often
 # spaced or dashed: "5-2-7-1", "5 8 3 0"). Bare "code" is not enough (area, zip, error
@@ -16,6 +19,10 @@ _LOCKED = (
     r"|domofon\w*|citofono|portero|interfone|gegensprechanlage|entsperrcode|sperrcode|entsperr-?pin|pinkod(?:en)?"
     r"|pinkode(?:n)?|portkod(?:en)?|portkode(?:n)?|d[øo]rkode(?:n)?|ovikoodi|porttikoodi|locker(?=[^.\n!?;]{0,40}?\b(?:code|combo|combination|pin)\b)|lock\s+screen"
     r"|c[óo]digo\s+d[oa]\s+(?:port[ãa]o|porta|cofre|alarme|pr[ée]dio)|code\s+de\s+la\s+porte(?:\s+d['’]entr[ée]e)?"
+    # keypads, boxes, buzzers, kiosks, alarms, doors and phones that open with a code
+    r"|key\s?pad|cash\s?box|buzzer|kiosk|alarm|(?:phone|screen|tablet|ipad|laptop)\s+unlock|(?:front|back|side|garage"
+    r"|storage|office|building|house|main|entrance|gym|pool)\s+door|door|gate|garage|storage\s+unit|mailbox|letterbox"
+    r"|haust[üu]r|t[üu]r|tor|deur|d[øo]r|dörr|porte|portail|puerta|porta|port[ãa]o|drzwi|brama|vchod\w*|dve[řr]\w*"
 )
 _LOCK_SEP = (
     r"(?::|=|–|—|-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
@@ -34,8 +41,8 @@ _LOCK_CODE_RE = re.compile(
     re.IGNORECASE,
 )
 _CJK_LOCK_CODE_RE = re.compile(
-    r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|密码锁|保险箱|도어락|현관|금고)[^\d。\n]{0,10}?"
-    r"(?:番号|コード|码|비밀번호|번호)?\s*(?:は|：|:|是|는|은)\s*(?P<value>\d{3,8})(?!\d)"
+    r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|密码锁|保险箱|도어락|현관|금고|대문|공동현관)[^\d。\n]{0,10}?"
+    r"(?:番号|コード|码|비밀번호|번호)?\s*(?:は|：|:|是|는|은)?\s*(?P<value>\d{3,8})(?!\d)"
 )
 
 
@@ -48,5 +55,77 @@ _CJK_ONE_TIME_CODE_RE = re.compile(
 
 def lock_code(text: str) -> bool:
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
-    # "set to 0-0-0" is the reset, not the code
-    return any(set(m.group("value")) - {"0", " ", "-"} for m in (*_LOCK_CODE_RE.finditer(text), *cjk))
+    # "set to 0-0-0" is the reset, not the code; "the alarm is 0630" and "the gate at 1430" are times
+    if any(set(m.group("value")) - {"0", " ", "-"} and not _a_time(m) for m in (*_locked(text), *cjk)):
+        return True
+    return _PIN_WORD.search(text) is not None and any(not _not_a_code(m) for m in _PIN_NEAR_RE.finditer(text))
+
+
+# The first word of every phrase of _LOCKED: the phrase is tried only where one of them is.
+_LOCK_STEMS = frozenset(
+    [
+        *("combo", "combination", "kombination", "combinaison", "combinación", "combinacion", "combinação"),
+        *("combinacao", "combinazione", "safe", "tresor", "coffre", "caja", "cofre", "cassaforte", "lock", "lockbox"),
+        *("key", "keybox", "schlüsselkasten", "schlusselkasten", "schlüsselbox", "schlusselbox", "padlock"),
+        *("vorhängeschloss", "vorhangeschloss", "zahlenschloss", "cadenas", "candado", "cadeado", "lucchetto"),
+        *("alarmanlage", "alarm", "intercom", "interphone", "citofono", "portero", "interfone", "gegensprechanlage"),
+        *("entsperrcode", "sperrcode", "entsperr", "pinkod", "pinkoden", "pinkode", "portkod", "portkoden"),
+        *("portkode", "portkoden", "dørkode", "dørkoden", "dorkode", "dorkoden", "ovikoodi", "porttikoodi"),
+        *("locker", "código", "codigo", "code", "keypad", "cash", "cashbox", "buzzer", "kiosk", "phone", "screen"),
+        *("tablet", "ipad", "laptop", "front", "back", "side", "garage", "storage", "office", "building", "house"),
+        *("main", "entrance", "gym", "pool", "door", "gate", "mailbox", "letterbox", "haustür", "haustur", "tür"),
+        *("tur", "tor", "deur", "dør", "dor", "dörr", "porte", "portail", "puerta", "porta", "portão", "portao"),
+        *("drzwi", "brama"),
+    ]
+)
+_LOCK_PREFIXES = ("domofon", "vchod", "dveř", "dver")
+
+
+def _locked(text: str) -> list[re.Match[str]]:
+    out = []
+    for w in WORDS.finditer(text):
+        word = w.group().lower()
+        if word in _LOCK_STEMS or word.startswith(_LOCK_PREFIXES):
+            m = _LOCK_CODE_RE.match(text, w.start())
+            if m is not None:
+                out.append(m)
+    return out
+
+
+_PIN_WORD = re.compile(r"pin|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ", re.I)
+
+
+# A PIN or a one-time code a few words after its word, in any grammar ("пин-код новой карты
+# 7741", "OTP aaya hai 662 091", "رمز التحقق اللي وصلني 918 442"): the words are strong
+# enough that a number of four to eight digits close by is the code.
+_PIN_NEAR_RE = re.compile(
+    r"(?<![\w])(?:pin(?:[\s\-]?(?:code|kod|kód|koodi|nummer|numero|número))?|пин(?:-?код)?|пін(?:-?код)?|otp|passcode"
+    r"|verification\s+code|2fa\s+code|one[\s\-]time\s+(?:code|password|pin)|код\s+подтверждения|暗証番号"
+    r"|الرقم\s*السري|رمز\s*التحقق|كود\s*التحقق|رمز\s*التفعيل|رمز\s*سري|קוד\s*(?:אימות|סודי)|סיסמה)(?![\w])"
+    r"(?P<gap>(?:[\s,:\-–]+[^\s\d,.;:!?]{1,20}){0,4}?)[\s,:\-–]*"
+    r"(?P<value>\d{3}[ \-]\d{3}|\d{4,8})(?![\d.,/:\-]\d|\d|\s*(?:%|€|\$|£|years?|days?|hours?|min|times|digits|tries"
+    r"|attempts|x\b))",
+    re.IGNORECASE,
+)
+_GAP_NOT_A_CODE = re.compile(
+    r"\b(?:in|since|until|till|from|by|of|after|before|attempts?|tries|digits?|times|ending|ends|last|expires?|expired"
+    r"|changed|reset|valid|for|code|zip|postal|area|pinned|version|v)\b",
+    re.IGNORECASE,
+)
+
+
+def _not_a_code(m: re.Match[str]) -> bool:
+    """ "PIN changed in 2024", "pin code 560001 Bangalore" (an Indian postal code), "PIN
+    attempts 3": a year, a count or a place after the word."""
+    return _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value"))
+
+
+_TIME = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
+
+
+def _a_time(m: re.Match[str]) -> bool:
+    value = re.sub(r"\D", "", m.group("value"))
+    return (
+        _TIME.fullmatch(value) is not None
+        and re.search(r"\b(?:alarm|at|until|till|from|by|opens|closes)\b", m.group(), re.I) is not None
+    )

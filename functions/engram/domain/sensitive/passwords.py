@@ -31,7 +31,12 @@ _PASSWORD_RES = (
     re.compile(PASSWORD_WORD + r"(?P<sep>\s+)", re.IGNORECASE),
 )
 _CREDENTIAL_RES = (
-    re.compile(CREDENTIAL_WORD + FILLER + r"\s*(?:is|was|=|:)\s*(?P<value>\S+)", re.IGNORECASE),
+    re.compile(
+        CREDENTIAL_WORD
+        + FILLER
+        + r"\s*(?:(?:is|was|ist|est|es|é|è|är|er|je|jest|это|είναι|là|adalah)(?![\w])|=|:)\s*(?P<value>\S+)",
+        re.IGNORECASE,
+    ),
     re.compile(CREDENTIAL_WORD + r"[ \t]+(?P<value>[^\s:]++)(?!:)", re.IGNORECASE),
 )
 _CODE_RE = re.compile(
@@ -52,14 +57,14 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
     words = clause.split()
-    if not words or PLACEHOLDER.match(words[0]) or MASKED.fullmatch(words[0]) or PLACEHOLDER.match(rest.lstrip()):
-        return False  # (the last: "settings.password", which the clause cut at its dot)
+    if not words or _withheld(words[0], rest):
+        return False
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
-    if first in WHERE_IT_IS:
-        return False  # "the default admin password is printed on the device label"
     if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
         return False  # the form with its copula is read by the other pattern
+    if not separated and re.fullmatch(r"\d{4,8}", first.rstrip(",")):
+        return True  # "kartın şifresi 4719": a PIN, straight after the word
     if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
         return True
     if first in {"manager", "managers", "reset", "rules", "policy", "hint", "must", "should"}:
@@ -71,12 +76,23 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     return _value_further_on(words[1:8])
 
 
+def _withheld(first: str, rest: str) -> bool:
+    """The value is not given: a placeholder ("settings.password", which the clause cut at
+    its dot), where it is ("printed on the device label", "see 1Password")."""
+    if PLACEHOLDER.match(first) or MASKED.fullmatch(first) or PLACEHOLDER.match(rest.lstrip()) or pointer(first):
+        return True
+    bare = first.strip(".,;!?)(\"'").lower()
+    return bare in WHERE_IT_IS or bare in {"see", "ask", "check"}
+
+
 def _value_further_on(words: list[str]) -> bool:
     """ "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99".
     A commit hash, a digest or a short hex id further on is not the password, nor a
     key=value pair of a log line ("password refreshed for user_id=12262")."""
     for w in words:
         bare = w.strip(".,;:!?)(\"'")
+        if bare.lower() in _KEEPERS:
+            return False  # "het wachtwoord staat in de kluis van 1Password": where it is kept
         if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w):
             continue
         if _TICKET.fullmatch(bare):
@@ -87,6 +103,7 @@ def _value_further_on(words: list[str]) -> bool:
 
 
 _TICKET = re.compile(r"[A-Z]{2,6}-\d{2,7}")
+_KEEPERS = frozenset(["1password", "bitwarden", "lastpass", "keepass", "keychain", "vault", "kluis", "dashlane"])
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(")  # code: "await getPassword();"
 _SHORT_HEX_ID = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,15}")
 
@@ -142,7 +159,9 @@ def _not_a_pair(user: str, pw: str) -> bool:
     return (
         user.lower().strip("(),") in NOT_A_VALUE
         or "=" in user
-        or _SECRET_WORD.fullmatch(pw) is not None
+        or _SECRET_WORD.fullmatch(pw.split("@")[0]) is not None
+        or _SECRET_WORD.fullmatch(user.split("@")[0]) is not None
+        or re.fullmatch(r"\d{2,5}/\S*", pw) is not None  # "user:password@localhost:5432/db": a port and a path
         or pw.endswith(":")
         or _FILE_NAME.fullmatch(pw) is not None
     )
@@ -152,7 +171,7 @@ def _password_far(text: str) -> bool:
     for m in _PASSWORD_FAR_RE.finditer(text):
         value = m.group("value") or m.group("value2") or m.group("value3") or ""
         gap = text[m.start() : m.end() - len(value)].lower()
-        if FAR_GAP_META & set(WORDS.findall(gap)) or pointer(value):
+        if FAR_GAP_META & set(WORDS.findall(gap)) or pointer(value) or "@" in gap or "://" in gap:
             continue
         if _QUOTED.match(value) or credential_like(value):
             return True
@@ -164,7 +183,7 @@ def _password_far(text: str) -> bool:
 # rules never see the word. Here the word, any particles or marks, then a run of
 # ASCII: in CJK text that run is the value.
 _CJK_PASSWORD_RE = re.compile(
-    r"(?:密码|密碼|口令|パスワード|暗証番号|暗証コード|비밀번호|비번|(?:PIN|pin)\s?(?:码|碼|コード|번호))"
+    r"(?:密码|密碼|口令|パスワード|暗証番号|暗証コード|シークレット|비밀번호|비번|(?:PIN|pin)\s?(?:码|碼|コード|번호))"
     r"\s*(?:(?:是|为|為|：|:|は|が|を|는|은|가|이|=|-|—|「|『|“)\s*)*"
     r"(?P<v>[!-~]{4,})"
 )
@@ -188,6 +207,8 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if present & AROUND_STEMS and _value_around_word(text):
         return True
+    if (present & _QUESTION_STEMS or '"' in text or "“" in text) and security_answer(text):
+        return True
     if sum(map(str.isdigit, text)) >= 3 and any(not _postal_pin(text, m) for m in _CODE_RE.finditer(text)):
         return True
     return bool(present & CREDENTIAL_STEMS) and _credential(text)
@@ -202,23 +223,40 @@ _ADDRESS_CUE = re.compile(
 )
 
 
+def postal_pin_code(text: str, value: str) -> bool:
+    """Six digits with an address around them, or a town after a comma: India's postal PIN code."""
+    digits = re.sub(r"\s", "", value)
+    if len(digits) != 6 or digits[0] == "0":
+        return False
+    town = r"[A-Z][a-z]{2,}"
+    pin = re.escape(value)
+    around = pin + r"\s*,\s*" + town + "|" + town + r"\s*,\s*(?i:pin\s*code|pincode)\s*:?\s*" + pin
+    return _ADDRESS_CUE.search(text) is not None or re.search(around, text) is not None
+
+
 def _postal_pin(text: str, m: re.Match[str]) -> bool:
-    value = re.sub(r"\s", "", m.group("value"))
     word = m.group().lower()
-    return (
-        len(value) == 6
-        and value[0] != "0"
-        and (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None)
-        and _ADDRESS_CUE.search(text) is not None
+    return (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None) and postal_pin_code(
+        text, m.group("value")
     )
+
+
+# Kinds of key and token that are not credentials.
+_QUALIFIED = re.compile(
+    r"\b(?:csrf|xsrf|idempotency|primary|sort|partition|foreign|cache|object|public|next|page|continuation|pagination"
+    r"|cursor|composite|unique|dedup|routing|shard|hash|row|lookup|s3|license|licence|product|activation)[\s_\-]*$",
+    re.IGNORECASE,
+)
 
 
 def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
-            if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _FILE_NAME.fullmatch(value.lstrip("./~")):
+            if pointer(value) or _FILE_NAME.fullmatch(value.lstrip("./~")):
                 continue
+            if _QUALIFIED.search(text[max(0, m.start() - 16) : m.start()]):
+                continue  # "idempotency-key: ...", "primary key is ...", "XSRF-TOKEN=...", "age public key age1..."
             if m.group().split(None, 1)[0].lower().rstrip(":=") in ("key", "token") and _IDENTIFIER_PATH.fullmatch(
                 value.strip(".,;)(\"'")
             ):
@@ -251,8 +289,8 @@ _LOGIN_WITH_RE = re.compile(
 )
 # An account's recovery or backup codes: groups of letters and digits ("a1b2-c3d4").
 _RECOVERY_CODES_RE = re.compile(
-    r"\b(?:recovery|backup|2fa|mfa)\s+codes?\b[^\n]{0,24}?"
-    r"(?=[a-z0-9]{0,9}\d)(?=[0-9]{0,9}[a-z])[a-z0-9]{3,6}[\- ][a-z0-9]{3,6}\b",
+    r"\b(?:recovery|backup|2fa|mfa)\s+codes?\b[^\n]{0,40}?[:\n]?\s*"
+    r"(?=[a-z0-9]{0,9}\d)[a-z0-9]{3,6}[\- ][a-z0-9]{3,6}\b",
     re.IGNORECASE,
 )
 # Codes typed on a keypad, and lists of PINs ("pins: bank 4821, phone 1111").
@@ -261,6 +299,27 @@ _TYPED_CODE_RE = re.compile(
     r"(?:panel|keypad|pad|door|gate|alarm|lock|box|safe)|\bpins?\s*[:\-]\s*(?:[^\W\d]+\s+)?\d{4,8}\b",
     re.IGNORECASE,
 )
+
+
+# The answer to a security question: the question named or quoted, then its answer
+# ('security question "favorite teacher" answer Mrs Finkelstein', '"what street did you grow
+# up on" -> Willowbrook', 'the answer to "mother's maiden name" ... is Kowalczyk').
+_SECURITY_ANSWER_RE = re.compile(
+    r"(?:security\s+question|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+to)[^\n]{0,60}?"
+    r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“]?(?P<value>[A-Z][\w'’\-]+)"
+    r"|[\"“](?:what|who|where|which|name|first|favou?rite|mother)[^\"”\n]{3,60}[\"”]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
+    r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)",
+    re.IGNORECASE,
+)
+
+
+_QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "question"])
+
+
+def security_answer(text: str) -> bool:
+    return any(
+        (m.group("value") or m.group("value2")).lower() not in NOT_A_VALUE for m in _SECURITY_ANSWER_RE.finditer(text)
+    )
 
 
 def _value_around_word(text: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, one_time_code
-from engram.domain.sensitive.passwords import cjk_password, keyword_rules
+from engram.domain.sensitive.passwords import cjk_password, keyword_rules, security_answer
 from engram.domain.sensitive.passwords_other_languages import password_in_other_language
 from engram.domain.sensitive.secret_formats import PUBLIC_KEY_RE, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
@@ -18,6 +18,8 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
         return True
     if password_in_other_language(text, words) or copied_key(text, words):
+        return True
+    if ('"' in text or "“" in text) and security_answer(text):
         return True
     if digits >= 4 and one_time_code(text, words):
         return True

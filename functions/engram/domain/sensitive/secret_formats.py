@@ -74,6 +74,16 @@ _TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~]{24,}={0,2}")
 _URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|\b[\w\-]+(?:\.[\w\-]+)+/\S*")
 _WORDISH_RE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
 _BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
+# Objects' ids in API traces: a short lower-case prefix, "_" or "-", then a random body
+# (Stripe's ch_, cus_, pi_; OpenAI's chatcmpl-, call_; Anthropic's msg_, toolu_; req_, org-).
+# Secrets with such a prefix (sk_, rk_, whsec_, xoxb-, ghp_) are matched as formats first.
+_OBJECT_ID_RE = re.compile(
+    r"(?<![\w\-])(?:ch|cus|sub|pi|pm|in|ii|il|evt|acct|price|prod|txn|re|po|tr|src|seti|si|cs|chatcmpl|call|msg"
+    r"|org|file|asst|thread|run|req|toolu|batch|ft|ks|ses|sess|job|obj|res|ord|inv|plan|item|cart|usr|user|team"
+    r"|proj|span|trace|log|evt|ev|idem)[_\-][A-Za-z0-9]{8,}(?![\w\-])"
+)
+# The value of a field named as an id ("x-message-id: ...", "kyc_session_id ...").
+_ID_FIELD_RE = re.compile(r"\b[\w\-]*(?:id|ids|uuid|guid|nonce|etag)\b[\"']?\s*[:=]?\s*[\"']?\S+", re.IGNORECASE)
 # A digest written in base64 after its algorithm: subresource integrity, Nix, go.sum.
 _BASE64_DIGEST_RE = re.compile(r"\b(?:sha(?:1|224|256|384|512)|md5|h1)[\-:][A-Za-z0-9+/_\-]{20,}={0,2}", re.IGNORECASE)
 # A PEM block in base64 (a kubeconfig's *-data): "LS0tLS1CRUdJTi" is "-----BEGIN".
@@ -92,6 +102,7 @@ def _random_token(text: str) -> bool:
     if "$" in text:
         text = _CRYPT_HASH_RE.sub(" ", text)
     text = _BASE64_PEM_RE.sub(" ", _BASE64_DIGEST_RE.sub(" ", text))
+    text = _ID_FIELD_RE.sub(" ", _OBJECT_ID_RE.sub(" ", text))
     for m in _TOKEN_CANDIDATE_RE.finditer(text):
         token = m.group().strip("=.-_/")
         if len(token) < 24 or re.fullmatch(r"[0-9a-fA-F\-x]+", token) or _BASE58_ADDRESS_RE.fullmatch(token):
@@ -117,13 +128,37 @@ def _entropy(token: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in counts.values())
 
 
+# A documented example or a masked key: the provider's prefix, then one character over and
+# over ("sk_live_xxxxxxxxxxxxxxxx", "ghp_XXXXXXXXXXXX").
+_FILLED = re.compile(r"([xX*•0.])\1{7,}")
+# A transaction, block or file hash written like a private key.
+_HASH_BEFORE = re.compile(
+    r"\b(?:tx|txn|txid|transaction|hash|block|etherscan|commit|digest)\b[^\n]{0,20}$", re.IGNORECASE
+)
+
+
+def _token(text: str, run: re.Match[str]) -> bool:
+    found = _TOKEN_RE.search(run.group())
+    if found is None or _FILLED.search(found.group()):
+        return False
+    return not (found.group().startswith("0x") and _HASH_BEFORE.search(text[: run.start()]))
+
+
+# The words a template or an example puts where the password goes.
+_EXAMPLE_PASSWORDS = frozenset(["password", "pass", "passwd", "pwd", "changeme", "pw", "example", "xxx"])
+
+
+def _url_password(pw: str) -> bool:
+    return not PLACEHOLDER.match(pw) and pw.lower() not in _EXAMPLE_PASSWORDS and not _FILLED.search(pw)
+
+
 def shaped_like_a_secret(text: str) -> bool:
     """A secret by its shape alone, whatever words surround it (tokens, credentials in a
     URL, query or assignment, random strings, e-mail and password pairs, CLI passwords,
     Wi-Fi QR payloads); public keys are already masked."""
-    if _SPACED_TOKEN_RE.search(text) or any(_TOKEN_RE.search(m.group()) for m in _TOKEN_RUN_RE.finditer(text)):
+    if _SPACED_TOKEN_RE.search(text) or any(_token(text, m) for m in _TOKEN_RUN_RE.finditer(text)):
         return True
-    if "://" in text and any(not PLACEHOLDER.match(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
+    if "://" in text and any(_url_password(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
     if ("=" in text or ":" in text) and _QUERY_CREDENTIAL_RE.search(text):
         return True

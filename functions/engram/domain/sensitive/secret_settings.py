@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER
+from engram.domain.sensitive.secret_values import pointer
 
 # Any name given a value: the name is checked in code below, since a regular expression
 # cannot read camelCase under IGNORECASE.
@@ -27,7 +27,7 @@ _KEY_VALUE_ATTR_RE = re.compile(
     re.IGNORECASE,
 )
 _NAME_VALUE_PAIR_RE = re.compile(
-    r"""\bname["']?\s*:\s*["']?(?P<name>[A-Za-z_][\w\-.]{0,63})["']?\s*(?:,|\n)\s*(?:-\s*)?["']?value["']?\s*:\s*"""
+    r"""\b(?:name|key)["']?\s*:\s*["']?(?P<name>[A-Za-z_][\w\-.]{0,63})["']?\s*(?:,|\n)\s*(?:-\s*)?["']?value["']?\s*:\s*"""
     r"""["']?(?P<value>[^\s"',;}]{4,})"""
 )
 # A name and a value as two string literals: a subscript, a call, a pair
@@ -67,7 +67,13 @@ _COOKIE_RE = re.compile(
 _NAME_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # A part that alone names a secret, and the parts before "key" that make it one.
 _SECRET_PARTS = frozenset(
-    ["password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "credential", "credentials", "pass"]
+    [
+        *("password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "credential", "credentials", "pass"),
+        # other languages' names for a password in settings ("DB_PASSWORT", "mot_de_passe")
+        *("passwort", "kennwort", "wachtwoord", "contrasena", "contraseña", "senha", "mdp", "haslo", "hasło"),
+        *("salasana", "losenord", "lösenord", "passord", "adgangskode", "sifre", "şifre", "heslo", "jelszo"),
+        *("jelszó", "geheim", "geheimnis", "motdepasse", "clave"),
+    ]
 )
 _KEY_KINDS = frozenset(["api", "private", "access", "auth", "secret"])
 # A part fused with what comes before it ("pgpassword", "authtoken", "clientsecret").
@@ -88,6 +94,9 @@ _ABOUT_THE_SECRET = frozenset(
         *("used", "budget", "estimate", "counter", "enabled", "disabled", "required", "optional", "issuer"),
         *("audience", "scope", "scopes", "grant", "encoding", "charset", "help", "error", "errors", "reset", "rate"),
         *("ratio", "percent", "pct", "fail", "failed", "passed", "through", "status", "state", "exists", "set"),
+        # the same in other languages ("Passwort-Richtlinie", "longueur_mot_de_passe")
+        *("richtlinie", "länge", "laenge", "ablauf", "regeln", "hinweis", "vergessen", "politique", "longueur"),
+        *("política", "politica", "longitud", "beleid", "lengte", "regole", "lunghezza", "zasady"),
     ]
 )
 # Parts before it that do the same ("max_password_length", "show_password", "hashed_password").
@@ -146,7 +155,7 @@ _CODE = re.compile(
 
 def _holds_a_value(value: str) -> bool:
     value = value.strip("\"'`")
-    if len(value) < 4 or PLACEHOLDER.match(value) or MASKED.fullmatch(value) or _TYPE_OR_STATE.fullmatch(value):
+    if len(value) < 4 or pointer(value) or _TYPE_OR_STATE.fullmatch(value):
         return False
     if _CODE.fullmatch(value):
         return False
@@ -177,5 +186,5 @@ def secret_setting(text: str) -> bool:
     if any(_holds_a_value(m.group("value") or m.group("value2")) for m in _PASSWORD_INPUT_RE.finditer(text)):
         return True
     return any(
-        _holds_a_value(m.group("value")) and "csrf" not in m.group("name").lower() for m in _COOKIE_RE.finditer(text)
+        _holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in _COOKIE_RE.finditer(text)
     )

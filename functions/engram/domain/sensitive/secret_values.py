@@ -19,9 +19,13 @@ PLACEHOLDER = re.compile(
 MASKED = re.compile(r"[*•●xX#.\-]{3,}")
 
 
+# A name with a case suffix after an apostrophe ("PTT'den", "Ankara'da").
+_NAME_WITH_SUFFIX = re.compile(r"[A-ZÇĞİÖŞÜ][A-Za-zÇĞİÖŞÜçğıöşü]*['’][a-zçğıöşü]{1,5}")
+
+
 def credential_like(token: str) -> bool:
     token = token.strip(".,;!?)(\"'")
-    if len(token) < 4:
+    if len(token) < 4 or _NAME_WITH_SUFFIX.fullmatch(token):
         return False
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
@@ -36,7 +40,19 @@ def credential_like(token: str) -> bool:
 
 
 def pointer(value: str) -> bool:
-    """A placeholder, a masked value or a reference to where the secret is, quoted or not
-    ("<redacted>", "(hidden)", os.environ["DB_PASSWORD"], ${{ secrets.TOKEN }})."""
+    """A placeholder, a masked, filled-in or cut value, a type, or a reference to where the
+    secret is, quoted or not ("<redacted>", "(hidden)", os.environ["DB_PASSWORD"],
+    ${{ secrets.TOKEN }}, "sk_live_xxxxxxxx", "sk-...a4oT", "Optional[str]")."""
     inner = value.strip("\"'`“”‘’,;")
-    return bool(PLACEHOLDER.match(inner) or MASKED.fullmatch(inner))
+    if PLACEHOLDER.match(inner) or MASKED.fullmatch(inner) or FILLED.search(inner) or TYPE_NAME.fullmatch(inner):
+        return True
+    return "..." in inner or "…" in inner
+
+
+# A value filled in with one character over and over: an example or a masked key.
+FILLED = re.compile(r"([xX*•●])\1{5,}")
+# A type in code, not a value ("api_key: Optional[str] = None", "token: SecretStr").
+TYPE_NAME = re.compile(
+    r"(?:optional|list|dict|union|secretstr|secretbytes|str|string|bytes|int|bool|boolean|none|any)(?:\W.*)?",
+    re.IGNORECASE,
+)

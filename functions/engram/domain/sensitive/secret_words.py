@@ -11,7 +11,7 @@ _PASSWORD_WORDS = (
     r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf|passw|p/w"
     r"|passwort|wifi\s+key|network\s+key|wpa\s+key|secret\s+access\s+key|client\s+secret|security\s+answer"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question|security\s+question\s+answer|maiden\s+name"
-    r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words"
+    r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words|memorable\s+(?:word|answer|information|name|place)"
     # other languages: German, French, Spanish, Portuguese, Italian, Dutch, Polish, Swedish,
     # Danish/Norwegian, Finnish, Turkish, Czech, Hungarian, Russian, Chinese, Japanese, Korean
     r"|kennwort|passwörter|mdp|contrase[ñn]a|clave(?:\s+(?:del|de)\s+(?:wifi|wi-fi|acceso|la\s+red))?|senha"
@@ -19,7 +19,10 @@ _PASSWORD_WORDS = (
     r"|密码|密碼|パスワード|비밀번호|wlan[\s\-]?(?:passwort|schlüssel|key)|κωδικός(?:\s+πρόσβασης)?|κωδικό|συνθηματικό"
 )
 # Words after which only a credential-looking value counts ("the secret is out" does not).
-_CREDENTIAL_WORDS = r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
+_CREDENTIAL_WORDS = (
+    r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
+    r"|api[\s\-]?schl[üu]ssel|cl[ée]\s+(?:d['’]\s*)?api|clave\s+(?:de\s+(?:la\s+)?)?api|chiave\s+api|シークレット"
+)
 # Words after which a number is an access code.
 CODE_WORDS = (
     r"pins?(?:\s+(?:code|number|no))?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
@@ -44,15 +47,20 @@ CODE_WORDS = (
     r"|auth(?:entication|enticator)?\s+code|c[óo]digo\s+de\s+verifica(?:ci[óo]n|[çc][ãa]o)|best[äa]tigungs-?code"
     r"|verifizierungscode|code\s+de\s+v[ée]rification|codice\s+di\s+verifica|verificatiecode|kod\s+weryfikacyjny"
     r"|код\s+подтверждения|mã\s+(?:otp|xác\s+(?:nhận|thực))|kode\s+(?:otp|verifikasi)"
+    # "the code they sent", "code from the text", a card's PIN in French and Portuguese, Czech doors
+    r"|(?:code|pin)\s+(?:(?:they|he|she|you|it|the\s+bank|the\s+app)\s+)?(?:sent|texted|got|received)(?:\s+(?:me|you|us))?"
+    r"|code\s+(?:from|in)\s+(?:the\s+)?(?:text|sms|message|e-?mail|app)|code\s+(?:de\s+(?:ma\s+|la\s+)?)?carte(?:\s+bleue)?"
+    r"|code\s+cb|c[óo]digo\s+(?:multibanco|do\s+cart[ãa]o)|k[óo]d\s+(?:od|k|ke|na|do)\s+(?:vchodu|dve[řr][íi]|domu|bytu"
+    r"|trezoru|sejfu|z[áa]mku|alarmu|br[áa]ny)|security\s+number|memorable\s+(?:number|digits)"
 )
 # What may stand between the word and its value: what it is for ("pw for the laptop",
 # "Passwort für Steam", "mot de passe du wifi"), then a copula in one of the languages above.
 FILLER = (
     r"(?:\s+(?:for|to|of|on|at|für|fuer|zum|zur|vom|pour|du|de|des|para|del|do|da|per|di|della|voor|van|bij|dla"
-    r"|till|för|på|der|от|для|на|від|до|của|cho|untuk|dari)(?:\s+[\w'’.\-]+?){1,4}?)?"
+    r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari)(?:\s+[\w'’.\-]+?){1,6}?)?"
 )
 COPULA = (
-    r"=|:|-|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
+    r"=|:|(?<!\S)-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
     r"|(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
 )
 SEP = r"\s*(?:" + COPULA + r")?\s*"
@@ -64,7 +72,8 @@ NOT_A_VALUE = frozenset(
     [
         *("string", "str", "bytes", "text", "varchar", "char", "secretstr", "number", "int", "integer", "bool"),
         *("boolean", "undefined", "nullable", "await", "new", "function", "lambda", "yield", "require", "import"),
-        *("return", "none", "nil", "self", "this", "validation"),
+        *("return", "none", "nil", "self", "this", "validation", "στο", "στη", "στην", "στον", "σε", "staat", "liegt"),
+        *("hängt", "steht", "está", "sta", "trouve", "leží", "jest", "находится", "лежит"),
         *("demasiado", "corta", "corto", "débil", "debil", "segura", "seguro", "nueva", "nuevo", "vieja", "kurz"),
         *("lang", "sicher", "unsicher", "schwach", "falsch", "richtig", "neu", "alt", "geändert", "court"),
         *("courte", "longue", "faible", "nouveau", "nouvelle", "ancien", "changé", "sbagliata", "nuova", "debole"),
@@ -114,6 +123,8 @@ SECRET_STEMS = frozenset(
         *("sicherheitscode", "prüfnummer", "pruefnummer", "kartenprüfnummer", "cryptogramme", "kodu", "kód", "kod"),
         *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité", "otp", "mfa", "kode"),
         *("bestätigungscode", "bestaetigungscode", "verifizierungscode", "verificatiecode", "verificación"),
+        *("sent", "texted", "carte", "cb", "multibanco", "memorable", "number", "schlüssel", "clé", "chiave"),
+        *("question", "answer"),
         *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
         *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
         *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
