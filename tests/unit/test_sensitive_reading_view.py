@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from engram.domain.sensitive import find_by_rules, find_sensitive
+from engram.domain.sensitive import reading_view as reading_view_module
 from engram.domain.sensitive.reading_view import reading_view
 
 
@@ -170,3 +171,14 @@ def test_a_card_number_given_in_pieces_after_its_word_is_found(text: str) -> Non
 )
 def test_four_digit_groups_near_a_card_word_that_are_no_card_pass(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", ["one " * 2500, "oh oh six " * 1000, "sei due " * 1250])
+def test_a_long_run_of_number_words_is_read_once(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a run rejected as ordinary words was read again from each of its words: 10,000
+    # characters of "one one ..." took 16 s; the reading must be linear in the run
+    calls = []
+    real = reading_view_module._run_from
+    monkeypatch.setattr(reading_view_module, "_run_from", lambda *a: calls.append(1) or real(*a))
+    reading_view(text)
+    assert len(calls) <= 4
