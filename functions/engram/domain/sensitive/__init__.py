@@ -36,6 +36,9 @@ Where each family lives (one module per concern):
 - ``reading_view``: the text with numbers dictated, spelled out, spaced digit by digit,
   OCR'd or broken over lines written as digit groups; the rules and the learned stage
   read it as well as the text.
+- ``spoken_numbers``: the stretches around numbers dictated in words, typed digit by digit
+  or written in another script's digits, as ASCII digits (read by the rules again).
+- ``one_time_codes`` and ``dictated_codes``: codes sent by text, and codes read out.
 - ``learned_model``: the learned second stage (weights in ``learned_model.json``).
 """
 
