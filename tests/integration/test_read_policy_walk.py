@@ -318,6 +318,7 @@ def test_retention_hides_what_it_ended_before_any_dream_run(api: Api) -> None:
     assert fresh["entry"]["id"]
     world.ok("PATCH", f"/v1/users/{USER}/settings", world.admin, {"retentionDays": 2})
     expired = {f"zqxentry{i}" for i in range(1, 6)} | world.archived
+    said_before = {f"zqxmessage{i}" for i in range(12)}
     assert world.archived
     for who, key in (("agent", world.agent), ("owner", world.admin)):
         walk = world.walk(key)
@@ -327,6 +328,11 @@ def test_retention_hides_what_it_ended_before_any_dream_run(api: Api) -> None:
             if marks & expired and _rule(n) != "owner-export"
         }
         assert leaks == {}, f"{who}: entries past retention still handed out: {leaks}"
+        # Past messages searched across threads are memory, as recall reads them: past the
+        # retention, message search hands them out no more than recall does (the thread
+        # itself is the conversation, not memory; session summaries are left as they are).
+        for name in ("GET /v1/users/{userId}/messages/search", "POST /v1/users/{userId}/recall"):
+            assert not walk[name][1] & said_before, f"{who}: {name} past retention: {walk[name][1]}"
         assert "zqxfresh1" in walk["GET /v1/users/{userId}/memories"][1], who
         assert walk["GET /v1/users/{userId}/memories/count"][2] == {"count": 1}, who
     export = world.ok("GET", f"/v1/users/{USER}/export", world.admin)

@@ -327,7 +327,8 @@ class ConversationService:
         require_role(principal, Role.VIEWER)
         if not text.strip():
             raise ValidationFailed("The search text must not be empty.", field="q")
-        if self.gate is not None and not self.gate.policy(principal, user_id).memory_readable:
+        policy = None if self.gate is None else self.gate.policy(principal, user_id)
+        if policy is not None and not policy.memory_readable:
             return []
         weights = weights_for(self.embedder.model_id)
         floor = self.min_score_default() if min_score is None else min_score
@@ -354,10 +355,14 @@ class ConversationService:
         keys = [k for k in (parse_message_doc_id(doc_id) for doc_id in hits) if k is not None]
         found = self.repo.get_messages(principal.tenant_id, user_id, keys)
         # The repository is the truth: a message deleted after indexing is not returned.
+        # Past the user's retention a message is memory no more, as recall reads it (by
+        # when it was said).
         live = {
             message_doc_id(m.agent_id, m.thread_id, m.id): m
             for m in found
-            if _may_read(principal, m.agent_id) and (m.agent_id, m.thread_id) != (principal.agent_id, exclude_thread_id)
+            if _may_read(principal, m.agent_id)
+            and (m.agent_id, m.thread_id) != (principal.agent_id, exclude_thread_id)
+            and (policy is None or policy.within_retention(m.timestamp))
         }
         named = question_words(text)
         ranked = rank_found(
