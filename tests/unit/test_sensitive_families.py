@@ -5,7 +5,7 @@ and words that are about a secret without holding one."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 
 def _rule(text: str, key: str = "") -> str | None:
@@ -325,3 +325,29 @@ def test_what_was_done_to_a_password_is_not_its_value(text: str) -> None:
 def test_a_new_password_after_what_was_done_to_it_is_found(text: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password for the school portal is the cat's name and the year, so Mittens2021",
+        "pw: same as the work one but with an ! at the end -> Lantern88!",
+        "the zip password is his date of birth, ddmmyyyy, so 03111987. they all work like that",
+    ],
+)
+def test_a_password_described_then_given_in_the_same_sentence_is_found_by_the_rules(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is long, so it's fine",
+        "the password rules changed, so 12 characters minimum now",
+        "the password is stored in the vault, so ask Tom",
+        "the password is the same as before, so nothing to do -> see ticket",
+    ],
+)
+def test_a_password_sentence_with_so_and_no_value_passes(text: str) -> None:
+    assert find_sensitive(text) is None

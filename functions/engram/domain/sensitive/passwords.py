@@ -73,7 +73,23 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         # where it is kept ("is in 1Password", "is on the router sticker", "password in 1Password");
         # "on" with no separator before it is Finnish for "is" ("salasana on ...")
         return False
-    return _value_further_on(words[1:8])
+    return _value_further_on(words[1:8]) or _value_after_so(rest)
+
+
+# A password described, then given in the same sentence: "is the church postcode + the
+# year, so BN21 3QR2024", "your date of birth, ddmmyyyy, so 14021979", "... -> Bramble7".
+_SO_VALUE = re.compile(r"(?:,\s*|\s)(?:so|->|→|=>|i\.e\.|which\s+is|that['’]s)\s+[\"'“‘]?(?P<value>[^\s\"'”’]+)")
+
+
+def _value_after_so(rest: str) -> bool:
+    sentence = re.split(r"\.\s|\n", rest, maxsplit=1)[0][:160]
+    for m in _SO_VALUE.finditer(sentence):
+        value = m.group("value").strip(".,;:!?)(")
+        if value.lower() in NOT_A_VALUE or pointer(value):
+            continue
+        if credential_like(value) or re.fullmatch(r"\d{6,12}", value):
+            return True
+    return False
 
 
 def _withheld(first: str, rest: str) -> bool:
