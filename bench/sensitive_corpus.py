@@ -33,6 +33,12 @@ The parts, reported apart:
   before the filter was run on it; the first runs are kept in
   ``bench/results/sensitive_corpus_outside_3_first_run.json`` and
   ``..._outside_1_2_first_run.json``.
+- ``held_out_e`` (never tuned on): ``bench/sensitive_samples_holdout_e.txt``, 1,322 samples
+  written by hand by a fourth writer who never read the filter, the other writers' files or
+  any note about them; committed before the filter was run on it. The engineers who changed
+  the filter never opened it; only the lead ran it (first and second runs in
+  ``bench/results/sensitive_corpus_e_runs.json``). Keep it that way: read its misses and
+  it is no longer an outside estimate.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -74,6 +80,7 @@ PARTS = {
     "outside_3": [HERE / "sensitive_samples_outside_3.txt"],
     "outside_1": [HERE / "sensitive_samples_outside_1.txt"],
     "outside_2": [HERE / "sensitive_samples_outside_2.txt"],
+    "held_out_e": [HERE / "sensitive_samples_holdout_e.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
@@ -221,7 +228,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--show",
         action="append",
         default=["development"],
-        help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, outside_3, benign)",
+        help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, outside_1, outside_2, outside_3, held_out_e, benign)",
     )
     parser.add_argument("--baseline", choices=["detect-secrets"], help="score this detector instead of Engram's")
     parser.add_argument("--rules-alone", action="store_true", help="score the rules without the learned stage")
