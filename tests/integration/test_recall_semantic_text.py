@@ -346,6 +346,9 @@ def test_another_agents_conversation_partners_do_not_change_this_agents_recall(
     # Then beta asks, and finds, as before (the keyword part up to BM25's store-wide
     # statistics, which any new document moves)
     assert engram.recall.message_keywords(beta, "maya", question) is None
+    # (an admin key recalls with its own agent's view too)
+    beta_admin = Principal("acme", "beta", frozenset({Role.ADMIN}))
+    assert engram.recall.message_keywords(beta_admin, "maya", question) is None
     after = seen_by_beta()
     assert [(mid, sem) for mid, sem, _ in after] == [(mid, sem) for mid, sem, _ in before]
     assert [kw for _, _, kw in after] == pytest.approx([kw for _, _, kw in before], abs=1e-6)

@@ -274,8 +274,9 @@ class RecallService:
         people = [n for n in names if n]
         if self.weights.speaker_boost > 0:
             try:
-                agent = None if principal.is_admin else principal.agent_id
-                said = self.index.speakers(principal.tenant_id, user_id, agent)
+                # This agent's threads, even for an admin key: recall uses the calling
+                # agent's own view (docs/recall.md), and message search asks as recall does.
+                said = self.index.speakers(principal.tenant_id, user_id, principal.agent_id)
             except StoreUnavailable:
                 said = frozenset()  # recall itself degrades without the index
             people += sorted(s for s in said if s.casefold() not in _ROLES)
