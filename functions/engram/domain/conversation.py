@@ -291,7 +291,7 @@ _CLAUSE = re.compile(r"[^,]+,?|,")
 # replaced alone when it trips a rule on its own.
 _NUMBERISH = re.compile(r"[\d][\d \-.]{5,}[\d]")
 # Words holding a digit and the runs of them set apart by spaces ("X1234567", "943 476 5919").
-_NUMBER_RUN = re.compile(r"[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
+_NUMBER_RUN = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
 # How many sentences back the word that names a value is looked for before the whole message.
 _SENTENCES_BACK = 8
 _WINDOWED_MAX = 30

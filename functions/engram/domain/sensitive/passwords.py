@@ -288,14 +288,16 @@ _IDENTIFIER_PATH = re.compile(r"[A-Za-z][A-Za-z_\-]*[a-z][A-Za-z_\-]*(?:[:/][\w\
 
 
 # The value before the word ("I went with Paprika581! as the password", "rex99 is my pin").
+# Both start where a word starts: tried from every character of a long run without spaces
+# ("key=key=...", "a-a-a-..."), they cost seconds on a 10,000-character message.
 _REVERSED_PASSWORD_RE = re.compile(
-    r"(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s+(?:as|is|was)\s+(?:the|my|our|his|her|their)\s+(?:[\w'’\-]+\s+){0,2}?"
+    r"(?<![^\s\"'“”‘’])(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s+(?:as|is|was)\s+(?:the|my|our|his|her|their)\s+(?:[\w'’\-]+\s+){0,2}?"
     r"(?:password|passwd|pw|passphrase|passcode|pin|pin\s+code)\b",
     re.IGNORECASE,
 )
 # "Paprika581! — that's the netflix password", "log in to the router with violet126".
 _THATS_PASSWORD_RE = re.compile(
-    r"(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s*(?:—|–|-|:|=|,)\s*(?:that['’]?s|thats|this\s+is|it['’]?s)\s+(?:the\s+|my\s+|our\s+)*"
+    r"(?<![^\s\"'“”‘’])(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s*(?:—|–|-|:|=|,)\s*(?:that['’]?s|thats|this\s+is|it['’]?s)\s+(?:the\s+|my\s+|our\s+)*"
     r"(?:[\w'’\-]+\s+){0,4}?(?:password|passwd|pw|passphrase|passcode|pin|login)\b",
     re.IGNORECASE,
 )

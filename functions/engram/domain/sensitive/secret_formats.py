@@ -70,8 +70,10 @@ PUBLIC_KEY_RE = re.compile(
     re.DOTALL,
 )
 # Unknown token shapes: a long run of letters and digits drawn like a random string.
+# Patterns run on the whole text start where their run of characters starts: tried from
+# each character of "a.a.a..." or "a-a-a-...", they cost seconds on a long message.
 _TOKEN_CANDIDATE_RE = re.compile(r"[A-Za-z0-9+/_\-.~]{24,}={0,2}")
-_URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|\b[\w\-]+(?:\.[\w\-]+)+/\S*")
+_URLISH_RE = re.compile(r"\b(?:https?|ftp|s3|gs|file)://\S+|\bwww\.\S+|(?<![\w\-])(?<!\w\.)[\w\-]++(?:\.[\w\-]++)+/\S*")
 _WORDISH_RE = re.compile(r"[A-Z]?[a-z]{3,}|[A-Z]{3,}(?![a-z])")
 _BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
 # Objects' ids in API traces: a short lower-case prefix, "_" or "-", then a random body
@@ -83,7 +85,9 @@ _OBJECT_ID_RE = re.compile(
     r"|proj|span|trace|log|evt|ev|idem)[_\-][A-Za-z0-9]{8,}(?![\w\-])"
 )
 # The value of a field named as an id ("x-message-id: ...", "kyc_session_id ...").
-_ID_FIELD_RE = re.compile(r"\b[\w\-]*(?:id|ids|uuid|guid|nonce|etag)\b[\"']?\s*[:=]?\s*[\"']?\S+", re.IGNORECASE)
+_ID_FIELD_RE = re.compile(
+    r"(?<![\w\-])[\w\-]*(?:id|ids|uuid|guid|nonce|etag)\b[\"']?\s*[:=]?\s*[\"']?\S+", re.IGNORECASE
+)
 # A digest written in base64 after its algorithm: subresource integrity, Nix, go.sum.
 _BASE64_DIGEST_RE = re.compile(r"\b(?:sha(?:1|224|256|384|512)|md5|h1)[\-:][A-Za-z0-9+/_\-]{20,}={0,2}", re.IGNORECASE)
 # A PEM block in base64 (a kubeconfig's *-data): "LS0tLS1CRUdJTi" is "-----BEGIN".
@@ -211,7 +215,7 @@ _CLI_PASSWORD_RE = re.compile(
 _WIFI_QR_RE = re.compile(r"\bWIFI:[^\n]*?\bP:(?P<pw>[^;\n]{1,63});", re.IGNORECASE)
 
 # An e-mail address and a password after it ("Wise → ana@gmail.com / Basalt891!").
-_EMAIL_PAIR_RE = re.compile(r"[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)")
+_EMAIL_PAIR_RE = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)")
 
 
 def _cli_password(text: str) -> bool:

@@ -1,0 +1,31 @@
+"""A long message of one repeated shape costs the filter milliseconds, not seconds: the
+filter runs on every write and message, so a pattern tried again from each character of a
+long run without spaces (quadratic backtracking) is a way to stall a write."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from engram.domain.conversation import redact_sensitive
+from engram.domain.sensitive import find_sensitive
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "key=" * 2500,  # 5.7 s on main at 10,000 characters
+        "a-" * 5000,  # 8.9 s
+        "1-" * 5000,  # 7.3 s
+        "a." * 5000 + "@x.com",  # 5.3 s
+        "1." * 5000,
+        "a.b" * 3333,
+    ],
+)
+def test_a_long_run_of_one_shape_is_cheap(text: str) -> None:
+    find_sensitive("warm the learned stage up")
+    started = time.process_time()
+    find_sensitive(text)
+    redact_sensitive(text)
+    # CPU time of this process (others' load counts less); linear patterns take ~0.1 s
+    assert time.process_time() - started < 2.0
