@@ -98,6 +98,16 @@ def test_code_words_of_more_languages_without_a_code_pass(text: str) -> None:
     assert _rule(text) is None
 
 
+@pytest.mark.parametrize("text", ["my pin no. is 4821", "pin no. 4821", "my pin# is 4821", "PIN# 0519"])
+def test_a_pin_abbreviated_as_no_or_hash_is_found(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize("text", ["pin no. is in the envelope", "the PIN no. 12 on the map", "Pin #3 of the connector"])
+def test_a_pin_abbreviation_without_a_code_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -25,7 +25,7 @@ _CREDENTIAL_WORDS = (
 )
 # Words after which a number is an access code.
 CODE_WORDS = (
-    r"pins?(?:\s+(?:code|number|no))?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
+    r"pins?(?:\s+(?:code|number|no\.?)|\s*#)?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
     r"|(?:door|gate|alarm|garage|keypad|lockbox|lock|key\s+safe|entry|storage\s+unit|disarm|access|building"
     r"|front\s+door|back\s+door|office|unlock)\s+code|keycode|combination|combo|backup\s+codes?"
     r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,4}(?:door|gate|safe|alarm|garage|back|lock|office|house"
