@@ -361,3 +361,17 @@ def test_families_from_the_outside_part_are_found(text: str, rule: str) -> None:
 )
 def test_pointers_and_look_alikes_from_the_outside_part_pass(text: str, key: str) -> None:
     assert find_by_rules(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("value", "key"),
+    [("3", "pin_attempts_left"), ("3", "password_attempts"), ("2", "pin_tries_remaining"), ("5", "max_pin_tries")],
+)
+def test_a_count_of_tries_is_about_a_secret_not_one(value: str, key: str) -> None:
+    # an agent's trace or a memory key counting tries ({"pin_attempts_left": 3}) was redacted
+    assert find_sensitive(value, key) is None
+
+
+@pytest.mark.parametrize(("value", "key"), [("hunter2", "password_attempt"), ("Tr0ub4dor&3", "password_retry")])
+def test_the_password_tried_is_a_secret(value: str, key: str) -> None:
+    assert find_sensitive(value, key) is not None

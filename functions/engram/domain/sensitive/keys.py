@@ -227,6 +227,10 @@ _KEY_META = frozenset(
         "suffix",
         # what it is for or who keeps it (outside parts: [pin_reminder], [token_ttl], [door_code_owner])
         *("reminder", "ttl", "owner", "contact", "who", "help", "note", "notes", "instructions", "format"),
+        # how many tries are made or left ({"pin_attempts_left": 3} in an agent's trace)
+        # (not "attempt" nor "retry": "password_attempt" and "password_retry" hold a password)
+        "attempts",
+        "tries",
     ]
 )
 NEEDS_DIGITS = frozenset({CARD, GOVERNMENT_ID, BANK})
