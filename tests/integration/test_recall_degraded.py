@@ -144,3 +144,39 @@ def test_given_an_index_of_another_embedder_then_it_is_refused_and_recall_answer
     # And a write is refused with what to do
     with pytest.raises(StoreUnavailable, match="point ENGRAM_OPENSEARCH_INDEX at a new index"):
         other.upsert([doc])
+
+
+def test_given_an_index_of_another_embedder_then_it_is_asked_once_per_process(
+    cloud: tuple[Engram, OpenSearchStandin],
+) -> None:
+    """(review of #19) A refused index was asked its mapping again on every search (two
+    more calls to the cluster and an error logged per recall, for as long as the
+    misconfiguration lasts); the refusal holds for the process, as the docs say."""
+    import pytest
+    from engram.domain.errors import StoreUnavailable
+    from engram.ports import DocKind, IndexDocument, SearchQuery
+
+    engram, opensearch = cloud
+    settings = Settings(opensearch_url=opensearch.url)
+    doc = IndexDocument("d1", "t1", "u1", DocKind.MEMORY, "dentist: Dr Silva", [1.0] + [0.0] * 383, "m", "global", "a")
+    OpenSearchIndex.from_settings(settings, 384, model_id=engram.embedder.model_id).upsert([doc])
+    # Given a process whose embedder is another model
+    other = OpenSearchIndex.from_settings(settings, 384, model_id="all-MiniLM-L6-v2-onnx-int8")
+    client = other._get_client()
+    asked: list[object] = []
+    real = client.indices.get_mapping
+
+    def get_mapping(**kwargs: object) -> object:
+        asked.append(kwargs)
+        return real(**kwargs)
+
+    client.indices.get_mapping = get_mapping  # type: ignore[method-assign]
+    query = SearchQuery("t1", "u1", engram.clock.now(), "dentist", vector=[1.0] + [0.0] * 383)
+    # When it searches three times and writes once, each is refused
+    for _ in range(3):
+        with pytest.raises(StoreUnavailable, match="point ENGRAM_OPENSEARCH_INDEX at a new index"):
+            other.search(query)
+    with pytest.raises(StoreUnavailable, match="point ENGRAM_OPENSEARCH_INDEX at a new index"):
+        other.upsert([doc])
+    # Then the index was asked what it holds once
+    assert len(asked) == 1

@@ -46,6 +46,7 @@ class OpenSearchIndex:
         self._factory = client_factory
         self.model_id = model_id
         self._model_checked = False
+        self._refused_model: str | None = None  # the other embedder the index holds, once seen
         self._client: OpenSearch | None = None
         self._lock = threading.Lock()
         self._ready = False
@@ -146,6 +147,8 @@ class OpenSearchIndex:
         """
         if self._ready:
             return
+        if self._refused_model is not None:
+            self._refuse_another_model(self._refused_model)
         client = self._get_client()
         with self._translate("ensure_index"):
             if not client.indices.exists(index=self.index_name):
@@ -190,6 +193,10 @@ class OpenSearchIndex:
         """
         if self._model_checked or self.model_id is None:
             return
+        if self._refused_model is not None:
+            # Refused already: the index is not asked again (an embedder change needs a new
+            # process anyway, pointed at a new index).
+            self._refuse_another_model(self._refused_model)
         client = self._get_client()
         with self._translate("check_model"):
             if not client.indices.exists(index=self.index_name):
@@ -200,10 +207,12 @@ class OpenSearchIndex:
 
     def _refuse_another_model(self, recorded: str | None) -> None:
         if recorded is not None and self.model_id is not None and recorded != self.model_id:
-            logger.error(
-                "the search index holds another embedder's vectors",
-                extra={"index": self.index_name, "index_model": recorded, "embedder_model": self.model_id},
-            )
+            if self._refused_model is None:
+                logger.error(
+                    "the search index holds another embedder's vectors",
+                    extra={"index": self.index_name, "index_model": recorded, "embedder_model": self.model_id},
+                )
+            self._refused_model = recorded
             raise StoreUnavailable(
                 f"The OpenSearch index '{self.index_name}' holds vectors of '{recorded}' but the embedder is "
                 f"'{self.model_id}'; point ENGRAM_OPENSEARCH_INDEX at a new index and reindex from the store "
