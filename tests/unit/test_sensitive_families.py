@@ -357,6 +357,10 @@ def test_a_password_described_then_given_in_the_same_sentence_is_found_by_the_ru
         "the password rules changed, so 12 characters minimum now",
         "the password is stored in the vault, so ask Tom",
         "the password is the same as before, so nothing to do -> see ticket",
+        # the sentence goes on about what follows "so": not the password
+        "my password expired, so 20240315 is the deadline to reset it",
+        "the wifi password changed yesterday, so Netgear-5G is the network to join",
+        "password rotated, so v2.3.1 of the app is required",
     ],
 )
 def test_a_password_sentence_with_so_and_no_value_passes(text: str) -> None:

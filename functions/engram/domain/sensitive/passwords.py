@@ -79,13 +79,16 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
 # A password described, then given in the same sentence: "is the church postcode + the
 # year, so BN21 3QR2024", "your date of birth, ddmmyyyy, so 14021979", "... -> Bramble7".
 _SO_VALUE = re.compile(r"(?:,\s*|\s)(?:so|->|→|=>|i\.e\.|which\s+is|that['’]s)\s+[\"'“‘]?(?P<value>[^\s\"'”’]+)")
+# ... unless the sentence goes on about that value: "the password changed, so Netgear-5G is
+# the network to join", "password rotated, so v2.3.1 of the app is required".
+_SO_GOES_ON = re.compile(r"[\"'”’]?\s+(?:is|was|are|were|of|will|has|had|can|must|needs?|should)\b", re.IGNORECASE)
 
 
 def _value_after_so(rest: str) -> bool:
     sentence = re.split(r"\.\s|\n", rest, maxsplit=1)[0][:160]
     for m in _SO_VALUE.finditer(sentence):
         value = m.group("value").strip(".,;:!?)(")
-        if value.lower() in NOT_A_VALUE or pointer(value):
+        if value.lower() in NOT_A_VALUE or pointer(value) or _SO_GOES_ON.match(sentence, m.end()):
             continue
         if credential_like(value) or re.fullmatch(r"\d{6,12}", value):
             return True
