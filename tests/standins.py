@@ -4,8 +4,9 @@
   (index create/exists/mapping, ``_bulk``, ``_msearch``, ``_search``, ``_refresh``,
   ``_delete_by_query``), evaluating the query DSL that ``engram.adapters.opensearch.queries``
   builds: ``term``, ``terms``, ``range``, ``exists``, ``bool``, ``match`` (BM25),
-  ``knn`` (exact cosine, scored ``(1 + cos) / 2`` as Lucene's ``cosinesimil``) and the
-  cosine ``script_score``. No OpenSearch engine can run here (see docs/deployment.md),
+  ``knn`` (exact cosine, scored ``(1 + cos) / 2`` as Lucene's ``cosinesimil``), the
+  cosine ``script_score`` and ``terms`` aggregations; a strict mapping refuses a
+  document with a field it does not name. No OpenSearch engine can run here (see docs/deployment.md),
   moto emulates only the service's control plane, and the opensearch-py client must
   really send its requests for a Lambda to be exercised from its artefacts, so this
   is the smallest thing that answers them honestly. ``fail_with`` makes it answer
@@ -194,6 +195,10 @@ class OpenSearchStandin(_Standin):
                 if index is None:
                     items.append({"index": {"status": 404, "error": {"type": "index_not_found_exception"}}})
                     continue
+                if self._unmapped(index, source):
+                    # dynamic: strict refuses a field the mapping does not name.
+                    items.append({"index": {"status": 400, "error": {"type": "strict_dynamic_mapping_exception"}}})
+                    continue
                 index["docs"][meta["_id"]] = source
                 self.indexed += 1
                 items.append({"index": {"_id": meta["_id"], "status": 201}})
@@ -206,6 +211,11 @@ class OpenSearchStandin(_Standin):
                 raise KeyError(f"bulk action {action}")
         errors = any(next(iter(item.values()))["status"] >= 300 for item in items if "index" in item)
         return {"errors": errors, "items": items}
+
+    @staticmethod
+    def _unmapped(index: dict[str, Any], source: dict[str, Any]) -> bool:
+        mappings = index["body"].get("mappings", {})
+        return mappings.get("dynamic") == "strict" and not set(source) <= set(mappings.get("properties", {}))
 
     def _msearch(self, lines: list[dict[str, Any]]) -> dict[str, Any]:
         responses = []
@@ -227,9 +237,32 @@ class OpenSearchStandin(_Standin):
         hits = []
         for doc_key, score in ranked:
             source = docs[doc_key]
-            shown = {f: source.get(f) for f in fields} if isinstance(fields, list) else source
+            # A field absent from a document is absent from its _source, as in OpenSearch.
+            shown = {f: source[f] for f in fields if f in source} if isinstance(fields, list) else source
             hits.append({"_id": doc_key, "_score": score, "_source": shown})
-        return {"hits": {"hits": hits}, "status": 200}
+        answer: dict[str, Any] = {"hits": {"hits": hits}, "status": 200}
+        if body.get("aggs"):
+            answer["aggregations"] = self._aggregate(name, [docs[k] for k in scored], body["aggs"])
+        return answer
+
+    def _aggregate(self, name: str, matched: list[dict[str, Any]], aggs: dict[str, Any]) -> dict[str, Any]:
+        """``terms`` aggregations over the matched documents (keyword fields; values
+        longer than the field's ``ignore_above`` are not indexed, so not counted)."""
+        properties = self.indices[name]["body"].get("mappings", {}).get("properties", {})
+        out: dict[str, Any] = {}
+        for agg_name, spec in aggs.items():
+            kind, params = next(iter(spec.items()))
+            if kind != "terms":
+                raise KeyError(f"aggregation {kind}")
+            field = params["field"]
+            if field not in properties:
+                out[agg_name] = {"buckets": []}  # an unmapped field aggregates nothing
+                continue
+            limit = int(properties[field].get("ignore_above", 1 << 30))
+            counts = Counter(v for d in matched for v in _values(d.get(field)) if len(str(v)) <= limit)
+            ranked = sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))[: int(params.get("size", 10))]
+            out[agg_name] = {"buckets": [{"key": k, "doc_count": n} for k, n in ranked]}
+        return out
 
     def _score(self, docs: dict[str, dict[str, Any]], clause: dict[str, Any]) -> dict[str, float]:
         kind, spec = next(iter(clause.items()))

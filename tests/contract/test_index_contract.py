@@ -336,3 +336,37 @@ class TestEraseUser:
 
     def test_given_a_user_with_nothing_indexed_then_erase_counts_zero(self, index: Any) -> None:
         assert index.erase_user("t1", "nobody") == {"indexDocuments": 0}
+
+
+def message(doc_id: str, text: str, speaker: str, agent: str = "agent-a", **fields: Any) -> IndexDocument:
+    return doc(
+        doc_id,
+        text,
+        kind=DocKind.MESSAGE,
+        visibility="self",
+        source_agent_id=agent,
+        thread_id="th1",
+        occurred_at=NOW - timedelta(days=3),
+        speaker=speaker,
+        **fields,
+    )
+
+
+class TestMessages:
+    def test_given_a_past_message_then_its_hit_carries_when_it_was_said_and_by_whom(self, index: Any) -> None:
+        index.upsert([message("m1", "Maya: we adopted a beagle", "Maya")])
+        hit = search(index, "beagle", kinds=(DocKind.MESSAGE,))["m1"]
+        assert (hit.speaker, hit.occurred_at) == ("Maya", NOW - timedelta(days=3))
+
+    def test_given_two_agents_threads_then_speakers_are_the_agents_own_and_none_means_every_agent(
+        self, index: Any
+    ) -> None:
+        index.upsert([message("m1", "hi", "Maya"), message("m2", "hello", "Leo")])
+        index.upsert([message("m3", "trip", "Jordan", agent="agent-b")])
+        index.upsert([message("m4", "hi", "Sam", user_id="u2"), message("m5", "hi", "Kim", tenant_id="t2")])
+        index.upsert([doc("e1", "a memory, no speaker")])
+        assert index.speakers("t1", "u1", "agent-a") == {"Maya", "Leo"}
+        assert index.speakers("t1", "u1", "agent-b") == {"Jordan"}
+        assert index.speakers("t1", "u1", None) == {"Maya", "Leo", "Jordan"}
+        assert index.speakers("t1", "u1", "agent-c") == frozenset()
+        assert index.speakers("t1", "nobody", None) == frozenset()

@@ -183,7 +183,7 @@ class TestSearchBodies:
         assert clause["k"] == 7
         assert clause["filter"] == q.search_filter(query)
         assert set(body["query"]) == {"knn"}  # no post-filter beside the knn clause
-        assert body["_source"] == ["doc_id", "kind", "importance", "confidence", "updated_at"]
+        assert body["_source"] == ["doc_id", "kind", "importance", "confidence", "updated_at", "occurred_at", "speaker"]
 
     @pytest.mark.skipif("model_id" not in SearchQuery.__dataclass_fields__, reason="SearchQuery has no model_id yet")
     def test_given_the_query_vectors_model_then_only_that_models_vectors_are_compared(self) -> None:
@@ -322,6 +322,34 @@ class TestAnswers:
     def test_given_a_search_answer_then_hits_carry_id_kind_and_score(self) -> None:
         answer = {"hits": {"hits": [{"_id": "x", "_score": 2.5, "_source": {"doc_id": "e1", "kind": "message"}}]}}
         assert q.hits_of(answer) == [q.RawHit("e1", DocKind.MESSAGE, 2.5)]
+
+    def test_given_a_message_hit_then_it_carries_when_it_was_said_and_by_whom(self) -> None:
+        source = {"doc_id": "m1", "kind": "message", "occurred_at": ts(T0), "speaker": "Maya"}
+        answer = {"hits": {"hits": [{"_id": "x", "_score": 1.0, "_source": source}]}}
+        [hit] = q.merge_hits(q.hits_of(answer), [])
+        assert (hit.occurred_at, hit.speaker) == (T0, "Maya")
+        # A document written before the index kept the speaker: unknown, not empty.
+        source.pop("speaker")
+        assert q.hits_of(answer)[0].speaker is None
+
+    def test_given_an_agent_then_speakers_aggregate_its_messages_only_and_none_means_every_agent(self) -> None:
+        body = q.speakers_body("t1", "u1", "alpha")
+        assert body["size"] == 0
+        assert body["query"]["bool"]["filter"] == [
+            {"term": {"tenant_id": "t1"}},
+            {"term": {"user_id": "u1"}},
+            {"term": {"kind": "message"}},
+            {"term": {"source_agent_id": "alpha"}},
+        ]
+        assert body["aggs"]["speakers"]["terms"]["field"] == "speaker"
+        assert {"term": {"source_agent_id": "alpha"}} not in q.speakers_body("t1", "u1", None)["query"]["bool"][
+            "filter"
+        ]
+        answer = {
+            "aggregations": {"speakers": {"buckets": [{"key": "Maya", "doc_count": 3}, {"key": "Leo", "doc_count": 1}]}}
+        }
+        assert q.speakers_of(answer) == {"Maya", "Leo"}
+        assert q.speakers_of({}) == frozenset()
 
     def test_given_a_bulk_answer_then_only_real_failures_are_reported(self) -> None:
         assert documents.bulk_failures({"errors": False, "items": [{"index": {"status": 201}}]}) == []

@@ -245,7 +245,8 @@ def messages_said_around(
     """The candidate past messages said around each other by one speaker in one thread
     (``ranking.said_around``, the context lift's neighbours): when and by whom from the
     message where it was read (``messages``, by document id), else from what the index
-    knows of it (an index that does not return it, OpenSearch, needs the read)."""
+    knows of it (a document that does not carry it, written before OpenSearch kept the
+    speaker, needs the read)."""
     said = []
     for hid, h in hits.items():
         key = parse_message_doc_id(hid) if h.kind is DocKind.MESSAGE else None

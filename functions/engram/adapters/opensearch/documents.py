@@ -69,6 +69,7 @@ def document_source(doc: IndexDocument, dimension: int) -> dict[str, Any]:
         "updated_at": ts_opt(doc.updated_at),
         "expires_at": ts_opt(doc.expires_at),
         "occurred_at": ts_opt(doc.occurred_at),
+        "speaker": doc.speaker,
     }
     vector = usable_vector(doc.vector, dimension)
     if vector is not None:

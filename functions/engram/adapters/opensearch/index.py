@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal
 
 from aws_lambda_powertools import Logger
-from opensearchpy.exceptions import OpenSearchException, RequestError, TransportError
+from opensearchpy.exceptions import NotFoundError, OpenSearchException, RequestError, TransportError
 
 from engram.adapters.opensearch import connection, documents, mapping, queries
 from engram.domain.errors import StoreUnavailable, Throttled
@@ -108,9 +108,22 @@ class OpenSearchIndex:
 
     # -- reads --------------------------------------------------------------------------
     def speakers(self, tenant_id: str, user_id: str, agent_id: str | None = None) -> frozenset[str]:
-        # The documents do not carry who said a message here; recall then knows the people
-        # talking from the profile alone (docs/recall.md).
-        return frozenset()
+        """Who said the user's indexed past messages in ``agent_id``'s threads (None:
+        every agent's): one routed aggregation. Messages indexed before the documents
+        kept their speaker add nobody until they are indexed again (``engram reindex``)."""
+        client = self._get_client()
+        # Names are not vectors: an index of another embedder still knows who spoke, so
+        # there is no model check here (a search refuses such an index).
+        with self._translate("speakers"):
+            try:
+                answer = client.search(
+                    index=self.index_name,
+                    body=queries.speakers_body(tenant_id, user_id, agent_id),
+                    routing=documents.routing(tenant_id, user_id),
+                )
+            except NotFoundError:
+                return frozenset()  # nothing was ever indexed
+        return queries.speakers_of(answer)
 
     def search(self, query: SearchQuery) -> list[SearchHit]:
         plan = queries.search_plan(self.index_name, query, self.dimension)

@@ -12,6 +12,10 @@ VECTOR_FIELD = "vector"
 
 TEXT_ANALYZER = "engram_text"
 
+# The longest speaker name the index aggregates (characters; Lucene's own limit on a
+# keyword term is 32,766 bytes, which one over-long name must not hit).
+SPEAKER_MAX = 256
+
 
 def index_body(dimension: int) -> dict[str, Any]:
     """Settings and mapping of the index.
@@ -79,6 +83,11 @@ def index_body(dimension: int) -> dict[str, Any]:
                 # When what it records happened (a message's own timestamp): questions
                 # about a time span filter on it.
                 "occurred_at": {"type": "date_nanos"},
+                # Who said a past message (``IndexDocument.speaker``): recall ranks a
+                # message on it and on ``occurred_at`` before reading it from the table,
+                # and ``speakers`` aggregates it. A name longer than ``ignore_above`` is
+                # kept in _source (recall still gets it) but not aggregated.
+                "speaker": {"type": "keyword", "ignore_above": SPEAKER_MAX},
             },
         },
     }
@@ -88,7 +97,7 @@ def missing_properties(mapping: Mapping[str, Any], dimension: int) -> dict[str, 
     """Fields this version maps that an existing index (a GET _mapping answer) lacks.
 
     The mapping is strict, so a document with a field the index does not know is
-    rejected; fields added since an index was created (``occurred_at``) are put into its
+    rejected; fields added since an index was created (``occurred_at``, ``speaker``) are put into its
     mapping before the first write (adding a field is allowed on a live index)."""
     wanted: dict[str, Any] = index_body(dimension)["mappings"]["properties"]
     present: set[str] = set()

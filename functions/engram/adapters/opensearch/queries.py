@@ -29,9 +29,15 @@ from engram.domain.serialization import parse_ts_opt, ts
 from engram.ports import DocKind, SearchHit, SearchQuery
 
 # What a search hit needs back; the vector and text stay on the cluster.
-# What recall ranks on rides along with each hit, so only the shown entries are read
-# from DynamoDB.
-HIT_SOURCE = ["doc_id", "kind", "importance", "confidence", "updated_at"]
+# What recall ranks on rides along with each hit, so only the shown entries and past
+# messages are read from DynamoDB: an entry's importance, confidence and time, and
+# when a message was said and by whom (a document written before the index kept the
+# speaker answers None, and recall reads its candidates from the table instead).
+HIT_SOURCE = ["doc_id", "kind", "importance", "confidence", "updated_at", "occurred_at", "speaker"]
+
+# The most distinct speakers ``speakers_body`` asks for: a user talks with a handful of
+# people per agent; past this many, the rarest are left out of the question's names.
+SPEAKERS_LIMIT = 1000
 
 
 def visibility_filter(scope: VisibilityScope | None) -> dict[str, Any] | None:
@@ -240,6 +246,8 @@ class RawHit:
     importance: int | None = None
     confidence: float | None = None
     updated_at: datetime | None = None
+    occurred_at: datetime | None = None
+    speaker: str | None = None
 
 
 def hits_of(response: Mapping[str, Any]) -> list[RawHit]:
@@ -247,6 +255,7 @@ def hits_of(response: Mapping[str, Any]) -> list[RawHit]:
     for hit in response.get("hits", {}).get("hits", []):
         source = hit.get("_source") or {}
         importance, confidence = source.get("importance"), source.get("confidence")
+        speaker = source.get("speaker")
         out.append(
             RawHit(
                 str(source["doc_id"]),
@@ -255,6 +264,8 @@ def hits_of(response: Mapping[str, Any]) -> list[RawHit]:
                 None if importance is None else int(importance),
                 None if confidence is None else float(confidence),
                 parse_ts_opt(source.get("updated_at")),
+                parse_ts_opt(source.get("occurred_at")),
+                speaker if isinstance(speaker, str) and speaker else None,
             )
         )
     return out
@@ -286,4 +297,35 @@ def _hit(h: RawHit, keyword: float, semantic: float) -> SearchHit:
         importance=h.importance,
         confidence=h.confidence,
         updated_at=h.updated_at,
+        occurred_at=h.occurred_at,
+        speaker=h.speaker,
     )
+
+
+def speakers_body(tenant_id: str, user_id: str, agent_id: str | None) -> dict[str, Any]:
+    """Who said the user's indexed past messages, in ``agent_id``'s threads only (None:
+    every agent's, for an admin key): a terms aggregation, no hits.
+
+    A thread is between the user and one agent, and its messages are indexed as that
+    agent's own (``source_agent_id``): who talks with another agent must not change this
+    agent's question, nor be told by it (the local index's rule, ``LocalIndex.speakers``).
+    """
+    clauses: list[dict[str, Any]] = [
+        {"term": {"tenant_id": tenant_id}},
+        {"term": {"user_id": user_id}},
+        {"term": {"kind": DocKind.MESSAGE.value}},
+    ]
+    if agent_id is not None:
+        clauses.append({"term": {"source_agent_id": agent_id}})
+    return {
+        "size": 0,
+        "track_total_hits": False,
+        "query": {"bool": {"filter": clauses}},
+        "aggs": {"speakers": {"terms": {"field": "speaker", "size": SPEAKERS_LIMIT}}},
+    }
+
+
+def speakers_of(response: Mapping[str, Any]) -> frozenset[str]:
+    """The speaker names of a ``speakers_body`` answer."""
+    buckets = (response.get("aggregations") or {}).get("speakers", {}).get("buckets", [])
+    return frozenset(str(b["key"]) for b in buckets if b.get("key"))
