@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from engram.domain.relative_time import find_relative_times
-from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 LIMIT_NOTICE = "Your conversation has been summarized and important information saved."
 REDACTED = "[redacted]"
@@ -336,7 +336,8 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
     """What no sentence trips alone but the message does: a value whose word is in another
     sentence ("Passport numbers. Mine is X1234567."), a card broken over lines. The numbers
     of the fewest sentences before and up to the one that completes a match go (the whole
-    sentence when it has none); if matches still span further, every number, then all.
+    sentence when it has none); if matches still span further, every number, then all if a
+    rule (not the learned stage alone) still matches.
     A long message goes straight to the numbers: the search by sentence costs a filter run
     per sentence and window, which a message of many short lines would make seconds."""
     for i in range(len(sentences) if len(sentences) <= _WINDOWED_MAX else 0):
@@ -356,7 +357,9 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
     rules.append(match.rule)
     for k, sentence in enumerate(sentences):
         sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentence)
-    if find_sensitive("".join(sentences)) is not None:
+    # With no number left, the learned stage alone reading many sentences together finds no
+    # value to remove (it wiped whole messages of everyday text); a rule still matching does.
+    if find_by_rules("".join(sentences)) is not None:
         sentences[:] = [REDACTED]
 
 
