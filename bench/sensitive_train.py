@@ -251,6 +251,53 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
     rows += _numbers_that_are_not_ids(r) + _references_not_secrets(r) + _settings_about_secrets(r)
     rows += _postal_pin_codes(r) + _digests_in_base64(r) + _developer_text_without_values(r)
     rows += _codes_talked_about_without_values(r) + _ids_and_codes_that_are_not_secrets(r)
+    rows += _alarm_times_and_electronics_pins(r)
+    return rows
+
+
+def _alarm_times_and_electronics_pins(r: random.Random) -> list[tuple[str, str]]:
+    """What an assistant hears all day that the learned stage read as a code: alarms,
+    timers and wake-up times (digits or words), pins of a board or a connector, and what a
+    code looks like (its digits, its length) without the code. A
+    reviewer found "Set an alarm for 6:45" and "Connect pin 7 to ground" refused; the rules
+    already pass them, so only the model needs to learn it."""
+    words = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+    minutes = ("", " fifteen", " thirty", " forty-five", " oh five", " twenty")
+    rows: list[tuple[str, str]] = []
+    for _ in range(300):
+        h, m = r.randint(1, 12), r.choice((0, 5, 10, 15, 20, 30, 45, 50))
+        digits = r.choice((f"{h}:{m:02d}", f"{h}{r.choice(('am', 'pm', ' am', ' pm'))}", f"{h}", f"{h:02d}{m:02d}"))
+        spoken = f"{r.choice(words)}{r.choice(minutes)}"
+        when = r.choice((digits, spoken))
+        pin, other = r.randint(0, 40), r.randint(0, 40)
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"Set an alarm for {when}",
+                        f"set my alarm for {when} tomorrow",
+                        f"Alarm for {when} please.",
+                        f"wake me up at {when}",
+                        f"can you set a timer for {r.randint(2, 90)} minutes",
+                        f"move my {when} alarm to {digits}",
+                        f"the alarm goes off at {when} on weekdays",
+                        "The code for the alarm.",
+                        "what's the code for the alarm?",
+                        f"Connect pin {pin} to ground",
+                        f"pin {pin} is GND, pin {other} is VCC",
+                        f"wire the LED to GPIO pin {pin} through a 220 ohm resistor",
+                        f"the sensor's data line goes on pin {pin}",
+                        f"Arduino digital pin {pin} reads HIGH when the button is pressed",
+                        f"a {r.choice((8, 14, 20, 24, 40))}-pin connector, pin {pin} is unused",
+                        # What a code looks like, not the code.
+                        f"{r.choice(('CVV', 'the CVC', 'The security code'))} is the {r.choice((3, 4))} digits on the back",
+                        f"{r.choice(('a PIN', 'your PIN', 'the passcode'))} must be {r.randint(4, 6)} to {r.randint(6, 8)} digits",
+                        f"the verification code is {r.choice((6, 8))} digits long and expires in {r.randint(2, 15)} minutes",
+                    )
+                ),
+            )
+        )
     return rows
 
 

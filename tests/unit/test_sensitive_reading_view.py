@@ -142,10 +142,34 @@ def test_numbers_read_out_after_another_word_are_no_code(text: str) -> None:
     ],
 )
 def test_a_clock_time_after_its_preposition_is_no_code_to_the_rules(text: str) -> None:
-    # When an alarm rings, not what disarms it. The rules alone: the learned stage still
-    # reads "set an alarm" as a secret (issue 18, notes/rv18.md; it needs such negatives).
+    # When an alarm rings, not what disarms it. The rules alone here; the whole filter is
+    # checked below.
     assert reading_view(text) is None
     assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Set an alarm for 6:45",
+        "set my alarm for 7am",
+        "Alarm for 8 please.",
+        "Set an alarm for six forty-five",
+        "The code for the alarm.",
+        "Connect pin 7 to ground",
+        "pin 12 is GND, pin 13 is VCC",
+        "wake me at 6 thirty",
+    ],
+)
+def test_alarms_and_electronics_pins_are_no_secret_to_the_whole_filter(text: str) -> None:
+    # The learned stage refused these until it was trained on such negatives (rv18's review).
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", ["the alarm code is 4821", "set the alarm, code 7319", "my pin is 4821"])
+def test_an_alarm_code_or_a_pin_with_its_value_is_still_a_secret(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"
 
 
 @pytest.mark.parametrize(
