@@ -15,9 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import boto3
 import pytest
-from engram.adapters.dynamodb import DynamoStore, create_table
+from engram.adapters.dynamodb import DynamoStore
 from engram.adapters.opensearch import OpenSearchIndex, mapping
 from engram.adapters.sqs_queue import SqsQueue
 from engram.api.auth import principal_context
@@ -31,8 +30,7 @@ from engram.local.events import api_event
 from engram.local.lambda_context import LocalContext
 from engram.settings import Settings
 
-from tests.integration.test_extraction_cloud_path import drain
-from tests.moto_server import DUMMY_CREDENTIALS, REGION, dynamodb_client, fresh_table_name, moto_endpoint, stop_moto
+from tests.integration.test_extraction_cloud_path import cloud_parts, drain
 from tests.standins import OpenSearchStandin
 from tests.support import ManualClock, backend_for, principal
 
@@ -41,39 +39,19 @@ AGENT = principal("acme", "alpha")
 
 @pytest.fixture
 def cloud(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Engram, Any, str, OpenSearchStandin]]:
-    endpoint = moto_endpoint()
-    request.session.config.add_cleanup(stop_moto)
-    ddb = dynamodb_client(endpoint)
-    table, idem = fresh_table_name(), fresh_table_name("idempotency")
-    create_table(ddb, table)
-    ddb.create_table(
-        TableName=idem,
-        BillingMode="PAY_PER_REQUEST",
-        AttributeDefinitions=[{"AttributeName": "id", "AttributeType": "S"}],
-        KeySchema=[{"AttributeName": "id", "KeyType": "HASH"}],
-    )
-    sqs = boto3.client(
-        "sqs",
-        endpoint_url=endpoint,
-        region_name=REGION,
-        aws_access_key_id=DUMMY_CREDENTIALS["AWS_ACCESS_KEY_ID"],
-        aws_secret_access_key=DUMMY_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
-    )
-    url = sqs.create_queue(QueueName=fresh_table_name("extraction"))["QueueUrl"]
-    opensearch = OpenSearchStandin()
-    settings = Settings(data_dir=tmp_path, idempotency_table=idem, opensearch_url=opensearch.url)
-    # Every service on the one OpenSearch index, as the stack wires it.
-    index = OpenSearchIndex.from_settings(settings, 384, refresh=True)
-    engram = build(settings, backend=backend_for(DynamoStore(ddb, table), settings), index=index, clock=ManualClock())
-    feature = engram.conversation
-    feature.queue = feature.conversations.queue = SqsQueue(sqs, url)
-    set_engram(engram)
-    yield engram, sqs, url, opensearch
-    set_engram(None)
-    opensearch.stop()
-    for name in (table, idem):
-        ddb.delete_table(TableName=name)
-    sqs.delete_queue(QueueUrl=url)
+    with cloud_parts(request) as parts:
+        opensearch = OpenSearchStandin()
+        settings = Settings(data_dir=tmp_path, idempotency_table=parts.idempotency_table, opensearch_url=opensearch.url)
+        # Every service on the one OpenSearch index, as the stack wires it.
+        index = OpenSearchIndex.from_settings(settings, 384, refresh=True)
+        store = DynamoStore(parts.ddb, parts.table)
+        engram = build(settings, backend=backend_for(store, settings), index=index, clock=ManualClock())
+        feature = engram.conversation
+        feature.queue = feature.conversations.queue = SqsQueue(parts.sqs, parts.queue_url)
+        set_engram(engram)
+        yield engram, parts.sqs, parts.queue_url, opensearch
+        set_engram(None)
+        opensearch.stop()
 
 
 def call(method: str, path: str, body: dict[str, Any]) -> dict[str, Any]:

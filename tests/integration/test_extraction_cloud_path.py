@@ -8,6 +8,8 @@ batch adds nothing; erasure removes the records too.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +31,20 @@ AGENT = Principal("acme", "alpha", frozenset({Role.WRITER}))
 ADMIN = Principal("acme", "ops", frozenset({Role.ADMIN}))
 
 
-@pytest.fixture
-def cloud(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Engram, Any, str]]:
+@dataclass(frozen=True)
+class CloudParts:
+    """What the stack gives the extraction path: the table, Powertools' idempotency table
+    and the extraction queue, on moto server."""
+
+    ddb: Any
+    table: str
+    idempotency_table: str
+    sqs: Any
+    queue_url: str
+
+
+@contextmanager
+def cloud_parts(request: pytest.FixtureRequest) -> Iterator[CloudParts]:
     endpoint = moto_endpoint()
     request.session.config.add_cleanup(stop_moto)
     ddb = dynamodb_client(endpoint)
@@ -50,17 +64,30 @@ def cloud(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Engr
         aws_secret_access_key=DUMMY_CREDENTIALS["AWS_SECRET_ACCESS_KEY"],
     )
     url = sqs.create_queue(QueueName=fresh_table_name("extraction"))["QueueUrl"]
-    engram = engram_for(tmp_path, store=DynamoStore(ddb, table), clock=ManualClock(), idempotency_table=idem)
-    feature = engram.conversation
-    assert feature is not None
-    # What the container does when ENGRAM_EXTRACTION_QUEUE_URL is set, with moto's endpoint.
-    feature.queue = feature.conversations.queue = SqsQueue(sqs, url)
-    set_engram(engram)
-    yield engram, sqs, url
-    set_engram(None)
-    for name in (table, idem):
-        ddb.delete_table(TableName=name)
-    sqs.delete_queue(QueueUrl=url)
+    try:
+        yield CloudParts(ddb, table, idem, sqs, url)
+    finally:
+        for name in (table, idem):
+            ddb.delete_table(TableName=name)
+        sqs.delete_queue(QueueUrl=url)
+
+
+@pytest.fixture
+def cloud(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Engram, Any, str]]:
+    with cloud_parts(request) as parts:
+        engram = engram_for(
+            tmp_path,
+            store=DynamoStore(parts.ddb, parts.table),
+            clock=ManualClock(),
+            idempotency_table=parts.idempotency_table,
+        )
+        feature = engram.conversation
+        assert feature is not None
+        # What the container does when ENGRAM_EXTRACTION_QUEUE_URL is set, with moto's endpoint.
+        feature.queue = feature.conversations.queue = SqsQueue(parts.sqs, parts.queue_url)
+        set_engram(engram)
+        yield engram, parts.sqs, parts.queue_url
+        set_engram(None)
 
 
 def drain(sqs: Any, url: str) -> dict[str, Any]:

@@ -118,6 +118,15 @@ def test_a_past_message_said_by_whom_the_question_names_ranks_above_the_same_wor
     assert "said by whom it names" in top.why
 
 
+def tell(engram: Engram, at: datetime, turns: list[tuple[str, str, str, int]]) -> None:
+    """Maya (the user) and Leo (the assistant) in one session: (id, speaker, text, seconds after at)."""
+    assert engram.conversation is not None
+    for mid, speaker, text, seconds in turns:
+        role = MessageRole.USER if speaker == "Maya" else MessageRole.ASSISTANT
+        msg = NewMessage(mid, role, text, at + timedelta(seconds=seconds), {"speaker": speaker})
+        engram.conversation.conversations.append(P, "maya", "session-1", [msg])
+
+
 def test_news_told_over_two_turns_is_recalled_as_a_whole(setup: tuple[Engram, Recording]) -> None:
     # (#19, third session: MiniLM's context lift, on the suite's hashing embedder)
     engram, _ = setup
@@ -131,10 +140,7 @@ def test_news_told_over_two_turns_is_recalled_as_a_whole(setup: tuple[Engram, Re
         ("m2", "Maya", "I named her Biscuit after my grandma's dog.", 60),
         ("m3", "Maya", "Work has been a lot this week.", 3600),
     ]
-    for mid, speaker, text, seconds in turns:
-        role = MessageRole.USER if speaker == "Maya" else MessageRole.ASSISTANT
-        msg = NewMessage(mid, role, text, at + timedelta(seconds=seconds), {"speaker": speaker})
-        engram.conversation.conversations.append(P, "maya", "session-1", [msg])
+    tell(engram, at, turns)
     question = RecallRequest("What did Maya call the puppy she adopted?", min_score=0.0)
 
     def order(boost: float) -> list[str]:
@@ -193,10 +199,7 @@ def test_message_search_and_recall_rank_the_same_conversation_alike(tmp_path: Pa
         ("m3", "Maya", "Work has been a lot this week.", 3600),
         ("l2", "Leo", "Did you see the game on Sunday?", 3660),
     ]
-    for mid, speaker, text, seconds in turns:
-        role = MessageRole.USER if speaker == "Maya" else MessageRole.ASSISTANT
-        msg = NewMessage(mid, role, text, at + timedelta(seconds=seconds), {"speaker": speaker})
-        engram.conversation.conversations.append(P, "maya", "session-1", [msg])
+    tell(engram, at, turns)
     question = "What did Maya call the puppy she adopted?"
 
     episodes = engram.recall.recall(P, "maya", RecallRequest(question, top_k=10)).episodes
