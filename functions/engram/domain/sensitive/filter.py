@@ -13,11 +13,20 @@ from engram.domain.sensitive.cards import has_card
 from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET, WORDS, SensitiveMatch, sensitive_match
 from engram.domain.sensitive.dictated_codes import dictated_code
 from engram.domain.sensitive.government_ids import has_government_id
-from engram.domain.sensitive.keys import CODE_KEY_WORDS, KEY_SPLIT, NEEDS_DIGITS, POINTER_VALUE, key_rule
+from engram.domain.sensitive.keys import (
+    CODE_KEY_WORDS,
+    KEY_SPLIT,
+    NEEDS_DIGITS,
+    ONE_TIME_KEY_WORDS,
+    POINTER_VALUE,
+    key_is_meta,
+    key_rule,
+)
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.secret import has_secret
+from engram.domain.sensitive.secret_values import pointer
 from engram.domain.sensitive.spoken_numbers import digit_readings
 
 
@@ -50,12 +59,16 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
 
 # A code as typed on a keypad: digits, "#" and "*", at most two letters ("2B49A", "3 9 0 2").
 _CODE_VALUE = re.compile(r"(?=(?:[^A-Za-z]*[A-Za-z]){0,2}[^A-Za-z]*$)[#*]?[\dA-Za-z](?:[\s\-]?[\dA-Za-z#*]){2,9}")
+# A one-time or backup code: digits, or groups of letters and digits holding three digits or more.
+_ONE_TIME_VALUE = re.compile(r"(?=(?:[^\d]*\d){3})[A-Za-z\d]{3,8}(?:[\s\-][A-Za-z\d]{3,8}){0,7}")
+# What a key's words are fused with: "alarmcode_kantoor", "larmkod", "ovikoodi", "tresorcode".
+_FUSED_CODE = ("code", "koodi", "kode", "kod", "codigo", "código", "kód")
 
 
 def _key_words(key: str) -> frozenset[str]:
     words = {w.lower() for w in KEY_SPLIT.split(key) if w}
-    # fused words: "alarmcode_kantoor", "code_porte_bureau"
-    return frozenset(words | {w[: -len("code")] for w in words if w.endswith("code")})
+    fused = {w[: -len(end)] for w in words for end in _FUSED_CODE if w.endswith(end) and len(w) > len(end)}
+    return frozenset(words | fused)
 
 
 def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
@@ -63,23 +76,66 @@ def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
     return _by_rules(text, key, reading_view(text))
 
 
+def _by_key(text: str, key: str) -> SensitiveMatch | None:
+    """A value stored under a key that names what it is ("door_code", "微信支付密码"), or
+    a key that holds the value itself ("card_4111111111111111")."""
+    spelled = KEY_SPLIT.sub(" ", key)
+    inside = _find_in_text(spelled)
+    if inside is not None:
+        return inside
+    rule = key_rule(key)
+    digits = sum(map(str.isdigit, text))
+    pointer = rule == SECRET and POINTER_VALUE.search(text.strip()) is not None
+    if rule is not None and text.strip() and not pointer and (rule not in NEEDS_DIGITS or digits >= 4):
+        return sensitive_match(rule)
+    if rule is None and digits >= 3 and _code_under_key(text, key):
+        return sensitive_match(SECRET)  # [office_door] 7714#, [bike_lock] 0 8 1 5
+    return None
+
+
+def _code_under_key(text: str, key: str) -> bool:
+    # the code may follow a label of its own ("4 digits: 0 8 1 5")
+    value = text.strip().rsplit(": ", 1)[-1].strip()
+    words = _key_words(key)
+    if key_is_meta(key):
+        return False
+    if CODE_KEY_WORDS & words and _CODE_VALUE.fullmatch(value):
+        return True
+    return bool(ONE_TIME_KEY_WORDS & words) and _ONE_TIME_VALUE.fullmatch(value) is not None
+
+
+# A record's key and value given as two fields ('"key": "door_code", "value": "5519#"',
+# "field=alarm_code value=2 7 7 1"): the value is read as stored under that key.
+_RECORD_PAIR = re.compile(
+    r"""(?<![\w])["']?(?:key|name|field|setting|attribute|label)["']?\s*[:=]\s*["']?(?P<key>[^\W\d][\w\-.]{1,63})["']?"""
+    r"""\s*[,;]?\s+["']?(?:value|val)["']?\s*[:=]\s*(?P<quote>["']?)(?P<value>[^"'\n,;}]{1,64})""",
+    re.IGNORECASE,
+)
+
+
+def _record_pair(text: str) -> SensitiveMatch | None:
+    for m in _RECORD_PAIR.finditer(text):
+        value = m.group("value") if m.group("quote") else m.group("value").split("  ")[0]
+        if not value.strip() or pointer(value.strip()):
+            continue
+        found = _by_key(value.strip(), m.group("key"))
+        if found is not None:
+            return found
+    return None
+
+
 def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     if key:
-        # A key can hold the value itself ("card_4111111111111111").
-        spelled = KEY_SPLIT.sub(" ", key)
-        inside = _find_in_text(spelled)
-        if inside is not None:
-            return inside
-        rule = key_rule(key)
-        digits = sum(map(str.isdigit, text))
-        pointer = rule == SECRET and POINTER_VALUE.search(text.strip()) is not None
-        if rule is not None and text.strip() and not pointer and (rule not in NEEDS_DIGITS or digits >= 4):
-            return sensitive_match(rule)
-        if rule is None and digits >= 3 and _CODE_VALUE.fullmatch(text.strip()) and CODE_KEY_WORDS & _key_words(key):
-            return sensitive_match(SECRET)  # [office_door] 7714#
+        found = _by_key(text, key)
+        if found is not None:
+            return found
     found = _find_in_text(text)
     if found is not None:
         return found
+    if "value" in text.lower() or "val" in text.lower():
+        found = _record_pair(text)
+        if found is not None:
+            return found
     # Values as people dictate, space out, scan or break them: the same rules on the text
     # with those numbers written as digit groups.
     if view is not None:

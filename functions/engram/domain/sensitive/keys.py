@@ -231,16 +231,29 @@ _KEY_META = frozenset(
         # (not "attempt" nor "retry": "password_attempt" and "password_retry" hold a password)
         "attempts",
         "tries",
+        # how long or how often, not what ([lock_screen_timeout], [alarm_delay])
+        *("timeout", "delay", "interval", "duration", "battery"),
     ]
 )
+# The same meta words in Chinese, Japanese and Korean: a hint, a reminder, a reset, a change.
+_CJK_KEY_META = re.compile(r"ヒント|提示|忘れ|リセット|変更|重置|修改|忘记|힌트|변경|재설정|분실")
 NEEDS_DIGITS = frozenset({CARD, GOVERNMENT_ID, BANK})
 # Key words naming something a code opens: a secret when the value is a code (digits, "#").
 CODE_KEY_WORDS = frozenset(
     [
         *("door", "gate", "alarm", "garage", "keypad", "lockbox", "safe", "porte", "portail", "tür", "tor", "deur"),
         *("puerta", "porta", "portão", "drzwi", "brama", "entrance", "entry", "building", "intercom", "buzzer"),
+        # locks and safes by name, and the Nordic words fused with "kod"/"koodi" ("larmkod", "ovikoodi")
+        *("lock", "padlock", "locker", "tresor", "coffre", "cofre", "cassaforte", "kluis", "larm", "dörr", "dør"),
+        *("ovi", "portti", "combo", "combination", "vorhängeschloss", "cadenas", "candado", "lucchetto"),
     ]
 )
+# Key words naming a one-time or backup code: a secret when the value is shaped like a code
+# (digits, or groups of letters and digits with at least three digits: "8R2K-QM7T-1XFA-ZZ40").
+ONE_TIME_KEY_WORDS = frozenset(["mfa", "2fa", "otp", "totp", "tan", "blik", "recovery", "backup", "verification"])
+# Words for a password or a PIN in scripts written without spaces between words: a key holding
+# one anywhere ("微信支付密码", "スマホのパスコード") names a secret.
+_CJK_SECRET_KEY = re.compile(r"密码|密碼|口令|パスワード|パスコード|暗証|비밀번호|비번|암호|핀번호")
 # A value that says where the secret is or who has it, not the secret.
 POINTER_VALUE = re.compile(
     r"^(?:see|ask|check|look|in|stored|kept|it['’]?s\s+in|from|via|use|get\s+it|call|text)\b"
@@ -249,10 +262,17 @@ POINTER_VALUE = re.compile(
 )
 
 
+def key_is_meta(key: str) -> bool:
+    """The key is about the thing, not the thing ("password_hint", "パスワードのヒント")."""
+    return any(w.lower() in _KEY_META for w in KEY_SPLIT.split(key) if w) or _CJK_KEY_META.search(key) is not None
+
+
 def key_rule(key: str) -> str | None:
     words = [w.lower() for w in KEY_SPLIT.split(key) if w]
-    if not words or any(w in _KEY_META for w in words):
+    if not words or any(w in _KEY_META for w in words) or _CJK_KEY_META.search(key):
         return None
+    if not key.isascii() and _CJK_SECRET_KEY.search(key):
+        return SECRET
     present = set(words)
     for rule, single, pairs in _KEY_RULES:
         if present & single or any(set(p) <= present for p in pairs):

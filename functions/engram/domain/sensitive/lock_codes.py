@@ -25,8 +25,8 @@ _LOCKED = (
     r"|haust[üu]r|t[üu]r|tor|deur|d[øo]r|dörr|porte|portail|puerta|porta|port[ãa]o|drzwi|brama|vchod\w*|dve[řr]\w*"
 )
 _LOCK_SEP = (
-    r"(?::|=|–|—|-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
-    r"|c['’]est|je|to|with|opens\s+with)"
+    r"(?::|=|–|—|(?-i:(?<![A-Z]))-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
+    r"|c['’]est|je|to|with|opens\s+with|on)"
 )
 _LOCK_CODE_RE = re.compile(
     r"(?<![\w])(?:" + _LOCKED + r")(?![\w])[^.\n!?;]{0,40}?"
@@ -92,7 +92,9 @@ def _locked(text: str) -> list[re.Match[str]]:
     return out
 
 
-_PIN_WORD = re.compile(r"pin|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ", re.I)
+_PIN_WORD = re.compile(
+    r"pin|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन|(?-i:TAN|NIP|BLIK)", re.I
+)
 
 
 # A PIN or a one-time code a few words after its word, in any grammar ("пин-код новой карты
@@ -101,15 +103,20 @@ _PIN_WORD = re.compile(r"pin|пин|пін|otp|passcode|verification|2fa|one.tim
 _PIN_NEAR_RE = re.compile(
     r"(?<![\w])(?:pin(?:[\s\-]?(?:code|kod|kód|koodi|nummer|numero|número))?|пин(?:-?код)?|пін(?:-?код)?|otp|passcode"
     r"|verification\s+code|2fa\s+code|one[\s\-]time\s+(?:code|password|pin)|код\s+подтверждения|暗証番号"
-    r"|الرقم\s*السري|رمز\s*التحقق|كود\s*التحقق|رمز\s*التفعيل|رمز\s*سري|קוד\s*(?:אימות|סודי)|סיסמה)(?![\w])"
+    r"|الرقم\s*السري|رمز\s*التحقق|كود\s*التحقق|رمز\s*التفعيل|رمز\s*سري|קוד\s*(?:אימות|סודי)|סיסמה"
+    # Hindi's PIN; a bank's transaction number (TAN, pushTAN, mTAN), Mexico's and Quebec's
+    # PIN (NIP), Poland's BLIK code: upper case, since "tan", "nip" and "blik" are words too
+    r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK))(?![\w])"
     r"(?P<gap>(?:[\s,:\-–]+[^\s\d,.;:!?]{1,20}){0,4}?)[\s,:\-–]*"
-    r"(?P<value>\d{3}[ \-]\d{3}|\d{4,8})(?![\d.,/:\-]\d|\d|\s*(?:%|€|\$|£|years?|days?|hours?|min|times|digits|tries"
-    r"|attempts|x\b))",
+    r"(?P<value>\d{3}[ \-]\d{3}|\d{4,8}|\d(?: \d){3,7})"
+    r"(?![\d.,/:\-]\d|\d|\s*(?:%|€|\$|£|years?|days?|hours?|min|times|digits|tries"
+    r"|attempts|x\b|(?:z[łl]|pln|kr|sek|nok|dkk|chf|czk|kč|huf|ft|inr|rs|rub|₽|₹|¥|yen|won|₩|usd|eur|gbp)(?!\w)))",
     re.IGNORECASE,
 )
 _GAP_NOT_A_CODE = re.compile(
     r"\b(?:in|since|until|till|from|by|of|after|before|attempts?|tries|digits?|times|ending|ends|last|expires?|expired"
-    r"|changed|reset|valid|for|code|zip|postal|area|pinned|version|v)\b",
+    r"|changed|reset|valid|for|code|zip|postal|area|pinned|version|v|order|invoice|ref|reference|booking|tracking"
+    r"|phone|tel|amount|total|transaction|zam[óo]wieni[ea]|pedido|bestellung)\b",
     re.IGNORECASE,
 )
 
@@ -117,7 +124,10 @@ _GAP_NOT_A_CODE = re.compile(
 def _not_a_code(m: re.Match[str]) -> bool:
     """ "PIN changed in 2024", "pin code 560001 Bangalore" (an Indian postal code), "PIN
     attempts 3": a year, a count or a place after the word."""
-    return _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value"))
+    if _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value")):
+        return True
+    # Hindi's "पिन कोड" before six digits is the postal code
+    return "कोड" in m.group("gap") and len(m.group("value")) == 6
 
 
 _TIME = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")

@@ -19,7 +19,8 @@ _CODE_WORD = (
 _NOT_A_ONE_TIME_CODE = re.compile(
     r"(?:zip|post(?:al)?|area|country|promo|discount|coupon|voucher|gift|referral|tracking|booking|order|error"
     r"|status|dress|tax|sort|swift|bic|bank|qr|bar|source|reference|loyalty|member(?:ship)?|card|invite|invitation"
-    r"|rabatt|gutschein|descuento|cup[óo]n|r[ée]duction|sconto|kortingscode|korting)[\s\-]?$",
+    r"|rabatt|gutschein|descuento|cup[óo]n|r[ée]duction|sconto|kortingscode|korting|confirmation|reservation|pickup"
+    r"|product|license|licence|activation|seat|flight|ticket|customer|client|account|postcode)[\s\-]?$",
     re.IGNORECASE,
 )
 _SHARE_WARNING = re.compile(
@@ -40,6 +41,13 @@ _IS_YOUR_CODE = re.compile(
     r"(?:[\w\-]+\s+){0,3}?(?:one[\s\-]time\s+(?:password|code|passcode|pin)|verification\s+code|security\s+code"
     r"|login\s+code|sign[\s\-]?in\s+code|otp|code\s+de\s+v[ée]rification|c[óo]digo(?:\s+de\s+\w+)?"
     r"|(?:best[äa]tigungs|verifizierungs|sicherheits|anmelde)code|(?:\w+\s+)?code|kod|kode)\b",
+    re.IGNORECASE,
+)
+# "Your Steam Guard code: 7KQ4F", "your Battle.net login code: 84J2Q": a service's code
+# mail or text, the value after a colon, letters and digits mixed.
+_YOUR_CODE_IS = re.compile(
+    r"\byour\s+(?P<what>(?:[\w.\-]+\s+){0,3}?)(?:code|passcode|pin|otp)\s*[:：]\s*"
+    r"(?P<value>(?=[A-Z]*\d)(?=\d*[A-Z])[A-Z\d]{4,8}|\d{4,8})(?![\w\-/.])",
     re.IGNORECASE,
 )
 _VALUE_AT_END = re.compile(_VALUE + r"$")
@@ -112,6 +120,13 @@ def copied_key(text: str, words: frozenset[str]) -> bool:
         or (words & _DIAL_WORDS and _DIAL.search(text))
         or (words & _PHRASE_WORDS and _recovery_phrase(text))
     )
+
+
+def service_code(text: str, words: frozenset[str]) -> bool:
+    """ "Your Steam Guard code: 7KQ4F": a code a service sent, letters and digits."""
+    if "your" not in words:
+        return False
+    return any(not _NOT_A_ONE_TIME_CODE.search(m.group("what")) for m in _YOUR_CODE_IS.finditer(text))
 
 
 def one_time_code(text: str, words: frozenset[str]) -> bool:

@@ -47,6 +47,10 @@ _LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*\S+\s*/\s*\S+", re.
 _QUOTED = re.compile(r"""^["'“‘`]([^"'”’`]{3,})["'”’`]""")
 
 
+# A wallet's seed: words, maybe quoted or numbered.
+_SEED_WORDS = re.compile(r"[\"'“‘]?(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[\s,]+(?:\d{1,2}[.)]\s*)?[a-z]{3,8}\b")
+
+
 def _password(text: str) -> bool:
     return any(_password_value(text, m) for r in _PASSWORD_RES for m in r.finditer(text))
 
@@ -59,6 +63,8 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     words = clause.split()
     if not words or _withheld(words[0], rest):
         return False
+    if m.group().lower().startswith("seed") and not _SEED_WORDS.match(rest):
+        return False  # "--seed 42", "random seed 1234": a seed of numbers; a wallet's seed is words
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
     if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
@@ -208,8 +214,15 @@ _CJK_PASSWORD_RE = re.compile(
 )
 
 
+# ... or a few words of the same script after the word, then a colon and the value
+# ("Wi-Fiのパスワード覚えておいて：sakura_mochi_2024", "와이파이 비밀번호 기억해줘: ...").
+_CJK_PASSWORD_LATER_RE = re.compile(
+    r"(?:密码|密碼|口令|パスワード|パスコード|暗証番号|비밀번호|비번|암호)[^!-~\n]{1,14}?[：:]\s*(?P<v>[!-~]{4,})"
+)
+
+
 def cjk_password(text: str) -> bool:
-    for m in _CJK_PASSWORD_RE.finditer(text):
+    for m in (*_CJK_PASSWORD_RE.finditer(text), *_CJK_PASSWORD_LATER_RE.finditer(text)):
         value = m.group("v").strip(".,;:!?)(\"'」』”")
         if len(value) < 4 or "://" in value or value.lower().startswith("www."):
             continue
@@ -272,17 +285,26 @@ def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
-            if pointer(value) or _FILE_NAME.fullmatch(value.lstrip("./~")):
-                continue
+            if pointer(value) or _FILE_NAME.fullmatch(value.lstrip("./~")) or value.rstrip(".,;").endswith("="):
+                continue  # "pass api_key= explicitly": a name being given a value, not the value
             if _QUALIFIED.search(text[max(0, m.start() - 16) : m.start()]):
                 continue  # "idempotency-key: ...", "primary key is ...", "XSRF-TOKEN=...", "age public key age1..."
             if m.group().split(None, 1)[0].lower().rstrip(":=") in ("key", "token") and _IDENTIFIER_PATH.fullmatch(
                 value.strip(".,;)(\"'")
             ):
                 continue  # a cache, object or row key ("key: user_profile:12345"), not a credential
+            if _RESOURCE_EVENT.match(text, m.end()):
+                continue  # 'secret "db-creds" not found': a Kubernetes object's name, not its value
             if _QUOTED.match(value) or credential_like(value):
                 return True
     return False
+
+
+_RESOURCE_EVENT = re.compile(
+    r"\s+(?:not\s+found|created|deleted|configured|unchanged|patched|replaced|already\s+exists|is\s+forbidden"
+    r"|(?:was|has\s+been)\s+(?:created|deleted|updated|rotated|revoked))\b",
+    re.IGNORECASE,
+)
 
 
 # Words and numbers joined by ":" or "/" (cache keys, object keys, paths): what a bare "key"
@@ -326,15 +348,16 @@ _TYPED_CODE_RE = re.compile(
 # ('security question "favorite teacher" answer Mrs Finkelstein', '"what street did you grow
 # up on" -> Willowbrook', 'the answer to "mother's maiden name" ... is Kowalczyk').
 _SECURITY_ANSWER_RE = re.compile(
-    r"(?:security\s+question|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+to)[^\n]{0,60}?"
-    r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“]?(?P<value>[A-Z][\w'’\-]+)"
+    r"(?:security\s+question|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+to"
+    r"|security\s+word|code\s*word)[^\n]{0,60}?"
+    r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
     r"|[\"“](?:what|who|where|which|name|first|favou?rite|mother)[^\"”\n]{3,60}[\"”]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
     r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)",
     re.IGNORECASE,
 )
 
 
-_QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "question"])
+_QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "question", "codeword", "word"])
 
 
 def security_answer(text: str) -> bool:

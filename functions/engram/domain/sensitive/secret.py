@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.lock_codes import lock_code
-from engram.domain.sensitive.one_time_codes import copied_key, one_time_code
+from engram.domain.sensitive.one_time_codes import copied_key, one_time_code, service_code
 from engram.domain.sensitive.passwords import cjk_password, keyword_rules, security_answer
 from engram.domain.sensitive.passwords_other_languages import password_in_other_language
 from engram.domain.sensitive.secret_formats import PUBLIC_KEY_RE, shaped_like_a_secret
@@ -22,6 +22,8 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if ('"' in text or "“" in text) and security_answer(text):
         return True
     if digits >= 4 and one_time_code(text, words):
+        return True
+    if digits >= 1 and service_code(text, words):
         return True
     present = words & SECRET_STEMS
     if not present:

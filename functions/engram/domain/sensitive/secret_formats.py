@@ -82,7 +82,7 @@ _BASE58_ADDRESS_RE = re.compile(r"[13][1-9A-HJ-NP-Za-km-z]{25,34}")
 _OBJECT_ID_RE = re.compile(
     r"(?<![\w\-])(?:ch|cus|sub|pi|pm|in|ii|il|evt|acct|price|prod|txn|re|po|tr|src|seti|si|cs|chatcmpl|call|msg"
     r"|org|file|asst|thread|run|req|toolu|batch|ft|ks|ses|sess|job|obj|res|ord|inv|plan|item|cart|usr|user|team"
-    r"|proj|span|trace|log|evt|ev|idem)[_\-][A-Za-z0-9]{8,}(?![\w\-])"
+    r"|proj|span|trace|log|evt|ev|idem|tok|btok|card|ba|src|py|po|dp|cn)[_\-][A-Za-z0-9]{8,}(?![\w\-])"
 )
 # The value of a field named as an id ("x-message-id: ...", "kyc_session_id ...").
 _ID_FIELD_RE = re.compile(

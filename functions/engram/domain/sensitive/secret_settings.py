@@ -63,6 +63,13 @@ _COOKIE_RE = re.compile(
     r"=(?P<value>[^;\s]{16,})",
     re.IGNORECASE,
 )
+# A line of a browser's cookie jar (Netscape format: domain, flag, path, secure, expiry, name,
+# value): a session cookie's value logs its holder in.
+_COOKIE_JAR_RE = re.compile(
+    r"(?:TRUE|FALSE)\s+/\S*\s+(?:TRUE|FALSE)\s+\d{1,12}\s+"
+    r"(?P<name>[\w.\-]*(?:sess|session|sid|auth|token|jwt|remember|login)[\w.\-]*)\s+(?P<value>\S{16,})",
+    re.IGNORECASE,
+)
 
 _NAME_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 # A part that alone names a secret, and the parts before "key" that make it one.
@@ -168,7 +175,12 @@ def _prose(m: re.Match[str]) -> bool:
     """A label in a sentence, not a setting: an unquoted plain word after the colon with
     more words after it ("Failed to watch *v1.Secret: secrets is forbidden")."""
     value = m.group("value")
-    return not m.group("quote") and value.isalpha() and re.match(r"\s+[^\W\d_]{2,}", m.group("rest")) is not None
+    if m.group("quote") or not value.rstrip(".!?").isalpha():
+        return False
+    # "pass api_key= explicitly.": a lower-case word ending the sentence, after a space
+    ends = value.rstrip(".!?").islower() and value[-1] in ".!?" and not m.group("rest").strip()
+    spaced = m.string[m.start("value") - 1].isspace()
+    return re.match(r"\s+[^\W\d_]{2,}", m.group("rest")) is not None or (ends and spaced)
 
 
 def secret_setting(text: str) -> bool:
@@ -185,6 +197,5 @@ def secret_setting(text: str) -> bool:
         return True
     if any(_holds_a_value(m.group("value") or m.group("value2")) for m in _PASSWORD_INPUT_RE.finditer(text)):
         return True
-    return any(
-        _holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in _COOKIE_RE.finditer(text)
-    )
+    cookies = (*_COOKIE_RE.finditer(text), *(_COOKIE_JAR_RE.finditer(text) if "TRUE" in text.upper() else ()))
+    return any(_holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in cookies)

@@ -10,6 +10,8 @@ PLACEHOLDER = re.compile(
     r"^(?:\$|<|\{|%|\[|\(|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|os\.getenv|process\.env"
     r"|getenv|your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
     r"|(?:api[_\-]?)?key[_\-]?here\b"
+    # a word that says what the value is, not the value ('API_KEY = "hardcoded"')
+    r"|(?:hardcoded|hard-coded|placeholder|dummy|not[_\-\s]?set|unset|fake)[\"']?$"
     # a reference in code to where the value is (settings.api_key, self.password, config["x"])
     r"|(?:self|this|cls|settings|config|cfg|conf|ctx|args|opts|options|params|secrets|vault|app|request|req|creds"
     r"|credentials)(?:\.|\[)[A-Za-z_\"'])",
@@ -24,7 +26,7 @@ _NAME_WITH_SUFFIX = re.compile(r"[A-ZÇĞİÖŞÜ][A-Za-zÇĞİÖŞÜçğıöş�
 
 
 def credential_like(token: str) -> bool:
-    token = token.strip(".,;!?)(\"'")
+    token = token.strip(".,;!?)(\"'").rstrip("]}\"'")
     if len(token) < 4 or _NAME_WITH_SUFFIX.fullmatch(token):
         return False
     has_digit = any(c.isdigit() for c in token)

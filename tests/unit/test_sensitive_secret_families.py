@@ -1,0 +1,144 @@
+"""Secret families the rules missed or over-read on held-out E (session 18a), each written
+as its own probes in several phrasings, not as E's lines: the rules alone are tested, since
+the learned stage has since been trained on E."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+def _rule(text: str, key: str = "") -> str | None:
+    found = find_by_rules(text, key)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        # keys in Chinese, Japanese and Korean, where no separator splits the words
+        ("微信支付密码", "551208"),
+        ("银行卡密码", "903114"),
+        ("スマホのパスコード", "041918"),
+        ("キャッシュカードの暗証番号", "7734"),
+        ("은행_비밀번호", "Seoul!2291"),
+        # what a code opens, fused or in other languages, with the code spaced or dashed
+        ("bike_lock", "0 8 1 5"),
+        ("padlock_gym", "4-4-1-9"),
+        ("yale_lock", "7 4 0 2 9 1"),
+        ("tresor_code", "09-27-44"),
+        ("larmkod", "2 9 0 1"),
+        ("ovikoodi", "5518"),
+        ("locker_combo", "12-30-06"),
+        ("bike_lock", "4 digits: 0 8 1 5"),
+        # one-time and backup codes under their key
+        ("aws_root_mfa_backup", "8R2K-QM7T-1XFA-ZZ40"),
+        ("github_2fa_recovery", "a81f2-c09de"),
+        ("otp", "448 120"),
+    ],
+)
+def test_keys_that_name_a_code_or_password_in_any_script_hold_a_secret(key: str, text: str) -> None:
+    assert _rule(text, key) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("bike_lock", "the blue one in the shed"),
+        ("mfa_backup", "printed, in the safe"),
+        ("otp_length", "6"),
+        ("backup_time", "03:00"),
+        ("larm", "ringer om 6:45"),
+        ("パスワードのヒント", "犬の名前"),
+        ("lock_screen_timeout", "30 s"),
+    ],
+)
+def test_such_keys_without_a_code_pass(key: str, text: str) -> None:
+    assert _rule(text, key) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # PINs, TANs and one-time codes in more languages
+        "TAN für die Überweisung: 573 914",
+        "die pushTAN lautet 228 104",
+        "NIP de la tarjeta: 0 9 6 6",
+        "mi NIP del cajero es 4471",
+        "kod BLIK 482 917, szybko wpisz",
+        "BLIK: 603 118",
+        "ATM पिन 9031 है",
+        "मेरा पिन 7720 है",
+        "ovikoodi on 2 2 8 1",
+        "porttikoodi on 4471",
+        "Your Steam Guard code: 7KQ4F",
+        "your Battle.net login code: 84J2Q",
+        # CJK password words with words between them and the value
+        "Wi-Fiのパスワード覚えておいて：sakura_mochi_2024",
+        "家里wifi的密码记一下：hongshao_rou88",
+        "와이파이 비밀번호 기억해줘: kimchi_jjigae_77",
+        # a security word
+        'bank security word is "tangerine" - they ask 2nd and 5th letters',
+        "my memorable word for the bank is 'marigold'",
+        'our family code word is "pineapple" if anyone calls claiming to be me',
+        # a key and a value given as two fields of a record
+        '{"event": "memory.write", "key": "door_code", "value": "5519#"}',
+        "{'name': 'wifi_password', 'value': 'Otter-Lamp-88'}",
+        "field=alarm_code value=2 7 7 1",
+        # a browser's cookie jar
+        "cookie jar dump: .bank.example TRUE / TRUE 1767225600 SESSIONID 8f2a0c7d1e4b49a6b3c5d7e9f1a2b4c6",
+        ".shop.example\tTRUE\t/\tFALSE\t1798761600\tauth_token\tQm9vbS1hdXRoLXRva2VuLTE5OTA",
+    ],
+)
+def test_codes_words_and_records_of_more_forms_are_secrets(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same words with no code, or a code of something else
+        "the tan sofa was 1200 euros",
+        "paid with BLIK, order 20391",
+        "पिन कोड 560001 बेंगलुरु",
+        "Your Steam Guard code will arrive by email",
+        "your discount code: SAVE20",
+        "Wi-Fiのパスワードを変えました：明日から新しいです",
+        "bank security word: they ask for letters of it on the phone",
+        '{"key": "door_color", "value": "green"}',
+        '{"name": "password_policy", "value": "min12"}',
+        "cookie jar: .news.example TRUE / FALSE 1767225600 _ga GA1.2.1234567890.1700000000",
+        # developer text that names a secret and holds none
+        "python train.py --model small --seed 42 --lr 3e-4 --batch 64",
+        "random seed 1234 for reproducibility",
+        "OPENAI_API_KEY is not set. Please export it or pass api_key= explicitly.",
+        '401 Unauthorized: {"error": "invalid_token", "error_description": "The access token expired"}',
+        'k8s: secret "db-creds" not found in namespace "staging"',
+        "secret/postgres-creds created",
+        'Error from server (NotFound): secrets "api-keys" not found',
+        "INSERT INTO payments (card_token) VALUES ('tok_1PqK8sL2eZvKYlo2C3bd');",
+        'git diff\n-API_KEY = "hardcoded"\n+API_KEY = os.environ["SHOPIFY_KEY"]',
+        'password = "placeholder"  # set in prod',
+        # an identifier with a dash after a word a code opens
+        "found at gate B12, claim number LF-88231",
+        "left it in locker 14, ticket INC-40218",
+    ],
+)
+def test_look_alikes_of_those_families_pass(text: str) -> None:
+    assert _rule(text) is None
+
+
+def test_a_polish_nip_is_a_tax_number_not_a_pin() -> None:
+    assert _rule("NIP: 526-104-08-28") != "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "przelew na telefon przez BLIK jest darmowy do 1000 zł",
+        "a TAN costs nothing for transfers up to 5000 EUR",
+        "my safe word is pineapple",
+    ],
+)
+def test_amounts_after_a_code_word_and_a_safe_word_pass(text: str) -> None:
+    assert _rule(text) is None
