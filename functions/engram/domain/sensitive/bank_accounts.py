@@ -102,7 +102,10 @@ _NOT_A_BANK_BEFORE = re.compile(
     r"\b(?:aws|amazon|azure|gcp|cloud|iam|customer|user|member|loyalty|player|steam|xbox|playstation|twitter|instagram"
     r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|utilities|electric(?:ity)?|gas|water|phone"
     r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t)\b"
-    r"[^\n.]{0,30}$",
+    r"[^\n.]{0,30}$"
+    # a clinic's, a school's or a club's account of what is owed to it, named right before
+    # the word ("patient account 00488213"; "direct debit for the gym: acct ..." is a bank's)
+    r"|\b(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club)\s+$",
     re.IGNORECASE,
 )
 
@@ -117,12 +120,32 @@ _CJK_ACCOUNT_RE = re.compile(
 _CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
 _ACCOUNT_THEN_SORT_RE = re.compile(r"(?<!\d)\d{8}\s*(?:and|,|/|&|\s)\s*\d{2}-\d{2}-\d{2}(?![\d\-])")
 _ROUTING_PAIR_RE = re.compile(r"(?<![\d\-])(\d{9})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
-_WIRE_WORDS = frozenset({"wire", "zelle", "transfer", "routing", "aba", "ach", "deposit", "bank"})
+_ACCOUNT_ROUTING_PAIR_RE = re.compile(r"(?<![\d\-])\d{6,17}\s*(?:/|\|)\s*(\d{9})(?![\d\-])")
+# A routing number named after it ("321896333 routing, 7710024419 account").
+_ROUTING_AFTER_RE = re.compile(r"(?<![\d\-])(\d{9})\s*[,(]?\s*(?:routing|aba|rtn)\b", re.IGNORECASE)
+# What says money goes to a pair of numbers ("send my paycheck to 063673801 / 2291047733").
+_MONEY_RE = re.compile(
+    r"\b(?:wire|zelle|transfer\w*|routing|aba|ach|deposit\w*|bank\w*|paycheck\w*|payroll|salary|wages?|pay|paid"
+    r"|send|sent|money|credit\s+union|checking|savings|direct|rent|landlord|payee|remit\w*)\b",
+    re.IGNORECASE,
+)
 
 
 def _aba_valid(d: str) -> bool:
+    """A US routing number: the Federal Reserve's prefixes (00-12, 21-32, 61-72, 80), then
+    the ABA check digit."""
+    prefix = int(d[:2])
+    if not (prefix <= 12 or 21 <= prefix <= 32 or 61 <= prefix <= 72 or prefix == 80):
+        return False
     n = [int(c) for c in d]
     return (3 * (n[0] + n[3] + n[6]) + 7 * (n[1] + n[4] + n[7]) + n[2] + n[5] + n[8]) % 10 == 0
+
+
+def _routing_and_account(text: str) -> bool:
+    if any(_aba_valid(m.group(1)) for m in _ROUTING_AFTER_RE.finditer(text)):
+        return True
+    pairs = (*_ROUTING_PAIR_RE.finditer(text), *_ACCOUNT_ROUTING_PAIR_RE.finditer(text))
+    return any(_aba_valid(m.group(1)) for m in pairs) and _MONEY_RE.search(text) is not None
 
 
 # More countries' account forms: Japan Post Bank's 記号 and 番号; Korean dashed numbers
@@ -131,7 +154,9 @@ def _aba_valid(d: str) -> bool:
 _YUCHO_RE = re.compile(r"記号\s*[:：]?\s*\d{5}\s*[-‐]?\s*番号\s*[:：]?\s*\d{6,8}")
 _KR_DASHED_RE = re.compile(r"(?<![\d\-])\d{2,6}-\d{2,6}-\d{2,8}(?:-\d{1,3})?(?![\d\-])")
 _AG_CC_RE = re.compile(
-    r"\bag(?:[êe]ncia)?\.?\s*:?\s*\d{3,5}(?:-\d)?\s*[,/]?\s*(?:cc|c/c|conta)\.?\s*:?\s*\d{3,12}-?[\dXx]\b", re.I
+    r"\bag(?:[êe]ncia)?\.?\s*:?\s*\d{3,5}(?:-\d)?\s*[,/]?\s*(?:(?:opera[çc][ãa]o|op)\.?\s*:?\s*\d{3}\s*[,/]?\s*)?"
+    r"(?:cc|c/c|conta)\.?\s*:?\s*\d{3,12}-?[\dXx]\b",
+    re.I,
 )
 _NRB_RE = re.compile(r"(?<![\d\w])\d{2}(?:[ ]?\d{4}){6}(?![\d\w])")
 _CZ_ACCOUNT_RE = re.compile(r"(?<![\d/\-])(?:(\d{1,6})-)?(\d{2,10})/(\d{4})(?![\d/])")
@@ -149,7 +174,40 @@ def _clabe_valid(d: str) -> bool:
     return (10 - total % 10) % 10 == int(d[17])
 
 
+# Sweden: a clearing number (four digits, Swedbank's with a fifth after a dash), then the
+# account's 7 to 10 digits ("6000-448 129 077 (Handelsbanken)"), beside a bank's name or
+# "clearing". Norway: eleven digits as 4.2.5 with a mod-11 check digit ("6077.88.79002").
+_SE_ACCOUNT_WORDS = frozenset(
+    [
+        *("clearing", "clearingnummer", "clearingnr", "handelsbanken", "swedbank", "nordea", "seb", "icabanken"),
+        *("länsförsäkringar", "sparbanken", "skandiabanken", "danske"),
+    ]
+)
+_SE_ACCOUNT_RE = re.compile(
+    r"(?<![\d\-.])[1-9]\d{3}(?:-\d)?(?:-|,\s*|\s+)(?P<account>\d{1,4}(?:[ \-]?\d{2,4}){1,4})(?![\d\-])"
+)
+_NO_ACCOUNT_RE = re.compile(r"(?<![\d.])(\d{4})([. ])(\d{2})\2(\d{5})(?![\d.])")
+_NO_ACCOUNT_WORD = re.compile(r"\b(?:konto\w*|account|acct|bank\w*|dnb|nordea|sparebank\w*|sbanken)\b", re.IGNORECASE)
+
+
+def _no_account_valid(d: str) -> bool:
+    r = sum(int(c) * w for c, w in zip(d[:10], (5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True)) % 11
+    return r != 1 and (0 if r == 0 else 11 - r) == int(d[10])
+
+
+def _nordic_account(text: str, words: frozenset[str]) -> bool:
+    if words & _SE_ACCOUNT_WORDS and any(
+        7 <= sum(map(str.isdigit, m.group("account"))) <= 10 for m in _SE_ACCOUNT_RE.finditer(text)
+    ):
+        return True
+    return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text)) and bool(
+        _NO_ACCOUNT_WORD.search(text)
+    )
+
+
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
+    if _nordic_account(text, words):
+        return True
     if not text.isascii() and (_YUCHO_RE.search(text) or ("계좌" in text and _KR_DASHED_RE.search(text) is not None)):
         return True
     if _AG_CC_RE.search(text) or any(iban_valid("PL" + re.sub(r"\D", "", m.group())) for m in _NRB_RE.finditer(text)):
@@ -172,4 +230,4 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         return True
     if "sort" in words and _ACCOUNT_THEN_SORT_RE.search(text):
         return True
-    return bool(words & _WIRE_WORDS) and any(_aba_valid(m.group(1)) for m in _ROUTING_PAIR_RE.finditer(text))
+    return _routing_and_account(text)

@@ -16,6 +16,7 @@ from engram.domain.sensitive.government_ids import has_government_id
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
     KEY_SPLIT,
+    MIN_KEY_DIGITS,
     NEEDS_DIGITS,
     ONE_TIME_KEY_WORDS,
     POINTER_VALUE,
@@ -25,6 +26,7 @@ from engram.domain.sensitive.keys import (
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.reading_view import reading_view
+from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
 from engram.domain.sensitive.secret_values import pointer
 from engram.domain.sensitive.spoken_numbers import digit_readings
@@ -86,7 +88,7 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     rule = key_rule(key)
     digits = sum(map(str.isdigit, text))
     pointer = rule == SECRET and POINTER_VALUE.search(text.strip()) is not None
-    if rule is not None and text.strip() and not pointer and (rule not in NEEDS_DIGITS or digits >= 4):
+    if rule is not None and text.strip() and not pointer and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
     if rule is None and digits >= 3 and _code_under_key(text, key):
         return sensitive_match(SECRET)  # [office_door] 7714#, [bike_lock] 0 8 1 5
@@ -125,11 +127,14 @@ def _record_pair(text: str) -> SensitiveMatch | None:
 
 
 def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
-    if key:
-        found = _by_key(text, key)
-        if found is not None:
-            return found
-    found = _find_in_text(text)
+    found = _by_key(text, key) if key else None
+    if found is None:
+        found = _find_in_text(text)
+    if found is None and key:
+        # The key and its value read as the text a person would write ([tc_kimlik_esim]
+        # "78564921574" is "tc kimlik esim: 78564921574"): an id, account or card only.
+        joined = _find_in_text(f"{KEY_SPLIT.sub(' ', key)}: {text}")
+        found = joined if joined is not None and joined.rule in NEEDS_DIGITS else None
     if found is not None:
         return found
     if "value" in text.lower() or "val" in text.lower():
@@ -163,6 +168,8 @@ def _find_in_text(text: str) -> SensitiveMatch | None:
         return sensitive_match(GOVERNMENT_ID)
     if digits >= 6 and has_bank_account(text, words):
         return sensitive_match(BANK)
+    if digits >= 6 and (in_record := record_rule(text, words)) is not None:
+        return sensitive_match(in_record)
     if has_secret(text, digits, words):
         return sensitive_match(SECRET)
     return None

@@ -37,7 +37,7 @@ _KR_RRN_RE = re.compile(r"(?<![\d\-])(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])
 _CZ_RC_RE = re.compile(r"(?<![\d/])(\d{2})([0-13-6]\d|[57][0-2])(0[1-9]|[12]\d|3[01])/(\d{3,4})(?![\d/])")
 _PAN_RE = re.compile(r"\b[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]\b")
 _NIR_RE = re.compile(
-    r"(?<![\d ])([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\d])"
+    r"(?<!\d)(?<!\d )([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\d])"
 )
 
 
@@ -87,20 +87,35 @@ def _tr_kimlik_valid(d: str) -> bool:
 _TR_KIMLIK_RE = re.compile(r"(?<!\d)[1-9]\d{10}(?!\d)")
 
 
+# A label naming another institution's number ("Juror ID: 20261104-0771", "Patient no.",
+# "case ref"): a number of an id's shape and check digit after it is that number.
+_OTHER_NUMBER_BEFORE = re.compile(
+    r"\b(?:juror|jury|patient|hospital|mrn|employee|staff|student|pupil|member(?:ship)?|case|ref(?:erence)?|order"
+    r"|ticket|invoice|booking|claim|policy|customer|badge|library|tracking|serial|batch|lot|job|build|request"
+    r"|transaction|receipt|shipment|parcel|matter|docket|file)\b[^\n\d]{0,15}$",
+    re.IGNORECASE,
+)
+
+
+def _found(regex: re.Pattern[str], text: str, valid: Callable[[re.Match[str]], bool]) -> bool:
+    return any(
+        valid(m) and not _OTHER_NUMBER_BEFORE.search(text, max(0, m.start() - 40), m.start())
+        for m in regex.finditer(text)
+    )
+
+
 def _checked_id(text: str) -> bool:
-    if any(_kr_rrn_valid(m) for m in _KR_RRN_RE.finditer(text)) or any(
-        _cz_rc_valid(m) for m in _CZ_RC_RE.finditer(text)
-    ):
+    if _found(_KR_RRN_RE, text, _kr_rrn_valid) or _found(_CZ_RC_RE, text, _cz_rc_valid):
         return True
-    if "kimlik" in text.lower() and any(_tr_kimlik_valid(m.group()) for m in _TR_KIMLIK_RE.finditer(text)):
+    if "kimlik" in text.lower() and _found(_TR_KIMLIK_RE, text, lambda m: _tr_kimlik_valid(m.group())):
         return True
-    if any(_cn_id_valid(m.group()) for m in _CN_ID_RE.finditer(text)):
+    if _found(_CN_ID_RE, text, lambda m: _cn_id_valid(m.group())):
         return True
-    if any(_be_nn_valid(m) for m in _BE_NN_RE.finditer(text)) or any(_hetu_valid(m) for m in _HETU_RE.finditer(text)):
+    if _found(_BE_NN_RE, text, _be_nn_valid) or _found(_HETU_RE, text, _hetu_valid):
         return True
-    if any(luhn_valid("".join(m.group(1, 2, 3, 4))) for m in _SE_PNR_RE.finditer(text)):
+    if _found(_SE_PNR_RE, text, lambda m: luhn_valid("".join(m.group(1, 2, 3, 4)))):
         return True
-    return _PAN_RE.search(text) is not None or any(_nir_valid(m) for m in _NIR_RE.finditer(text))
+    return _PAN_RE.search(text) is not None or _found(_NIR_RE, text, _nir_valid)
 
 
 # Check digits that need no word: the Swiss AHV number (756, then EAN-13), the Mexican
@@ -217,6 +232,7 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
     (frozenset({"bsn", "bsns", "burgerservicenummer", "sofinummer"}), 9, _bsn_valid),
     (frozenset({"aadhaar", "aadhar", "aadhaars", "uidai"}), 12, _aadhaar_valid),
     (frozenset({"cpr"}), 10, _cpr_valid),
+    (frozenset({"cpf"}), 11, _cpf_valid),
     (frozenset({"マイナンバー", "個人番号"}), 12, _my_number_valid),
 )
 

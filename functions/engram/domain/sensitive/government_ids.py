@@ -46,11 +46,19 @@ _ID_WORDS = (
     r"|id[_\s]?(?:number|no|num)|passport[_\s](?:number|no|num)|document[_\s]?(?:number|no)|licen[cs]e[_\s](?:number|no)"
     r"|national[_\s]id|tax[_\s]id|(?:hong\s+kong|hk)\s+id(?:\s+card)?|a-?number|alien\s+(?:registration\s+)?number|uscis"
     r"(?:\s+number)?|green\s+card(?:\s+number)?|passport\s+card|cart[ãa]o\s+de\s+cidad[ãa]o|my\s+number"
+    # driving licences and learner's permits by country (a permit of another kind is no id)
+    r"|learner'?s?\s+(?:permit|licen[cs]e)|(?:instruction|driving|driver'?s?|learning|provisional)\s+(?:permit|licen[cs]e)"
+    r"|patente(?:\s+di\s+guida)?|rijbewijsnummer|k[öo]rkort(?:s?nummer)?|f[øo]rerkort(?:nummer)?|k[øo]rekort(?:s?nummer)?"
+    r"|ajokortti|prawo\s+jazdy|ř[ií]di[čc]sk[ýy]\s+pr[ůu]kaz|vodi[čc]sk[ýy]\s+preukaz|vezet[őo]i\s+enged[ée]ly"
+    r"|carta\s+de\s+condu[çc][ãa]o|carteira\s+de\s+(?:motorista|habilita[çc][ãa]o)|cnh|licencia\s+de\s+manejo"
+    r"|permiso\s+de\s+conducir|ehliyet|s[üu]r[üu]c[üu]\s+belgesi|surat\s+izin\s+mengemudi|gi[ấa]y\s+ph[ée]p\s+l[áa]i\s+xe"
+    r"|gplx|lesen\s+memandu|cdl|dl\s*#|f[üu]hrerscheinnr"
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
-    r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số"
+    r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
+    r"|numer|numaram|numarası|nummer|da|do|della|del|è"
     r"|card|its|it['’]s|,|\(japan\)"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,3}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
@@ -106,11 +114,19 @@ _ID_STEMS = frozenset(
         *("szemelyi", "adóazonosító", "adoazonosito", "taj", "paszportu", "pasaport", "paspor", "paspoortnummer"),
         *("passnummer", "nss", "tessera", "buletin", "mykad", "kad", "sss", "umid", "philhealth", "nomor"),
         *("hong", "hk", "a", "alien", "uscis", "green", "cartão", "cartao", "document", "my"),
+        *("learner", "learners", "instruction", "learning", "provisional", "patente", "rijbewijsnummer", "körkort"),
+        *("korkort", "körkortsnummer", "körkortnummer", "korkortsnummer", "førerkort", "forerkort", "førerkortnummer"),
+        *("kørekort", "korekort", "kørekortnummer", "kørekortsnummer", "ajokortti", "prawo", "řidičský", "ridicsky"),
+        *("vodičský", "vodicsky", "vezetői", "vezetoi", "carteira", "cnh", "permiso", "ehliyet", "sürücü", "surucu"),
+        *("surat", "giấy", "giay", "gplx", "lesen", "cdl", "führerscheinnr", "fuhrerscheinnr"),
     ]
 )
+# Words that name an id only with enough digits after them ("patente" is an Italian
+# driving licence, and in Argentina and Chile a car's plate: "patente AB 123 CD").
+_MIN_DIGITS_AFTER = {"patente": 5}
 
 
-def _id_like(token: str) -> bool:
+def id_like(token: str) -> bool:
     if _DATE.fullmatch(token.strip()):
         return False  # "passport renewed 2024-05-01"
     compact = re.sub(r"[\s\-./]", "", token)
@@ -136,7 +152,11 @@ _SCRIPT_ID_RE = re.compile(
     r"(?:паспорт[аеу]?(?:\s+серия)?|инн|снилс|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
     r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
-    r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호)"
+    r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
+    # the document's name, "の" and then its number (運転免許証の番号, パスポートの番号は)
+    r"|(?:運転免許証?|免許証|パスポート|旅券|在留カード|マイナンバーカード)の?番号|驾照|駕照|駕駛執照|운전면허증?"
+    r"|водительск\w+\s+удостоверени\w+|посвідчення\s+водія|רישיון\s*נהיגה|رخصة\s*(?:ال)?(?:قيادة|سياقة)|ใบขับขี่"
+    r"|δίπλωμα\s+οδήγησης)"
     r"[^\d\n]{0,12}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
     re.IGNORECASE,
 )
@@ -148,7 +168,7 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
     if _OTHER_SCRIPT.search(text) and (
-        any(_id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text)
+        any(id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text)
     ):
         return True
     if not words & _ID_STEMS or (_BUSINESS.search(text) and _BUSINESS_ID.search(text)):
@@ -164,7 +184,9 @@ def _id_after_its_word(text: str) -> bool:
             continue
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, w.start())
-            if m is None or not _id_like(m.group("id")) or _invalid_ssn(m):
+            if m is None or not id_like(m.group("id")) or _invalid_ssn(m):
+                continue
+            if sum(map(str.isdigit, m.group("id"))) < _MIN_DIGITS_AFTER.get(w.group().lower(), 0):
                 continue
             if regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", m.group("id"))) >= 7:
                 return True

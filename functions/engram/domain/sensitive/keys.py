@@ -137,6 +137,7 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                     "주민등록번호",
                 ),
                 *("여권번호", "cpr", "nric", "hkid", "cnic", "jmbg", "amka", "isikukood", "kennitala"),
+                *("kimlik", "secu", "sécu", "주민번호", "運転免許", "rijbewijs", "rijbewijsnummer", "patente", "cnh"),
             ]
         ),
         (
@@ -158,6 +159,10 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("licence", "number"),
             ("license", "number"),
             ("dl", "number"),
+            ("dl", "no"),
+            ("learner", "permit"),
+            ("learners", "permit"),
+            ("driving", "permit"),
             ("id", "number"),
             ("codice", "fiscale"),
             ("permis", "conduire"),
@@ -167,7 +172,9 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
     ),
     (
         BANK,
-        frozenset(["iban", "routing", "aba", "bsb", "kontonummer", "rekeningnummer", "kontoverbindung"]),
+        frozenset(
+            ["iban", "routing", "aba", "bsb", "konto", "kontonummer", "rekeningnummer", "kontoverbindung", "口座"]
+        ),
         (
             ("account", "number"),
             ("account", "no"),
@@ -238,6 +245,26 @@ _KEY_META = frozenset(
 # The same meta words in Chinese, Japanese and Korean: a hint, a reminder, a reset, a change.
 _CJK_KEY_META = re.compile(r"ヒント|提示|忘れ|リセット|変更|重置|修改|忘记|힌트|변경|재설정|분실")
 NEEDS_DIGITS = frozenset({CARD, GOVERNMENT_ID, BANK})
+# The digits a keyed value needs to be the thing its key names: a card number has 12 or
+# more ([visa_card] "the one ending 0303" is about the card), an account 6 or more.
+MIN_KEY_DIGITS = {CARD: 12, BANK: 6, GOVERNMENT_ID: 4}
+# Cards that pay for nothing ([library_card], [amex_rewards], [passport_card]): the key is
+# not a payment card's, whatever else it names.
+_NOT_PAYMENT_CARD = frozenset(
+    [
+        *("library", "loyalty", "member", "membership", "gift", "id", "sim", "business", "health", "insurance"),
+        *("student", "boarding", "transit", "bus", "metro", "oyster", "reward", "rewards", "points", "miles"),
+        *("club", "discount", "store", "passport", "green", "residence", "voter", "gym", "key", "vitale"),
+    ]
+)
+# Accounts that are not at a bank ([aws_account_number], [patient_account_no]).
+_NOT_BANK = frozenset(
+    [
+        *("aws", "gcp", "azure", "cloud", "iam", "patient", "hospital", "player", "steam", "game", "utility"),
+        *("electric", "electricity", "gas", "water", "phone", "mobile", "internet", "billing", "subscriber"),
+        *("loyalty", "member", "library", "student", "customer"),
+    ]
+)
 # Key words naming something a code opens: a secret when the value is a code (digits, "#").
 CODE_KEY_WORDS = frozenset(
     [
@@ -275,6 +302,22 @@ def key_rule(key: str) -> str | None:
         return SECRET
     present = set(words)
     for rule, single, pairs in _KEY_RULES:
+        if (rule == CARD and present & _NOT_PAYMENT_CARD) or (rule == BANK and present & _NOT_BANK):
+            continue
         if present & single or any(set(p) <= present for p in pairs):
             return rule
     return None
+
+
+# The keys that name an id or an account, as sets of words: a record's fields are read only
+# when the text holds all the words of one of them (a JSON of "id" fields is not read).
+_RECORD_KEYS = tuple(
+    frozenset([w]) if isinstance(w, str) else frozenset(w)
+    for rule, single, pairs in _KEY_RULES
+    if rule in (GOVERNMENT_ID, BANK)
+    for w in (*single, *pairs)
+)
+
+
+def names_id_or_account(words: frozenset[str]) -> bool:
+    return any(k <= words for k in _RECORD_KEYS)

@@ -1,0 +1,91 @@
+"""Ids and bank accounts in records: JSON, YAML and object fields, ``key=value`` logs and SQL
+errors. A field's key names its value the way a key given with a value does
+(``"passport_no": "561208834"``, ``tax_id=499151931``, ``Key (ssn)=(512447781)``); a
+generic field ("number") takes its name from the object it is in or from that object's
+type (``"driver_license": {"number": ...}``, ``{"type": "drivers_license", "number": ...}``).
+The value must look like one: an id's shape, an account's digits, nothing masked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
+from engram.domain.sensitive.government_ids import id_like
+from engram.domain.sensitive.keys import key_rule, names_id_or_account
+
+# A field: a key (quoted or not, dotted paths and camelCase too), ":", "=" or "=>", then a
+# quoted value or a bare one.
+_FIELD = re.compile(
+    r"(?<![\w.\-])(?P<kq>[\"'`]?)(?P<key>[A-Za-z][\w.\-]{0,60})(?P=kq)\s*(?::|=>|=)\s*"
+    r"(?:(?P<vq>[\"'])(?P<quoted>[^\"'\n]{1,40})(?P=vq)|(?P<bare>[^\s\"',;{}\[\]()]{1,40}))"
+)
+# A SQL error's value and column: Postgres ('value "x" for column y', "Key (ssn)=(x)")
+# and MySQL ("Duplicate entry 'x' for key 'customers.passport_number'").
+_SQL_VALUE = re.compile(
+    r"\b(?:value|entry)\s*:?\s*[\"'`(](?P<value>[^\"'`)\n]{1,40})[\"'`)]\s+(?:for|in|of)\s+"
+    r"(?:column|field|key|attribute)\s+[\"'`]?(?:\w+\.)*(?P<key>\w{1,60})",
+    re.IGNORECASE,
+)
+_SQL_KEY = re.compile(r"\bKey \((?P<key>[\w, ]{1,80})\)=\((?P<value>[^)\n]{1,80})\)")
+# A field whose key says only that it holds a number of the thing around it.
+_GENERIC = frozenset({"number", "no", "num", "nr", "nummer", "numero", "número", "value", "id"})
+_PARENT_KEY = re.compile(r"[\"'`]?([A-Za-z][\w.\-]{0,60})[\"'`]?\s*(?::|=>|=)\s*$")
+_TYPE_FIELD = re.compile(
+    r"[\"'`]?(?:type|kind|document_?type|doc_?type|id_?type)[\"'`]?\s*[:=]\s*[\"'`]?([\w\- ]{1,40})", re.IGNORECASE
+)
+_REACH = 400
+_MASKED = re.compile(r"[*•]|[xX#]{3}")
+# camelCase keys ("bankAccountNumber", "nationalId") are one word to the word splitter.
+_CAMEL_KEY = re.compile(r"[a-z](?:Number|Num|No|Id|License|Licence|Account|Routing|Passport)\b")
+
+
+def record_rule(text: str, words: frozenset[str]) -> str | None:
+    """The category of an id or bank-account field in the text, if any."""
+    if not (names_id_or_account(words) or _CAMEL_KEY.search(text)):
+        return None
+    for key, value in _fields(text):
+        rule = key_rule(key)
+        if rule == GOVERNMENT_ID and _id_value(value):
+            return rule
+        if rule == BANK and _account_value(value):
+            return rule
+    return None
+
+
+def _fields(text: str) -> Iterator[tuple[str, str]]:
+    for m in _SQL_VALUE.finditer(text):
+        yield m.group("key"), m.group("value")
+    for m in _SQL_KEY.finditer(text):
+        yield from zip(m.group("key").split(","), m.group("value").split(","), strict=False)
+    for m in _FIELD.finditer(text):
+        key, value = m.group("key"), m.group("quoted") or m.group("bare")
+        last = re.split(r"[_\-.]|(?<=[a-z])(?=[A-Z])", key)[-1].lower()
+        if last in _GENERIC:
+            key = f"{_context(text, m.start())} {key}"
+        yield key, value
+
+
+def _context(text: str, at: int) -> str:
+    """The key of the object a field is in, and that object's type ("driver_license",
+    "document drivers_license")."""
+    # (each look is bounded, so a long record costs no more per field)
+    start = text.rfind("{", max(0, at - _REACH), at)
+    if start < 0 or text.rfind("}", start, at) >= 0:
+        return ""
+    parent = _PARENT_KEY.search(text, max(0, start - 80), start)
+    end = text.find("}", at, at + _REACH)
+    kind = _TYPE_FIELD.search(text, start, end if end >= 0 else min(len(text), at + _REACH))
+    return " ".join(m.group(1) for m in (parent, kind) if m is not None)
+
+
+def _id_value(value: str) -> bool:
+    value = value.strip()
+    return not _MASKED.search(value) and id_like(value)
+
+
+def _account_value(value: str) -> bool:
+    value = value.strip()
+    digits = sum(map(str.isdigit, value))
+    letters = sum(map(str.isalpha, value))
+    return not _MASKED.search(value) and digits >= 6 and letters <= 2

@@ -1,0 +1,207 @@
+"""Families of cards, government ids and bank accounts (held-out E, now development data, and
+probes of the same families written for them): ids and accounts in records, JSON and logs,
+driving licences and permits by country, domestic account formats, routing/account pairs,
+and the numbers that are not a payment card, a person's id or a bank account. The rules are
+tested apart from the learned stage."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+def _rules(text: str, key: str = "") -> str | None:
+    found = find_by_rules(text, key)
+    return None if found is None else found.rule
+
+
+# -- keys ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("visa_card", "the blue one, ending 0303, used for travel rewards"),
+        ("credit_card", "the one ending in 4471"),
+        ("amex_rewards", "84,200 points, transfer to delta before june"),
+        ("library_card", "21982004418871"),
+        ("loyalty_card", "6035 4410 0921 7734"),
+        ("gym_membership_card", "0041 2288 1901"),
+    ],
+)
+def test_a_card_key_without_a_payment_card_number_is_no_card(key: str, value: str) -> None:
+    assert _rules(value, key) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "rule"),
+    [
+        ("passport_card", "C03918826, exp 2032", "government_id"),
+        ("id_card", "T22004781", "government_id"),
+        ("credit_card", "4539 1488 0343 6467", "payment_card"),
+        ("card_number", "5555555555554444", "payment_card"),
+        ("tc_kimlik_esim", "78564921574", "government_id"),
+        ("numero_secu", "1 88 12 57 074 032 90", "government_id"),
+        ("cpf_mae", "426.096.207-80", "government_id"),
+    ],
+)
+def test_a_key_and_its_value_read_together(key: str, value: str, rule: str) -> None:
+    assert _rules(value, key) == rule
+
+
+# -- records, JSON, logs and SQL errors ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ('email parser extracted: {"passport_no": "561208834", "nationality": "USA"}', "government_id"),
+        ('"driver_license": {"state": "IL", "number": "P142-8837-2091", "exp": "2029-06-30"}', "government_id"),
+        (
+            'kyc webhook: {"document": {"type": "drivers_license", "issuing_state": "NY", "number": "482 119 307"}}',
+            "government_id",
+        ),
+        ("INFO onboarding user=8812 tax_id=499151931 step=verify", "government_id"),
+        ("applicant.nationalId = 'AB1234567'", "government_id"),
+        (
+            'migration 0057 failed on row 3310: value "499151931" for column tax_id (person) violates check',
+            "government_id",
+        ),
+        (
+            "ERROR: duplicate key value violates unique constraint\nDETAIL: Key (ssn)=(512447781) already exists.",
+            "government_id",
+        ),
+        ("Duplicate entry 'X4471920' for key 'customers.passport_number'", "government_id"),
+        ('ach: { routing_number: "065537013", account_number: "8820041196", type: "checking" }', "bank_account"),
+        (
+            'tool_call bank.add_payee {"name": "Cedar Plumbing", "routing": "014491689", "account": "55100437821"}',
+            "bank_account",
+        ),
+        ('numbers={"ach": [{"account": "55100437821", "routing": "263808052"}]}', "bank_account"),
+        ("payout.bankAccountNumber='40029188'", "bank_account"),
+    ],
+)
+def test_ids_and_accounts_in_records_and_logs_are_found(text: str, rule: str) -> None:
+    assert _rules(text) == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"passport_no": "***4834", "nationality": "USA"}',
+        '{"driver_license": {"state": "IL", "expires": "2029-06-30", "status": "valid"}}',
+        "INFO tax_id=null step=verify user=8812",
+        '{"account": "acct_1NqLz82eZvKYlo2C", "routing": null}',
+        '{"routing_key": "orders.created", "account_id": "1234567"}',
+        '{"document": {"type": "invoice", "number": "INV-2024-88123"}}',
+        'value "2024-05-01" for column passport_expiry is out of range',
+        'passport_issue_country="DE" passport_expiry="2031-04-01"',
+    ],
+)
+def test_record_fields_that_hold_no_id_or_account_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+# -- driving licences and permits by country ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "learner's permit number A0441872, my daughter passed the written test!!!",
+        "her learner permit # is L220-4481-9901",
+        "provisional licence no. SMITH905120J99AB",
+        "numero patente U1P447712Z, mi serve per il noleggio auto a Cagliari",
+        "la mia patente di guida è U1Q912273K",
+        "rijbewijsnummer 5481902374, voor de autoverhuur",
+        "mitt körkortsnummer är 19850412-2386",
+        "kørekort nr. 40112887",
+        "número da CNH 02650306461",
+        "carteira de motorista 04412290873",
+        "ehliyet numaram 442190",
+        "prawo jazdy nr 00412/19/1201",
+        "運転免許証の番号 301904418820 (レンタカー予約用)",
+        "パスポートの番号は TK1049928 です",
+        "my DL# is D412-5582-0913",
+    ],
+)
+def test_driving_licences_and_permits_are_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "building permit number 2024-00123 came through",
+        "parking permit 4471 is on the dashboard",
+        "she got her learner's permit last week, test on 12 May",
+        "la patente scade il 12/05/2031",
+        "the rental needs a driving licence held for 2 years",
+    ],
+)
+def test_permits_that_are_not_licences_and_licences_without_a_number_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+# -- ids written with their word a few words away, and by check digit ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cpf da minha mãe 42609620780 pra nota fiscal",
+        "mon numéro de sécu : 2 53 11 82 729 138 29, pour la mutuelle",
+        "Formulaire CAF : numéro de sécurité sociale du demandeur 1 81 09 36 454 022 38",
+        "carta d'identità n. CA48823KF, scade nel 2032",
+    ],
+)
+def test_ids_a_few_words_from_their_word_are_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Jury summons response form\nName: Keith Arnold\nJuror ID: 20261104-0771\nReporting date: Dec 8",
+        "Patient no. 19850412-2386 is in bay 4",
+        "employee number 20110305-4547 (payroll)",
+        "case ref 19900101-0017 filed",
+    ],
+)
+def test_other_institutions_numbers_of_an_id_s_shape_are_no_id(text: str) -> None:
+    assert _rules(text) is None
+
+
+# -- bank accounts --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "send my paycheck to 063673801 / 2291047733 from now on please, its a new credit union",
+        "my mom's account so I can send her money: 321896333 routing, 7710024419 account",
+        "mom's retirement deposits go to 070978803 / 4410028817, she asked me to double check",
+        "conta poupança caixa: ag 1588, operação 013, conta 00044129-0",
+        "lön till 6000-448 129 077 (Handelsbanken, clearing 6000)",
+        "clearingnummer 8327-9, kontonummer 914 582 331-4 (Swedbank)",
+        "kontonummer 6077.88.79002 (DNB), for husleia",
+        "a/c 38821044791, ifsc SBIN0004471",
+    ],
+)
+def test_domestic_accounts_and_account_pairs_are_found(text: str) -> None:
+    assert _rules(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Invoice from the dentist: patient account 00488213, amount due $85.00, pay online",
+        "hospital account 77120034 for the MRI bill",
+        "student account 20419982 at the library",
+        "the meeting is 063673801 / 2291047733 on zoom",
+        "order 321896333 routed to warehouse 7710024419",
+        "clearing the table at 6000 rpm took 448 129 077 cycles",
+    ],
+)
+def test_numbers_that_are_no_bank_account_pass(text: str) -> None:
+    assert _rules(text) is None
