@@ -33,6 +33,8 @@ Where each family lives (one module per concern):
   only a credential-looking value counts), ``lock_codes``, ``secret_words`` (the words)
   and ``secret_values`` (what a value, a placeholder or a pointer looks like).
 - ``keys``: keys that name or hold a sensitive value.
+- ``records``: ids and bank accounts in records, JSON, ``key=value`` logs and SQL errors,
+  named by their fields' keys.
 - ``reading_view``: the text with numbers dictated, spelled out, spaced digit by digit,
   OCR'd or broken over lines written as digit groups; the rules and the learned stage
   read it as well as the text.
