@@ -142,3 +142,32 @@ def test_a_polish_nip_is_a_tax_number_not_a_pin() -> None:
 )
 def test_amounts_after_a_code_word_and_a_safe_word_pass(text: str) -> None:
     assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("", 'echo "Blu3Moon#7" | docker login -u bob --password-stdin'),
+        ("", "echo 'Tr0ub4dor' | sudo -S apt-get update"),
+        ("", "Wi-Fi: HomeNet / Kiwi!Fruit7"),
+        ("", "wlan: Casa_Rossi / pomodoro2019"),
+        ("", "apartment door 4471#"),
+        ("", "side gate 2 9 0 4#"),
+    ],
+)
+def test_piped_passwords_network_pairs_and_keypad_codes_are_secrets(key: str, text: str) -> None:
+    assert _rule(text, key) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("", "echo $REGISTRY_TOKEN | docker login ghcr.io -u bob --password-stdin"),
+        ("", "Wi-Fi: HomeNet / HomeNet-5G"),
+        ("", "WLAN: FritzBox / FritzBox_Guest"),
+        ("api_key_created_at", "2026-03-01"),
+        ("password_rotated", "2026-01-15"),
+    ],
+)
+def test_their_look_alikes_pass(key: str, text: str) -> None:
+    assert _rule(text, key) is None

@@ -240,6 +240,8 @@ _KEY_META = frozenset(
         "tries",
         # how long or how often, not what ([lock_screen_timeout], [alarm_delay])
         *("timeout", "delay", "interval", "duration", "battery"),
+        # when it was made or used ([api_key_created_at], [password_rotated])
+        *("created", "updated", "rotated", "issued", "date", "used"),
     ]
 )
 # The same meta words in Chinese, Japanese and Korean: a hint, a reminder, a reset, a change.

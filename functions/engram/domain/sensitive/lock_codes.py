@@ -34,7 +34,8 @@ _LOCK_CODE_RE = re.compile(
     + _LOCK_SEP
     + r"?|\s*"
     + _LOCK_SEP
-    + r")\s*"
+    # no separator when the code ends as a keypad's does, with "#" ("apartment door 4471#")
+    + r"|\s+(?=\d[\d ]{2,10}#))\s*"
     r"(?P<value>\d(?:[ \-]?\d){2,7}|\d{1,3}[A-Za-z]\d{1,4})(?![\w/:]|[.,]\d)"
     r"(?!\s*(?:mg|kg|g|ml|l|cm|mm|km|m|%|€|\$|£|usd|eur|gbp|cents?|euros?|dollars?|pounds?|years?|days?|hours?"
     r"|minutes?|min|times|people|pm|am|h|uhr)\b)",

@@ -152,11 +152,18 @@ _PASSWORD_FAR_RE = re.compile(
 # Credentials given as a pair ("creds for Steam -> lena:pass", "my login is user / pass").
 _CREDS_RE = re.compile(
     r"(?<![\w])(?:creds|credentials|login(?:\s+details)?|log-?in|sign-?in|zugangsdaten|anmeldedaten|identifiants"
-    r"|credenciales|credenziali|inloggegevens|user(?:name)?)(?![\w])[^.\n]{0,40}?"
+    r"|credenciales|credenziali|inloggegevens|user(?:name)?|wi-?fi|wlan)(?![\w])[^.\n]{0,40}?"
     r"(?:\s(?:is|are|sind|sont|son)\s|:|->|→|=)\s*(?P<user>[^\s/:]+)\s*(?::|/|\s+and\s+|,\s*|\s+und\s+|\s+et\s+|\s+y\s+)\s*"
     r"(?P<pw>\S+)",
     re.IGNORECASE,
 )
+
+
+_BAND = re.compile(r"(?:\d(?:\.\d)?\s*g(?:hz)?|mbps|_?ext|guest)$", re.IGNORECASE)
+
+
+# The network's word right before the pair ("Wi-Fi: Net / pw", "wifi at mum's: Net / pw").
+_NETWORK_PAIR = re.compile(r"(?:wi-?fi|wlan)[^\"'\[\]{}()]{0,16}?(?:\s(?:is|are)\s|:|->|→|=)", re.IGNORECASE)
 
 
 def _creds(text: str) -> bool:
@@ -164,6 +171,10 @@ def _creds(text: str) -> bool:
         pw = m.group("pw").strip(".,;!?)(\"'")
         if pointer(m.group("pw")) or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'")):
             continue
+        if m.group().lower().startswith(("wi", "wlan")) and (
+            not credential_like(pw) or _BAND.search(pw) or not _NETWORK_PAIR.match(m.group())
+        ):
+            continue  # "Wi-Fi: HomeNet / HomeNet-5G": two networks, not a network and its password
         if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or len(pw) >= 6):
             return True
     return False
@@ -232,8 +243,12 @@ def cjk_password(text: str) -> bool:
     return False
 
 
+# The words a user and password pair (or a network and its password) follows.
+_PAIR_STEMS = LOGIN_STEMS | frozenset(["wi", "fi", "wifi", "wlan"])
+
+
 def keyword_rules(text: str, present: frozenset[str]) -> bool:
-    if present & LOGIN_STEMS and (_LOGIN_RE.search(text) or _creds(text)):
+    if present & _PAIR_STEMS and (_LOGIN_RE.search(text) or _creds(text)):
         return True
     if present & PASSWORD_STEMS and (_password(text) or _password_far(text) or _reversed_password(text)):
         return True

@@ -124,7 +124,7 @@ SECRET_STEMS = frozenset(
         *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité", "otp", "mfa", "kode"),
         *("bestätigungscode", "bestaetigungscode", "verifizierungscode", "verificatiecode", "verificación"),
         *("sent", "texted", "carte", "cb", "multibanco", "memorable", "number", "schlüssel", "clé", "chiave"),
-        *("question", "answer", "codeword"),
+        *("question", "answer", "codeword", "wi", "fi"),
         *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
         *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
         *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
