@@ -171,3 +171,29 @@ def test_piped_passwords_network_pairs_and_keypad_codes_are_secrets(key: str, te
 )
 def test_their_look_alikes_pass(key: str, text: str) -> None:
     assert _rule(text, key) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q: what's the code for the bike shed? A: 5521",
+        "what's the wifi password? answer: Lemon-Tree-42",
+        "password hint says 'dog + year', so Rex2016",
+        "رمز البطاقة 4471",
+        "كود الباب 2580",
+    ],
+)
+def test_questions_answered_hints_resolved_and_arabic_card_codes_are_secrets(text: str) -> None:
+    assert _rule(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q: what's the code for the bike shed? A: ask Tom",
+        "the password hint is 'first pet', so nothing to store",
+        "رمز البطاقة وصل بالبريد",
+    ],
+)
+def test_the_same_without_a_value_pass(text: str) -> None:
+    assert _rule(text) is None

@@ -105,6 +105,7 @@ _PIN_NEAR_RE = re.compile(
     r"(?<![\w])(?:pin(?:[\s\-]?(?:code|kod|kód|koodi|nummer|numero|número))?|пин(?:-?код)?|пін(?:-?код)?|otp|passcode"
     r"|verification\s+code|2fa\s+code|one[\s\-]time\s+(?:code|password|pin)|код\s+подтверждения|暗証番号"
     r"|الرقم\s*السري|رمز\s*التحقق|كود\s*التحقق|رمز\s*التفعيل|رمز\s*سري|קוד\s*(?:אימות|סודי)|סיסמה"
+    r"|(?:رمز|كود)\s*(?:البطاقة|الصراف|الدخول|الباب|البوابة)"
     # Hindi's PIN; a bank's transaction number (TAN, pushTAN, mTAN), Mexico's and Quebec's
     # PIN (NIP), Poland's BLIK code: upper case, since "tan", "nip" and "blik" are words too
     r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK))(?![\w])"

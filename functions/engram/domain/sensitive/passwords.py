@@ -73,7 +73,9 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         return True  # "kartın şifresi 4719": a PIN, straight after the word
     if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
         return True
-    if first in {"manager", "managers", "reset", "rules", "policy", "hint", "must", "should"}:
+    if first == "hint":
+        return _value_after_so(rest)  # "password hint says 'dog + year', so Rex2016"
+    if first in {"manager", "managers", "reset", "rules", "policy", "must", "should"}:
         return False
     if first in {"in", "at", "inside", "under", "behind"} or (first == "on" and separated):
         # where it is kept ("is in 1Password", "is on the router sticker", "password in 1Password");

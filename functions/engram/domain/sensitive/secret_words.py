@@ -60,7 +60,7 @@ FILLER = (
     r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari)(?:\s+[\w'’.\-]+?){1,6}?)?"
 )
 COPULA = (
-    r"=|:|(?<!\S)-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is)"
+    r"=|:|(?<!\S)-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
     r"|(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
 )
 SEP = r"\s*(?:" + COPULA + r")?\s*"
