@@ -33,12 +33,13 @@ The parts, reported apart:
   before the filter was run on it; the first runs are kept in
   ``bench/results/sensitive_corpus_outside_3_first_run.json`` and
   ``..._outside_1_2_first_run.json``.
-- ``held_out_e`` (never tuned on): ``bench/sensitive_samples_holdout_e.txt``, 1,322 samples
-  written by hand by a fourth writer who never read the filter, the other writers' files or
-  any note about them; committed before the filter was run on it. The engineers who changed
-  the filter never opened it; only the lead ran it (first and second runs in
-  ``bench/results/sensitive_corpus_e_runs.json``). Keep it that way: read its misses and
-  it is no longer an outside estimate.
+- ``held_out_e`` (tuned on since its third run): ``bench/sensitive_samples_holdout_e.txt``,
+  1,322 samples written by hand by a fourth writer who never read the filter, the other
+  writers' files or any note about them; committed before the filter was run on it. Only
+  the lead ran it, three times (``bench/results/sensitive_corpus_e_runs.json`` and
+  docs/security.md): those runs are its honest figures. Then its misses were read and fixed
+  by family and the learned stage trained on it, so it is development data now. The parts
+  held out in its place (F1, F2) are not in ``PARTS``: the lead wires and runs them.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -81,6 +82,7 @@ PARTS = {
     "outside_1": [HERE / "sensitive_samples_outside_1.txt"],
     "outside_2": [HERE / "sensitive_samples_outside_2.txt"],
     "held_out_e": [HERE / "sensitive_samples_holdout_e.txt"],
+    "outside_6": [HERE / "sensitive_samples_outside_6.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
