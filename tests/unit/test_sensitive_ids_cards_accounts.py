@@ -205,3 +205,67 @@ def test_domestic_accounts_and_account_pairs_are_found(text: str) -> None:
 )
 def test_numbers_that_are_no_bank_account_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- more countries' ids by check digit (numbers from python-stdnum's documented examples) -------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PESEL córki to 44051401359, wpisz do formularza",
+        "CNP-ul mamei e 1630615123457 pentru dosar",
+        "ЕГН на баща ми 7523169263",
+        "OIB od firme ne, moj osobni je 33392005961",
+        "ο ΑΜΚΑ της γιαγιάς 01013099997 για το ραντεβού",
+        "kennitalan mín er líka 120174-3399",
+        "fødselsnummeret til sønnen min 15108695088",
+        "minu isikukood on muidugi 36805280109",
+        "mano asmens kodas yra 33309240064",
+        "personas kods vecmāmiņai 161175-19997",
+        "teudat zehut of my father 039337423",
+        "meine SVNR für die e-card lautet wohl 1237 010180",
+        "el CUIL de mi viejo 20-05536168-2",
+        "SNILS отца 11223344595",
+        "my SA id for the lease 7503305044089",
+        "NIK istri saya 3171011708450001",
+        "my PPS number for Revenue, if they ask, 6433435F",
+        "Taiwan ID of my mom A123456789 for the visa form",
+    ],
+)
+def test_national_ids_are_found_by_check_digit_with_their_word_anywhere(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HKID A123456(3) for the bank form",
+        "IC S1234567D, please keep it",
+        "MyKad 770305-02-1234",
+        "Emirates ID 784-1968-6570305-0",
+        "CNIC 34201-0891231-8 for the visa",
+        "Ghana card GHA-123456789-0",
+        "บัตร 3-1006-00445-63-5",
+        "снилс 112-233-445 95",
+    ],
+)
+def test_distinctive_national_ids_are_found_by_their_form(text: str) -> None:
+    assert _rules(text.split(" ", 1)[1]) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PESEL córki to 44051401358, wpisz do formularza",
+        "the order total was 1630615123458 dong",
+        "ref A123456(4) on the crate",
+        "S1234567A is the part number",
+        "room 770399-02-1234 is booked",
+        "tracking 784-1968-6570305-1",
+        "call 112-233-445 96",
+        "the SA team closed 7503305044088 tickets",
+    ],
+)
+def test_numbers_of_those_shapes_that_fail_their_check_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -26,7 +26,8 @@ Where each family lives (one module per concern):
 - ``categories``: the four categories and the match reported.
 - ``cards``: payment cards.
 - ``bank_accounts``: IBANs and account, routing and sort-code numbers.
-- ``government_ids`` and ``government_id_checks``: ids by word and form, and by check digit.
+- ``government_ids``, ``government_id_checks`` and ``national_id_checks``: ids by word and
+  form, and by check digit.
 - ``secret``: the secret category's dispatch; ``secret_formats`` (a secret by its shape),
   ``secret_settings`` (a setting of code or configuration named by a secret),
   ``passwords`` (a secret named by a word), ``passwords_other_languages`` (the same where

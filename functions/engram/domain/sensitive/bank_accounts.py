@@ -119,15 +119,18 @@ _CJK_ACCOUNT_RE = re.compile(
 )
 _CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
 _ACCOUNT_THEN_SORT_RE = re.compile(r"(?<!\d)\d{8}\s*(?:and|,|/|&|\s)\s*\d{2}-\d{2}-\d{2}(?![\d\-])")
-_ROUTING_PAIR_RE = re.compile(r"(?<![\d\-])(\d{9})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
-_ACCOUNT_ROUTING_PAIR_RE = re.compile(r"(?<![\d\-])\d{6,17}\s*(?:/|\|)\s*(\d{9})(?![\d\-])")
+_ROUTING_PAIR_RE = re.compile(r"([0-9](?<![\d\-].)\d{8})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
+_ACCOUNT_ROUTING_PAIR_RE = re.compile(r"[0-9](?<![\d\-].)\d{5,16}\s*(?:/|\|)\s*(\d{9})(?![\d\-])")
 # A routing number named after it ("321896333 routing, 7710024419 account").
-_ROUTING_AFTER_RE = re.compile(r"(?<![\d\-])(\d{9})\s*[,(]?\s*(?:routing|aba|rtn)\b", re.IGNORECASE)
+_ROUTING_AFTER_RE = re.compile(r"([0-9](?<![\d\-].)\d{8})\s*[,(]?\s*(?:routing|aba|rtn)\b", re.IGNORECASE)
 # What says money goes to a pair of numbers ("send my paycheck to 063673801 / 2291047733").
-_MONEY_RE = re.compile(
-    r"\b(?:wire|zelle|transfer\w*|routing|aba|ach|deposit\w*|bank\w*|paycheck\w*|payroll|salary|wages?|pay|paid"
-    r"|send|sent|money|credit\s+union|checking|savings|direct|rent|landlord|payee|remit\w*)\b",
-    re.IGNORECASE,
+_MONEY_WORDS = frozenset(
+    [
+        *("wire", "wires", "zelle", "transfer", "transfers", "transferred", "routing", "aba", "ach", "deposit"),
+        *("deposits", "deposited", "bank", "banks", "banking", "paycheck", "paychecks", "payroll", "salary", "wage"),
+        *("wages", "pay", "paid", "send", "sent", "money", "union", "checking", "savings", "direct", "rent"),
+        *("landlord", "payee", "remit", "remittance"),
+    ]
 )
 
 
@@ -141,11 +144,13 @@ def _aba_valid(d: str) -> bool:
     return (3 * (n[0] + n[3] + n[6]) + 7 * (n[1] + n[4] + n[7]) + n[2] + n[5] + n[8]) % 10 == 0
 
 
-def _routing_and_account(text: str) -> bool:
-    if any(_aba_valid(m.group(1)) for m in _ROUTING_AFTER_RE.finditer(text)):
+def _routing_and_account(text: str, words: frozenset[str]) -> bool:
+    if words & {"routing", "aba", "rtn"} and any(_aba_valid(m.group(1)) for m in _ROUTING_AFTER_RE.finditer(text)):
         return True
+    if not words & _MONEY_WORDS:
+        return False
     pairs = (*_ROUTING_PAIR_RE.finditer(text), *_ACCOUNT_ROUTING_PAIR_RE.finditer(text))
-    return any(_aba_valid(m.group(1)) for m in pairs) and _MONEY_RE.search(text) is not None
+    return any(_aba_valid(m.group(1)) for m in pairs)
 
 
 # More countries' account forms: Japan Post Bank's 記号 and 番号; Korean dashed numbers
@@ -186,8 +191,8 @@ _SE_ACCOUNT_WORDS = frozenset(
 _SE_ACCOUNT_RE = re.compile(
     r"(?<![\d\-.])[1-9]\d{3}(?:-\d)?(?:-|,\s*|\s+)(?P<account>\d{1,4}(?:[ \-]?\d{2,4}){1,4})(?![\d\-])"
 )
-_NO_ACCOUNT_RE = re.compile(r"(?<![\d.])(\d{4})([. ])(\d{2})\2(\d{5})(?![\d.])")
-_NO_ACCOUNT_WORD = re.compile(r"\b(?:konto\w*|account|acct|bank\w*|dnb|nordea|sparebank\w*|sbanken)\b", re.IGNORECASE)
+_NO_ACCOUNT_RE = re.compile(r"([0-9](?<![\d.].)\d{3})([. ])(\d{2})\2(\d{5})(?![\d.])")
+_NO_ACCOUNT_WORDS = ("konto", "account", "acct", "bank", "dnb", "nordea", "sparebank", "sbanken")
 
 
 def _no_account_valid(d: str) -> bool:
@@ -200,9 +205,9 @@ def _nordic_account(text: str, words: frozenset[str]) -> bool:
         7 <= sum(map(str.isdigit, m.group("account"))) <= 10 for m in _SE_ACCOUNT_RE.finditer(text)
     ):
         return True
-    return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text)) and bool(
-        _NO_ACCOUNT_WORD.search(text)
-    )
+    if not any(w.startswith(_NO_ACCOUNT_WORDS) for w in words):
+        return False
+    return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text))
 
 
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
@@ -230,4 +235,4 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         return True
     if "sort" in words and _ACCOUNT_THEN_SORT_RE.search(text):
         return True
-    return _routing_and_account(text)
+    return _routing_and_account(text, words)

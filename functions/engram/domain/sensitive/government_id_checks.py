@@ -9,6 +9,12 @@ import re
 from collections.abc import Callable
 
 from engram.domain.sensitive.cards import luhn_valid
+from engram.domain.sensitive.national_id_checks import (
+    WORDED_NATIONAL_CHECKS,
+    distinctive_national_id,
+    mod11_10_valid,
+    worded_alphanumeric_id,
+)
 
 
 def _dni_valid(number: str, letter: str) -> bool:
@@ -127,7 +133,7 @@ _CURP_RE = re.compile(
 )
 _RUT_RE = re.compile(r"(?<![\d.])(\d{1,2}\.\d{3}\.\d{3})-([\dkK])(?![\w])")
 # Checked ids that do need their word somewhere in the text (their shape alone is common).
-_DIGIT_GROUPS_RE = re.compile(r"(?<![\d.\-])\d(?:[ .\-]?\d){7,13}(?![\d])")
+_DIGIT_GROUPS_RE = re.compile(r"(?<![\d.\-])\d(?:[ .\-]?\d){7,15}(?![\d])")
 
 
 def _ean13_valid(d: str) -> bool:
@@ -139,14 +145,6 @@ def _rut_valid(body: str, check: str) -> bool:
     total = sum(d * (2 + i % 6) for i, d in enumerate(digits))
     expected = {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11))
     return expected == check.upper()
-
-
-def _mod11_10_valid(d: str) -> bool:  # ISO 7064 MOD 11,10: the German Steuer-ID
-    product = 10
-    for c in d[:-1]:
-        total = (int(c) + product) % 10 or 10
-        product = (total * 2) % 11
-    return (11 - product) % 10 == int(d[-1])
 
 
 def _tfn_valid(d: str) -> bool:
@@ -225,7 +223,7 @@ def _ssn_like(d: str) -> bool:
 _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = (
     (frozenset({"ssn"}), 9, _ssn_like),
     (frozenset({"tfn"}), 9, _tfn_valid),
-    (frozenset({"tax", "steuer", "steuerid", "finanzamt", "steuernummer", "idnr"}), 11, _mod11_10_valid),
+    (frozenset({"tax", "steuer", "steuerid", "finanzamt", "steuernummer", "idnr"}), 11, mod11_10_valid),
     (frozenset({"contribuinte", "nif"}), 9, _nif_pt_valid),
     (frozenset({"medicare"}), 10, _medicare_au_valid),
     (frozenset({"nhs"}), 10, _nhs_valid),
@@ -234,18 +232,14 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
     (frozenset({"cpr"}), 10, _cpr_valid),
     (frozenset({"cpf"}), 11, _cpf_valid),
     (frozenset({"マイナンバー", "個人番号"}), 12, _my_number_valid),
+    *WORDED_NATIONAL_CHECKS,
 )
 
 
 def worded_checked_id(text: str, words: frozenset[str]) -> bool:
-    checks = [(n, check) for stems, n, check in _WORDED_CHECKS if stems & words]
-    lower = text.lower()
-    if "マイナンバー" in text or "個人番号" in text or "my number" in lower or "individual number" in lower:
-        checks.append((12, _my_number_valid))  # CJK words run on into the next ones
-    if {"social", "security"} <= words:
-        checks.append((9, _ssn_like))
-    if {"social", "insurance"} <= words or re.search(r"\bSINs?\b", text):  # "sin" is Spanish for "without"
-        checks.append((9, _sin_valid))
+    if worded_alphanumeric_id(text, words):
+        return True
+    checks = _checks_named(text, words)
     if not checks:
         return False
     for m in _DIGIT_GROUPS_RE.finditer(text):
@@ -253,6 +247,25 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
         if any(len(d) == n and check(d) for n, check in checks) and not _PHONE_BEFORE.search(text, 0, m.start()):
             return True
     return False
+
+
+def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[[str], bool]]]:
+    """The checks whose id the text names (words of scripts written without spaces, such
+    as Thai and Japanese, are looked for inside the text)."""
+    other_script = not text.isascii()
+    checks = [
+        (n, check)
+        for stems, n, check in _WORDED_CHECKS
+        if stems & words or (other_script and any(not w.isascii() and w in text for w in stems))
+    ]
+    lower = text.lower()
+    if "my number" in lower or "individual number" in lower:
+        checks.append((12, _my_number_valid))
+    if {"social", "security"} <= words:
+        checks.append((9, _ssn_like))
+    if {"social", "insurance"} <= words or re.search(r"\bSINs?\b", text):  # "sin" is Spanish for "without"
+        checks.append((9, _sin_valid))
+    return checks
 
 
 # A phone number after its word passes a mod-11 check one time in eleven.
@@ -274,5 +287,7 @@ def id_by_check_digit(text: str) -> bool:
     if _checked_id(text):
         return True
     if any(_ean13_valid(re.sub(r"\D", "", m.group())) for m in _AHV_RE.finditer(text)) or _CURP_RE.search(text):
+        return True
+    if distinctive_national_id(text):
         return True
     return any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text))

@@ -323,3 +323,6 @@ _RECORD_KEYS = tuple(
 
 def names_id_or_account(words: frozenset[str]) -> bool:
     return any(k <= words for k in _RECORD_KEYS)
+
+
+RECORD_KEY_WORDS = frozenset(w for k in _RECORD_KEYS for w in k)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
 from engram.domain.sensitive.government_ids import id_like
-from engram.domain.sensitive.keys import key_rule, names_id_or_account
+from engram.domain.sensitive.keys import RECORD_KEY_WORDS, key_rule, names_id_or_account
 
 # A field: a key (quoted or not, dotted paths and camelCase too), ":", "=" or "=>", then a
 # quoted value or a bare one.
@@ -37,12 +37,14 @@ _TYPE_FIELD = re.compile(
 _REACH = 400
 _MASKED = re.compile(r"[*•]|[xX#]{3}")
 # camelCase keys ("bankAccountNumber", "nationalId") are one word to the word splitter.
-_CAMEL_KEY = re.compile(r"[a-z](?:Number|Num|No|Id|License|Licence|Account|Routing|Passport)\b")
+_CAMEL_KEY = re.compile(r"(?:Number|Num|No|Id|License|Licence|Account|Routing|Passport)\b")
+# What follows a key's word in a key ("passport_no": , tax_id=).
+_KEY_TAIL = re.compile(r"[\w.\-]{0,40}[\"'`]?\s*(?::|=)")
 
 
 def record_rule(text: str, words: frozenset[str]) -> str | None:
     """The category of an id or bank-account field in the text, if any."""
-    if not (names_id_or_account(words) or _CAMEL_KEY.search(text)):
+    if not _may_hold_a_field(text, words):
         return None
     for key, value in _fields(text):
         rule = key_rule(key)
@@ -51,6 +53,27 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
         if rule == BANK and _account_value(value):
             return rule
     return None
+
+
+def _may_hold_a_field(text: str, words: frozenset[str]) -> bool:
+    """Whether a key's word, or a generic field's, is followed by ":" or "=" (reading every
+    field of a long message costs more than looking at these few words)."""
+    if any(m.start() and text[m.start() - 1].islower() for m in _CAMEL_KEY.finditer(text)):
+        return True
+    if not names_id_or_account(words):
+        return False
+    lower = text.lower()
+    if "key (" in lower or any(f" {p} {c} " in lower for p in ("for", "in", "of") for c in ("column", "key", "field")):
+        return True  # a SQL error's value and column
+    for word in (words & RECORD_KEY_WORDS) | (words & _GENERIC):
+        at = lower.find(word)
+        for _ in range(50):
+            if at < 0:
+                break
+            if _KEY_TAIL.match(lower, at + len(word)):
+                return True
+            at = lower.find(word, at + 1)
+    return False
 
 
 def _fields(text: str) -> Iterator[tuple[str, str]]:
