@@ -197,3 +197,30 @@ def test_questions_answered_hints_resolved_and_arabic_card_codes_are_secrets(tex
 )
 def test_the_same_without_a_value_pass(text: str) -> None:
     assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("", "first pet's name (for the bank security q) = Biscuit"),
+        ("", "github 2fa backup: 4418 2291 0773"),
+        ("", "authenticator recovery key - k2p9x7q4m1"),
+        ("bank.otp_seed", "JBSWY3DPEHPK3PXP"),
+        ("totp_key", "NB2W45DFOIZA"),
+    ],
+)
+def test_security_q_second_factor_backups_and_seeds_are_secrets(key: str, text: str) -> None:
+    assert _rule(text, key) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("cards.backup", "5394 5949 7849 0329"),  # a card kept as a backup is a card
+        ("", "Mexican INE clave de elector GOMRCR85031209H400"),  # an id, not a password
+        ("", "la clave única tributaria es 12.345.678-5"),
+        ("", "2fa backup: printed, in the safe"),
+    ],
+)
+def test_cards_under_backup_keys_and_spanish_clave_as_a_code_of_record_are_not_passwords(key: str, text: str) -> None:
+    assert _rule(text, key) != "secret"

@@ -91,7 +91,8 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     if rule is not None and text.strip() and not pointer and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
     if rule is None and digits >= 3 and _code_under_key(text, key):
-        return sensitive_match(SECRET)  # [office_door] 7714#, [bike_lock] 0 8 1 5
+        # [office_door] 7714#, [bike_lock] 0 8 1 5; a card kept as a backup stays a card
+        return _find_in_text(text) or sensitive_match(SECRET)
     return None
 
 

@@ -67,6 +67,8 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("backup", "code"),
             ("backup", "codes"),
             ("security", "answer"),
+            # an authenticator's seed or key ([bank.otp_seed] JBSWY3DPEHPK3PXP)
+            *((w, k) for w in ("otp", "totp", "2fa", "mfa", "authenticator") for k in ("seed", "key")),
             ("security", "code"),
             ("combination",),
             ("combo",),

@@ -350,7 +350,10 @@ _LOGIN_WITH_RE = re.compile(
 # An account's recovery or backup codes: groups of letters and digits ("a1b2-c3d4").
 _RECOVERY_CODES_RE = re.compile(
     r"\b(?:recovery|backup|2fa|mfa)\s+codes?\b[^\n]{0,40}?[:\n]?\s*"
-    r"(?=[a-z0-9]{0,9}\d)[a-z0-9]{3,6}[\- ][a-z0-9]{3,6}\b",
+    r"(?=[a-z0-9]{0,9}\d)[a-z0-9]{3,6}[\- ][a-z0-9]{3,6}\b"
+    # "coinbase 2fa backup: 3847 2910 ...": the second factor's backup, without "codes"
+    r"|\b(?:2fa|mfa|otp|two[\s\-]factor|authenticator)\s+(?:backup|recovery)(?:\s+(?:key|code|codes|phrase))?\s*[:=\-]"
+    r"\s*(?=[a-z0-9 \-]{0,12}\d)[a-z0-9]{4,}",
     re.IGNORECASE,
 )
 # Codes typed on a keypad, and lists of PINs ("pins: bank 4821, phone 1111").
@@ -365,7 +368,7 @@ _TYPED_CODE_RE = re.compile(
 # ('security question "favorite teacher" answer Mrs Finkelstein', '"what street did you grow
 # up on" -> Willowbrook', 'the answer to "mother's maiden name" ... is Kowalczyk').
 _SECURITY_ANSWER_RE = re.compile(
-    r"(?:security\s+question|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+to"
+    r"(?:security\s+(?:question|q\b)|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+to"
     r"|security\s+word|code\s*word)[^\n]{0,60}?"
     r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
     r"|[\"“](?:what|who|where|which|name|first|favou?rite|mother)[^\"”\n]{3,60}[\"”]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"

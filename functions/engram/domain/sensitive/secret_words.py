@@ -14,7 +14,10 @@ _PASSWORD_WORDS = (
     r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words|memorable\s+(?:word|answer|information|name|place)"
     # other languages: German, French, Spanish, Portuguese, Italian, Dutch, Polish, Swedish,
     # Danish/Norwegian, Finnish, Turkish, Czech, Hungarian, Russian, Chinese, Japanese, Korean
-    r"|kennwort|passwörter|mdp|contrase[ñn]a|clave(?:\s+(?:del|de)\s+(?:wifi|wi-fi|acceso|la\s+red))?|senha"
+    r"|kennwort|passwörter|mdp|contrase[ñn]a|clave(?:\s+(?:del|de)\s+(?:wifi|wi-fi|acceso|la\s+red))?"
+    # ... not Spanish "clave" as a code of record ("clave de elector", "clave única", CLABE)
+    r"(?!\s+(?:de\s+(?:elector|rastreo|registro|producto|referencia|la\s+empresa)|[úu]nica|curp|interbancaria"
+    r"|catastral|fiscal|rfc)\b)|senha"
     r"|wachtwoord|has[łl]o|l[öo]senord(?:et)?|adgangskoden?|passord(?:et)?|salasana|[şs]ifre(?:m|si)?|heslo|jelsz[óo]|пароль"
     r"|密码|密碼|パスワード|비밀번호|wlan[\s\-]?(?:passwort|schlüssel|key)|κωδικός(?:\s+πρόσβασης)?|κωδικό|συνθηματικό"
 )
