@@ -151,6 +151,8 @@ def test_amounts_after_a_code_word_and_a_safe_word_pass(text: str) -> None:
         ("", "echo 'Tr0ub4dor' | sudo -S apt-get update"),
         ("", "Wi-Fi: HomeNet / Kiwi!Fruit7"),
         ("", "wlan: Casa_Rossi / pomodoro2019"),
+        ("", "pssw: Tr0mbone"),
+        ("", "pswd=Kettle88"),
         ("", "apartment door 4471#"),
         ("", "side gate 2 9 0 4#"),
     ],
@@ -224,3 +226,21 @@ def test_security_q_second_factor_backups_and_seeds_are_secrets(key: str, text: 
 )
 def test_cards_under_backup_keys_and_spanish_clave_as_a_code_of_record_are_not_passwords(key: str, text: str) -> None:
     assert _rule(text, key) != "secret"
+
+
+def test_the_german_word_for_a_card_pin_is_a_pin_word() -> None:
+    assert _rule("Die Geheimzahl meiner Sparkassenkarte ist 7391") == "secret"
+    assert _rule("die Geheimzahl kommt per Post in 5 Tagen") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "la password è scaduta",
+        "la contraseña está caducada",
+        "das Passwort ist abgelaufen",
+        "het wachtwoord is verlopen",
+    ],
+)
+def test_a_password_said_to_be_expired_in_other_languages_passes(text: str) -> None:
+    assert _rule(text) is None

@@ -94,7 +94,7 @@ def _locked(text: str) -> list[re.Match[str]]:
 
 
 _PIN_WORD = re.compile(
-    r"pin|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन|(?-i:TAN|NIP|BLIK)", re.I
+    r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन|(?-i:TAN|NIP|BLIK)", re.I
 )
 
 
@@ -102,7 +102,7 @@ _PIN_WORD = re.compile(
 # 7741", "OTP aaya hai 662 091", "رمز التحقق اللي وصلني 918 442"): the words are strong
 # enough that a number of four to eight digits close by is the code.
 _PIN_NEAR_RE = re.compile(
-    r"(?<![\w])(?:pin(?:[\s\-]?(?:code|kod|kód|koodi|nummer|numero|número))?|пин(?:-?код)?|пін(?:-?код)?|otp|passcode"
+    r"(?<![\w])(?:pin(?:[\s\-]?(?:code|kod|kód|koodi|nummer|numero|número))?|geheimzahl|geheimnummer|пин(?:-?код)?|пін(?:-?код)?|otp|passcode"
     r"|verification\s+code|2fa\s+code|one[\s\-]time\s+(?:code|password|pin)|код\s+подтверждения|暗証番号"
     r"|الرقم\s*السري|رمز\s*التحقق|كود\s*التحقق|رمز\s*التفعيل|رمز\s*سري|קוד\s*(?:אימות|סודי)|סיסמה"
     r"|(?:رمز|كود)\s*(?:البطاقة|الصراف|الدخول|الباب|البوابة)"

@@ -8,7 +8,7 @@ from __future__ import annotations
 _PASSWORD_WORDS = (
     r"password|passwd|pass\s*word|pwd|pw|psw|psswd|pword|passphrase|pass\s*phrase|mot\s+de\s+passe|contraseña"
     # the typos people make typing it
-    r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf|passw|p/w"
+    r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf|passw|p/w|pssw|pswd"
     r"|passwort|wifi\s+key|network\s+key|wpa\s+key|secret\s+access\s+key|client\s+secret|security\s+answer"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question|security\s+question\s+answer|maiden\s+name"
     r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words|memorable\s+(?:word|answer|information|name|place)"
@@ -99,6 +99,11 @@ NOT_A_VALUE = frozenset(
         *("would", "can", "could", "may", "might"),
         # what was done to it, not what it is ("the password was rotated on Thursday")
         *("rotated", "updated", "revoked", "regenerated", "renewed", "compromised", "exposed", "immediately"),
+        # its state in other languages ("la password è scaduta", "das Passwort ist abgelaufen")
+        *("scaduta", "scaduto", "cambiata", "errata", "bloccata", "vecchia", "dimenticata", "caducada", "caducado"),
+        *("bloqueada", "bloqueado", "incorrecta", "incorrecto", "cambiada", "expirada", "expirado", "errada"),
+        *("expiré", "expirée", "bloqué", "bloquée", "incorrect", "incorrecte", "abgelaufen", "gesperrt"),
+        *("ungültig", "verlopen", "geblokkeerd", "onjuist", "wygasło", "zablokowane", "błędne", "utgånget"),
     ]
 )
 
@@ -130,6 +135,7 @@ SECRET_STEMS = frozenset(
         *("question", "answer", "codeword", "wi", "fi"),
         *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
         *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
+        *("pssw", "pswd"),
         *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
         *("haslo", "lösenord", "losenord", "lösenordet", "losenordet", "passordet", "adgangskoden", "adgangskode"),
         *("passord", "salasana", "şifre", "şifrem", "şifresi", "sifre", "heslo", "jelszó", "jelszo", "пароль"),
