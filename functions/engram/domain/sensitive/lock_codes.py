@@ -94,7 +94,8 @@ def _locked(text: str) -> list[re.Match[str]]:
 
 
 _PIN_WORD = re.compile(
-    r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन|(?-i:TAN|NIP|BLIK)", re.I
+    r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन|(?-i:TAN|NIP|BLIK)",
+    re.I,
 )
 
 
