@@ -269,3 +269,109 @@ def test_distinctive_national_ids_are_found_by_their_form(text: str) -> None:
 )
 def test_numbers_of_those_shapes_that_fail_their_check_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- families of outside_6 (read after its first run), with probes of the same families ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "rule"),
+    [
+        ("5394 5949 7849 0329", "cards.backup", "payment_card"),
+        ("hipercard 6062 9143 2710 2004", "", "payment_card"),
+        ("my elo card is 6363 6812 3456 7894", "", "payment_card"),
+        ("not my gift card, my real card: 4539 1488 0343 6467", "", "payment_card"),
+        ("T220001293", "ausweis", "government_id"),
+        ("NY non-driver ID 804 219 377", "state_id_card", "government_id"),
+    ],
+)
+def test_cards_and_ids_of_more_brands_and_keys(text: str, key: str, rule: str) -> None:
+    assert _rules(text, key) == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tesco clubcard 634004 0247 7719 8823",
+        "nectar card 6340 0402 4777 1985 for the points",
+        "the giftcard 6331 1001 2345 6787 has 20 left",
+    ],
+)
+def test_store_and_gift_cards_with_a_maestro_prefix_are_no_payment_card(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "USCIS A# 212 449 807 for the I-130 packet",
+        "Virginia DMV customer number T61045872 (that's the license number too)",
+        "BRP number ZU8831042 for the right to work check",
+        "Residence permit (Aufenthaltstitel) no. Y08R3K2LF",
+        "titre de séjour n° 9912345678, valable jusqu'en 2029",
+        "permesso di soggiorno n. I0A123456",
+        "Canada PR card number PA0448213, UCI 11-0447-1902",
+        "irish IRP card number 0448213 (stamp 4)",
+        "CHI number 1503791238 (scotland)",
+        "ontario health card 4523-907-105-AK",
+        "OHIP 6142 083 374 MN, exp 2027",
+        "carte RAMQ TREM 8504 1217 (Québec)",
+        "Krankenversichertennummer A123456780 (TK), für die neue Praxis",
+        "österreichische SV-Nummer 1231 150385",
+        "my medicare number (the new one) is 7QR2-HN4-KW61",
+        "Medicare Beneficiary Identifier: 3TG9-A82-PM14",
+        "the card CMS sent says 1EG4-TE5-MK73",
+        "nigerian NIN 48210937725, BVN is separate",
+        "please remember my passport details: number 548103927, issued 2021-03-02",
+        "numéro fiscal de référence : 30 18 447 190 339 (sur l'avis d'impôt)",
+        "número de identificação fiscal 283 234 245",
+        "NAS 274 538 321 pour le nouvel emploi à Montréal",
+        "Mexican INE clave de elector GOMRCR85031209H400",
+    ],
+)
+def test_residence_permits_health_numbers_and_more_ids_are_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "USt-IdNr. DE 136 695 976 steht auf der Rechnung",
+        "ΑΦΜ εταιρείας 094014201 στο τιμολόγιο",
+        "health insurance member card: XKY 882 104 557 01",
+        "the NAS at 192.168.1.20 is full again",
+        "the PR card arrived yesterday, finally",
+        "build 1EG4TE5MK73 failed",
+    ],
+)
+def test_company_vat_ids_insurers_cards_and_look_alikes_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "voided check says 061000104 then 7743 0291 8850 then check number 1042",
+        "⑆091000022⑆ 1563 8820 4471⑈ 0318 (micr line from the check)",
+        "argentinian CBU 0720218860007056148975 (santander rio)",
+        "CBU 0140115481453840191615 banco provincia, alias no tengo",
+        "pasame a la cuenta 2850590940090418135201 porfa",
+        "kontonummer Swedbank 8327-9, 934 471 902-4",
+        "신한은행 110-482-913374 로 보내주세요",
+    ],
+)
+def test_cheques_cbu_and_more_domestic_accounts_are_found(text: str) -> None:
+    assert _rules(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "companies house no. SC482913 (scottish company)",
+        "tracking 2850590940090418135201 from USPS",
+        "check number 1042 cleared on 061000104",
+        "CBU 0720218860007056148976 is what the form rejected",
+    ],
+)
+def test_numbers_near_account_words_that_are_no_account_pass(text: str) -> None:
+    assert _rules(text) is None

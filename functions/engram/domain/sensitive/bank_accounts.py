@@ -45,7 +45,7 @@ _ACCOUNT_WORDS = (
     r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|खाता\s*संख्या|เลขที่บัญชี)"
 )
 _ACCOUNT_RE = re.compile(
-    r"\b" + _ACCOUNT_WORDS + r"(?:\s+(?-i:[A-Z]{2,6}))?(?:\s*(?:number|num|no\.?|nr\.?|#))?"
+    r"\b" + _ACCOUNT_WORDS + r"(?!\d)(?:\s+(?-i:[A-Z]{2,6}))?(?:\s*(?:number|num|no\.?|nr\.?|#))?"
     r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
     r"(?P<num>\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
     re.IGNORECASE,
@@ -144,8 +144,19 @@ def _aba_valid(d: str) -> bool:
     return (3 * (n[0] + n[3] + n[6]) + 7 * (n[1] + n[4] + n[7]) + n[2] + n[5] + n[8]) % 10 == 0
 
 
+# A cheque's MICR line (⑆routing⑆ account⑈), and a routing number then an account a few
+# words on in a text about a cheque ("voided check says 061000104 then 7743 0291 8850").
+_MICR_RE = re.compile(r"⑆\s?(\d{9})\s?⑆")
+_CHEQUE_PAIR_RE = re.compile(r"([0-9](?<![\d\-].)\d{8})(?![\d\-])[^\d\n]{1,20}?\d(?:[ ]?\d){5,16}(?!\d)")
+_CHEQUE_WORDS = frozenset({"check", "cheque", "voided", "void", "micr", "checks", "cheques"})
+
+
 def _routing_and_account(text: str, words: frozenset[str]) -> bool:
     if words & {"routing", "aba", "rtn"} and any(_aba_valid(m.group(1)) for m in _ROUTING_AFTER_RE.finditer(text)):
+        return True
+    if "⑆" in text and any(_aba_valid(m.group(1)) for m in _MICR_RE.finditer(text)):
+        return True
+    if words & _CHEQUE_WORDS and any(_aba_valid(m.group(1)) for m in _CHEQUE_PAIR_RE.finditer(text)):
         return True
     if not words & _MONEY_WORDS:
         return False
@@ -189,7 +200,7 @@ _SE_ACCOUNT_WORDS = frozenset(
     ]
 )
 _SE_ACCOUNT_RE = re.compile(
-    r"(?<![\d\-.])[1-9]\d{3}(?:-\d)?(?:-|,\s*|\s+)(?P<account>\d{1,4}(?:[ \-]?\d{2,4}){1,4})(?![\d\-])"
+    r"(?<![\d\-.])[1-9]\d{3}(?:-\d)?(?:-|,\s*|\s+)(?P<account>\d{1,4}(?:[ \-]?\d{2,4}){1,4}(?:-\d)?)(?![\d\-])"
 )
 _NO_ACCOUNT_RE = re.compile(r"([0-9](?<![\d.].)\d{3})([. ])(\d{2})\2(\d{5})(?![\d.])")
 _NO_ACCOUNT_WORDS = ("konto", "account", "acct", "bank", "dnb", "nordea", "sparebank", "sbanken")
@@ -210,10 +221,26 @@ def _nordic_account(text: str, words: frozenset[str]) -> bool:
     return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text))
 
 
+# Argentina's CBU (and CVU): 22 digits, a check digit for the bank and branch block and one
+# for the account block.
+_CBU_RE = re.compile(r"[0-9](?<![\d\-].)\d{21}(?![\d\-])")
+_CBU_WORDS = frozenset({"cbu", "cvu", "cuenta", "banco", "transferencia", "alias"})
+
+
+def _cbu_valid(d: str) -> bool:
+    first = sum(int(c) * w for c, w in zip(d[:7], (7, 1, 3, 9, 7, 1, 3), strict=True))
+    second = sum(int(c) * w for c, w in zip(d[8:21], (3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3), strict=True))
+    return (10 - first % 10) % 10 == int(d[7]) and (10 - second % 10) % 10 == int(d[21])
+
+
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
     if _nordic_account(text, words):
         return True
-    if not text.isascii() and (_YUCHO_RE.search(text) or ("계좌" in text and _KR_DASHED_RE.search(text) is not None)):
+    if words & _CBU_WORDS and any(_cbu_valid(m.group()) for m in _CBU_RE.finditer(text)):
+        return True
+    if not text.isascii() and (
+        _YUCHO_RE.search(text) or (("계좌" in text or "은행" in text) and _KR_DASHED_RE.search(text) is not None)
+    ):
         return True
     if _AG_CC_RE.search(text) or any(iban_valid("PL" + re.sub(r"\D", "", m.group())) for m in _NRB_RE.finditer(text)):
         return True

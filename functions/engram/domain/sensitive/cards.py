@@ -75,7 +75,9 @@ _ACCOUNT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _CARD_WORD = re.compile(
-    r"\b(?:card|cc|visa|master\s*card|amex|discover|troy|kart[eaıi]?m?|tarjeta|carte|cart[ãa]o|carta|kaart|debit|credit)\b"
+    r"\b(?:card|cc|visa|master\s*card|amex|discover|troy|kart[eaıi]?m?|tarjeta|carte|cart[ãa]o|carta|kaart|debit|credit"
+    # national schemes' brands, whose prefixes are not all in the table above
+    r"|hipercard|elo|rupay|verve|mir|dankort|bancontact|girocard|maestro|unionpay|jcb|diners|uatp|interac)\b"
     r"|카드|カード|卡号|银行卡",
     re.IGNORECASE,
 )
@@ -97,6 +99,8 @@ _CARD_IN_PIECES = re.compile(
 
 def _card_in_pieces(text: str) -> bool:
     for m in _CARD_IN_PIECES.finditer(text):
+        if _OTHER_CARD.search(text, max(0, m.start() - 30), m.end()):
+            continue  # "nectar card 6340 0402 ..." pays for nothing
         digits = "".join(re.findall(_PIECE, m.group())[-4:])
         if _brand(digits) and luhn_valid(digits):
             return True
@@ -106,10 +110,19 @@ def _card_in_pieces(text: str) -> bool:
 # Cards that pay for nothing: loyalty, library, gift, id cards.
 _OTHER_CARD = re.compile(
     r"\b(?:loyalty|library|member(?:ship)?|gift|id|sim|business|health|insurance|student|key|boarding|transit|bus"
-    r"|metro|oyster|rewards?|club|discount|store|payback|miles|points|flyer|vitale)\s+card\b|\bcarte\s+vitale\b",
+    r"|metro|oyster|rewards?|club|discount|store|payback|miles|points|flyer|vitale|nectar|bonus)\s+card\b"
+    r"|\bcarte\s+vitale\b|\b(?:club|gift|bonus|loyalty)card\b",
     re.IGNORECASE,
 )
 _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
+# A card that pays for nothing named right before the number, its words fused or not
+# ("Tesco clubcard 634004 ...", "nectar card 6340 ..."; "My gift card? No it's a real
+# card, 4222 ..." is a payment card).
+_OTHER_CARD_RIGHT_BEFORE = re.compile(
+    r"\b(?:club\s*card|nectar(?:\s+card)?|library\s+card|gift\s*card|rewards?(?:\s+card)?|points\s+card"
+    r"|bonus\s*card|payback(?:\s+card)?|loyalty\s*card)\s*(?:number|no\.?|nr\.?|#)?\s*[:\-]?\s*$",
+    re.IGNORECASE,
+)
 # Brands whose prefixes are shared with other numbers (Maestro's 50, 56-58, 63, 67).
 _WEAK_BRAND = re.compile(r"5[06-8]|6[37]")
 # What says, after a word like "order" or "invoice", that the number is paid with.
@@ -129,6 +142,8 @@ def has_card(text: str) -> bool:
         paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
         if not (_brand(digits) or (len(digits) == 16 and paid_with and _CARD_WORD.search(before))):
             continue  # an unknown prefix counts only after a card word ("카드번호 9410 ...")
+        if _OTHER_CARD_RIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+            continue
         if NOT_A_CARD_BEFORE.search(text[: m.start()]) and not paid_with:
             continue  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
         if _ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text):

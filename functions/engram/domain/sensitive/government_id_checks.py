@@ -263,7 +263,7 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
         checks.append((12, _my_number_valid))
     if {"social", "security"} <= words:
         checks.append((9, _ssn_like))
-    if {"social", "insurance"} <= words or re.search(r"\bSINs?\b", text):  # "sin" is Spanish for "without"
+    if {"social", "insurance"} <= words or re.search(r"\b(?:SINs?|NAS)\b", text):  # "sin" is Spanish for "without"
         checks.append((9, _sin_valid))
     return checks
 

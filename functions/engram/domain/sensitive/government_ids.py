@@ -52,16 +52,26 @@ _ID_WORDS = (
     r"|ajokortti|prawo\s+jazdy|ř[ií]di[čc]sk[ýy]\s+pr[ůu]kaz|vodi[čc]sk[ýy]\s+preukaz|vezet[őo]i\s+enged[ée]ly"
     r"|carta\s+de\s+condu[çc][ãa]o|carteira\s+de\s+(?:motorista|habilita[çc][ãa]o)|cnh|licencia\s+de\s+manejo"
     r"|permiso\s+de\s+conducir|ehliyet|s[üu]r[üu]c[üu]\s+belgesi|surat\s+izin\s+mengemudi|gi[ấa]y\s+ph[ée]p\s+l[áa]i\s+xe"
-    r"|gplx|lesen\s+memandu|cdl|dl\s*#|f[üu]hrerscheinnr"
+    r"|gplx|lesen\s+memandu|cdl|dl\s*#|f[üu]hrerscheinnr|dmv(?:\s+customer)?\s+(?:number|no|id)|non-driver\s+id"
+    r"|state\s+id(?:\s+card)?"
+    # residence permits and cards, public health insurance numbers, voter ids, more tax ids
+    r"|brp|biometric\s+residence\s+permit|residence\s+(?:permit|card)|aufenthaltstitel|aufenthaltserlaubnis"
+    r"|titre\s+de\s+s[ée]jour|permesso\s+di\s+soggiorno|permiso\s+de\s+residencia|tarjeta\s+de\s+residencia"
+    r"|pr\s+card|permanent\s+resident\s+card|uci|irp(?:\s+card)?|a#|a-no\.?"
+    r"|health\s+card(?:\s+(?:number|no))?|ohip|ramq|carte\s+(?:ramq|soleil)|phn|personal\s+health\s+number"
+    r"|chi\s+(?:number|no)|(?:kranken)?versichertennummer|krankenversicherungsnummer|sv[\-\s]?(?:nummer|nr\.?)"
+    r"|mbi|medicare\s+beneficiary\s+identifier|nin|clave\s+de\s+elector|credencial\s+para\s+votar|ine|ife"
+    r"|voter\s+id|epic(?:\s+(?:number|no))?|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
+    r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?"
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è"
-    r"|card|its|it['’]s|,|\(japan\)"
+    r"|card|its|it['’]s|,|\(japan\)|a#"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
-    r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,3}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
+    r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
 )
 
@@ -118,7 +128,11 @@ _ID_STEMS = frozenset(
         *("korkort", "körkortsnummer", "körkortnummer", "korkortsnummer", "førerkort", "forerkort", "førerkortnummer"),
         *("kørekort", "korekort", "kørekortnummer", "kørekortsnummer", "ajokortti", "prawo", "řidičský", "ridicsky"),
         *("vodičský", "vodicsky", "vezetői", "vezetoi", "carteira", "cnh", "permiso", "ehliyet", "sürücü", "surucu"),
-        *("surat", "giấy", "giay", "gplx", "lesen", "cdl", "führerscheinnr", "fuhrerscheinnr"),
+        *("surat", "giấy", "giay", "gplx", "lesen", "cdl", "führerscheinnr", "fuhrerscheinnr", "dmv", "non", "state"),
+        *("brp", "biometric", "residence", "aufenthaltstitel", "aufenthaltserlaubnis", "titre", "permesso", "permiso"),
+        *("tarjeta", "pr", "permanent", "uci", "irp", "health", "ohip", "ramq", "phn", "chi", "versichertennummer"),
+        *("krankenversichertennummer", "krankenversicherungsnummer", "sv", "mbi", "nin", "clave", "credencial", "ine"),
+        *("ife", "voter", "epic", "número", "ausweis", "ausweisnr"),
     ]
 )
 # Words that name an id only with enough digits after them ("patente" is an Italian
@@ -167,21 +181,27 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
-    if _OTHER_SCRIPT.search(text) and (
-        any(id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text)
+    business = _BUSINESS.search(text) is not None and _BUSINESS_ID.search(text) is not None
+    if (
+        _OTHER_SCRIPT.search(text)
+        and not business
+        and (any(id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text))
     ):
         return True
-    if not words & _ID_STEMS or (_BUSINESS.search(text) and _BUSINESS_ID.search(text)):
+    if not words & _ID_STEMS or business:
         return False  # (a company's tax and registration numbers are not a person's)
     return _id_after_its_word(text)
+
+
+_VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
 def _id_after_its_word(text: str) -> bool:
     # Every id phrase starts with one of the stems: try the phrase only where one is (the
     # alternation tried at every position was most of a long message's cost).
     for w in WORDS.finditer(text):
-        if w.group().lower() not in _ID_STEMS:
-            continue
+        if w.group().lower() not in _ID_STEMS or _VAT_BEFORE.search(text, max(0, w.start() - 6), w.start()):
+            continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, w.start())
             if m is None or not id_like(m.group("id")) or _invalid_ssn(m):
@@ -205,6 +225,7 @@ def _invalid_ssn(m: re.Match[str]) -> bool:
 # EIN for my cleaning business (sole prop) is 84-3917265").
 _ID_FAR_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b[^.\n:;?!=]{1,40}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
+    r"(?:(?:number|no\.?|nr\.?|num[ée]ro|nummer|n[úu]mero|#)\s*:?\s*)?"
     r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?)(?![\w])",
     re.IGNORECASE,
 )
@@ -219,12 +240,12 @@ _RU_PASSPORT_RE = re.compile(r"паспорт\w*\s+(?:серия\s+)?\d{2}\s?\d{
 # A company named, and its tax or registration number.
 _BUSINESS = re.compile(
     r"\b(?:gmbh|ag|ltd|limited|inc|llc|plc|s\.a\.|s\.l\.|b\.v\.|sociedad|empresa|bedrijf|company|firma|corp"
-    r"|corporation|unternehmen)\b|公司|株式会社",
+    r"|corporation|unternehmen|companies|şirket|sirket|societ[àa]|soci[ée]t[ée])\b|公司|株式会社|εταιρ|компани|фирм|شركة",
     re.IGNORECASE,
 )
 _BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
-    r"|handelsregister|hrb)\b|统一社会信用代码|法人番号",
+    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi)\b|统一社会信用代码|法人番号|αφμ|инн|огрн",
     re.IGNORECASE,
 )
 

@@ -78,7 +78,15 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
     (
         CARD,
         frozenset(["cc", "visa", "mastercard", "amex"]),
-        (("card", "number"), ("card", "no"), ("card", "num"), ("credit", "card"), ("debit", "card"), ("card",)),
+        (
+            ("card", "number"),
+            ("card", "no"),
+            ("card", "num"),
+            ("credit", "card"),
+            ("debit", "card"),
+            ("card",),
+            ("cards",),
+        ),
     ),
     (
         GOVERNMENT_ID,
@@ -139,6 +147,7 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                     "주민등록번호",
                 ),
                 *("여권번호", "cpr", "nric", "hkid", "cnic", "jmbg", "amka", "isikukood", "kennitala"),
+                *("ausweis", "ausweisnummer", "brp", "ohip", "ramq", "mbi", "nin"),
                 *("kimlik", "secu", "sécu", "주민번호", "運転免許", "rijbewijs", "rijbewijsnummer", "patente", "cnh"),
             ]
         ),
@@ -166,6 +175,8 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("learners", "permit"),
             ("driving", "permit"),
             ("id", "number"),
+            ("id", "card"),
+            ("state", "id"),
             ("codice", "fiscale"),
             ("permis", "conduire"),
             ("carte", "identite"),

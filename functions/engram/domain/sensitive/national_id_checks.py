@@ -171,8 +171,19 @@ def _tw_id(m: re.Match[str]) -> bool:
     return total % 10 == 0
 
 
+# A US Medicare Beneficiary Identifier: eleven characters in fixed places, letters without
+# S, L, O, I, B and Z; printed 4-3-4 with dashes it needs no word.
+_MBI_LETTER = "[AC-HJKMNP-RT-Y]"
+_MBI_RE = re.compile(
+    rf"[1-9](?<![\w\-].){_MBI_LETTER}[{_MBI_LETTER[1:-1]}0-9]\d(-?){_MBI_LETTER}[{_MBI_LETTER[1:-1]}0-9]\d\1"
+    rf"{_MBI_LETTER}{{2}}\d{{2}}(?![\w\-])"
+)
+
+
 def worded_alphanumeric_id(text: str, words: frozenset[str]) -> bool:
     if words & {"ppsn", "pps"} and any(_ppsn(m) for m in _PPSN_RE.finditer(text)):
+        return True
+    if any(m.group(1) or words & {"medicare", "mbi"} for m in _MBI_RE.finditer(text)):
         return True
     taiwan = words & {"taiwan", "taiwanese", "roc", "id", "身分證", "身份證", "統一證號"} or "身分證" in text
     return bool(taiwan) and any(_tw_id(m) for m in _TW_ID_RE.finditer(text))
