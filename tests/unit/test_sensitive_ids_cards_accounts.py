@@ -375,3 +375,32 @@ def test_cheques_cbu_and_more_domestic_accounts_are_found(text: str) -> None:
 )
 def test_numbers_near_account_words_that_are_no_account_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fishing license 2024-118833, valid all season",
+        "business license number 2023-004471 is on the wall",
+        "liquor license 12345678 for the bar",
+        "marriage license no. 2019-000441",
+        "the passport office number is 0300 222 0000",
+        "DMV office phone 800 777 0133",
+        "my Discord account 12345678 got banned",
+        "Roblox account 123456789 for the kids",
+    ],
+)
+def test_other_licences_offices_and_accounts_that_are_not_at_a_bank_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("maryland drivers license M-123-456-789-012", "government_id"),
+        ("driving license 12345678, the fishing one is separate", "government_id"),
+        ("email me at the office, account 12345678 sort code 20-00-00", "bank_account"),
+    ],
+)
+def test_driving_licences_and_accounts_beside_those_words_are_found(text: str, rule: str) -> None:
+    assert _rules(text) == rule

@@ -101,7 +101,9 @@ def has_iban(text: str) -> bool:
 _NOT_A_BANK_BEFORE = re.compile(
     r"\b(?:aws|amazon|azure|gcp|cloud|iam|customer|user|member|loyalty|player|steam|xbox|playstation|twitter|instagram"
     r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|utilities|electric(?:ity)?|gas|water|phone"
-    r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t)\b"
+    r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t"
+    r"|discord|roblox|epic|fortnite|minecraft|twitch|reddit|facebook|tiktok|snapchat|linkedin|slack|dropbox|adobe"
+    r"|nintendo|riot|ubisoft|gaming)\b"
     r"[^\n.]{0,30}$"
     # a clinic's, a school's or a club's account of what is owed to it, named right before
     # the word ("patient account 00488213"; "direct debit for the gym: acct ..." is a bank's)

@@ -64,14 +64,19 @@ _ID_WORDS = (
     r"|voter\s+id|epic(?:\s+(?:number|no))?|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
     r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?"
 )
+# What an id word may name instead of the id: the office, its phone line, a photo, a fee.
+_NOT_THE_ID_AFTER = (
+    r"(?!\s+(?:office|photos?|appointments?|agency|cent(?:re|er)|hotline|helpline|phone|fax|fees?|size|queue|line"
+    r"|renewal\s+fee|application\s+fee|desk|counter|website)\b)"
+)
 _ID_CONTEXT_RE = re.compile(
-    r"\b(?:" + _ID_WORDS + r")\b(?:\s*\([^)]{0,20}\))?"
+    r"\b(?:" + _ID_WORDS + r")\b" + _NOT_THE_ID_AFTER + r"(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è"
     r"|card|its|it['’]s|,|\(japan\)|a#"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
-    r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
+    r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
 )
 
@@ -193,6 +198,15 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
     return _id_after_its_word(text)
 
 
+# Licences that are not a driving licence ("fishing license 2024-118833", "business license
+# number 2023-004471", "liquor license", "marriage license no.").
+_LICENCE_WORDS = frozenset({"license", "licence", "lic"})
+_OTHER_LICENCE_BEFORE = re.compile(
+    r"\b(?:fishing|hunting|business|liquor|alcohol|marriage|software|product|music|radio|ham|contractor|dog|pet"
+    r"|building|trade|food|vendor|professional|nursing|medical|estate|broker|import|export|windows|office|site"
+    r"|enterprise|volume|seller|operating|broadcast|event|taxi|cab|firm|company|shop|store|game|app|plugin)\s+$",
+    re.IGNORECASE,
+)
 _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
@@ -200,8 +214,11 @@ def _id_after_its_word(text: str) -> bool:
     # Every id phrase starts with one of the stems: try the phrase only where one is (the
     # alternation tried at every position was most of a long message's cost).
     for w in WORDS.finditer(text):
-        if w.group().lower() not in _ID_STEMS or _VAT_BEFORE.search(text, max(0, w.start() - 6), w.start()):
+        stem = w.group().lower()
+        if stem not in _ID_STEMS or _VAT_BEFORE.search(text, max(0, w.start() - 6), w.start()):
             continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
+        if stem in _LICENCE_WORDS and _OTHER_LICENCE_BEFORE.search(text, max(0, w.start() - 25), w.start()):
+            continue  # a fishing, business or marriage licence is nobody's id
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, w.start())
             if m is None or not id_like(m.group("id")) or _invalid_ssn(m):
@@ -224,7 +241,11 @@ def _invalid_ssn(m: re.Match[str]) -> bool:
 # The id word, a few words about whose or what for, then "is" or ":" and the value ("The
 # EIN for my cleaning business (sole prop) is 84-3917265").
 _ID_FAR_RE = re.compile(
-    r"\b(?:" + _ID_WORDS + r")\b[^.\n:;?!=]{1,40}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
+    r"\b(?:"
+    + _ID_WORDS
+    + r")\b"
+    + _NOT_THE_ID_AFTER
+    + r"[^.\n:;?!=]{1,40}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
     r"(?:(?:number|no\.?|nr\.?|num[ée]ro|nummer|n[úu]mero|#)\s*:?\s*)?"
     r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?)(?![\w])",
     re.IGNORECASE,
