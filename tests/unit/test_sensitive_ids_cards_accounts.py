@@ -404,3 +404,35 @@ def test_other_licences_offices_and_accounts_that_are_not_at_a_bank_pass(text: s
 )
 def test_driving_licences_and_accounts_beside_those_words_are_found(text: str, rule: str) -> None:
     assert _rules(text) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("| Name | Passport | Expiry |\n|---|---|---|\n| Ana | X1234567 | 2031 |", "government_id"),
+        ("name,passport_no,expiry\nAna Lopez,X1234567,2031-02-01", "government_id"),
+        ("first_name\tlast_name\tdriver_license\nJohn\tSmith\tD1234567", "government_id"),
+        ("account_number;routing_number\n4410028817;070978803", "bank_account"),
+        ("<passportNumber>X1234567</passportNumber>", "government_id"),
+        (
+            "curl -d 'routing_number=110000000&account_number=000123456789' https://api.example.com/v1/tokens",
+            "bank_account",
+        ),
+    ],
+)
+def test_ids_and_accounts_in_tables_xml_and_forms_are_found(text: str, rule: str) -> None:
+    assert _rules(text) == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name,passport_no,expiry\nAna Lopez,on file,2031-02-01",
+        "| Name | Passport | Expiry |\n|---|---|---|\n| Ana | yes | 2031-02-01 |",
+        "id,account,balance\n1,12345678,100.00",
+        "name,passport_expiry\nAna,2031-02-01",
+        "<passportCountry>ESP</passportCountry>",
+    ],
+)
+def test_tables_whose_id_columns_hold_no_id_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -18,8 +18,13 @@ from engram.domain.sensitive.keys import RECORD_KEY_WORDS, key_rule, names_id_or
 # quoted value or a bare one.
 _FIELD = re.compile(
     r"(?<![\w.\-])(?P<kq>[\"'`]?)(?P<key>[A-Za-z][\w.\-]{0,60})(?P=kq)\s*(?::|=>|=)\s*"
-    r"(?:(?P<vq>[\"'])(?P<quoted>[^\"'\n]{1,40})(?P=vq)|(?P<bare>[^\s\"',;{}\[\]()]{1,40}))"
+    r"(?:(?P<vq>[\"'])(?P<quoted>[^\"'\n]{1,40})(?P=vq)|(?P<bare>[^\s\"',;&{}\[\]()]{1,40}))"
 )
+# An XML element ("<passportNumber>X1234567</passportNumber>").
+_ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.\-:]{0,60})>(?P<value>[^<\n]{1,40})</(?P=key)>")
+# A table's rows: markdown, tab-, comma- or semicolon-separated, a header naming the columns.
+_SEPARATORS = ("|", "\t", ";", ",")
+_MAX_ROWS = 200
 # A SQL error's value and column: Postgres ('value "x" for column y', "Key (ssn)=(x)")
 # and MySQL ("Duplicate entry 'x' for key 'customers.passport_number'").
 _SQL_VALUE = re.compile(
@@ -39,14 +44,15 @@ _MASKED = re.compile(r"[*•]|[xX#]{3}")
 # camelCase keys ("bankAccountNumber", "nationalId") are one word to the word splitter.
 _CAMEL_KEY = re.compile(r"(?:Number|Num|No|Id|License|Licence|Account|Routing|Passport)\b")
 # What follows a key's word in a key ("passport_no": , tax_id=).
-_KEY_TAIL = re.compile(r"[\w.\-]{0,40}[\"'`]?\s*(?::|=)")
+_KEY_TAIL = re.compile(r"[\w.\-]{0,40}[\"'`]?\s*(?::|=|>)")
+_HEADER_TAIL = re.compile(r"[\w.\-]{0,40}[ ]*(?:\||,|\t|;|\n|$)")  # a table's header cell
 
 
 def record_rule(text: str, words: frozenset[str]) -> str | None:
     """The category of an id or bank-account field in the text, if any."""
     if not _may_hold_a_field(text, words):
         return None
-    for key, value in _fields(text):
+    for key, value in _fields(text, words):
         rule = key_rule(key)
         if rule == GOVERNMENT_ID and _id_value(value):
             return rule
@@ -63,6 +69,7 @@ def _may_hold_a_field(text: str, words: frozenset[str]) -> bool:
     if not names_id_or_account(words):
         return False
     lower = text.lower()
+    table = "\n" in text
     if "key (" in lower or any(f" {p} {c} " in lower for p in ("for", "in", "of") for c in ("column", "key", "field")):
         return True  # a SQL error's value and column
     for word in (words & RECORD_KEY_WORDS) | (words & _GENERIC):
@@ -70,13 +77,13 @@ def _may_hold_a_field(text: str, words: frozenset[str]) -> bool:
         for _ in range(50):
             if at < 0:
                 break
-            if _KEY_TAIL.match(lower, at + len(word)):
+            if _KEY_TAIL.match(lower, at + len(word)) or (table and _HEADER_TAIL.match(lower, at + len(word))):
                 return True
             at = lower.find(word, at + 1)
     return False
 
 
-def _fields(text: str) -> Iterator[tuple[str, str]]:
+def _fields(text: str, words: frozenset[str]) -> Iterator[tuple[str, str]]:
     for m in _SQL_VALUE.finditer(text):
         yield m.group("key"), m.group("value")
     for m in _SQL_KEY.finditer(text):
@@ -87,6 +94,32 @@ def _fields(text: str) -> Iterator[tuple[str, str]]:
         if last in _GENERIC:
             key = f"{_context(text, m.start())} {key}"
         yield key, value
+    if "<" in text:
+        for m in _ELEMENT.finditer(text):
+            yield m.group("key"), m.group("value")
+    if "\n" in text:
+        yield from _table_fields(text, words)
+
+
+def _table_fields(text: str, words: frozenset[str]) -> Iterator[tuple[str, str]]:
+    """Each cell under a header cell that names an id or an account ("name,passport_no"
+    then "Ana Lopez,X1234567"; a markdown table; tab-separated rows)."""
+    lines = [line.strip().strip("|").strip() for line in text.splitlines()[:_MAX_ROWS] if line.strip()]
+    named = [w for w in words & RECORD_KEY_WORDS if len(w) > 2]
+    for n, line in enumerate(lines):
+        lower = line.lower()
+        if not any(word in lower for word in named):
+            continue  # (a header names its columns with a key's words)
+        for sep in _SEPARATORS:
+            cells = [c.strip() for c in line.split(sep)] if sep in line else []
+            columns = [i for i, c in enumerate(cells) if len(c) <= 40 and key_rule(c) in (GOVERNMENT_ID, BANK)]
+            if not columns:
+                continue
+            for row in lines[n + 1 :]:
+                values = [c.strip() for c in row.split(sep)]
+                if len(values) != len(cells):
+                    break
+                yield from ((cells[i], values[i]) for i in columns)
 
 
 def _context(text: str, at: int) -> str:
