@@ -36,11 +36,9 @@ Where each family lives (one module per concern):
 - ``keys``: keys that name or hold a sensitive value.
 - ``records``: ids and bank accounts in records, JSON, ``key=value`` logs and SQL errors,
   named by their fields' keys.
-- ``reading_view``: the text with numbers dictated, spelled out, spaced digit by digit,
-  OCR'd or broken over lines written as digit groups; the rules and the learned stage
-  read it as well as the text.
-- ``spoken_numbers``: the stretches around numbers dictated in words, typed digit by digit
-  or written in another script's digits, as ASCII digits (read by the rules again).
+- ``reading_view``: the one second reading: the text with numbers dictated, spelled out,
+  spaced digit by digit, OCR'd, broken over lines or written in another script's digits
+  written as ASCII digit groups; the rules and the learned stage read it as well as the text.
 - ``one_time_codes`` and ``dictated_codes``: codes sent by text, and codes read out.
 - ``learned_model``: the learned second stage (weights in ``learned_model.json``).
 """

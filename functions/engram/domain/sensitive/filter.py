@@ -29,7 +29,6 @@ from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
 from engram.domain.sensitive.secret_values import pointer
-from engram.domain.sensitive.spoken_numbers import digit_readings
 
 
 def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> None:
@@ -143,16 +142,11 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         if found is not None:
             return found
     # Values as people dictate, space out, scan or break them: the same rules on the text
-    # with those numbers written as digit groups.
+    # with those numbers written as digit groups (one reading: reading_view.py).
     if view is not None:
         found = _find_in_text(view)
         if found is None and dictated_code(text):
             return sensitive_match(SECRET)
-    # and on the stretches around each such number, as digits (other scripts' digits too)
-    for reading in digit_readings(text) if found is None else ():
-        found = _find_in_text(reading)
-        if found is not None:
-            break
     return found
 
 

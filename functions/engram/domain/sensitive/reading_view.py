@@ -3,19 +3,26 @@ digits, so the number rules (and the learned stage) read one shape whatever the 
 
 - digits spelled out or dictated, in the common languages ("four five eight seven",
   "vier, null, neun, zwei", "trois-huit-un-deux-neuf", "oh-nine twenty-seven",
-  "nineteen eighty-eight"): a run of at least three digits' worth of number words;
+  "nineteen eighty-eight"): a run of at least three digits' worth of number words (two
+  words or more; a run of three words or more is read even when its words are ordinary
+  words too, "four one one one ...");
 - digits set apart one by one ("5 8 1 9", "4 0 2 1 - 0 0 1 2", "P R 88 90 69 B");
 - OCR's letter-for-digit mix-ups inside a digit run ("4O2O 4111 4891 44l6");
-- a digit group broken over two lines ("059-36-" / "3708", "4329 5700" / "4618 4972").
+- a digit group broken over two lines ("059-36-" / "3708", "4329 5700" / "4618 4972");
+- digits of other scripts ("٤٨٢٠") as ASCII digits, the only digits the rules' shapes name.
 
-Separators between groups (a comma, a dash between spaces) stay a single space, so a group
-structure the rules read ("4587 0780 7536 3746", "614 992") survives. The view is ``None``
-when nothing changes, which is most text: the filter then reads the text once.
+Separators between spelled groups stay: a dash between them is a dash ("two one nine - four
+four - five oh six two" reads 219-44-5062), a comma a single space, so a group structure
+the rules read ("4587 0780 7536 3746", "614 992") survives; an em dash ends the number.
+The view is ``None`` when nothing changes, which is most text: the filter then reads the
+text once. It is the filter's only second reading (an earlier second one, of the stretches
+around each such number, was merged into it: same corpus results, one reading less).
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 # Number words of one digit, per language (English, German, French, Spanish, Italian,
 # Portuguese, Dutch, Polish, Swedish, Danish/Norwegian, Turkish). Danish "en", "to" and "ni"
@@ -54,10 +61,13 @@ _NUMBER_WORD = frozenset([*_DIGIT_WORDS, *_TEENS, *_TENS, *_REPEAT])
 _ALSO_A_WORD = frozenset(["oh", "un", "une", "ein", "sei", "bir", "sex", "fire", "tre", "due", "dos", "one", "ten"])
 
 _WORD = re.compile(r"[^\W\d_]+")
+# A digit of another script ("٤٨٢٠"): the rules' shapes are written in ASCII digits.
+_OTHER_DIGIT = re.compile(r"(?![0-9])\d")
 # What may stand between two number words of one run; a comma, a semicolon or a dash set
 # between spaces ends a group, a space or a hyphen does not.
-_GAP = re.compile(r"[ \t]*(?:[,;]|\s[\-–—]\s|\.\.\.?|…)?[ \t]*|-")
+_GAP = re.compile(r"[ \t]*(?:[,;]|\s[\-–]\s|\.\.\.?|…)?[ \t]*|-")
 _GROUP_BREAK = re.compile(r"[,;–—…]|\.\.|\s-\s")
+_DASH_BREAK = re.compile(r"^\s*[\-–]\s*$")
 
 # Single digits (and capital letters) set apart by single spaces or dashes: three or more.
 _SPACED = re.compile(r"(?<![\w.,])(?:[A-Z] )*\d(?:(?: | ?- ?)[\dA-Z](?![\w]))+(?![\w])")
@@ -83,6 +93,8 @@ def reading_view(text: str) -> str | None:
     """The text with spelled, spaced, OCR'd and broken numbers written as digit groups, or
     ``None`` when it reads the same."""
     out = text
+    if not out.isascii() and _OTHER_DIGIT.search(out):
+        out = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), out)
     if _two_number_words_in_a_row(out):
         out = _spelled_to_digits(out)
     if _has_digit_candidates(out):
@@ -108,10 +120,25 @@ def _spelled_to_digits(text: str) -> str:
     last = 0
     for start, end, groups in _spelled_runs(text):
         pieces.append(text[last:start])
-        pieces.append(" ".join(g for g in groups if g))
+        pieces.append(_joined(groups))
         last = end
     pieces.append(text[last:])
     return "".join(pieces)
+
+
+def _digits(groups: list[str]) -> str:
+    return "".join(groups).replace("-", "")
+
+
+def _joined(groups: list[str]) -> str:
+    """The digit groups as written: a group set apart by a dash keeps it ("two one nine - four
+    four - five oh six two" is 219-44-5062), others a space."""
+    out = ""
+    for g in groups:
+        digits = g.lstrip("-")
+        if digits:
+            out += (("-" if g.startswith("-") else " ") if out else "") + digits
+    return out
 
 
 def _spelled_runs(text: str) -> list[tuple[int, int, list[str]]]:
@@ -125,11 +152,13 @@ def _spelled_runs(text: str) -> list[tuple[int, int, list[str]]]:
         # first word after which it no longer is: once, since reading it again from each of
         # its words made a long run quadratic (10,000 characters of "one one ..." took 16 s).
         k = _first_number_start(words, i, j)
-        if k is not None and k > i:
+        if j - i >= 3:
+            k = i  # three number words in a row are a number, ordinary words or not ("four one one one")
+        elif k is not None and k > i:
             j, groups = _run_from(text, words, k)
-        if k is not None and j > k + 1 and sum(map(len, groups)) >= 3:
+        if k is not None and j > k + 1 and len(_digits(groups)) >= 3:
             start = words[k].start()
-            if not _clock_time(text, start, "".join(groups)):
+            if not _clock_time(text, start, _digits(groups)):
                 runs.append((start, words[j - 1].end(), groups))
         i = max(j, i + 1)
     return runs
@@ -153,7 +182,7 @@ def dictated_runs(text: str) -> list[tuple[int, int, int]]:
     out this way is most often passing on a code."""
     out: list[tuple[int, int, int]] = []
     if _two_number_words_in_a_row(text):
-        out.extend((a, b, sum(map(len, groups))) for a, b, groups in _spelled_runs(text))
+        out.extend((a, b, len(_digits(groups))) for a, b, groups in _spelled_runs(text))
     for m in _SPACED.finditer(text):
         digits = sum(c.isdigit() for c in m.group())
         if digits >= 3 and not any(c.isalpha() for c in m.group()) and not _clock_time(text, m.start(), m.group()):
@@ -182,8 +211,8 @@ def _run_from(text: str, words: list[re.Match[str]], i: int) -> tuple[int, list[
             gap = text[words[j - 1].end() : words[j].start()]
             if not _GAP.fullmatch(gap):
                 break
-            if _GROUP_BREAK.search(gap) and groups[-1]:
-                groups.append("")
+            if _GROUP_BREAK.search(gap) and groups[-1].lstrip("-"):
+                groups.append("-" if _DASH_BREAK.search(gap) else "")
         if w in _REPEAT:
             pending_repeat = _REPEAT[w]
             j += 1
