@@ -436,3 +436,33 @@ def test_ids_and_accounts_in_tables_xml_and_forms_are_found(text: str, rule: str
 )
 def test_tables_whose_id_columns_hold_no_id_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "rule"),
+    [
+        ("sending it in two parts so it's safer: first half 4539 1488, second half 0343 6467", "", "payment_card"),
+        ("so the first 8 are 4066 0595 and the rest is 7454 8300", "", "payment_card"),
+        ("Spouse's social\nsecurity number  560-69-\n5313\nOccupation  teacher", "", "government_id"),
+        ("X1234567", "passport", "government_id"),
+    ],
+)
+def test_cards_in_halves_ssns_broken_over_lines_and_keyed_ids_are_found(text: str, key: str, rule: str) -> None:
+    assert _rules(text, key) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("half marathon times: 2019 2020 2021 2022", ""),
+        ("first half of 2023 sold 1200 1300 1400 1500 units", ""),
+        ("the gift card, first half 6331 1001, the rest 2345 6787", ""),
+        (
+            "all four passports in the red folder; Ella's expire Aug 2029, mine Mar 2030, Daniel's 2031",
+            "passport_family",
+        ),
+        ("renewed in 2024, next one due 2034", "passport"),
+    ],
+)
+def test_halves_that_are_no_card_and_id_keys_without_an_id_pass(text: str, key: str) -> None:
+    assert _rules(text, key) is None

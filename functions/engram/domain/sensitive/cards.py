@@ -97,6 +97,27 @@ _CARD_IN_PIECES = re.compile(
 )
 
 
+# A card number sent in halves with words between and no card word ("first half 6011 3379
+# 9120 / second half 1948", "the first 8 are 4066 0595 and the rest is 7454 8300"): four
+# groups of four in a row, read together, that brand and Luhn accept.
+_HALVES = re.compile(
+    r"\b(?:half|halves|the\s+rest|remaining|first\s+(?:8|eight)|last\s+(?:8|eight)|other\s+part|second\s+part)\b",
+    re.IGNORECASE,
+)
+_GROUP_OF_FOUR = re.compile(r"(?<![\d/.:,\-])\d{4}(?![\d/.:,\-]?\d)")
+
+
+def _card_in_halves(text: str) -> bool:
+    if not _HALVES.search(text) or _OTHER_CARD.search(text):
+        return False
+    groups = _GROUP_OF_FOUR.findall(text)
+    for i in range(len(groups) - 3):
+        digits = "".join(groups[i : i + 4])
+        if _brand(digits) and luhn_valid(digits):
+            return True
+    return False
+
+
 def _card_in_pieces(text: str) -> bool:
     for m in _CARD_IN_PIECES.finditer(text):
         if _OTHER_CARD.search(text, max(0, m.start() - 30), m.end()):
@@ -149,4 +170,4 @@ def has_card(text: str) -> bool:
         if _ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text):
             continue  # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
         return True
-    return _card_in_pieces(text)
+    return _card_in_pieces(text) or _card_in_halves(text)

@@ -12,7 +12,7 @@ from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban
 from engram.domain.sensitive.cards import has_card
 from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET, WORDS, SensitiveMatch, sensitive_match
 from engram.domain.sensitive.dictated_codes import dictated_code
-from engram.domain.sensitive.government_ids import has_government_id
+from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
     KEY_SPLIT,
@@ -87,7 +87,8 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     rule = key_rule(key)
     digits = sum(map(str.isdigit, text))
     pointer = rule == SECRET and POINTER_VALUE.search(text.strip()) is not None
-    if rule is not None and text.strip() and not pointer and digits >= MIN_KEY_DIGITS.get(rule, 0):
+    holds = rule != GOVERNMENT_ID or holds_an_id(text)
+    if rule is not None and text.strip() and not pointer and holds and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
     if rule is None and digits >= 3 and _code_under_key(text, key):
         # [office_door] 7714#, [bike_lock] 0 8 1 5; a card kept as a backup stays a card

@@ -11,7 +11,7 @@ from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, worded_checked_id
 
 # -- government ids ------------------------------------------------------------------------------
-_SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1(?!0000)\d{4}(?![\d])(?![\-/]\w)")
+_SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1\n?(?!0000)\d{4}(?![\d])(?![\-/]\w)")
 _BARE_SSN_RE = re.compile(r"\s*(?!000|666|9)\d{3}(?!00)\d{2}(?!0000)\d{4}\s*")
 _UK_NINO_RE = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
 _UK_DRIVING_RE = re.compile(r"\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b")
@@ -143,6 +143,15 @@ _ID_STEMS = frozenset(
 # Words that name an id only with enough digits after them ("patente" is an Italian
 # driving licence, and in Argentina and Chile a car's plate: "patente AB 123 CD").
 _MIN_DIGITS_AFTER = {"patente": 5}
+
+
+# A value under an id's key holds the id: a run of an id's shape, not only years or words
+# ([passport_family] "all four passports in the red folder ... expire Aug 2029").
+_ID_RUN = re.compile(r"(?:[A-Za-z]{1,3}[\s\-]?)?\d(?:[\s\-./]?[\dA-Za-z]){5,}")
+
+
+def holds_an_id(value: str) -> bool:
+    return any(id_like(m.group()) for m in _ID_RUN.finditer(value))
 
 
 def id_like(token: str) -> bool:
