@@ -388,6 +388,8 @@ def test_numbers_near_account_words_that_are_no_account_pass(text: str) -> None:
         "DMV office phone 800 777 0133",
         "my Discord account 12345678 got banned",
         "Roblox account 123456789 for the kids",
+        "MBI 2024 results: 1234567 nodes",
+        "SELECT passport_no FROM people WHERE id = 12345678",
     ],
 )
 def test_other_licences_offices_and_accounts_that_are_not_at_a_bank_pass(text: str) -> None:

@@ -60,7 +60,7 @@ _ID_WORDS = (
     r"|pr\s+card|permanent\s+resident\s+card|uci|irp(?:\s+card)?|a#|a-no\.?"
     r"|health\s+card(?:\s+(?:number|no))?|ohip|ramq|carte\s+(?:ramq|soleil)|phn|personal\s+health\s+number"
     r"|chi\s+(?:number|no)|(?:kranken)?versichertennummer|krankenversicherungsnummer|sv[\-\s]?(?:nummer|nr\.?)"
-    r"|mbi|medicare\s+beneficiary\s+identifier|nin|clave\s+de\s+elector|credencial\s+para\s+votar|ine|ife"
+    r"|medicare\s+beneficiary\s+identifier|nin|clave\s+de\s+elector|credencial\s+para\s+votar|ine|ife"
     r"|voter\s+id|epic(?:\s+(?:number|no))?|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
     r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?"
 )
@@ -136,7 +136,7 @@ _ID_STEMS = frozenset(
         *("surat", "giấy", "giay", "gplx", "lesen", "cdl", "führerscheinnr", "fuhrerscheinnr", "dmv", "non", "state"),
         *("brp", "biometric", "residence", "aufenthaltstitel", "aufenthaltserlaubnis", "titre", "permesso", "permiso"),
         *("tarjeta", "pr", "permanent", "uci", "irp", "health", "ohip", "ramq", "phn", "chi", "versichertennummer"),
-        *("krankenversichertennummer", "krankenversicherungsnummer", "sv", "mbi", "nin", "clave", "credencial", "ine"),
+        *("krankenversichertennummer", "krankenversicherungsnummer", "sv", "nin", "clave", "credencial", "ine"),
         *("ife", "voter", "epic", "número", "ausweis", "ausweisnr"),
     ]
 )
@@ -216,6 +216,11 @@ _OTHER_LICENCE_BEFORE = re.compile(
     r"|enterprise|volume|seller|operating|broadcast|event|taxi|cab|firm|company|shop|store|game|app|plugin)\s+$",
     re.IGNORECASE,
 )
+# The far form's value belongs to another key named right before its ":" or "=".
+_ANOTHER_KEY_BEFORE = re.compile(
+    r"\b(?:\w+_id|id|uid|user(?:name)?|order|ref|customer|account|row|page|count|total|code|phone|tel)\s*[:=]\s*$",
+    re.IGNORECASE,
+)
 _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
@@ -234,6 +239,8 @@ def _id_after_its_word(text: str) -> bool:
                 continue
             if sum(map(str.isdigit, m.group("id"))) < _MIN_DIGITS_AFTER.get(w.group().lower(), 0):
                 continue
+            if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):
+                continue  # "passport_no FROM people WHERE id = 12345678": the value is the id's
             if regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", m.group("id"))) >= 7:
                 return True
     return _PASSPORT_NATIONALITY_RE.search(text) is not None
