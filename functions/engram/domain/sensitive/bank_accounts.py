@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.categories import longest_digit_run
+
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
 _IBAN_LENGTHS = {
     "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BR": 29,
@@ -258,7 +260,9 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         return True
     if any(not _NOT_A_BANK_BEFORE.search(text[: m.start()]) for m in _ACCOUNT_RE.finditer(text)):
         return True
-    if _SORT_CODE_ACCOUNT.search(text) is not None or _CJK_ACCOUNT_RE.search(text) is not None:
+    if longest_digit_run(text) >= 6 and _SORT_CODE_ACCOUNT.search(text) is not None:  # (6 digits in a row)
+        return True
+    if _CJK_ACCOUNT_RE.search(text) is not None:
         return True
     if words & {"agência", "agencia", "banco"} and _CONTA_RE.search(text):
         return True

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 
 from engram.domain.sensitive.cards import luhn_valid
+from engram.domain.sensitive.categories import longest_digit_run
 from engram.domain.sensitive.national_id_checks import (
     WORDED_NATIONAL_CHECKS,
     distinctive_national_id,
@@ -111,15 +112,17 @@ def _found(regex: re.Pattern[str], text: str, valid: Callable[[re.Match[str]], b
 
 
 def _checked_id(text: str) -> bool:
-    if _found(_KR_RRN_RE, text, _kr_rrn_valid) or _found(_CZ_RC_RE, text, _cz_rc_valid):
+    # (each shape is tried only if the text has as many digits in a row as it needs)
+    run = longest_digit_run(text)
+    if run >= 6 and (_found(_KR_RRN_RE, text, _kr_rrn_valid) or _found(_CZ_RC_RE, text, _cz_rc_valid)):
         return True
     if "kimlik" in text.lower() and _found(_TR_KIMLIK_RE, text, lambda m: _tr_kimlik_valid(m.group())):
         return True
-    if _found(_CN_ID_RE, text, lambda m: _cn_id_valid(m.group())):
+    if run >= 17 and _found(_CN_ID_RE, text, lambda m: _cn_id_valid(m.group())):
         return True
-    if _found(_BE_NN_RE, text, _be_nn_valid) or _found(_HETU_RE, text, _hetu_valid):
+    if _found(_BE_NN_RE, text, _be_nn_valid) or (run >= 6 and _found(_HETU_RE, text, _hetu_valid)):
         return True
-    if _found(_SE_PNR_RE, text, lambda m: luhn_valid("".join(m.group(1, 2, 3, 4)))):
+    if run >= 6 and _found(_SE_PNR_RE, text, lambda m: luhn_valid("".join(m.group(1, 2, 3, 4)))):
         return True
     return _PAN_RE.search(text) is not None or _found(_NIR_RE, text, _nir_valid)
 
@@ -279,14 +282,17 @@ def id_by_check_digit(text: str) -> bool:
     """Ids found by their check digit, with no word needed."""
     if any(_cpf_valid(re.sub(r"\D", "", m.group())) for m in _CPF_RE.finditer(text)):
         return True
-    if any(_dni_valid(m.group(1), m.group(2)) for m in _DNI_RE.finditer(text)):
+    run = longest_digit_run(text)  # a DNI has 8 digits in a row, a NIE 7, a CURP 6
+    if run >= 8 and any(_dni_valid(m.group(1), m.group(2)) for m in _DNI_RE.finditer(text)):
         return True
     nie = {"X": "0", "Y": "1", "Z": "2"}
-    if any(_dni_valid(nie[m.group(1).upper()] + m.group(2), m.group(3)) for m in _NIE_RE.finditer(text)):
+    if run >= 7 and any(_dni_valid(nie[m.group(1).upper()] + m.group(2), m.group(3)) for m in _NIE_RE.finditer(text)):
         return True
     if _checked_id(text):
         return True
-    if any(_ean13_valid(re.sub(r"\D", "", m.group())) for m in _AHV_RE.finditer(text)) or _CURP_RE.search(text):
+    if any(_ean13_valid(re.sub(r"\D", "", m.group())) for m in _AHV_RE.finditer(text)) or (
+        run >= 6 and _CURP_RE.search(text)
+    ):
         return True
     if distinctive_national_id(text):
         return True

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
-from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.categories import WORDS, longest_digit_run
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, worded_checked_id
 
 # -- government ids ------------------------------------------------------------------------------
@@ -195,16 +195,19 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
-    business = _BUSINESS.search(text) is not None and _BUSINESS_ID.search(text) is not None
     if (
         _OTHER_SCRIPT.search(text)
-        and not business
         and (any(id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text))
+        and not _company(text)
     ):
         return True
-    if not words & _ID_STEMS or business:
-        return False  # (a company's tax and registration numbers are not a person's)
-    return _id_after_its_word(text)
+    # (a company's tax and registration numbers are not a person's; asked last, as it is
+    # the costly question and most text has no id to ask it about)
+    return bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text)
+
+
+def _company(text: str) -> bool:
+    return _BUSINESS.search(text) is not None and _BUSINESS_ID.search(text) is not None
 
 
 # Licences that are not a driving licence ("fishing license 2024-118833", "business license
@@ -295,7 +298,9 @@ def _id_by_format(text: str) -> bool:
         return True
     if "<<" in text and _MRZ_RE.search(text):
         return True
-    return bool(_UK_NINO_RE.search(text) or _UK_DRIVING_RE.search(text) or _CODICE_FISCALE_RE.search(text))
+    if longest_digit_run(text) >= 6 and _UK_DRIVING_RE.search(text):  # six digits in a row
+        return True
+    return bool(_UK_NINO_RE.search(text) or _CODICE_FISCALE_RE.search(text))
 
 
 # A passport's machine-readable zone: its second line (number, check digit, nationality,

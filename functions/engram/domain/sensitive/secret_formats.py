@@ -102,6 +102,11 @@ def _random_token(text: str) -> bool:
     upper and lower case and digits, few dictionary-like runs and a high Shannon entropy.
     Hex-only strings (commit hashes, digests, UUIDs) and public keys are left alone: they
     are the usual long strings of ordinary technical notes."""
+    # What is masked below becomes a space, so every token left is part of a run of token
+    # characters of the text as given: without a run long and mixed enough there is no
+    # token to find, and the masking (most of this rule's cost on long text) is skipped.
+    if not any(_mixed_enough(m.group()) for m in _TOKEN_CANDIDATE_RE.finditer(text)):
+        return False
     text = _URLISH_RE.sub(" ", PUBLIC_KEY_RE.sub(" ", text))
     if "$" in text:
         text = _CRYPT_HASH_RE.sub(" ", text)
@@ -122,6 +127,15 @@ def _random_token(text: str) -> bool:
         if _entropy(token) >= 4.0:
             return True
     return False
+
+
+def _mixed_enough(run: str) -> bool:
+    """Whether a run of token characters has what a random token needs (length, two upper
+    and two lower case letters, two digits); a part of it has no more."""
+    if len(run.strip("=.-_/")) < 24:
+        return False
+    upper = sum(c.isupper() for c in run)
+    return upper >= 2 and sum(c.islower() for c in run) >= 2 and sum(c.isdigit() for c in run) >= 2
 
 
 def _entropy(token: str) -> float:
