@@ -327,6 +327,9 @@ def test_store_and_gift_cards_with_a_maestro_prefix_are_no_payment_card(text: st
         "número de identificação fiscal 283 234 245",
         "NAS 274 538 321 pour le nouvel emploi à Montréal",
         "Mexican INE clave de elector GOMRCR85031209H400",
+        "mon numéro d'assurance maladie est 2 85 05 78 006 084",
+        "RG 12.345.678-9 SSP/SP",
+        "Emirates ID 784-1985-1234567-1",
     ],
 )
 def test_residence_permits_health_numbers_and_more_ids_are_found(text: str) -> None:
@@ -358,6 +361,8 @@ def test_company_vat_ids_insurers_cards_and_look_alikes_pass(text: str) -> None:
         "pasame a la cuenta 2850590940090418135201 porfa",
         "kontonummer Swedbank 8327-9, 934 471 902-4",
         "신한은행 110-482-913374 로 보내주세요",
+        "CCI 00219300123456789012 para la transferencia",
+        "my NUBAN is 0123456789 (GTBank)",
     ],
 )
 def test_cheques_cbu_and_more_domestic_accounts_are_found(text: str) -> None:

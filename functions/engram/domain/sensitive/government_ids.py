@@ -62,7 +62,8 @@ _ID_WORDS = (
     r"|chi\s+(?:number|no)|(?:kranken)?versichertennummer|krankenversicherungsnummer|sv[\-\s]?(?:nummer|nr\.?)"
     r"|medicare\s+beneficiary\s+identifier|nin|clave\s+de\s+elector|credencial\s+para\s+votar|ine|ife"
     r"|voter\s+id|epic(?:\s+(?:number|no))?|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
-    r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?"
+    r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?|emirates\s+id|rg|registro\s+geral"
+    r"|assurance\s+maladie|num[ée]ro\s+(?:de\s+)?s[ée]cu|carte\s+vitale"
 )
 # What an id word may name instead of the id: the office, its phone line, a photo, a fee.
 _NOT_THE_ID_AFTER = (
@@ -137,7 +138,7 @@ _ID_STEMS = frozenset(
         *("brp", "biometric", "residence", "aufenthaltstitel", "aufenthaltserlaubnis", "titre", "permesso", "permiso"),
         *("tarjeta", "pr", "permanent", "uci", "irp", "health", "ohip", "ramq", "phn", "chi", "versichertennummer"),
         *("krankenversichertennummer", "krankenversicherungsnummer", "sv", "nin", "clave", "credencial", "ine"),
-        *("ife", "voter", "epic", "número", "ausweis", "ausweisnr"),
+        *("ife", "voter", "epic", "número", "ausweis", "ausweisnr", "emirates", "rg", "registro", "assurance"),
     ]
 )
 # Words that name an id only with enough digits after them ("patente" is an Italian
