@@ -473,3 +473,29 @@ def test_cards_in_halves_ssns_broken_over_lines_and_keyed_ids_are_found(text: st
 )
 def test_halves_that_are_no_card_and_id_keys_without_an_id_pass(text: str, key: str) -> None:
     assert _rules(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("WARN invalid NINO 'QQ123456C' for user 42", "government_id"),
+        ("2024-05-01T10:00:00Z INFO kyc.verify user=8812 passport=X1234567 result=pass", "government_id"),
+        ("INFO ach.create routing=021000021 account=1234567890", "bank_account"),
+        ('beneficiary: {"bsb": "062000", "accountNumber": "12345678"}', "bank_account"),
+    ],
+)
+def test_ids_and_accounts_quoted_or_in_log_fields_are_found(text: str, rule: str) -> None:
+    assert _rules(text) == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"account": {"id": 1234567, "type": "checking"}}',
+        "tax_id_type=eu_vat tax_id_value=DE123456789 company=Acme GmbH",
+        "INFO kyc.verify user=8812 passport=verified result=pass",
+        'the "passport" field is "verified"',
+    ],
+)
+def test_record_ids_and_company_tax_ids_in_logs_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -75,7 +75,7 @@ _ID_CONTEXT_RE = re.compile(
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è"
-    r"|card|its|it['’]s|,|\(japan\)|a#"
+    r"|card|its|it['’]s|,|\(japan\)|a#|[\"'`‘’“”]"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
@@ -205,6 +205,11 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
     # (a company's tax and registration numbers are not a person's; asked last, as it is
     # the costly question and most text has no id to ask it about)
     return bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text)
+
+
+def company_numbers(text: str) -> bool:
+    """Whether the text names a company and its tax or registration numbers."""
+    return _company(text)
 
 
 def _company(text: str) -> bool:

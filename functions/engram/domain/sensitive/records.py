@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
-from engram.domain.sensitive.government_ids import id_like
+from engram.domain.sensitive.government_ids import company_numbers, id_like
 from engram.domain.sensitive.keys import RECORD_KEY_WORDS, key_rule, names_id_or_account
 
 # A field: a key (quoted or not, dotted paths and camelCase too), ":", "=" or "=>", then a
@@ -34,7 +34,8 @@ _SQL_VALUE = re.compile(
 )
 _SQL_KEY = re.compile(r"\bKey \((?P<key>[\w, ]{1,80})\)=\((?P<value>[^)\n]{1,80})\)")
 # A field whose key says only that it holds a number of the thing around it.
-_GENERIC = frozenset({"number", "no", "num", "nr", "nummer", "numero", "número", "value", "id"})
+# (not "id": {"account": {"id": 1234567}} is the record's own id)
+_GENERIC = frozenset({"number", "no", "num", "nr", "nummer", "numero", "número", "value"})
 _PARENT_KEY = re.compile(r"[\"'`]?([A-Za-z][\w.\-]{0,60})[\"'`]?\s*(?::|=>|=)\s*$")
 _TYPE_FIELD = re.compile(
     r"[\"'`]?(?:type|kind|document_?type|doc_?type|id_?type)[\"'`]?\s*[:=]\s*[\"'`]?([\w\- ]{1,40})", re.IGNORECASE
@@ -54,8 +55,8 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
         return None
     for key, value in _fields(text, words):
         rule = key_rule(key)
-        if rule == GOVERNMENT_ID and _id_value(value):
-            return rule
+        if rule == GOVERNMENT_ID and _id_value(value) and not company_numbers(text.replace("_", " ")):
+            return rule  # (tax_id_type=eu_vat tax_id_value=DE123456789 company=Acme GmbH: a company's)
         if rule == BANK and _account_value(value):
             return rule
     return None
