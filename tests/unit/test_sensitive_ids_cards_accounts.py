@@ -7,7 +7,8 @@ tested apart from the learned stage."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive import filter as filter_module
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 
 def _rules(text: str, key: str = "") -> str | None:
@@ -499,3 +500,54 @@ def test_ids_and_accounts_quoted_or_in_log_fields_are_found(text: str, rule: str
 )
 def test_record_ids_and_company_tax_ids_in_logs_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my IL one is P142-8837-2091, renew in June",
+        "Florida: S530-460-45-278-0 (mom)",
+        "the wisconsin one S530-4604-5278-00",
+        "MD M-123-456-789-012",
+    ],
+)
+def test_us_licences_in_their_states_printed_form_are_found_beside_the_state(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["part P142-8837-2091 is back-ordered", "SKU S530-460-45-278-0 in aisle 4", "ticket A-123-456-789-012 closed"],
+)
+def test_the_same_forms_without_a_state_or_a_driving_word_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+class _SaysAccount:
+    """A learned stage that calls everything a bank account (the weights change with each
+    retrain; the rule under test is what the filter does with such a verdict)."""
+
+    def classify(self, text: str) -> str:
+        return "bank_account"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Account statement period 01/10/2024 - 31/10/2024", ""),
+        ("pub rsa4096 2024-01-11 [SC] 8A1F 3C9D 0B72 E4A5 6F19  C2D8 0E3B 7A44 915C 6D2E", "gpg"),
+        ("meet the bank manager at 10:30 on 2024-05-01", ""),
+        ("upload id 550e8400-e29b-41d4-a716-446655440000 to the account", ""),
+    ],
+)
+def test_a_learned_id_or_account_verdict_needs_digits_outside_dates_and_fingerprints(
+    text: str, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    assert find_sensitive(text, key) is None
+
+
+def test_a_learned_account_verdict_with_a_number_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    found = find_sensitive("the new one is 4471 2291 0048, from 2024-05-01")
+    assert found is not None and found.rule == "bank_account"

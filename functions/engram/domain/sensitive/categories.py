@@ -40,3 +40,22 @@ def longest_digit_run(text: str) -> int:
     its pattern is not tried: most long text holds short numbers only, and each pattern
     tried costs a scan of the whole text (several rules ask, so the answer is kept)."""
     return max(map(len, _DIGIT_RUN.findall(text)), default=0)
+
+
+# Numbers that are no card, id or account however they are read: dates, times, key
+# fingerprints, hex digests, UUIDs and algorithm names ("rsa4096", "sha256").
+_OTHER_NUMBERS = re.compile(
+    r"\b(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])\b"
+    r"|\b(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d\b"
+    r"|\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?\b"
+    r"|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
+    r"|\b(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{32,}\b"
+    r"|\b(?=(?:[0-9A-Fa-f]{4}\s+){0,9}[0-9A-Fa-f]{0,3}[A-Fa-f])(?:[0-9A-Fa-f]{4}\s+){7,}[0-9A-Fa-f]{4}\b"
+    r"|\b(?:rsa|dsa|ecdsa|ed|sha|md|aes|nistp|secp|x|cv)\d+\b",
+    re.IGNORECASE,
+)
+
+
+def id_digits(text: str) -> int:
+    """The digits of the text outside numbers that are no card, id or account."""
+    return sum(map(str.isdigit, _OTHER_NUMBERS.sub(" ", text)))

@@ -10,7 +10,16 @@ from collections.abc import Iterable
 from engram.domain.errors import SensitiveDataRejected
 from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban
 from engram.domain.sensitive.cards import has_card
-from engram.domain.sensitive.categories import BANK, CARD, GOVERNMENT_ID, SECRET, WORDS, SensitiveMatch, sensitive_match
+from engram.domain.sensitive.categories import (
+    BANK,
+    CARD,
+    GOVERNMENT_ID,
+    SECRET,
+    WORDS,
+    SensitiveMatch,
+    id_digits,
+    sensitive_match,
+)
 from engram.domain.sensitive.dictated_codes import dictated_code
 from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
@@ -53,8 +62,10 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     # the model reads numbers as digits too ("four five eight seven" has a digit shape)
     read = text if view is None else view
     learned = value_model().classify(model_text(read, key))
-    if learned in NEEDS_DIGITS and sum(map(str.isdigit, read)) < 4:
-        return None  # an id or an account number has digits; the words alone are no number
+    if learned in NEEDS_DIGITS and id_digits(read) < 4:
+        # an id or an account number has digits; the words alone, dates, times, a key's
+        # fingerprint or a digest are no number ("statement period 01/10/2024 - 31/10/2024")
+        return None
     return None if learned is None else sensitive_match(learned)
 
 

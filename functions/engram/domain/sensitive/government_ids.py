@@ -296,6 +296,26 @@ _BUSINESS_ID = re.compile(
 )
 
 
+# US driving licences whose printed form is distinctive (a letter, then digits in the
+# state's dashed groups: Florida, Illinois, Wisconsin, Maryland, Michigan spaced), beside
+# the state's name or code or a driving word.
+_US_LICENCE_RE = re.compile(
+    r"[A-Z](?<![\w\-].)(?:\d{3}-\d{3}-\d{2}-\d{3}-\d|\d{3}-\d{4}-\d{4}(?:-\d{2})?|-\d{3}-\d{3}-\d{3}-\d{3}"
+    r"| \d{3} \d{3} \d{3} \d{3})(?![\w\-])"
+)
+_US_LICENCE_CONTEXT = re.compile(
+    r"\b(?:FL|IL|WI|MD|MI|florida|illinois|wisconsin|maryland|michigan|dmv|dl|driver'?s?|driving|licen[cs]e|lic)\b",
+    re.IGNORECASE,
+)
+
+
+def _us_licence(text: str) -> bool:
+    return any(
+        _US_LICENCE_CONTEXT.search(text, max(0, m.start() - 60), min(len(text), m.end() + 40))
+        for m in _US_LICENCE_RE.finditer(text)
+    )
+
+
 def _id_by_format(text: str) -> bool:
     """Ids whose written form alone says what they are (an SSN's dashes, a UK NINO, ...)."""
     if any(not NOT_A_CARD_BEFORE.search(text[: m.start()]) for m in _SSN_RE.finditer(text)):
@@ -306,7 +326,7 @@ def _id_by_format(text: str) -> bool:
         return True
     if longest_digit_run(text) >= 6 and _UK_DRIVING_RE.search(text):  # six digits in a row
         return True
-    return bool(_UK_NINO_RE.search(text) or _CODICE_FISCALE_RE.search(text))
+    return bool(_UK_NINO_RE.search(text) or _CODICE_FISCALE_RE.search(text) or _us_licence(text))
 
 
 # A passport's machine-readable zone: its second line (number, check digit, nationality,
