@@ -551,3 +551,20 @@ def test_a_learned_account_verdict_with_a_number_is_kept(monkeypatch: pytest.Mon
     monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
     found = find_sensitive("the new one is 4471 2291 0048, from 2024-05-01")
     assert found is not None and found.rule == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my number is 415-555-0132, text me",
+        "sort code 00-00-00, account 00000000 (template)",
+        "account 11111111 in the example",
+    ],
+)
+def test_a_phone_after_my_number_and_template_accounts_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+def test_a_template_s_zeros_are_no_number_for_a_learned_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    assert find_sensitive("sort code 00-00-00 is a placeholder in the template") is None

@@ -255,12 +255,22 @@ def _more_account_forms(text: str, words: frozenset[str]) -> bool:
     return "clabe" in words and any(_clabe_valid(m.group()) for m in _CLABE_RE.finditer(text))
 
 
+def _placeholder(number: str) -> bool:
+    """A number of one repeated digit ("00000000", "00-00-00 / 00000000") fills a template."""
+    return len(set(re.sub(r"\D", "", number))) <= 1
+
+
 def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
     if _more_account_forms(text, words):
         return True
-    if any(not _NOT_A_BANK_BEFORE.search(text[: m.start()]) for m in _ACCOUNT_RE.finditer(text)):
+    if any(
+        not _NOT_A_BANK_BEFORE.search(text[: m.start()]) and not _placeholder(m.group("num"))
+        for m in _ACCOUNT_RE.finditer(text)
+    ):
         return True
-    if longest_digit_run(text) >= 6 and _SORT_CODE_ACCOUNT.search(text) is not None:  # (6 digits in a row)
+    if longest_digit_run(text) >= 6 and any(  # (6 digits in a row)
+        not _placeholder(m.group()) for m in _SORT_CODE_ACCOUNT.finditer(text)
+    ):
         return True
     if _CJK_ACCOUNT_RE.search(text) is not None:
         return True

@@ -51,7 +51,8 @@ _OTHER_NUMBERS = re.compile(
     r"|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"
     r"|\b(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{32,}\b"
     r"|\b(?=(?:[0-9A-Fa-f]{4}\s+){0,9}[0-9A-Fa-f]{0,3}[A-Fa-f])(?:[0-9A-Fa-f]{4}\s+){7,}[0-9A-Fa-f]{4}\b"
-    r"|\b(?:rsa|dsa|ecdsa|ed|sha|md|aes|nistp|secp|x|cv)\d+\b",
+    r"|\b(?:rsa|dsa|ecdsa|ed|sha|md|aes|nistp|secp|x|cv)\d+\b"
+    r"|\b0+(?:[\- ]0+)*\b",  # a template's zeros ("sort code 00-00-00")
     re.IGNORECASE,
 )
 

@@ -45,7 +45,9 @@ _ID_WORDS = (
     # fields of a record ("id_number: ...", "passport_no"), and more documents' names
     r"|id[_\s]?(?:number|no|num)|passport[_\s](?:number|no|num)|document[_\s]?(?:number|no)|licen[cs]e[_\s](?:number|no)"
     r"|national[_\s]id|tax[_\s]id|(?:hong\s+kong|hk)\s+id(?:\s+card)?|a-?number|alien\s+(?:registration\s+)?number|uscis"
-    r"(?:\s+number)?|green\s+card(?:\s+number)?|passport\s+card|cart[ãa]o\s+de\s+cidad[ãa]o|my\s+number"
+    r"(?:\s+number)?|green\s+card(?:\s+number)?|passport\s+card|cart[ãa]o\s+de\s+cidad[ãa]o"
+    # (not "my number": "my number is 415-555-0132" is a phone; Japan's My Number counts by
+    # its check digit, in government_id_checks)
     # driving licences and learner's permits by country (a permit of another kind is no id)
     r"|learner'?s?\s+(?:permit|licen[cs]e)|(?:instruction|driving|driver'?s?|learning|provisional)\s+(?:permit|licen[cs]e)"
     r"|patente(?:\s+di\s+guida)?|rijbewijsnummer|k[öo]rkort(?:s?nummer)?|f[øo]rerkort(?:nummer)?|k[øo]rekort(?:s?nummer)?"
@@ -129,7 +131,7 @@ _ID_STEMS = frozenset(
         *("personas", "inn", "snils", "pps", "ppsn", "ird", "niss", "cuit", "cuil", "kennitala", "személyi"),
         *("szemelyi", "adóazonosító", "adoazonosito", "taj", "paszportu", "pasaport", "paspor", "paspoortnummer"),
         *("passnummer", "nss", "tessera", "buletin", "mykad", "kad", "sss", "umid", "philhealth", "nomor"),
-        *("hong", "hk", "a", "alien", "uscis", "green", "cartão", "cartao", "document", "my"),
+        *("hong", "hk", "a", "alien", "uscis", "green", "cartão", "cartao", "document"),
         *("learner", "learners", "instruction", "learning", "provisional", "patente", "rijbewijsnummer", "körkort"),
         *("korkort", "körkortsnummer", "körkortnummer", "korkortsnummer", "førerkort", "forerkort", "førerkortnummer"),
         *("kørekort", "korekort", "kørekortnummer", "kørekortsnummer", "ajokortti", "prawo", "řidičský", "ridicsky"),
