@@ -40,6 +40,8 @@ Where each family lives (one module per concern):
   spaced digit by digit, OCR'd, broken over lines or written in another script's digits
   written as ASCII digit groups; the rules and the learned stage read it as well as the text.
 - ``one_time_codes`` and ``dictated_codes``: codes sent by text, and codes read out.
+- ``no_access``: numbers named as opening nothing (a status or zip code, a board's pin),
+  which no key rule and not the learned stage may call a secret.
 - ``learned_model``: the learned second stage (weights in ``learned_model.json``).
 """
 

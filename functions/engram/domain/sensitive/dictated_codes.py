@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.no_access import NAMED_CODE
 from engram.domain.sensitive.reading_view import dictated_runs
 
 _CODE = (
@@ -32,7 +33,17 @@ _OTHER_NUMBER = (
     r"|hotline|helpline|support|contact|ruf\w*|anruf\w*|llam\w*|appel\w*|chiam\w*|bel|zadzwo\w*|ring"
     r"|aadhaar|bsn|pesel|tax|vat|fiscale?|steuer\w*|nif|nie|dni|cpf|id|identit\w+"
 )
-_KEYWORD = re.compile(r"(?<![\w])(?:(?P<code>" + _CODE + r")|(?P<other>" + _OTHER_NUMBER + r"))(?![\w])", re.I)
+# (a code named as opening nothing, "status code", "area code", counts as another number)
+_KEYWORD = re.compile(
+    r"(?<![\w])(?:(?P<other_code>"
+    + NAMED_CODE
+    + r")|(?P<code>"
+    + _CODE
+    + r")|(?P<other>"
+    + _OTHER_NUMBER
+    + r"))(?![\w])",
+    re.I,
+)
 _UNIT_AFTER = re.compile(
     r"\s*(?:mg|kg|g|ml|l|cm|mm|km|m|%|€|\$|£|usd|eur|gbp|cents?|euros?|dollars?|pounds?|years?|days?|hours?"
     r"|minutes?|min|times|people|pm|am|h|uhr|percent)\b",
@@ -53,6 +64,6 @@ def dictated_code(text: str) -> bool:
             continue
         before = _MANNER.sub(" ", text[max(0, start - _LOOK_BACK) : start])
         words = _KEYWORD.findall(before)
-        if words and words[-1][0]:  # the nearest word names a code, not another number
+        if words and words[-1][1]:  # the nearest word names a code, not another number
             return True
     return False

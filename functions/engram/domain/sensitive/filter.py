@@ -34,6 +34,7 @@ from engram.domain.sensitive.keys import (
 )
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
+from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
@@ -57,10 +58,11 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     rules first, then the learned second stage for a value near a word that names it."""
     view = reading_view(text)
     found = _by_rules(text, key, view)
-    if found is not None:
-        return found
-    # the model reads numbers as digits too ("four five eight seven" has a digit shape)
-    read = text if view is None else view
+    if found is not None or (key and keyed_number_grants_nothing(text, key)):
+        return found  # ({"pin": 7} on a board, {"status_code": 4821}: what the key names opens nothing)
+    # the model reads numbers as digits too ("four five eight seven" has a digit shape), but
+    # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
+    read = without_named_numbers(text if view is None else view)
     learned = value_model().classify(model_text(read, key))
     if learned in NEEDS_DIGITS and id_digits(read) < 4:
         # an id or an account number has digits; the words alone, dates, times, a key's
@@ -139,7 +141,7 @@ def _record_pair(text: str) -> SensitiveMatch | None:
 
 
 def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
-    found = _by_key(text, key) if key else None
+    found = _by_key(text, key) if key and not keyed_number_grants_nothing(text, key) else None
     if found is None:
         found = _find_in_text(text)
     if found is None and key:

@@ -251,6 +251,7 @@ _KEY_META = frozenset(
         # (not "attempt" nor "retry": "password_attempt" and "password_retry" hold a password)
         "attempts",
         "tries",
+        "count",
         # how long or how often, not what ([lock_screen_timeout], [alarm_delay])
         *("timeout", "delay", "interval", "duration", "battery"),
         # when it was made or used ([api_key_created_at], [password_rotated])
