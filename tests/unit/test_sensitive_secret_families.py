@@ -5,7 +5,7 @@ the learned stage has since been trained on E."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 
 def _rule(text: str, key: str = "") -> str | None:
@@ -244,3 +244,12 @@ def test_the_german_word_for_a_card_pin_is_a_pin_word() -> None:
 )
 def test_a_password_said_to_be_expired_in_other_languages_passes(text: str) -> None:
     assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [("pet", "MARK-gone-5"), ("pet", "Biscuit2"), ("city", "MARK-kept-4"), ("dog", "Rex-B2"), ("team", "Tigers 7")],
+)
+def test_everyday_entries_with_mixed_values_are_stored(key: str, text: str) -> None:
+    # the learned stage trained with E and outside 6 refused [pet] MARK-gone-5
+    assert find_sensitive(text, key) is None
