@@ -568,3 +568,30 @@ def test_a_phone_after_my_number_and_template_accounts_pass(text: str) -> None:
 def test_a_template_s_zeros_are_no_number_for_a_learned_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
     assert find_sensitive("sort code 00-00-00 is a placeholder in the template") is None
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "Bestellnummer",
+        "Sendungsnummer",
+        "numéro de commande",
+        "número de pedido",
+        "número de rastreio",
+        "numero d'ordine",
+        "ordernummer",
+        "numer zamówienia",
+        "sipariş numarası",
+        "номер заказа",
+        "注文番号",
+        "订单号",
+        "주문번호",
+    ],
+)
+def test_order_tracking_and_serial_numbers_in_other_languages_are_no_card(word: str) -> None:
+    assert _rules(f"{word} 4532 0151 1283 0366") is None
+
+
+@pytest.mark.parametrize("word", ["Kreditkartennummer", "numéro de carte", "número de tarjeta", "カード番号"])
+def test_card_words_of_those_languages_still_find_the_card(word: str) -> None:
+    assert _rules(f"{word} 4532 0151 1283 0366") == "payment_card"

@@ -52,8 +52,17 @@ _CARD_RE = re.compile(
 )  # (a number split over two lines, as pasted from a chat, is one run)
 NOT_A_CARD_BEFORE = re.compile(
     r"\b(?:imei|meid|tracking|track|order|orders|isbn|ean|upc|invoice|ticket|booking|reservation|confirmation"
-    r"|serial|loyalty|member(?:ship)?|flyer|ref|reference|meeting|zoom|phone|tel|fax|barcode|sku|product)\b"
-    r"[^\n]{0,25}$",
+    r"|serial|loyalty|member(?:ship)?|flyer|ref|reference|meeting|zoom|phone|tel|fax|barcode|sku|product"
+    # the same numbers in other languages: order, tracking, customer, invoice, serial
+    r"|\w*(?:bestell|sendungs|kunden|rechnungs|auftrags|paket|serien|liefer|order|factuur|klant|zending)nummer"
+    r"|num[ée]ro\s+de\s+(?:commande|suivi|s[ée]rie|facture|client|colis)"
+    r"|n[úu]mero\s+de\s+(?:pedido|seguimiento|rastreio|rastreamento|serie|s[ée]rie|factura|fatura|cliente|encomenda)"
+    r"|numero\s+(?:d['’]ordine|di\s+(?:tracking|serie|spedizione|fattura|cliente|ordine))"
+    r"|numer\s+(?:zam[óo]wienia|przesy[łl]ki|seryjny|faktury|klienta)"
+    r"|(?:sipari[şs]|takip|seri|fatura|kargo)\s+(?:numaras[ıi]|no)|номер\s+(?:заказа|отслеживания)|трек-номер"
+    r"|серийный\s+номер)\b"
+    r"[^\n]{0,25}$"
+    r"|(?:注文番号|订单号|訂單號|주문번호|운송장번호|快递单号|運単番号|伝票番号|シリアル番号|序列号)[^\n]{0,25}$",
     re.IGNORECASE,
 )
 
