@@ -253,3 +253,10 @@ def test_a_password_said_to_be_expired_in_other_languages_passes(text: str) -> N
 def test_everyday_entries_with_mixed_values_are_stored(key: str, text: str) -> None:
     # the learned stage trained with E and outside 6 refused [pet] MARK-gone-5
     assert find_sensitive(text, key) is None
+
+
+def test_a_key_naming_credentials_holds_a_secret() -> None:
+    assert _rule("app:Pr0d!Secret", "db_creds") == "secret"
+    assert _rule("deploy / Gr4nite&Moss", "staging_credentials") == "secret"
+    assert _rule("in the team vault", "db_creds") is None
+    assert _rule("see runbook", "credentials_location") is None

@@ -28,6 +28,8 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 "token",
                 "apikey",
                 "pincode",
+                "creds",
+                "credentials",
                 "passwort",
                 # other languages
                 "kennwort",
