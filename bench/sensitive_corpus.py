@@ -83,6 +83,7 @@ PARTS = {
     "outside_2": [HERE / "sensitive_samples_outside_2.txt"],
     "held_out_e": [HERE / "sensitive_samples_holdout_e.txt"],
     "outside_6": [HERE / "sensitive_samples_outside_6.txt"],
+    "outside_9": [HERE / "sensitive_samples_outside_9.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
