@@ -83,6 +83,10 @@ PARTS = {
     "outside_2": [HERE / "sensitive_samples_outside_2.txt"],
     "held_out_e": [HERE / "sensitive_samples_holdout_e.txt"],
     "outside_6": [HERE / "sensitive_samples_outside_6.txt"],
+    "outside_4": [HERE / "sensitive_samples_outside_4.txt"],
+    "outside_5": [HERE / "sensitive_samples_outside_5.txt"],
+    "outside_7": [HERE / "sensitive_samples_outside_7.txt"],
+    "outside_8": [HERE / "sensitive_samples_outside_8.txt"],
     "outside_9": [HERE / "sensitive_samples_outside_9.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
@@ -231,7 +235,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--show",
         action="append",
         default=["development"],
-        help="print the misses of this part too (held_out, held_out_b, held_out_c, held_out_d, outside_1, outside_2, outside_3, held_out_e, benign)",
+        help="print the misses of this part too (a name of PARTS, or benign)",
     )
     parser.add_argument("--baseline", choices=["detect-secrets"], help="score this detector instead of Engram's")
     parser.add_argument("--rules-alone", action="store_true", help="score the rules without the learned stage")
