@@ -11,6 +11,8 @@ from collections.abc import Callable
 from engram.domain.sensitive.cards import luhn_valid
 from engram.domain.sensitive.categories import longest_digit_run
 from engram.domain.sensitive.national_id_checks import (
+    NATIONALITY_CHECKS,
+    NATIONALITY_ID_WORDS,
     WORDED_NATIONAL_CHECKS,
     distinctive_national_id,
     mod11_10_valid,
@@ -261,6 +263,8 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
         for stems, n, check in _WORDED_CHECKS
         if stems & words or (other_script and any(not w.isascii() and w in text for w in stems))
     ]
+    if words & NATIONALITY_ID_WORDS:
+        checks += [(n, check) for stems, n, check in NATIONALITY_CHECKS if stems & words]
     lower = text.lower()
     if "my number" in lower or "individual number" in lower:
         checks.append((12, _my_number_valid))

@@ -4,8 +4,8 @@ Estonian and Lithuanian personal codes, Latvian personas kods, Israeli teudat ze
 PPSN, Taiwanese id, Austrian SVNR, Argentine CUIL/CUIT, Hungarian TAJ, JMBG/EMŠO, Thai id,
 SNILS, South African id, Saudi id and iqama, Indonesian NIK), and the ones whose written
 form is distinctive enough to need no word (Hong Kong id with its bracketed check digit,
-Singapore NRIC/FIN, Malaysian MyKad, Emirates id, Pakistani CNIC, Ghana card, Thai id and
-SNILS written in their groups)."""
+Singapore NRIC/FIN, Malaysian MyKad, Emirates id, Ghana card, Thai id and SNILS written in
+their groups). The Pakistani CNIC, which has no check digit, needs a word."""
 
 from __future__ import annotations
 
@@ -137,17 +137,27 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"fødselsnummer", "fodselsnummer", "fødselsnummeret", "fnr", "personnummer"}), 11, _norwegian_fnr),
     (frozenset({"isikukood", "isikukoodi", "asmens", "kodas"}), 11, _baltic_code),
     (frozenset({"personas", "kods"}), 11, _latvian_code),
-    (frozenset({"teudat", "zehut", "israeli", "תעודת", "זהות"}), 9, _israeli_id),
+    (frozenset({"teudat", "zehut", "תעודת", "זהות"}), 9, _israeli_id),
     (frozenset({"svnr", "sozialversicherungsnummer", "versicherungsnummer"}), 10, _svnr),
     (frozenset({"cuil", "cuit"}), 11, _cuil),
     (frozenset({"taj"}), 9, _taj),
     (frozenset({"jmbg", "emšo", "emso", "матични", "јмбг"}), 13, _jmbg),
-    (frozenset({"บัตรประชาชน", "thai", "ประจำตัวประชาชน"}), 13, _thai_id),
+    (frozenset({"บัตรประชาชน", "ประจำตัวประชาชน"}), 13, _thai_id),
     (frozenset({"snils", "снилс"}), 11, _snils),
     (frozenset({"identity", "id", "rsa", "sa", "african"}), 13, _za_id),
-    (frozenset({"iqama", "saudi", "هوية", "الإقامة", "اقامة", "إقامة"}), 10, _saudi_id),
+    (frozenset({"iqama", "هوية", "الإقامة", "اقامة", "إقامة"}), 10, _saudi_id),
     (frozenset({"nik", "ktp", "ektp", "kependudukan"}), 16, _nik),
 )
+
+# A nationality alone names no id ("our Thai restaurant booking 5484811875351", "my Israeli
+# friend's landline 03-6589893", "Saudi Airlines booking 2048173609"): one in ten or eleven
+# numbers passes these checks, so the nationality counts only beside an id word.
+NATIONALITY_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = (
+    (frozenset({"thai"}), 13, _thai_id),
+    (frozenset({"israeli"}), 9, _israeli_id),
+    (frozenset({"saudi"}), 10, _saudi_id),
+)
+NATIONALITY_ID_WORDS = frozenset({"id", "ids", "identity", "national", "citizen"})
 
 # Ids with letters, counted with their word: the Irish PPSN (mod 23 letter) and the
 # Taiwanese national id (a letter's code, then weights).
@@ -180,7 +190,17 @@ _MBI_RE = re.compile(
 )
 
 
+# The Pakistani CNIC has no check digit: its 5-7-1 form alone is any serial's or shipment's
+# ("shipment 10133-4081161-3"), so it needs a word of its own or of an id card.
+_CNIC_RE = re.compile(r"[1-7](?<![\d\-].)\d{4}-\d{7}-\d(?![\d\-])")
+_CNIC_WORDS = frozenset(
+    {"cnic", "nicop", "nic", "nadra", "pakistan", "pakistani", "id", "identity", "شناختی", "قومی", "شناختي"}
+)
+
+
 def worded_alphanumeric_id(text: str, words: frozenset[str]) -> bool:
+    if words & _CNIC_WORDS and _CNIC_RE.search(text):
+        return True
     if words & {"ppsn", "pps"} and any(_ppsn(m) for m in _PPSN_RE.finditer(text)):
         return True
     if any(m.group(1) or words & {"medicare", "mbi"} for m in _MBI_RE.finditer(text)):
@@ -197,7 +217,6 @@ _HKID_LETTERS = re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,2}$")
 _NRIC_RE = re.compile(r"[0-9](?<![0-9].)[0-9]{6}([A-Z])(?!\w)")
 _MYKAD_RE = re.compile(r"([0-9](?<![\d\-].)\d)(\d{2})(\d{2})-(\d{2})-\d{4}(?![\d\-])")
 _EMIRATES_RE = re.compile(r"7(?<![\d\-].)84-?\d{4}-?\d{7}-?\d(?![\d\-])")
-_CNIC_RE = re.compile(r"[1-7](?<![\d\-].)\d{4}-\d{7}-\d(?![\d\-])")
 _GHANA_RE = re.compile(r"GHA-\d{9}-\d\b")
 _THAI_GROUPS_RE = re.compile(r"[0-9](?<![\d\-].)-\d{4}-\d{5}-\d{2}-\d(?![\d\-])")
 _SNILS_GROUPS_RE = re.compile(r"[0-9](?<![\d\-].)\d{2}-\d{3}-\d{3}[ \-]\d{2}(?![\d\-])")
@@ -236,7 +255,7 @@ def distinctive_national_id(text: str) -> bool:
         return True
     if any(luhn_valid(re.sub(r"\D", "", m.group())) for m in _EMIRATES_RE.finditer(text)):
         return True
-    if _CNIC_RE.search(text) or _GHANA_RE.search(text):
+    if _GHANA_RE.search(text):
         return True
     if any(_thai_id(re.sub(r"\D", "", m.group())) for m in _THAI_GROUPS_RE.finditer(text)):
         return True

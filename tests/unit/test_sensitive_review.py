@@ -1,0 +1,47 @@
+"""Ordinary text the review of issue 18's filter found refused (rv): numbers that grant nothing
+in the shape of an id with no check digit, and nationalities that name no id. Each case
+carries a number that passes the id's own check (or has none), so only the words decide."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+def _rules(text: str) -> str | None:
+    found = find_by_rules(text)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the Pakistani CNIC's 5-7-1 form has no check digit: alone it is any serial
+        "shipment 10133-4081161-3 left the depot",
+        "serial no. 42101-7734102-9 on the fridge",
+        # a nationality names no id: the number passes the Thai, Israeli or Saudi check
+        "Our Thai restaurant booking is 5484811875351.",
+        "My Thai Airways e-ticket 2171234567801",
+        "My Israeli friend's landline is 03-6589893.",
+        "Saudi Airlines booking 2048173609 for Riyadh",
+    ],
+)
+def test_numbers_beside_no_id_word_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "CNIC 34201-0891231-8 for the visa",
+        "my id card number is 35202-4417789-3",
+        "شناختی کارڈ نمبر 35202-4417789-3",
+        "NADRA record 42101-7734102-9",
+        "Israeli ID number 990925216",
+        "my Thai ID card 3-1006-00445-63-5",
+        "Thai national id 1101700230708",
+        "saudi id 1048173601",
+    ],
+)
+def test_the_same_numbers_with_their_id_word_are_found(text: str) -> None:
+    assert _rules(text) == "government_id"
