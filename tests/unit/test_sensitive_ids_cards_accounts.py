@@ -594,3 +594,25 @@ def test_order_tracking_and_serial_numbers_in_other_languages_are_no_card(word: 
 @pytest.mark.parametrize("word", ["Kreditkartennummer", "numéro de carte", "número de tarjeta", "カード番号"])
 def test_card_words_of_those_languages_still_find_the_card(word: str) -> None:
     assert _rules(f"{word} 4532 0151 1283 0366") == "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "GP referral letter\nRe: Ms Sarah Doyle, DOB 22/07/1984, Hospital No. K0092281\nThank you for seeing her.",
+        "invoice no. 2024-5532, account ref 88123456",
+        "Konto gesperrt seit 2024-05-01, Ticket 8812345",
+        "订单号 202611240418273645",
+    ],
+)
+def test_a_learned_verdict_on_numbers_all_labelled_as_another_institution_s_passes(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    assert find_sensitive(text) is None
+
+
+def test_a_learned_verdict_with_one_unlabelled_number_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    found = find_sensitive("member 12345678, and the new one for the rent is 44102288 at the credit union")
+    assert found is not None and found.rule == "bank_account"

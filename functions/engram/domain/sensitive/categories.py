@@ -60,3 +60,25 @@ _OTHER_NUMBERS = re.compile(
 def id_digits(text: str) -> int:
     """The digits of the text outside numbers that are no card, id or account."""
     return sum(map(str.isdigit, _OTHER_NUMBERS.sub(" ", text)))
+
+
+# A number labelled right before it as another institution's (hospital, patient, member,
+# juror, employee, student, order, invoice, ticket, case, claim, policy numbers).
+_NUMBER = re.compile(r"[A-Za-z]{0,3}\d(?:[\d\s\-./]*\d)?")
+_INSTITUTION_LABEL = re.compile(
+    r"\b(?:hospital|patient|mrn|member(?:ship)?|juror|jury|employee|staff|student|pupil|order|invoice|ticket|case"
+    r"|claim|policy|booking|reservation|confirmation|tracking|ref(?:erence)?|customer|badge|library|loyalty)"
+    r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*[:#=]?\s*$"
+    r"|(?:订单号|訂單號|注文番号|주문번호|快递单号|运单号|運単番号|伝票番号|\w*(?:bestell|kunden|rechnungs|auftrags)nummer)"
+    r"\s*[:：]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def numbers_of_other_institutions(text: str) -> bool:
+    """Whether every number of four digits or more (outside dates, times, digests) is
+    labelled right before it as another institution's ("Hospital No. K0092281",
+    "invoice no. 2024-5532 account ref 88123456")."""
+    masked = _OTHER_NUMBERS.sub(" ", text)
+    numbers = [m for m in _NUMBER.finditer(masked) if sum(map(str.isdigit, m.group())) >= 4]
+    return bool(numbers) and all(_INSTITUTION_LABEL.search(masked, max(0, m.start() - 40), m.start()) for m in numbers)

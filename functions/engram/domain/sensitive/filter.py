@@ -18,6 +18,7 @@ from engram.domain.sensitive.categories import (
     WORDS,
     SensitiveMatch,
     id_digits,
+    numbers_of_other_institutions,
     sensitive_match,
 )
 from engram.domain.sensitive.dictated_codes import dictated_code
@@ -64,9 +65,10 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
     read = without_named_numbers(text if view is None else view)
     learned = value_model().classify(model_text(read, key))
-    if learned in NEEDS_DIGITS and id_digits(read) < 4:
+    if learned in NEEDS_DIGITS and (id_digits(read) < 4 or numbers_of_other_institutions(read)):
         # an id or an account number has digits; the words alone, dates, times, a key's
-        # fingerprint or a digest are no number ("statement period 01/10/2024 - 31/10/2024")
+        # fingerprint or a digest are no number ("statement period 01/10/2024 - 31/10/2024"),
+        # and a hospital's or an order's number is that institution's ("Hospital No. K0092281")
         return None
     return None if learned is None else sensitive_match(learned)
 
