@@ -65,6 +65,12 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         return False
     if m.group().lower().startswith("seed") and not _SEED_WORDS.match(rest):
         return False  # "--seed 42", "random seed 1234": a seed of numbers; a wallet's seed is words
+    return _value_in_clause(m, words, rest)
+
+
+def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
+    """Whether the clause after the word gives the value: straight after it, described
+    then given ("..., so Rex2016"), or further on, not where it is kept."""
     first = words[0].strip(".,;!?)(\"'").lower()
     separated = m.group("sep").strip() != ""
     if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
