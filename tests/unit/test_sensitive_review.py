@@ -45,3 +45,28 @@ def test_numbers_beside_no_id_word_pass(text: str) -> None:
 )
 def test_the_same_numbers_with_their_id_word_are_found(text: str) -> None:
     assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an agent's trace or a tool's answer: a user record with a numeric id is no login pair
+        '{"user": {"id": 48213991, "email": "a@b.com"}, "status": "active"}',
+        "user: {id: 48213991, plan: pro}",
+        '{"login": ["ana", "ben"], "count": 2}',
+    ],
+)
+def test_a_user_record_is_no_login_pair(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "user: ana / Tr0ub4dor&3",
+        "login is admin:Hunter2!x",
+        '{"user": "ana", "password": "Tr0ub4dor&3"}',
+    ],
+)
+def test_a_user_and_password_pair_is_still_found(text: str) -> None:
+    assert _rules(text) == "secret"

@@ -203,6 +203,7 @@ def _not_a_pair(user: str, pw: str) -> bool:
     return (
         user.lower().strip("(),") in NOT_A_VALUE
         or "=" in user
+        or user.startswith(("{", "["))  # '"user": {"id": 48213991, ...}': a record opens, no user name
         or _SECRET_WORD.fullmatch(pw.split("@")[0]) is not None
         or _SECRET_WORD.fullmatch(user.split("@")[0]) is not None
         or re.fullmatch(r"\d{2,5}/\S*", pw) is not None  # "user:password@localhost:5432/db": a port and a path
