@@ -52,6 +52,38 @@ _ACCOUNT_RE = re.compile(
     r"(?P<num>\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
     re.IGNORECASE,
 )
+# A number _ACCOUNT_RE can read: six digits or more, single spaces, dashes or slashes between.
+_NUMBER_RUN = re.compile(r"\d(?:[ \-/]?\d)*")
+# The account words and what may stand between them and the number hold at most this many
+# characters besides white space ("bank clabe interbancaria CBU number is my" is 36), except
+# "λογαριασμ\w*", which may run on: a text holding it is read whole.
+_WORDS_BEFORE_NUMBER = 80
+
+
+def _account_matches(text: str) -> list[re.Match[str]]:
+    """``_ACCOUNT_RE.finditer(text)``, reading only the stretch from shortly before the first
+    number it could match to just after the last: the same matches (none starts earlier, and
+    what it looks at after a number lies inside), at a fraction of the cost on long text
+    (the words tried at every character were 3 ms of a 10,000-character message)."""
+    runs = [m for m in _NUMBER_RUN.finditer(text) if sum(map(str.isdigit, m.group())) >= 6]
+    if not runs:
+        return []
+    start = runs[0].start()
+    if "λογαριασμ" in text.lower():
+        start = 0
+    left = _WORDS_BEFORE_NUMBER
+    while start > 0 and left > 0:
+        start -= 1
+        left -= not text[start].isspace()
+    while start > 0 and text[start - 1].isspace():
+        start -= 1
+    end = runs[-1].end()
+    while end < len(text) and text[end].isspace():
+        end += 1
+    # what follows a number is looked at up to white space and a word ("... 12 followers")
+    return list(_ACCOUNT_RE.finditer(text, start, min(len(text), end + 16)))
+
+
 _SORT_CODE_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}-\d{2}-\d{2}\s*(?:/|,|account|acc|acct)?\s*\d{6,10}(?!\d)")
 
 
@@ -265,7 +297,7 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         return True
     if any(
         not _NOT_A_BANK_BEFORE.search(text[: m.start()]) and not _placeholder(m.group("num"))
-        for m in _ACCOUNT_RE.finditer(text)
+        for m in _account_matches(text)
     ):
         return True
     if longest_digit_run(text) >= 6 and any(  # (6 digits in a row)

@@ -117,9 +117,11 @@ _GROUP_OF_FOUR = re.compile(r"(?<![\d/.:,\-])\d{4}(?![\d/.:,\-]?\d)")
 
 
 def _card_in_halves(text: str) -> bool:
-    if not _HALVES.search(text) or _OTHER_CARD.search(text):
+    if not _HALVES.search(text):
         return False
     groups = _GROUP_OF_FOUR.findall(text)
+    if len(groups) < 4 or _OTHER_CARD.search(text):  # (the costly look for a card's word last)
+        return False
     for i in range(len(groups) - 3):
         digits = "".join(groups[i : i + 4])
         if _brand(digits) and luhn_valid(digits):
