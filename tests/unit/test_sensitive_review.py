@@ -70,3 +70,39 @@ def test_a_user_record_is_no_login_pair(text: str) -> None:
 )
 def test_a_user_and_password_pair_is_still_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another kind of code named right before "code for the <place>": an address, a phone's
+        "the zip code for the new house is 94103",
+        "Q: what's the zip code for the shed? A: 94103",
+        "zip code for the office: 10001",
+        "the postal code for the flat is 10115",
+        "the area code for the office is 415",
+        "the tracking code for the lock is 9400111899223344",
+    ],
+)
+def test_a_zip_area_or_tracking_code_for_a_place_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the code for the new house is 9410",
+        "Q: what's the code for the bike shed? A: 5521",
+        "the door code for the office is 4821",
+        "pin code for the flat: 7719",
+    ],
+)
+def test_the_code_for_a_place_is_still_found(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+def test_a_network_drive_named_nas_is_no_social_insurance_number() -> None:
+    # 123456782 passes the SIN's Luhn check; "NAS" here is the drive, not Quebec's NAS
+    assert _rules("NAS backup finished at 02:00, 1.2 TB copied, job 123456782") is None
+    assert _rules("my NAS is 274 538 321 for the new job in Montréal") == "government_id"
+    assert _rules("SIN 123456782, NAS backup done") == "government_id"

@@ -270,9 +270,22 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
         checks.append((12, _my_number_valid))
     if {"social", "security"} <= words:
         checks.append((9, _ssn_like))
-    if {"social", "insurance"} <= words or re.search(r"\b(?:SINs?|NAS)\b", text):  # "sin" is Spanish for "without"
+    if {"social", "insurance"} <= words or _sin_named(text, words):
         checks.append((9, _sin_valid))
     return checks
+
+
+def _sin_named(text: str, words: frozenset[str]) -> bool:
+    named = set(re.findall(r"\b(?:SINs?|NAS)\b", text))  # upper case: "sin" is Spanish for "without"
+    # Quebec's "NAS" (numéro d'assurance sociale) is also a network drive: beside a backup,
+    # a disk or a share it names no id ("NAS backup finished, job 123456782").
+    return bool(named) and not (named == {"NAS"} and words & _STORAGE_WORDS)
+
+
+_STORAGE_WORDS = frozenset(
+    {"backup", "backups", "synology", "qnap", "raid", "tb", "gb", "disk", "disks", "drive", "drives", "share"}
+    | {"smb", "nfs", "volume", "plex", "docker", "storage", "sauvegarde", "disque", "snapshot", "snapshots"}
+)
 
 
 # A phone number after its word passes a mod-11 check one time in eleven.

@@ -265,9 +265,22 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if (present & _QUESTION_STEMS or '"' in text or "“" in text) and security_answer(text):
         return True
-    if sum(map(str.isdigit, text)) >= 3 and any(not _postal_pin(text, m) for m in _CODE_RE.finditer(text)):
+    if sum(map(str.isdigit, text)) >= 3 and any(
+        not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+        for m in _CODE_RE.finditer(text)
+    ):
         return True
     return bool(present & CREDENTIAL_STEMS) and _credential(text)
+
+
+# A word naming another kind of code right before "code for the house": the number is that
+# code ("the zip code for the new house is 94103", "the area code for the office is 415").
+_OTHER_CODE = re.compile(
+    r"(?<![\w])(?:zip|postal|post|area|country|dialling|dialing|promo|promotional|discount|coupon|voucher|referral"
+    r"|error|status|exit|tracking|qr|bar|source|dress|colou?r|product|tax|sort|swift|bic|iata|airport|course"
+    r"|class)\s+$",
+    re.IGNORECASE,
+)
 
 
 # India's postal code is a "PIN code" of six digits: with an address around it, it is one.
