@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
-from engram.domain.sensitive.categories import WORDS, longest_digit_run
+from engram.domain.sensitive.categories import longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, worded_checked_id
 
 # -- government ids ------------------------------------------------------------------------------
@@ -238,17 +238,16 @@ _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECAS
 def _id_after_its_word(text: str) -> bool:
     # Every id phrase starts with one of the stems: try the phrase only where one is (the
     # alternation tried at every position was most of a long message's cost).
-    for w in WORDS.finditer(text):
-        stem = w.group().lower()
-        if stem not in _ID_STEMS or _VAT_BEFORE.search(text, max(0, w.start() - 6), w.start()):
+    for at, _, stem in word_spans(text, _ID_STEMS.__contains__):
+        if _VAT_BEFORE.search(text, max(0, at - 6), at):
             continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
-        if stem in _LICENCE_WORDS and _OTHER_LICENCE_BEFORE.search(text, max(0, w.start() - 25), w.start()):
+        if stem in _LICENCE_WORDS and _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at):
             continue  # a fishing, business or marriage licence is nobody's id
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
-            m = regex.match(text, w.start())
+            m = regex.match(text, at)
             if m is None or not id_like(m.group("id")) or _invalid_ssn(m):
                 continue
-            if sum(map(str.isdigit, m.group("id"))) < _MIN_DIGITS_AFTER.get(w.group().lower(), 0):
+            if sum(map(str.isdigit, m.group("id"))) < _MIN_DIGITS_AFTER.get(stem, 0):
                 continue
             if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):
                 continue  # "passport_no FROM people WHERE id = 12345678": the value is the id's

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.passwords import postal_pin_code
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
@@ -84,12 +84,10 @@ _LOCK_PREFIXES = ("domofon", "vchod", "dveř", "dver")
 
 def _locked(text: str) -> list[re.Match[str]]:
     out = []
-    for w in WORDS.finditer(text):
-        word = w.group().lower()
-        if word in _LOCK_STEMS or word.startswith(_LOCK_PREFIXES):
-            m = _LOCK_CODE_RE.match(text, w.start())
-            if m is not None:
-                out.append(m)
+    for at, _, _ in word_spans(text, lambda word: word in _LOCK_STEMS or word.startswith(_LOCK_PREFIXES)):
+        m = _LOCK_CODE_RE.match(text, at)
+        if m is not None:
+            out.append(m)
     return out
 
 

@@ -3,7 +3,7 @@ only near its own word, which keeps long messages cheap)."""
 
 from __future__ import annotations
 
-from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, one_time_code, service_code
 from engram.domain.sensitive.passwords import cjk_password, keyword_rules, security_answer
@@ -44,11 +44,9 @@ def _around(text: str, stems: frozenset[str]) -> list[str]:
     if len(text) <= _BEFORE + _AFTER:
         return [text]
     spans: list[list[int]] = []
-    for m in WORDS.finditer(text):
-        if m.group().lower() not in stems:
-            continue
-        start = text.rfind(" ", 0, max(0, m.start() - _BEFORE)) + 1
-        end = min(len(text), m.end() + _AFTER)
+    for at, to, _ in word_spans(text, stems.__contains__):
+        start = text.rfind(" ", 0, max(0, at - _BEFORE)) + 1
+        end = min(len(text), to + _AFTER)
         if spans and start <= spans[-1][1]:
             spans[-1][1] = max(spans[-1][1], end)
         else:
