@@ -106,3 +106,26 @@ def test_a_network_drive_named_nas_is_no_social_insurance_number() -> None:
     assert _rules("NAS backup finished at 02:00, 1.2 TB copied, job 123456782") is None
     assert _rules("my NAS is 274 538 321 for the new job in Montréal") == "government_id"
     assert _rules("SIN 123456782, NAS backup done") == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "printf 'S3cr3t!x' | helm registry login --password-stdin ghcr.io",
+        "printf '%s' 'S3cr3t!x' | docker login -u ana --password-stdin",
+        "echo -n 'S3cr3t!x' | podman login --password-stdin quay.io",
+    ],
+)
+def test_a_password_piped_by_printf_or_echo_is_found(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "printf '%s' \"$REGISTRY_TOKEN\" | docker login -u ana --password-stdin",
+        "printf 'hello world\\n' | wc -c",
+    ],
+)
+def test_a_variable_piped_or_printf_of_text_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -223,8 +223,9 @@ _CLI_PASSWORD_RE = re.compile(
     r"|\bredis-cli\b[^\n]*?\s-a\s+(?P<v5>[^\s-]\S*)"
     r"|\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user)[= ]\s*[\"']?[^\s:\"'@]+:(?P<v6>[^\s\"'@]{4,})"
     r"|-pass(?:in|out)\s+pass:(?P<v7>\S+)"
-    # a password piped into a command that reads it ('echo "x" | docker login --password-stdin')
-    r"|\becho\s+(?:-n\s+)?[\"']?(?P<v8>[^\s\"'|$]{4,})[\"']?\s*\|[^\n|]*?(?:--password-stdin|--stdin\b|sudo\s+-S\b|chpasswd)",
+    # a password piped into a command that reads it ('echo "x" | docker login --password-stdin'),
+    # by echo or printf ("printf '%s' 'x' | ...")
+    r"|\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:[\"']%s(?:\\n)?[\"']\s+)?[\"']?(?P<v8>[^\s\"'|$]{4,})[\"']?\s*\|[^\n|]*?(?:--password-stdin|--stdin\b|sudo\s+-S\b|chpasswd)",
     re.IGNORECASE,
 )
 # A Wi-Fi QR code's text ("WIFI:T:WPA;S:HomeNet;P:hunter22;;").
