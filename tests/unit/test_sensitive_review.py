@@ -5,7 +5,8 @@ carries a number that passes the id's own check (or has none), so only the words
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive import filter as filter_module
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 
 def _rules(text: str) -> str | None:
@@ -129,3 +130,31 @@ def test_a_password_piped_by_printf_or_echo_is_found(text: str) -> None:
 )
 def test_a_variable_piped_or_printf_of_text_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+class _SaysAccount:
+    """A learned stage that calls everything a bank account (the weights change with each
+    retrain; what is under test is what the filter does with such a verdict)."""
+
+    def classify(self, text: str) -> str:
+        return "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # docs/security.md says these pass; the rules passed them, a learned verdict did not
+        "patient account 00488213 for the MRI",
+        "the school account no. 20419982 for lunches",
+        "gym acct 00458812, paid monthly",
+    ],
+)
+def test_a_learned_verdict_on_an_account_not_at_a_bank_passes(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    assert find_sensitive(text) is None
+
+
+def test_a_learned_verdict_on_a_bank_account_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
+    found = find_sensitive("the rent goes to account 00488213 at the credit union")
+    assert found is not None and found.rule == "bank_account"
