@@ -260,3 +260,60 @@ def test_a_key_naming_credentials_holds_a_secret() -> None:
     assert _rule("deploy / Gr4nite&Moss", "staging_credentials") == "secret"
     assert _rule("in the team vault", "db_creds") is None
     assert _rule("see runbook", "credentials_location") is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        # records and tool calls: a key field and its value, a code field
+        ("", '{"tool":"memory.save","args":{"k":"gym_locker_pin","v":"4471"}}'),
+        ("", '{"schluessel":"garagen_pin","wert":"8090"}'),
+        ("", '{"tool":"vault.get","result":{"path":"home/alarm","value":"2580"}}'),
+        ("", '{"tool":"browser.fill","args":{"selector":"#password","value":"Quartz.Lynx.71"}}'),
+        ("", 'result: {"ok":true,"otp":"448 120","ttl":300}'),
+        ("", '{"ssid":"Cafe_Guest","psk":"espresso2026bar"}'),
+        # a code before what it opens, a fused German lock word, a code after a comma
+        ("", "7731 is the code for the key safe by the back door"),
+        ("", "bitte merk dir den Garagencode — 4-4-0-9"),
+        ("", "she told me her card PIN, 6249, so I'd remember"),
+        # a password reset or changed to a value
+        ("", 'e-mail password expired; IT reset it to "Temp-Ox44-Blue"'),
+        ("", "I changed the wifi password to Lemon-Tree-42"),
+        # a security question quoted with single quotes, answered
+        ("", "the answer for 'name of your first school' is Hillcrest"),
+        # codes under keys with a note after them, cash machines and doors of more languages
+        ("airbnb_keypad", "2208 (check-in Fri)"),
+        ("clave_cajero", "7 2 0 4"),
+        ("kapi_sifresi", "5 5 1 9 (apartman girişi)"),
+        ("sim_puk", "29184055"),
+        ("backup codes", "codes for the user's Google account (the user asked me to keep them): 4821 7730, 9914 0265"),
+    ],
+)
+def test_records_tool_calls_and_codes_given_in_more_orders_are_secrets(key: str, text: str) -> None:
+    assert _rule(text, key) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        # a key naming a secret, and a value that talks about it
+        ("portkod", "ändras efter renoveringen, föreningen mejlar ut den nya"),
+        ("cvv", "not stored by design"),
+        ("pin_do_karty", "zmieniony w bankomacie 14.11"),
+        ("digicode_immeuble", "le syndic change le digicode le 1er décembre"),
+        ("senha_portão", "o porteiro abre, não tem senha"),
+        ("wlan_passwort_ort", "steht auf der Rückseite der FritzBox"),
+        ("private_key_path", "~/.ssh/id_ed25519"),
+        ("mapbox_public_token", "pk.eyJ1IjoibWlyYSJ9.public_only"),
+        # records whose fields name a secret elsewhere, and ids in code
+        ("", '{"event":"login_failed","user":"r.mehta77","reason":"bad_password","attempt":3}'),
+        ("", '{"message_id":"msg_01HZX4P8R7","role":"user","ts":"2026-11-20T18:04:11Z"}'),
+        ("", 'memory.update(key="school_pickup_list", value="Grandma Lou, Aunt Trina")'),
+        ("", '{"clave":"bizum_telefono","valor":"+34 612 345 678"}'),
+        ("", '{"user":"u_55291","card_token":"tok_visa_4242"}'),
+        # a copula inside a word is none ("guest" holds "est")
+        ("", "Password for the guest network will be printed on a card in the hallway."),
+    ],
+)
+def test_values_that_talk_about_the_secret_and_records_without_one_pass(key: str, text: str) -> None:
+    assert _rule(text, key) is None

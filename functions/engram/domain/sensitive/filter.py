@@ -39,7 +39,7 @@ from engram.domain.sensitive.no_access import keyed_number_grants_nothing, witho
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
-from engram.domain.sensitive.secret_values import pointer
+from engram.domain.sensitive.secret_values import credential_like, pointer
 
 
 def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> None:
@@ -101,7 +101,7 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
         return inside
     rule = key_rule(key)
     digits = sum(map(str.isdigit, text))
-    pointer = rule == SECRET and POINTER_VALUE.search(text.strip()) is not None
+    pointer = rule == SECRET and (POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(text, key))
     holds = rule != GOVERNMENT_ID or holds_an_id(text)
     if rule is not None and text.strip() and not pointer and holds and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
@@ -111,9 +111,41 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     return None
 
 
+# What a sentence needs and a passphrase does not have: little words of the languages the
+# filter reads, a comma, a full stop.
+_FUNCTION_WORDS = frozenset(
+    [
+        *("the", "a", "an", "of", "in", "on", "at", "to", "by", "for", "from", "with", "not", "is", "are", "was"),
+        *("will", "be", "it", "its", "and", "or", "no", "der", "die", "das", "den", "dem", "vom", "von", "im"),
+        *("und", "ist", "nicht", "noch", "es", "le", "la", "les", "de", "du", "des", "est", "pas", "el", "los"),
+        *("las", "en", "y", "no", "o", "os", "um", "uma", "não", "tem", "il", "di", "del", "è", "het", "een"),
+        *("van", "op", "w", "na", "z", "do", "i", "och", "efter", "ut", "på", "av", "og", "er", "ikke", "ve", "bir"),
+    ]
+)
+_SPELLED_VALUE = re.compile(r"\d{3,}|\d(?:[ \-]\d){2,}")
+_ANSWER_KEY_WORDS = frozenset(
+    ["answer", "answers", "maiden", "memorable", "phrase", "passphrase", "seed", "mnemonic", "words", "question"]
+)
+
+
+def _about_the_secret(text: str, key: str) -> bool:
+    """A value that talks about the secret a key names, not the secret: a sentence with no
+    code and nothing shaped like a credential ("[portkod] ändras efter renoveringen",
+    "[cvv] not stored by design"). A security answer or a passphrase is words, so keys
+    naming those keep every value."""
+    words = text.split()
+    if len(words) < 3 or _ANSWER_KEY_WORDS & {w.lower() for w in KEY_SPLIT.split(key) if w}:
+        return False
+    if _SPELLED_VALUE.search(text) or any(credential_like(w) for w in words):
+        return False
+    lowered = {w.strip(".,;:!?()\"'").lower() for w in words}
+    return bool(lowered & _FUNCTION_WORDS) or ", " in text or text.rstrip().endswith(".")
+
+
 def _code_under_key(text: str, key: str) -> bool:
-    # the code may follow a label of its own ("4 digits: 0 8 1 5")
-    value = text.strip().rsplit(": ", 1)[-1].strip()
+    # the code may follow a label of its own ("4 digits: 0 8 1 5") or come before a note
+    # ("2208 (check-in Fri, check-out Mon)")
+    value = _NOTE.sub("", text.strip().rsplit(": ", 1)[-1]).strip()
     words = _key_words(key)
     if key_is_meta(key):
         return False
@@ -122,13 +154,21 @@ def _code_under_key(text: str, key: str) -> bool:
     return bool(ONE_TIME_KEY_WORDS & words) and _ONE_TIME_VALUE.fullmatch(value) is not None
 
 
+_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
+
+
 # A record's key and value given as two fields ('"key": "door_code", "value": "5519#"',
 # "field=alarm_code value=2 7 7 1"): the value is read as stored under that key.
 _RECORD_PAIR = re.compile(
-    r"""(?<![\w])["']?(?:key|name|field|setting|attribute|label)["']?\s*[:=]\s*["']?(?P<key>[^\W\d][\w\-.]{1,63})["']?"""
-    r"""\s*[,;]?\s+["']?(?:value|val)["']?\s*[:=]\s*(?P<quote>["']?)(?P<value>[^"'\n,;}]{1,64})""",
+    r"""(?<![\w])["']?(?:key|k|name|field|setting|attribute|label|path|selector|schl[üu]ssel|schluessel|clave|chiave"""
+    r"""|cl[ée])["']?\s*[:=]\s*["']?(?:input\[name=|[#.])?(?P<key>[^\W\d][\w\-./]{1,63})\]?["']?"""
+    r"""\s*[,;]?\s*["']?(?:value|val|v|wert|valor|valore|valeur|waarde)["']?\s*[:=]\s*(?P<quote>["']?)"""
+    r"""(?P<value>[^"'\n,;}]{1,64})""",
     re.IGNORECASE,
 )
+
+
+_VALUE_FIELD = re.compile(r"""(?:value|val|v|wert|valor|valore|valeur|waarde)["']?\s*[:=]""", re.IGNORECASE)
 
 
 def _record_pair(text: str) -> SensitiveMatch | None:
@@ -153,7 +193,7 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         found = joined if joined is not None and joined.rule in NEEDS_DIGITS else None
     if found is not None:
         return found
-    if "value" in text.lower() or "val" in text.lower():
+    if _VALUE_FIELD.search(text):
         found = _record_pair(text)
         if found is not None:
             return found

@@ -30,6 +30,9 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 "pincode",
                 "creds",
                 "credentials",
+                "puk",
+                "şifresi",
+                "sifresi",
                 "passwort",
                 # other languages
                 "kennwort",
@@ -69,6 +72,7 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("backup", "code"),
             ("backup", "codes"),
             ("security", "answer"),
+            ("security", "answers"),
             # an authenticator's seed or key ([bank.otp_seed] JBSWY3DPEHPK3PXP)
             *((w, k) for w in ("otp", "totp", "2fa", "mfa", "authenticator") for k in ("seed", "key")),
             ("security", "code"),
@@ -258,6 +262,10 @@ _KEY_META = frozenset(
         *("timeout", "delay", "interval", "duration", "battery"),
         # when it was made or used ([api_key_created_at], [password_rotated])
         *("created", "updated", "rotated", "issued", "date", "used"),
+        # where it is, that it is public, when it is due, what is left ([private_key_path],
+        # [mapbox_public_token], [keyRotationDue], [token_balance], [door_code_known_by])
+        *("path", "public", "rotation", "due", "balance", "known", "holders", "shared"),
+        *("ort", "standort", "lieu", "ubicacion", "ubicación", "luogo", "plek", "plats"),
     ]
 )
 # The same meta words in Chinese, Japanese and Korean: a hint, a reminder, a reset, a change.
@@ -291,6 +299,8 @@ CODE_KEY_WORDS = frozenset(
         # locks and safes by name, and the Nordic words fused with "kod"/"koodi" ("larmkod", "ovikoodi")
         *("lock", "padlock", "locker", "tresor", "coffre", "cofre", "cassaforte", "kluis", "larm", "dörr", "dør"),
         *("ovi", "portti", "combo", "combination", "vorhängeschloss", "cadenas", "candado", "lucchetto"),
+        # cash machines and the doors of more languages ([clave_cajero] 7 2 0 4, [kapi_sifresi])
+        *("cajero", "atm", "bancomat", "geldautomat", "kapi", "kapı", "porton", "portón", "cancello"),
     ]
 )
 # Key words naming a one-time or backup code: a secret when the value is shaped like a code

@@ -19,6 +19,8 @@ _LOCKED = (
     r"|domofon\w*|citofono|portero|interfone|gegensprechanlage|entsperrcode|sperrcode|entsperr-?pin|pinkod(?:en)?"
     r"|pinkode(?:n)?|portkod(?:en)?|portkode(?:n)?|d[øo]rkode(?:n)?|ovikoodi|porttikoodi|locker(?=[^.\n!?;]{0,40}?\b(?:code|combo|combination|pin)\b)|lock\s+screen"
     r"|c[óo]digo\s+d[oa]\s+(?:port[ãa]o|porta|cofre|alarme|pr[ée]dio)|code\s+de\s+la\s+porte(?:\s+d['’]entr[ée]e)?"
+    # German fuses the thing and the code ("Tresorcode", "Garagencode", "Alarmcode")
+    r"|(?:tresor|safe|schloss|zahlenschloss|garagen|garagentor|alarm|haustür|haustuer|briefkasten)code"
     # keypads, boxes, buzzers, kiosks, alarms, doors and phones that open with a code
     r"|key\s?pad|cash\s?box|buzzer|kiosk|alarm|(?:phone|screen|tablet|ipad|laptop)\s+unlock|(?:front|back|side|garage"
     r"|storage|office|building|house|main|entrance|gym|pool)\s+door|door|gate|garage|storage\s+unit|mailbox|letterbox"
@@ -54,7 +56,20 @@ _CJK_ONE_TIME_CODE_RE = re.compile(
 )
 
 
+# The code first, then what it opens ("0419 is the code for the lockbox at the lake house").
+_REVERSED_LOCK_RE = re.compile(
+    r"(?<![\w.,/:\-])(?P<value>\d{4,8}#?|\d(?: \d){3,7})\s+(?:is|was|opens)\s+(?:the|my|our|your)\s+"
+    r"(?:[\w'’\-]+\s+){0,2}?"
+    r"(?:code|combo|combination|pin)\s+(?:for|to|of|on)\s+(?:the\s+|my\s+|our\s+)?(?:[\w'’\-]+\s+){0,3}?"
+    r"(?:door|gate|safe|lock\s?box|lock|padlock|locker|alarm|garage|shed|keypad|key\s?safe|building|storage|mailbox"
+    r"|cage|entrance|flat|apartment|house|office)\b",
+    re.IGNORECASE,
+)
+
+
 def lock_code(text: str) -> bool:
+    if _REVERSED_LOCK_RE.search(text):
+        return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
     # "set to 0-0-0" is the reset, not the code; "the alarm is 0630" and "the gate at 1430" are times
     if any(set(m.group("value")) - {"0", " ", "-"} and not _a_time(m) for m in (*_locked(text), *cjk)):
@@ -76,7 +91,8 @@ _LOCK_STEMS = frozenset(
         *("tablet", "ipad", "laptop", "front", "back", "side", "garage", "storage", "office", "building", "house"),
         *("main", "entrance", "gym", "pool", "door", "gate", "mailbox", "letterbox", "haustür", "haustur", "tür"),
         *("tur", "tor", "deur", "dør", "dor", "dörr", "porte", "portail", "puerta", "porta", "portão", "portao"),
-        *("drzwi", "brama"),
+        *("drzwi", "brama", "tresorcode", "safecode", "schlosscode", "zahlenschlosscode", "garagencode"),
+        *("garagentorcode", "alarmcode", "haustürcode", "haustuercode", "briefkastencode"),
     ]
 )
 _LOCK_PREFIXES = ("domofon", "vchod", "dveř", "dver")

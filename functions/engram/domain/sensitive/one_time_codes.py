@@ -55,7 +55,7 @@ _VALUE_RE = re.compile(_VALUE)
 _CODE_WORD_RE = re.compile(_CODE_WORD, re.IGNORECASE)
 # Backup codes read off their sheet: two or more codes of one shape after the words.
 _BACKUP_CODE_LIST = re.compile(
-    r"\b(?:recovery|backup|2fa|mfa|scratch)\s+codes\b[^\n]{0,60}?"
+    r"\b(?:recovery|backup|2fa|mfa|scratch)\s+codes\b[^\n]{0,100}?"
     r"(?P<code>\d{4,5}[\- ]\d{4,5})(?:\s*,\s*|\s+)\d{4,5}[\- ]\d{4,5}\b",
     re.IGNORECASE,
 )

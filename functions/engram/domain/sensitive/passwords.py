@@ -40,7 +40,13 @@ _CREDENTIAL_RES = (
     re.compile(CREDENTIAL_WORD + r"[ \t]+(?P<value>[^\s:]++)(?!:)", re.IGNORECASE),
 )
 _CODE_RE = re.compile(
-    r"(?<![\w])(?:" + CODE_WORDS + r")(?![\w])" + FILLER + SEP + r"(?P<value>[#*]?\d(?:[\dA-D\-#*]|\s\d){2,})(?![\w])",
+    r"(?<![\w])(?:"
+    + CODE_WORDS
+    + r")(?![\w])"
+    + FILLER
+    + r"(?:\s*,)?"
+    + SEP
+    + r"(?P<value>[#*]?\d(?:[\dA-D\-#*]|\s\d){2,})(?![\w])",
     re.IGNORECASE,
 )
 _LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*\S+\s*/\s*\S+", re.IGNORECASE)
@@ -55,16 +61,19 @@ def _password(text: str) -> bool:
     return any(_password_value(text, m) for r in _PASSWORD_RES for m in r.finditer(text))
 
 
+def _a_numeric_seed(m: re.Match[str], rest: str) -> bool:
+    """ "--seed 42", "random seed 1234": a seed of numbers; a wallet's seed is words."""
+    return m.group().lower().startswith("seed") and not _SEED_WORDS.match(rest)
+
+
 def _password_value(text: str, m: re.Match[str]) -> bool:
     rest = text[m.end() :]
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
     words = clause.split()
-    if not words or _withheld(words[0], rest):
+    if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest):
         return False
-    if m.group().lower().startswith("seed") and not _SEED_WORDS.match(rest):
-        return False  # "--seed 42", "random seed 1234": a seed of numbers; a wallet's seed is words
     return _value_in_clause(m, words, rest)
 
 
@@ -202,6 +211,10 @@ def _not_a_pair(user: str, pw: str) -> bool:
     password: str)", "--from-file=password=./pw.txt")."""
     return (
         user.lower().strip("(),") in NOT_A_VALUE
+        or '"' in user.strip('"')  # JSON fields ('"user":"r.mehta77","reason":"bad_password"')
+        or '","' in pw
+        or '":' in pw
+        or re.search(r'"\s*[,}\]]', pw) is not None
         or "=" in user
         or user.startswith(("{", "["))  # '"user": {"id": 48213991, ...}': a record opens, no user name
         or _SECRET_WORD.fullmatch(pw.split("@")[0]) is not None
@@ -218,6 +231,8 @@ def _password_far(text: str) -> bool:
         gap = text[m.start() : m.end() - len(value)].lower()
         if FAR_GAP_META & set(WORDS.findall(gap)) or pointer(value) or "@" in gap or "://" in gap:
             continue
+        if '","' in gap + value or "','" in gap + value:
+            continue  # the word and the value are in different fields of a record
         if _QUOTED.match(value) or credential_like(value):
             return True
     return False
@@ -259,7 +274,9 @@ _PAIR_STEMS = LOGIN_STEMS | frozenset(["wi", "fi", "wifi", "wlan"])
 def keyword_rules(text: str, present: frozenset[str]) -> bool:
     if present & _PAIR_STEMS and (_LOGIN_RE.search(text) or _creds(text)):
         return True
-    if present & PASSWORD_STEMS and (_password(text) or _password_far(text) or _reversed_password(text)):
+    if present & PASSWORD_STEMS and (
+        _password(text) or _password_far(text) or _reversed_password(text) or _set_to(text)
+    ):
         return True
     if present & AROUND_STEMS and _value_around_word(text):
         return True
@@ -326,8 +343,12 @@ def _credential(text: str) -> bool:
                 continue  # "pass api_key= explicitly": a name being given a value, not the value
             if _QUALIFIED.search(text[max(0, m.start() - 16) : m.start()]):
                 continue  # "idempotency-key: ...", "primary key is ...", "XSRF-TOKEN=...", "age public key age1..."
-            if m.group().split(None, 1)[0].lower().rstrip(":=") in ("key", "token") and _IDENTIFIER_PATH.fullmatch(
-                value.strip(".,;)(\"'")
+            bare = value.strip(".,;)(\"'")
+            word = re.match(r"[^\W\d_]+", m.group())
+            if (
+                word is not None
+                and word.group().lower() in ("key", "token")
+                and (_IDENTIFIER_PATH.fullmatch(bare) or _SNAKE_NAME.fullmatch(bare))
             ):
                 continue  # a cache, object or row key ("key: user_profile:12345"), not a credential
             if _RESOURCE_EVENT.match(text, m.end()):
@@ -346,6 +367,8 @@ _RESOURCE_EVENT = re.compile(
 
 # Words and numbers joined by ":" or "/" (cache keys, object keys, paths): what a bare "key"
 # or "token" names in technical text when it is not a credential.
+# ... or a name in snake case (memory.update(key="school_pickup_list", ...)).
+_SNAKE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+")
 _IDENTIFIER_PATH = re.compile(r"[A-Za-z][A-Za-z_\-]*[a-z][A-Za-z_\-]*(?:[:/][\w\-.]+)+")
 
 
@@ -388,10 +411,10 @@ _TYPED_CODE_RE = re.compile(
 # ('security question "favorite teacher" answer Mrs Finkelstein', '"what street did you grow
 # up on" -> Willowbrook', 'the answer to "mother's maiden name" ... is Kowalczyk').
 _SECURITY_ANSWER_RE = re.compile(
-    r"(?:security\s+(?:question|q\b)|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+to"
+    r"(?:security\s+(?:question|q\b)|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+(?:to|for)"
     r"|security\s+word|code\s*word)[^\n]{0,60}?"
     r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
-    r"|[\"“](?:what|who|where|which|name|first|favou?rite|mother)[^\"”\n]{3,60}[\"”]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
+    r"|[\"“'‘](?:what|who|where|which|name|first|favou?rite|mother)[^\"”'’\n]{3,60}[\"”'’]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
     r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)",
     re.IGNORECASE,
 )
@@ -416,6 +439,25 @@ def _value_around_word(text: str) -> bool:
         if credential_like(value) and not PLACEHOLDER.match(value) and "@" not in value:
             return True
     return _TYPED_CODE_RE.search(text) is not None or _RECOVERY_CODES_RE.search(text) is not None
+
+
+# A password set or reset to a value ("IT reset it to "Temp-Ox44-Blue"", "changed the wifi
+# password to Lemon-Tree-42").
+_SET_TO_RE = re.compile(
+    PASSWORD_WORD + r"[^.\n]{0,60}?\b(?:reset|changed?|set|updated?)\s+(?:it\s+|them\s+)?to\s+(?P<value>\S+)"
+    r"|\b(?:reset|changed?|set|updated?)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?(?:[\w\-]+\s+){0,2}?"
+    + PASSWORD_WORD
+    + r"\s+to\s+(?P<value2>\S+)",
+    re.IGNORECASE,
+)
+
+
+def _set_to(text: str) -> bool:
+    for m in _SET_TO_RE.finditer(text):
+        value = (m.group("value") or m.group("value2")).strip(".,;:!?)(")
+        if not pointer(value) and (_QUOTED.match(value) or credential_like(value)):
+            return True
+    return False
 
 
 def _reversed_password(text: str) -> bool:

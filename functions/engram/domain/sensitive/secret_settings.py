@@ -80,6 +80,8 @@ _SECRET_PARTS = frozenset(
         *("passwort", "kennwort", "wachtwoord", "contrasena", "contraseña", "senha", "mdp", "haslo", "hasło"),
         *("salasana", "losenord", "lösenord", "passord", "adgangskode", "sifre", "şifre", "heslo", "jelszo"),
         *("jelszó", "geheim", "geheimnis", "motdepasse", "clave"),
+        # a Wi-Fi pre-shared key, a one-time code
+        *("psk", "otp", "totp"),
     ]
 )
 _KEY_KINDS = frozenset(["api", "private", "access", "auth", "secret"])
@@ -160,9 +162,17 @@ _CODE = re.compile(
 )
 
 
+# The value field of a record, right after its key field.
+_RECORD_VALUE_NEXT = re.compile(
+    r"""["']?\s*,\s*["']?(?:value|valor|valeur|valore|wert|waarde|val|v)["']?\s*[:=]""", re.IGNORECASE
+)
+# A payment provider's object ids and test tokens (tok_visa_4242, pm_card_visa): no credential.
+_PAYMENT_OBJECT = re.compile(r"(?:tok|pm|card|src|ba|btok|seti|pi|cus)_[A-Za-z0-9_]{4,}")
+
+
 def _holds_a_value(value: str) -> bool:
     value = value.strip("\"'`")
-    if len(value) < 4 or pointer(value) or _TYPE_OR_STATE.fullmatch(value):
+    if len(value) < 4 or pointer(value) or _TYPE_OR_STATE.fullmatch(value) or _PAYMENT_OBJECT.fullmatch(value):
         return False
     if _CODE.fullmatch(value):
         return False
@@ -183,15 +193,35 @@ def _prose(m: re.Match[str]) -> bool:
     return re.match(r"\s+[^\W\d_]{2,}", m.group("rest")) is not None or (ends and spaced)
 
 
-def secret_setting(text: str) -> bool:
-    """A setting that names a secret and is given one."""
+# A one-time code or a PIN as a record's field, the digits maybe grouped ('"otp":"731 905"').
+_CODE_FIELD_RE = re.compile(
+    r"""["'](?:otp|totp|pin|pincode|pin_code|passcode|cvv|cvc|puk|verification_code|mfa_code|2fa_code|sms_code)["']"""
+    r"""\s*:\s*["'](?P<value>\d{4,8}|\d{3}[ \-]\d{3})["']""",
+    re.IGNORECASE,
+)
+
+
+def _named_setting(text: str) -> bool:
+    """A name that says it holds a secret, given a value (a key field whose value is the next
+    field names a key, not a secret: '"clave":"bizum_telefono","valor":...')."""
     for m in _SETTING_RE.finditer(text):
+        if _RECORD_VALUE_NEXT.match(text, m.end("value")):
+            continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
             return True
     for regex in (_ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE, _QUOTED_PAIR_RE):
         for m in regex.finditer(text):
+            if _RECORD_VALUE_NEXT.match(text, m.end()):
+                continue
             if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")):
                 return True
+    return False
+
+
+def secret_setting(text: str) -> bool:
+    """A setting that names a secret and is given one."""
+    if _CODE_FIELD_RE.search(text) or _named_setting(text):
+        return True
     pairs = (_SQL_IDENTIFIED_RE, _PGPASS_RE, _AUTH_PAIR_RE, _BASE64_AUTH_RE)
     if any(_holds_a_value(m.group("value")) for r in pairs for m in r.finditer(text)):
         return True

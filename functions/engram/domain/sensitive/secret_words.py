@@ -64,7 +64,7 @@ FILLER = (
 )
 COPULA = (
     r"=|:|(?<!\S)-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
-    r"|(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
+    r"|(?<![\w'’])(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
 )
 SEP = r"\s*(?:" + COPULA + r")?\s*"
 PASSWORD_WORD = r"(?<![\w])(?:" + _PASSWORD_WORDS + r")(?![\w])"
