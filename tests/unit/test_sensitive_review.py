@@ -158,3 +158,36 @@ def test_a_learned_verdict_on_a_bank_account_is_kept(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
     found = find_sensitive("the rent goes to account 00488213 at the credit union")
     assert found is not None and found.rule == "bank_account"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # a software licence in a record or under a key, as "software license number" in text
+        ('{"license": {"number": 48213991, "type": "software", "seats": 50}}', ""),
+        ("48213991", "software_license"),
+        ("48213991", "fishing_licence_no"),
+        # a company's VAT number in a record of any form, not only key=value
+        ('{"tax_id_type": "eu_vat", "tax_id": "DE123456789", "company": "Acme GmbH"}', ""),
+        ("tax_id: DE123456789, company: Acme GmbH", ""),
+        ("Acme GmbH tax id DE123456789", ""),
+    ],
+)
+def test_a_software_licence_or_a_company_s_vat_number_in_a_record_passes(text: str, key: str) -> None:
+    found = find_by_rules(text, key)
+    assert found is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"driver_license": {"number": "48213991"}}', ""),
+        ("48213991", "driver_license"),
+        ('{"license": {"number": "D1234567", "type": "driver"}}', ""),
+        ("my tax id is 12345678903 and I work at Acme GmbH", ""),
+        ("my tax id DE123456789", ""),
+    ],
+)
+def test_a_driving_licence_or_a_person_s_tax_id_in_a_record_is_still_found(text: str, key: str) -> None:
+    found = find_by_rules(text, key)
+    assert found is not None and found.rule == "government_id"

@@ -9,6 +9,7 @@ import re
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
 from engram.domain.sensitive.categories import longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, worded_checked_id
+from engram.domain.sensitive.keys import OTHER_LICENCES
 
 # -- government ids ------------------------------------------------------------------------------
 _SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1\n?(?!0000)\d{4}(?![\d])(?![\-/]\w)")
@@ -215,18 +216,14 @@ def company_numbers(text: str) -> bool:
 
 
 def _company(text: str) -> bool:
-    return _BUSINESS.search(text) is not None and _BUSINESS_ID.search(text) is not None
+    flat = text.replace("_", " ")  # a record's keys ("tax_id_type": "eu_vat")
+    return _BUSINESS.search(flat) is not None and _BUSINESS_ID.search(flat) is not None
 
 
 # Licences that are not a driving licence ("fishing license 2024-118833", "business license
 # number 2023-004471", "liquor license", "marriage license no.").
 _LICENCE_WORDS = frozenset({"license", "licence", "lic"})
-_OTHER_LICENCE_BEFORE = re.compile(
-    r"\b(?:fishing|hunting|business|liquor|alcohol|marriage|software|product|music|radio|ham|contractor|dog|pet"
-    r"|building|trade|food|vendor|professional|nursing|medical|estate|broker|import|export|windows|office|site"
-    r"|enterprise|volume|seller|operating|broadcast|event|taxi|cab|firm|company|shop|store|game|app|plugin)\s+$",
-    re.IGNORECASE,
-)
+_OTHER_LICENCE_BEFORE = re.compile(r"\b(?:" + "|".join(sorted(OTHER_LICENCES)) + r")\s+$", re.IGNORECASE)
 # The far form's value belongs to another key named right before its ":" or "=".
 _ANOTHER_KEY_BEFORE = re.compile(
     r"\b(?:\w+_id|id|uid|user(?:name)?|order|ref|customer|account|row|page|count|total|code|phone|tel)\s*[:=]\s*$",
@@ -292,7 +289,9 @@ _BUSINESS = re.compile(
 )
 _BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
-    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi)\b|统一社会信用代码|法人番号|αφμ|инн|огрн",
+    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi)\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
+    r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,
 )
 

@@ -284,6 +284,20 @@ _NOT_PAYMENT_CARD = frozenset(
     ]
 )
 # Accounts that are not at a bank ([aws_account_number], [patient_account_no]).
+# Licences that are not a driving licence: a key naming one ("software_license", a record's
+# {"license": {"type": "software", "number": ...}}) is no id's key, as the same words before
+# "license" in text are no id's (government_ids.py reads them there).
+OTHER_LICENCES = frozenset(
+    [
+        *("fishing", "hunting", "business", "liquor", "alcohol", "marriage", "software", "product", "music"),
+        *("radio", "ham", "contractor", "dog", "pet", "building", "trade", "food", "vendor", "professional"),
+        *("nursing", "medical", "estate", "broker", "import", "export", "windows", "office", "site", "enterprise"),
+        *("volume", "seller", "operating", "broadcast", "event", "taxi", "cab", "firm", "company", "shop", "store"),
+        *("game", "app", "plugin"),
+    ]
+)
+_LICENCE_KEY_WORDS = frozenset({"license", "licence", "lic", "licenses", "licences"})
+
 _NOT_BANK = frozenset(
     [
         *("aws", "gcp", "azure", "cloud", "iam", "patient", "hospital", "player", "steam", "game", "utility"),
@@ -331,6 +345,8 @@ def key_rule(key: str) -> str | None:
     present = set(words)
     for rule, single, pairs in _KEY_RULES:
         if (rule == CARD and present & _NOT_PAYMENT_CARD) or (rule == BANK and present & _NOT_BANK):
+            continue
+        if rule == GOVERNMENT_ID and present & _LICENCE_KEY_WORDS and present & OTHER_LICENCES:
             continue
         if present & single or any(set(p) <= present for p in pairs):
             return rule
