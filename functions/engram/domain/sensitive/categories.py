@@ -102,3 +102,11 @@ def word_spans(text: str, wanted: Callable[[str], bool]) -> list[tuple[int, int,
     found = [(a, b, w) for w, spans in _word_spans(text).items() if wanted(w) for a, b in spans]
     found.sort()
     return found
+
+
+@lru_cache(maxsize=8)
+def folded(text: str) -> str:
+    """``text`` in lower case, with the letters a case-insensitive pattern also reads as "i"
+    and "s" (İ, ı, ſ) written so: a word such a pattern needs is in it whenever the pattern
+    can match, so a rule can skip a pattern whose word is not there."""
+    return text.lower().replace("\u0307", "").replace("ı", "i").replace("ſ", "s")

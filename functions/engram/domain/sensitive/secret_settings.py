@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.categories import folded
 from engram.domain.sensitive.secret_values import pointer
 
 # Any name given a value: the name is checked in code below, since a regular expression
@@ -209,7 +210,12 @@ def _named_setting(text: str) -> bool:
             continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
             return True
-    for regex in (_ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE, _QUOTED_PAIR_RE):
+    # Each pattern below is tried only if what it needs is in the text (a word, "</", four
+    # colons): on a long message each one tried costs a scan of it.
+    low = folded(text)
+    needed = ("</" in text, "value" in low, "value" in text, True)
+    named = (_ELEMENT_RE, _KEY_VALUE_ATTR_RE, _NAME_VALUE_PAIR_RE, _QUOTED_PAIR_RE)
+    for regex in (r for r, need in zip(named, needed, strict=True) if need):
         for m in regex.finditer(text):
             if _RECORD_VALUE_NEXT.match(text, m.end()):
                 continue
@@ -222,10 +228,22 @@ def secret_setting(text: str) -> bool:
     """A setting that names a secret and is given one."""
     if _CODE_FIELD_RE.search(text) or _named_setting(text):
         return True
+    low = folded(text)
+    needed = ("identified" in low, text.count(":") >= 4, "auth" in low or "credentials" in low, "auth" in text)
     pairs = (_SQL_IDENTIFIED_RE, _PGPASS_RE, _AUTH_PAIR_RE, _BASE64_AUTH_RE)
-    if any(_holds_a_value(m.group("value")) for r in pairs for m in r.finditer(text)):
+    if any(
+        _holds_a_value(m.group("value"))
+        for r, need in zip(pairs, needed, strict=True)
+        if need
+        for m in r.finditer(text)
+    ):
         return True
-    if any(_holds_a_value(m.group("value") or m.group("value2")) for m in _PASSWORD_INPUT_RE.finditer(text)):
+    if "<input" in low and any(
+        _holds_a_value(m.group("value") or m.group("value2")) for m in _PASSWORD_INPUT_RE.finditer(text)
+    ):
         return True
-    cookies = (*_COOKIE_RE.finditer(text), *(_COOKIE_JAR_RE.finditer(text) if "TRUE" in text.upper() else ()))
+    cookies = (
+        *(_COOKIE_RE.finditer(text) if "cookie" in low else ()),
+        *(_COOKIE_JAR_RE.finditer(text) if "TRUE" in text.upper() else ()),
+    )
     return any(_holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in cookies)
