@@ -191,3 +191,31 @@ def test_a_software_licence_or_a_company_s_vat_number_in_a_record_passes(text: s
 def test_a_driving_licence_or_a_person_s_tax_id_in_a_record_is_still_found(text: str, key: str) -> None:
     found = find_by_rules(text, key)
     assert found is not None and found.rule == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a state's code is the context of its licence's form only in capitals
+        "il codice del pedale è A123-4567-8901",
+        "Il numero di serie: B123-4567-8901",
+        "mi pedido es A123-4567-8901, llega el lunes",
+        "mi número de reserva es C123-4567-8901-22",
+        "see notes.md for M-123-456-789-012",
+    ],
+)
+def test_a_licence_s_form_beside_an_everyday_word_spelled_as_a_state_code_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IL DL A123-4567-8901",
+        "Illinois licence A123-4567-8901",
+        "my MI license is B 123 456 789 012",
+        "MD M-123-456-789-012",
+    ],
+)
+def test_a_licence_s_form_beside_its_state_is_still_found(text: str) -> None:
+    assert _rules(text) == "government_id"

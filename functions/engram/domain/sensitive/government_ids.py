@@ -303,8 +303,10 @@ _US_LICENCE_RE = re.compile(
     r"[A-Z](?<![\w\-].)(?:\d{3}-\d{3}-\d{2}-\d{3}-\d|\d{3}-\d{4}-\d{4}(?:-\d{2})?|-\d{3}-\d{3}-\d{3}-\d{3}"
     r"| \d{3} \d{3} \d{3} \d{3})(?![\w\-])"
 )
+# (the states' codes in capitals only: "il" and "mi" are Italian's and Spanish's everyday
+# words, "md" a file's extension)
 _US_LICENCE_CONTEXT = re.compile(
-    r"\b(?:FL|IL|WI|MD|MI|florida|illinois|wisconsin|maryland|michigan|dmv|dl|driver'?s?|driving|licen[cs]e|lic)\b",
+    r"\b(?:(?-i:FL|IL|WI|MD|MI)|florida|illinois|wisconsin|maryland|michigan|dmv|dl|driver'?s?|driving|licen[cs]e|lic)\b",
     re.IGNORECASE,
 )
 
