@@ -72,9 +72,18 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
     words = clause.split()
-    if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest):
-        return False
+    if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
+        return False  # ... or "passwd: password updated successfully", "password:  24 bytes"
+    if m.group("sep").strip() in ("'s", "’s") and " " in m.group().strip():
+        # "a temporary password to the account owner's email": the owner's, not the password's
+        return _value_after_colon(rest)
     return _value_in_clause(m, words, rest)
+
+
+def _value_after_colon(rest: str) -> bool:
+    later = _AFTER_COLON.match(rest)
+    value = "" if later is None else later.group("value")
+    return bool(value) and (_QUOTED.match(value) is not None or credential_like(value.split()[0]))
 
 
 def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
@@ -97,6 +106,19 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
         # "on" with no separator before it is Finnish for "is" ("salasana on ...")
         return False
     return _value_further_on(words[1:8]) or _value_after_so(rest)
+
+
+# A clause that gives no value: the password's word again (a tool's echo), a size
+# ("password:  24 bytes", kubectl describe), or what happened to it in a log line.
+_NO_VALUE_GIVEN = re.compile(
+    r"(?:password|passwd|passphrase)(?=\s|$)"
+    r"|\d+\s+bytes\b"
+    r"|(?:authentication|auth|login|check|verification)\s+(?:failed|failure|succeeded|successful|ok)\b",
+    re.IGNORECASE,
+)
+# After a possessive the value may still come, after a colon later in the sentence
+# ("password for the user's VPS, set on 12 Jan: 7hV!qR2m").
+_AFTER_COLON = re.compile(r"[^.\n]{0,100}?:\s*(?P<value>\S[^\n]*)")
 
 
 # A password described, then given in the same sentence: "is the church postcode + the

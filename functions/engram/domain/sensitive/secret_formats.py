@@ -10,7 +10,7 @@ import math
 import re
 
 from engram.domain.sensitive.secret_settings import secret_setting
-from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like
+from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
 
 # -- secrets -----------------------------------------------------------------------------------------
 # Credential formats, written from each provider's documentation (prefix, alphabet, length).
@@ -93,8 +93,13 @@ _BASE64_DIGEST_RE = re.compile(r"\b(?:sha(?:1|224|256|384|512)|md5|h1)[\-:][A-Za
 # A PEM block in base64 (a kubeconfig's *-data): "LS0tLS1CRUdJTi" is "-----BEGIN".
 _BASE64_PEM_RE = re.compile(r"LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}")
 # A password hash in crypt(3) form (bcrypt, argon2, sha-crypt, apr1): what a system keeps
-# instead of the password, like a digest.
-_CRYPT_HASH_RE = re.compile(r"\$(?:2[abxy]?|argon2(?:id|i|d)|[1356y]|gy|7|apr1|scrypt|pbkdf2[\w\-]*)\$[^\s\"']+")
+# instead of the password, like a digest (Cisco's "secret 9 $9$..." too).
+_CRYPT_HASH_RE = re.compile(r"\$(?:2[abxy]?|argon2(?:id|i|d)|[1356789y]|gy|apr1|scrypt|pbkdf2[\w\-]*)\$[^\s\"']+")
+
+
+# A value still encrypted, which only its key opens: jasypt's ENC(...), sops' ENC[...],
+# Vault transit's vault:v1:...
+_CIPHERTEXT_RE = re.compile(r"\bENC\([^)\s]*\)|\bENC\[[^\]\s]*\]|\bvault:v\d+:[A-Za-z0-9+/]+={0,2}")
 
 
 def _random_token(text: str) -> bool:
@@ -110,6 +115,8 @@ def _random_token(text: str) -> bool:
     text = _URLISH_RE.sub(" ", PUBLIC_KEY_RE.sub(" ", text))
     if "$" in text:
         text = _CRYPT_HASH_RE.sub(" ", text)
+    if "ENC" in text or "vault:v" in text:
+        text = _CIPHERTEXT_RE.sub(" ", text)
     text = _BASE64_PEM_RE.sub(" ", _BASE64_DIGEST_RE.sub(" ", text))
     text = _ID_FIELD_RE.sub(" ", _OBJECT_ID_RE.sub(" ", text))
     for m in _TOKEN_CANDIDATE_RE.finditer(text):
@@ -178,7 +185,9 @@ def shaped_like_a_secret(text: str) -> bool:
         return True
     if "://" in text and any(_url_password(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
-    if ("=" in text or ":" in text) and _QUERY_CREDENTIAL_RE.search(text):
+    if ("=" in text or ":" in text) and any(
+        not pointer(m.group("value")) for m in _QUERY_CREDENTIAL_RE.finditer(text)
+    ):  # "otpauth://totp/ACME:{username}?secret={base32_secret}": a template's slot
         return True
     if any(c in text for c in "=:<\"'") and secret_setting(text):
         return True
@@ -245,5 +254,11 @@ def _cli_password(text: str) -> bool:
 
 def _email_pair(text: str) -> bool:
     return any(
-        credential_like(m.group("pw")) and not _URLISH_RE.match(m.group("pw")) for m in _EMAIL_PAIR_RE.finditer(text)
+        credential_like(m.group("pw")) and not _URLISH_RE.match(m.group("pw")) and not _NEXT_FIELD.match(m.group("pw"))
+        for m in _EMAIL_PAIR_RE.finditer(text)
     )
+
+
+# The next field of a record after an e-mail ("email=a@b.io, password_hash=$2b$..."): its
+# own name and value, read by the settings' rule, not a password after the address.
+_NEXT_FIELD = re.compile(r"[A-Za-z_][\w.\-]*=")

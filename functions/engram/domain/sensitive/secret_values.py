@@ -14,7 +14,14 @@ PLACEHOLDER = re.compile(
     r"|(?:hardcoded|hard-coded|placeholder|dummy|not[_\-\s]?set|unset|fake)[\"']?$"
     # a reference in code to where the value is (settings.api_key, self.password, config["x"])
     r"|(?:self|this|cls|settings|config|cfg|conf|ctx|args|opts|options|params|secrets|vault|app|request|req|creds"
-    r"|credentials)(?:\.|\[)[A-Za-z_\"'])",
+    r"|credentials)(?:\.|\[)[A-Za-z_\"']"
+    # a deploy-time token ("__REPLACED_AT_DEPLOY__", "#{DbPassword}#"), a value still
+    # encrypted (sops' "ENC[AES256_GCM,...]", jasypt's "ENC(...)", Vault transit's
+    # "vault:v1:..."), a call that asks for it (mongosh's "passwordPrompt()"), and the
+    # command that prints it ("vault kv get ...", "op read ...", "aws secretsmanager ...")
+    r"|__[A-Z][A-Z0-9_]*__(?:\W|$)|#\{|ENC[\[(]|vault:v\d+:|[A-Za-z_][\w.]*\(\s*\)(?:\W|$)"
+    r"|(?:vault\s+(?:kv\s+)?(?:get|read)|op\s+read|aws\s+secretsmanager|gcloud\s+secrets|az\s+keyvault"
+    r"|kubectl\s+get\s+secrets?|pass\s+show|security\s+find-generic-password)\b)",
     re.IGNORECASE,
 )
 # A value shown masked ("********", "•••••", "xxxx").

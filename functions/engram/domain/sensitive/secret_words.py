@@ -64,7 +64,8 @@ FILLER = (
 )
 COPULA = (
     r"=|:|(?<!\S)-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
-    r"|(?<![\w'’])(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
+    # a word copula stands alone: "user", "test" and "Tuesday" end in "er", "est" and "es"
+    r"|(?<![\w'’.\-])(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
 )
 SEP = r"\s*(?:" + COPULA + r")?\s*"
 PASSWORD_WORD = r"(?<![\w])(?:" + _PASSWORD_WORDS + r")(?![\w])"
@@ -123,6 +124,8 @@ FAR_GAP_META = frozenset(
         *("manager", "managers", "policy", "rules", "rule", "hint", "reset", "app", "apps", "field", "length"),
         *("strength", "requirement", "requirements", "generator", "vault", "tool", "software", "program"),
         *("provider", "protected", "protection"),
+        # how it is hashed, not what it is ("password hashing: m=65536, t=3")
+        *("hash", "hashed", "hashing", "hashes"),
     ]
 )
 
