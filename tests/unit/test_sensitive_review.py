@@ -219,3 +219,24 @@ def test_a_licence_s_form_beside_an_everyday_word_spelled_as_a_state_code_passes
 )
 def test_a_licence_s_form_beside_its_state_is_still_found(text: str) -> None:
     assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Nik and Taj are people's and places' names; NIK and TAJ are Indonesia's and Hungary's ids
+        "Nik's phone is 9905483969",
+        "Nik sent me the tracking 1228810112877960 for the parcel",
+        "Taj Mahal trip booked, ref 342366712",
+    ],
+)
+def test_an_id_s_word_written_as_a_name_names_no_id(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["NIK saya 3171011708450001", "nik istri saya 3171011708450001", "TAJ szám 342366712", "a taj számom 342366712"],
+)
+def test_the_same_words_as_ids_are_still_found(text: str) -> None:
+    assert _rules(text) == "government_id"

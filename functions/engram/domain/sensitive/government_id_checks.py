@@ -254,10 +254,21 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
     return False
 
 
+# Ids' words that are people's and places' names too ("Nik's phone is ...", "Taj Mahal trip,
+# ref ..."): written as a name (a capital, then lower case) they name no id.
+_NAME_STEMS = frozenset({"nik", "taj"})
+
+
+def names_only(text: str, words: frozenset[str]) -> frozenset[str]:
+    """The words of ``_NAME_STEMS`` the text writes only as names."""
+    return frozenset(w for w in words & _NAME_STEMS if re.search(rf"\b(?:{w}|{w.upper()})\b", text) is None)
+
+
 def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[[str], bool]]]:
     """The checks whose id the text names (words of scripts written without spaces, such
     as Thai and Japanese, are looked for inside the text)."""
     other_script = not text.isascii()
+    words = words - names_only(text, words)
     checks = [
         (n, check)
         for stems, n, check in _WORDED_CHECKS

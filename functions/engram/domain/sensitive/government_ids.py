@@ -8,7 +8,7 @@ import re
 
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
 from engram.domain.sensitive.categories import longest_digit_run, word_spans
-from engram.domain.sensitive.government_id_checks import id_by_check_digit, worded_checked_id
+from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
 from engram.domain.sensitive.keys import OTHER_LICENCES
 
 # -- government ids ------------------------------------------------------------------------------
@@ -232,10 +232,16 @@ _ANOTHER_KEY_BEFORE = re.compile(
 _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
+_NAME_STEMS_OF_IDS = frozenset({"nik"})
+
+
 def _id_after_its_word(text: str) -> bool:
     # Every id phrase starts with one of the stems: try the phrase only where one is (the
     # alternation tried at every position was most of a long message's cost).
+    names = names_only(text, _NAME_STEMS_OF_IDS)
     for at, _, stem in word_spans(text, _ID_STEMS.__contains__):
+        if stem in names:
+            continue  # "Nik's phone is 9905483969": a name, not Indonesia's NIK
         if _VAT_BEFORE.search(text, max(0, at - 6), at):
             continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
         if stem in _LICENCE_WORDS and _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at):
