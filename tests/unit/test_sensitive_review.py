@@ -240,3 +240,11 @@ def test_an_id_s_word_written_as_a_name_names_no_id(text: str) -> None:
 )
 def test_the_same_words_as_ids_are_still_found(text: str) -> None:
     assert _rules(text) == "government_id"
+
+
+def test_an_epic_in_a_tracker_is_no_voter_card() -> None:
+    # India's EPIC is three letters and seven digits; 37c3172 took any id-like value after "epic"
+    assert _rules("epic 516742717 in Jira") is None
+    assert _rules("the epic number 516742717 has 12 stories") is None
+    assert _rules("my EPIC number is ABC1234567") == "government_id"
+    assert _rules("voter id epic no ABC1234567") == "government_id"

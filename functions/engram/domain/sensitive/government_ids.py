@@ -147,6 +147,9 @@ _ID_STEMS = frozenset(
 # Words that name an id only with enough digits after them ("patente" is an Italian
 # driving licence, and in Argentina and Chile a car's plate: "patente AB 123 CD").
 _MIN_DIGITS_AFTER = {"patente": 5}
+# Words that are everyday words too count only with their id's own shape: India's EPIC (a
+# voter's card) is three letters and seven digits; "epic 516742717 in Jira" is a story's.
+_SHAPE_AFTER = {"epic": re.compile(r"[A-Za-z]{3}[\s\-]?\d{7}")}
 
 
 # A value under an id's key holds the id: a run of an id's shape, not only years or words
@@ -251,6 +254,8 @@ def _id_after_its_word(text: str) -> bool:
             if m is None or not id_like(m.group("id")) or _invalid_ssn(m):
                 continue
             if sum(map(str.isdigit, m.group("id"))) < _MIN_DIGITS_AFTER.get(stem, 0):
+                continue
+            if stem in _SHAPE_AFTER and not _SHAPE_AFTER[stem].fullmatch(m.group("id").strip()):
                 continue
             if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):
                 continue  # "passport_no FROM people WHERE id = 12345678": the value is the id's
