@@ -616,3 +616,16 @@ def test_a_learned_verdict_with_one_unlabelled_number_is_kept(monkeypatch: pytes
     monkeypatch.setattr(filter_module, "value_model", _SaysAccount)
     found = find_sensitive("member 12345678, and the new one for the rent is 44102288 at the credit union")
     assert found is not None and found.rule == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "boat speed 12 kt, log id 1201743399",
+        "ipadala sa 7503305044089 bukas",
+        "Epic: 12345678 views on the trailer",
+        "Seb: 1234 567 8901 is the new phone",
+    ],
+)
+def test_short_words_that_are_also_other_words_name_no_id_or_bank(text: str) -> None:
+    assert _rules(text) is None

@@ -231,7 +231,7 @@ def _clabe_valid(d: str) -> bool:
 # "clearing". Norway: eleven digits as 4.2.5 with a mod-11 check digit ("6077.88.79002").
 _SE_ACCOUNT_WORDS = frozenset(
     [
-        *("clearing", "clearingnummer", "clearingnr", "handelsbanken", "swedbank", "nordea", "seb", "icabanken"),
+        *("clearing", "clearingnummer", "clearingnr", "handelsbanken", "swedbank", "nordea", "icabanken"),
         *("länsförsäkringar", "sparbanken", "skandiabanken", "danske"),
     ]
 )

@@ -64,7 +64,7 @@ _ID_WORDS = (
     r"|health\s+card(?:\s+(?:number|no))?|ohip|ramq|carte\s+(?:ramq|soleil)|phn|personal\s+health\s+number"
     r"|chi\s+(?:number|no)|(?:kranken)?versichertennummer|krankenversicherungsnummer|sv[\-\s]?(?:nummer|nr\.?)"
     r"|medicare\s+beneficiary\s+identifier|nin|clave\s+de\s+elector|credencial\s+para\s+votar|ine|ife"
-    r"|voter\s+id|epic(?:\s+(?:number|no))?|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
+    r"|voter\s+id|epic\s+(?:number|no\.?|card)|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
     r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?|emirates\s+id|rg|registro\s+geral"
     r"|assurance\s+maladie|num[ée]ro\s+(?:de\s+)?s[ée]cu|carte\s+vitale"
 )

@@ -133,7 +133,7 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"egn", "егн"}), 10, _egn),
     (frozenset({"oib", "oiba"}), 11, mod11_10_valid),
     (frozenset({"amka", "αμκα"}), 11, _amka),
-    (frozenset({"kennitala", "kennitölu", "kennitalan", "kt"}), 10, _kennitala),
+    (frozenset({"kennitala", "kennitölu", "kennitalan"}), 10, _kennitala),  # (not "kt": knots)
     (frozenset({"fødselsnummer", "fodselsnummer", "fødselsnummeret", "fnr", "personnummer"}), 11, _norwegian_fnr),
     (frozenset({"isikukood", "isikukoodi", "asmens", "kodas"}), 11, _baltic_code),
     (frozenset({"personas", "kods"}), 11, _latvian_code),
@@ -144,7 +144,7 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"jmbg", "emšo", "emso", "матични", "јмбг"}), 13, _jmbg),
     (frozenset({"บัตรประชาชน", "ประจำตัวประชาชน"}), 13, _thai_id),
     (frozenset({"snils", "снилс"}), 11, _snils),
-    (frozenset({"identity", "id", "rsa", "sa", "african"}), 13, _za_id),
+    (frozenset({"identity", "id", "rsa", "african"}), 13, _za_id),  # (not "sa": Tagalog's "at, to")
     (frozenset({"iqama", "هوية", "الإقامة", "اقامة", "إقامة"}), 10, _saudi_id),
     (frozenset({"nik", "ktp", "ektp", "kependudukan"}), 16, _nik),
 )
