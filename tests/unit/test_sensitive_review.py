@@ -248,3 +248,30 @@ def test_an_epic_in_a_tracker_is_no_voter_card() -> None:
     assert _rules("the epic number 516742717 has 12 stories") is None
     assert _rules("my EPIC number is ABC1234567") == "government_id"
     assert _rules("voter id epic no ABC1234567") == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # 37c3172 took any dashed number beside "은행" (a bank): dates and phone numbers too
+        "은행 방문 2024-05-01 오후 3시",
+        "국민은행 직원 전화 010-1234-5678",
+        "신한은행 대출 상담 02-123-4567로 전화",
+        "우리은행 앞에서 만나요, 내 번호 010-9876-5432",
+    ],
+)
+def test_a_date_or_a_phone_beside_a_korean_bank_is_no_account(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "신한은행 110-123-456789",
+        "국민은행 123456-01-123456",
+        "농협 계좌 301-1234-1234-11",
+        "카카오뱅크 계좌 3333-01-1234567",
+    ],
+)
+def test_a_korean_account_beside_its_bank_or_the_word_account_is_found(text: str) -> None:
+    assert _rules(text) == "bank_account"

@@ -205,6 +205,26 @@ def _routing_and_account(text: str, words: frozenset[str]) -> bool:
 # without its "PL"); Czech account/bank code (mod 11); Mexico's CLABE (weights 3, 7, 1).
 _YUCHO_RE = re.compile(r"記号\s*[:：]?\s*\d{5}\s*[-‐]?\s*番号\s*[:：]?\s*\d{6,8}")
 _KR_DASHED_RE = re.compile(r"(?<![\d\-])\d{2,6}-\d{2,6}-\d{2,8}(?:-\d{1,3})?(?![\d\-])")
+# Korea's dashed numbers that are no account: a date ("2024-05-01"), a time, and, beside
+# the word for a bank alone (not "계좌", an account), a phone number ("010-1234-5678",
+# "02-123-4567"); an account has ten digits or more.
+_KR_DATE = re.compile(r"(?:19|20)\d\d-(?:0?[1-9]|1[0-2])-(?:0?[1-9]|[12]\d|3[01])|\d\d-\d\d-\d\d")
+_KR_PHONE = re.compile(r"0(?:1[016789]|2|[3-6][1-5]|70|50\d)-\d{3,4}-\d{4}")
+
+
+def _kr_account(text: str) -> bool:
+    named = "계좌" in text
+    if not named and "은행" not in text:
+        return False
+    for m in _KR_DASHED_RE.finditer(text):
+        number = m.group()
+        if _KR_DATE.fullmatch(number):
+            continue
+        if named or (not _KR_PHONE.fullmatch(number) and sum(map(str.isdigit, number)) >= 10):
+            return True
+    return False
+
+
 _AG_CC_RE = re.compile(
     r"\bag(?:[êe]ncia)?\.?\s*:?\s*\d{3,5}(?:-\d)?\s*[,/]?\s*(?:(?:opera[çc][ãa]o|op)\.?\s*:?\s*\d{3}\s*[,/]?\s*)?"
     r"(?:cc|c/c|conta)\.?\s*:?\s*\d{3,12}-?[\dXx]\b",
@@ -274,9 +294,7 @@ def _more_account_forms(text: str, words: frozenset[str]) -> bool:
         return True
     if words & _CBU_WORDS and any(_cbu_valid(m.group()) for m in _CBU_RE.finditer(text)):
         return True
-    if not text.isascii() and (
-        _YUCHO_RE.search(text) or (("계좌" in text or "은행" in text) and _KR_DASHED_RE.search(text) is not None)
-    ):
+    if not text.isascii() and (_YUCHO_RE.search(text) or _kr_account(text)):
         return True
     if _AG_CC_RE.search(text) or any(iban_valid("PL" + re.sub(r"\D", "", m.group())) for m in _NRB_RE.finditer(text)):
         return True
