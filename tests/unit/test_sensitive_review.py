@@ -275,3 +275,34 @@ def test_a_date_or_a_phone_beside_a_korean_bank_is_no_account(text: str) -> None
 )
 def test_a_korean_account_beside_its_bank_or_the_word_account_is_found(text: str) -> None:
     assert _rules(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        # what happened to the secret, with a date or in two words: no secret under its key
+        ("db_creds", "rotated on 2024-05-01 by Sam"),
+        ("api_creds", "expire every 90 days"),
+        ("token", "expired yesterday"),
+        ("password", "rotated monthly"),
+    ],
+)
+def test_what_happened_to_a_secret_under_its_key_passes(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("password", "changed to Kiwi!Fruit7"),
+        ("password", "reset: Kiwi!Fruit7"),
+        ("password", "expired, the new one is Kiwi!Fruit7"),
+        ("db_creds", "app:Pr0d!Secret"),
+        ("door_code", "changed, now 4821"),
+        ("password", "reset123"),
+        ("sim_pin", "5 0 0 3, for the SIM on the travel phone, changed in May"),
+    ],
+)
+def test_a_secret_given_after_what_happened_to_it_is_found(key: str, text: str) -> None:
+    found = find_by_rules(text, key)
+    assert found is not None and found.rule == "secret"

@@ -134,12 +134,27 @@ def _about_the_secret(text: str, key: str) -> bool:
     "[cvv] not stored by design"). A security answer or a passphrase is words, so keys
     naming those keep every value."""
     words = text.split()
-    if len(words) < 3 or _ANSWER_KEY_WORDS & {w.lower() for w in KEY_SPLIT.split(key) if w}:
+    status = _STATUS.match(text.strip()) is not None
+    if len(words) < (2 if status else 3) or _ANSWER_KEY_WORDS & {w.lower() for w in KEY_SPLIT.split(key) if w}:
         return False
-    if _SPELLED_VALUE.search(text) or any(credential_like(w) for w in words):
+    # (a date or a time is when, not what: "rotated on 2024-05-01 by Sam")
+    if _SPELLED_VALUE.search(_WHEN.sub(" ", text)) or any(credential_like(w) for w in words):
         return False
     lowered = {w.strip(".,;:!?()\"'").lower() for w in words}
-    return bool(lowered & _FUNCTION_WORDS) or ", " in text or text.rstrip().endswith(".")
+    return status or bool(lowered & _FUNCTION_WORDS) or ", " in text or text.rstrip().endswith(".")
+
+
+_WHEN = re.compile(
+    r"\b(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])\b"
+    r"|\b(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d\b|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
+)
+# What happened to the secret, not the secret ("expired yesterday", "rotated monthly");
+# "changed to Kiwi!Fruit7" gives the new one (and a credential-like word keeps it anyway).
+_STATUS = re.compile(
+    r"(?:rotated|changed|expired?|expires|reset|updated|renewed|revoked|disabled|locked|blocked|deleted|removed"
+    r"|regenerated)\b(?!\s*(?:to\b|:|=))",
+    re.IGNORECASE,
+)
 
 
 def _code_under_key(text: str, key: str) -> bool:
