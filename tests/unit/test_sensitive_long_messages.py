@@ -20,6 +20,12 @@ from engram.domain.sensitive import find_sensitive
         "a." * 5000 + "@x.com",  # 5.3 s
         "1." * 5000,
         "a.b" * 3333,
+        # shapes the rules look for their words or numbers in (guards, linear on main too)
+        "pin 7 " * 1667,
+        "status code 4 " * 715,
+        "account 123456 " * 667,
+        "4111 " * 2000,
+        "one two three " * 715,
     ],
 )
 def test_a_long_run_of_one_shape_is_cheap(text: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.categories import longest_digit_run
+from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
 _IBAN_LENGTHS = {
@@ -296,7 +296,10 @@ def _more_account_forms(text: str, words: frozenset[str]) -> bool:
         return True
     if not text.isascii() and (_YUCHO_RE.search(text) or _kr_account(text)):
         return True
-    if _AG_CC_RE.search(text) or any(iban_valid("PL" + re.sub(r"\D", "", m.group())) for m in _NRB_RE.finditer(text)):
+    if _AG_CC_RE.search(text) or (
+        longest_number(text) >= 26  # (a Polish NRB has 26 digits)
+        and any(iban_valid("PL" + re.sub(r"\D", "", m.group())) for m in _NRB_RE.finditer(text))
+    ):
         return True
     if words & {"účet", "účtu", "účtem", "ucet", "uctu"} and any(
         _cz_valid(m.group(1) or "", m.group(2)) for m in _CZ_ACCOUNT_RE.finditer(text)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.categories import folded_words, longest_number
+
 
 # -- checksums ------------------------------------------------------------------------------
 def luhn_valid(digits: str) -> bool:
@@ -129,7 +131,14 @@ def _card_in_halves(text: str) -> bool:
     return False
 
 
+_PIECE_WORDS = frozenset(
+    ["card", "cc", "visa", "mastercard", "amex", "kartennummer", "tarjeta", "carte", "cartão", "cartao", "carta"]
+)
+
+
 def _card_in_pieces(text: str) -> bool:
+    if folded_words(text).isdisjoint(_PIECE_WORDS):
+        return False  # (its card words, looked up before the pattern is tried on the whole text)
     for m in _CARD_IN_PIECES.finditer(text):
         if _OTHER_CARD.search(text, max(0, m.start() - 30), m.end()):
             continue  # "nectar card 6340 0402 ..." pays for nothing
@@ -162,11 +171,11 @@ _PAID_WITH = re.compile(r"\b(?:paid|pay|charge[ds]?|refund(?:ed)?|gave\s+them|us
 
 
 def has_card(text: str) -> bool:
-    if _CODES.search(text):
+    if "codes" in folded_words(text) and _CODES.search(text):
         return False  # a list of backup codes, whatever they add up to
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
     text = _EXPIRY.sub(r"\1exp ", text)
-    for m in _CARD_RE.finditer(text):
+    for m in _CARD_RE.finditer(text) if longest_number(text) >= 12 else ():
         digits = re.sub(r"\D", "", m.group())
         if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
             continue

@@ -110,3 +110,21 @@ def folded(text: str) -> str:
     and "s" (İ, ı, ſ) written so: a word such a pattern needs is in it whenever the pattern
     can match, so a rule can skip a pattern whose word is not there."""
     return text.lower().replace("\u0307", "").replace("ı", "i").replace("ſ", "s")
+
+
+@lru_cache(maxsize=8)
+def folded_words(text: str) -> frozenset[str]:
+    """The words of ``text`` as ``folded`` writes them: a pattern that needs one of its own
+    words (bounded as a word) cannot match when none of them is here."""
+    return frozenset(w.replace("\u0307", "").replace("ı", "i").replace("ſ", "s") for w in _word_spans(text))
+
+
+# Digits written as one number: single or double spaces, dots, dashes, slashes or a line
+# break between them (every number pattern of the rules joins its digits with fewer).
+_JOINED_NUMBER = re.compile(r"\d(?:(?: {1,2}|[.\-/]| ?\n)?\d)*")
+
+
+@lru_cache(maxsize=8)
+def longest_number(text: str) -> int:
+    """The most digits of one number in ``text`` (see ``_JOINED_NUMBER``): a card needs 12."""
+    return max((sum(map(str.isdigit, m)) for m in _JOINED_NUMBER.findall(text)), default=0)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
-from engram.domain.sensitive.categories import longest_digit_run, word_spans
+from engram.domain.sensitive.categories import folded_words, longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
 from engram.domain.sensitive.keys import OTHER_LICENCES
 
@@ -261,7 +261,12 @@ def _id_after_its_word(text: str) -> bool:
                 continue  # "passport_no FROM people WHERE id = 12345678": the value is the id's
             if regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", m.group("id"))) >= 7:
                 return True
-    return _PASSPORT_NATIONALITY_RE.search(text) is not None
+    return not folded_words(text).isdisjoint(_PASSPORT_WORDS) and _PASSPORT_NATIONALITY_RE.search(text) is not None
+
+
+_PASSPORT_WORDS = frozenset(
+    ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "paspoort", "paszport", "pasaport"]
+)
 
 
 def _invalid_ssn(m: re.Match[str]) -> bool:
