@@ -93,3 +93,66 @@ def test_no_secret_given(text: str) -> None:
 )
 def test_the_same_shapes_with_a_secret_are_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # lines of outside_5
+        "mongodb+srv://<username>:<password>@cluster0.ab1cd.mongodb.net/events?retryWrites=true&w=majority",
+        "2026-11-23T14:02:11.482Z DEBUG http.client send: POST /oauth/token client_id=acme-etl client_secret=[FILTERED]",
+        "[Peer]\\nPublicKey = xTIBNCc9vIFShP88xbjV0fhZ7bDkJUvzFjlQcE30peX=\\nAllowedIPs = 0.0.0.0/0\\nEndpoint = vpn.acme.io:51820",
+        'algolia: appId "K8T2MZQ9XL", search-only key "9c9b9f89900715dc1ac1a27df8713e47" (safe to ship in the frontend)',
+        "arn:aws:secretsmanager:eu-west-1:481920337756:secret:prod/orders/db-master-Q8mZx2",
+        "RECAPTCHA_SITE_KEY=6LcQ8mZxAAAAAL2wV4cN9bjG5SvkGDyMG1TpDDY2",
+        'env:\\n  global:\\n    secure: "kQm2uQAg3ePeO0ZWCGN8bRPTCEHGy4zeobdQBcprTL0zUBDZpzyuFoO69PfcElFxTM4nXCOOWNQU2MS0RqpE6FytN"',
+        "spec:\\n  encryptedData:\\n    password: AgBiOQfDeC6HeH6caMLsIqBZKfksWmplrUJblY5j5cND6WLya75FdleJXP6xuQEYcHsG02ORHV8IlMXXkhMBpQCJXqYTYUpqFIo2LMFqcmMT==",
+        "wachtwoord van de test-FTP vergeten, kan iemand het resetten in DirectAdmin?",
+        "本番DBのパスワードはSecrets Managerに移しました。Slackには貼らないでください",
+        # public by design
+        "[Interface]\\nPrivateKey = (see vault)\\n[Peer]\\nPublicKey = HIgo9xNzJMWLKASShiTqIybxZ0U3wGLiUeJ1PKf8ykw=\\nAllowedIPs = 10.8.0.0/24",
+        "NEXT_PUBLIC_MAPBOX_TOKEN_ID=cl4b8x2qk0001mz3m9a7w2h1c",
+        "VITE_RECAPTCHA_SITE_KEY=6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI",
+        "webpush: VAPID_PUBLIC_KEY=BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
+        "SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYW5vbiIsImlzcyI6InN1cGFiYXNlIn0.ZopqoUt20nEV9cklpv9e3yw3PVyZLmKs5qLD6nGL1SI",
+        'Meilisearch search-only key "a8f0d5c4e3b2a1908f7e6d5c4b3a2910" goes in the widget config',
+        '{"kty":"EC","crv":"P-256","kid":"k1","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","y":"x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0"}',
+        # still encrypted
+        'secure: "Hk3lq8G9mFvV2pLx0sW7eR4tY1uI6oP5aZ3nXc8bV2mQ9wE4rT7yU1iO0pA6sD5f"',
+        "kind: SealedSecret\\nspec:\\n  encryptedData:\\n    api_key: AgA4Xq1mP9vB7nL2kJ5hG8fD3sA6qW0eR4tY7uI1oP3lK9jH2gF5dS8aZ0xC6vB4nM",
+        # references, not values
+        "mongodb://<user>:<password>@localhost:27017/app",
+        "POST /v1/token client_id=web-portal client_secret=[REDACTED]",
+        "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/api/stripe-AbC123",
+        "postgres://report_ro@analytics.internal:5432/warehouse (password from PGPASSFILE)",
+        "スマホのパスワードは1Passwordに保存しました",
+        "Passwort für die Test-VM vergessen, bitte im Portal zurücksetzen",
+        "our 10th anniversary password rules: 12 chars, no reuse",
+    ],
+)
+def test_public_sealed_or_referenced_values_are_no_secret(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same shapes with a secret
+        "[Peer]\\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\\nPublicKey = HIgo9xNzJMWLKASShiTqIybxZ0U3wGLiUeJ1PKf8ykw=",
+        "NEXT_PUBLIC_STRIPE_KEY=sk_live_51HqLy2CjK9xWvRz4mNp0T8aB6dF3gS7h",
+        "SUPABASE_SERVICE_ROLE_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoic2VydmljZV9yb2xlIn0.M9Lq2xVb7nPz4KcR1tYw8sDf3GhJ6aE0uI5oQ",
+        '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}',
+        "mongodb://admin:Kv8!rT2qLm@localhost:27017/app",
+        "POST /v1/token client_id=web-portal client_secret=Q7v!x9Lm2Rt8Kp4Zs",
+        "postgres://report_ro:Wr1te0nly!@analytics.internal:5432/warehouse",
+        "スマホのパスワードはsakura2024です",
+        "Passwort für die Test-VM: WinterTest-42",
+        # two settings on one line: the second was swallowed by the first's look-ahead
+        "DB_HOST=db1.internal DB_PASSWORD=Rk4!vPz92mQ",
+        "export AWS_REGION=eu-west-1 AWS_SECRET_ACCESS_KEY=q8Lm2Vx9Rt4Kp7Zs1Nb6Wc3Yd0Fg5Hj8Ua2Ie4O",
+        '{"tool":"read_env","content":"SMTP_PASSWORD=tulip-Harbor-58"}',
+        "GET failed for url: https://api.example.com/v2/items?page=2&api_token=7c1e9a3b5d2f4e6a8b0c1d2e3f4a5b6c",
+    ],
+)
+def test_secrets_beside_public_values_and_in_one_line_settings_are_found(text: str) -> None:
+    assert _rules(text) == "secret"

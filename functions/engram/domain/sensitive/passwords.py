@@ -208,7 +208,11 @@ _NETWORK_PAIR = re.compile(r"(?:wi-?fi|wlan)[^\"'\[\]{}()]{0,16}?(?:\s(?:is|are)
 def _creds(text: str) -> bool:
     for m in _CREDS_RE.finditer(text):
         pw = m.group("pw").strip(".,;!?)(\"'")
-        if pointer(m.group("pw")) or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'")):
+        if (
+            pointer(m.group("pw"))
+            or pointer(m.group("user"))
+            or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'"))
+        ):
             continue
         if m.group().lower().startswith(("wi", "wlan")) and (
             not credential_like(pw) or _BAND.search(pw) or not _NETWORK_PAIR.match(m.group())
@@ -278,12 +282,20 @@ _CJK_PASSWORD_LATER_RE = re.compile(
 )
 
 
+_KEEPER_NAME = re.compile(
+    r"(?:secrets?\s*manager|key\s*vault|1password|bitwarden|lastpass|keepass|keychain|vault|dashlane)(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
 def cjk_password(text: str) -> bool:
     for m in (*_CJK_PASSWORD_RE.finditer(text), *_CJK_PASSWORD_LATER_RE.finditer(text)):
         value = m.group("v").strip(".,;:!?)(\"'」』”")
         if len(value) < 4 or "://" in value or value.lower().startswith("www."):
             continue
         if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or value.lower() in NOT_A_VALUE:
+            continue
+        if _KEEPER_NAME.match(text, m.start("v")):  # "パスワードはSecrets Managerに移しました": where it is now
             continue
         return True
     return False
@@ -361,8 +373,10 @@ def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
-            if pointer(value) or _FILE_NAME.fullmatch(value.lstrip("./~")) or value.rstrip(".,;").endswith("="):
-                continue  # "pass api_key= explicitly": a name being given a value, not the value
+            if pointer(value) or _FILE_NAME.fullmatch(value.lstrip("./~")) or _NAMED_FIELD.match(value):
+                continue  # "pass api_key= explicitly", "token client_id=acme-etl": a name being given a value
+            if _ARN_BEFORE.search(text, max(0, m.start() - 80), m.start()):
+                continue  # "arn:aws:secretsmanager:...:secret:prod/db-Q8mZx2": where a secret is, by name
             if _QUALIFIED.search(text[max(0, m.start() - 16) : m.start()]):
                 continue  # "idempotency-key: ...", "primary key is ...", "XSRF-TOKEN=...", "age public key age1..."
             bare = value.strip(".,;)(\"'")
@@ -380,6 +394,8 @@ def _credential(text: str) -> bool:
     return False
 
 
+_NAMED_FIELD = re.compile(r"[\w.\-]*=")
+_ARN_BEFORE = re.compile(r"\barn:aws[\w\-]*:[^\s]*$")
 _RESOURCE_EVENT = re.compile(
     r"\s+(?:not\s+found|created|deleted|configured|unchanged|patched|replaced|already\s+exists|is\s+forbidden"
     r"|(?:was|has\s+been)\s+(?:created|deleted|updated|rotated|revoked))\b",

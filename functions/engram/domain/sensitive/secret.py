@@ -8,13 +8,12 @@ from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, one_time_code, service_code
 from engram.domain.sensitive.passwords import cjk_password, keyword_rules, security_answer
 from engram.domain.sensitive.passwords_other_languages import password_in_other_language
-from engram.domain.sensitive.secret_formats import PUBLIC_KEY_RE, shaped_like_a_secret
+from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
 
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
-    if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
-        text = PUBLIC_KEY_RE.sub("publickey", text)
+    text = public_or_sealed(text)
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
         return True
     if password_in_other_language(text, words) or copied_key(text, words):

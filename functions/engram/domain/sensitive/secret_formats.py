@@ -69,6 +69,47 @@ PUBLIC_KEY_RE = re.compile(
     r"|-----BEGIN (?:CERTIFICATE|PUBLIC KEY|RSA PUBLIC KEY|PGP PUBLIC KEY BLOCK)-----.*?-----END [A-Z ]+-----",
     re.DOTALL,
 )
+# A value a setting's name says is public: shipped to every browser or peer by design
+# (WireGuard's PublicKey, reCAPTCHA's site key, VAPID's public key, Next.js' NEXT_PUBLIC_*,
+# Supabase's anon key, Algolia's search-only key).
+_PUBLIC_SETTING_RE = re.compile(
+    r"(?P<name>[\w.\-]*(?:public|publishable|site[_\-]?key|anon[_\-]?key|search[_\-]only(?:[_\-\s]api)?[_\-\s]key)[\w.\-]*)"
+    r"[\"']?(?:\s*[:=]\s*|\s+)[\"']?(?P<value>[A-Za-z0-9+/_\-.=]{16,})",
+    re.IGNORECASE,
+)
+_NOT_PUBLIC_NAME = re.compile(r"secret|private|passw|token|signing|service[_\-]?role", re.IGNORECASE)
+# The public members of a JSON Web Key (RSA's n and e, an EC key's x and y); "d" is private.
+_JWK_PUBLIC_RE = re.compile(r"\"(?:n|e|x|y)\"\s*:\s*\"[A-Za-z0-9_\-]+\"")
+# Values still encrypted, which only a key held elsewhere opens: Travis CI's "secure:",
+# a SealedSecret's encryptedData.
+_SEALED_RE = re.compile(
+    r"\bsecure:\s*\"[A-Za-z0-9+/=]{20,}\"|encryptedData:(?:\n[ \t]+[\w.\-]+:[ \t]*[A-Za-z0-9+/=]{20,})+"
+)
+
+
+def public_or_sealed(text: str) -> str:
+    """The text with values public by design, or still encrypted, masked: a public key,
+    a publishable or site key, a ciphertext. A value in a provider's secret format stays,
+    whatever its setting is named ("NEXT_PUBLIC_STRIPE_KEY=sk_live_...": a leak)."""
+    if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
+        text = PUBLIC_KEY_RE.sub("publickey", text)
+    lowered = text.lower()
+    if any(w in lowered for w in ("public", "publishable", "site", "anon", "search")):
+        text = _PUBLIC_SETTING_RE.sub(_public_value, text)
+    if '"kty"' in text:
+        text = _JWK_PUBLIC_RE.sub('"publickey"', text)
+    if "ENC" in text or "vault:v" in text or "secure:" in text or "encryptedData" in text:
+        text = _SEALED_RE.sub(" ", _CIPHERTEXT_RE.sub(" ", text))
+    return text
+
+
+def _public_value(m: re.Match[str]) -> str:
+    value = m.group("value")
+    if _NOT_PUBLIC_NAME.search(m.group("name")) or (_TOKEN_RE.search(value) and not value.startswith("eyJ")):
+        return m.group()  # (a JWT under a public name is a public one: Supabase's anon key)
+    return m.group("name") + " publickey"
+
+
 # Unknown token shapes: a long run of letters and digits drawn like a random string.
 # Patterns run on the whole text start where their run of characters starts: tried from
 # each character of "a.a.a..." or "a-a-a-...", they cost seconds on a long message.
@@ -260,5 +301,6 @@ def _email_pair(text: str) -> bool:
 
 
 # The next field of a record after an e-mail ("email=a@b.io, password_hash=$2b$..."): its
-# own name and value, read by the settings' rule, not a password after the address.
-_NEXT_FIELD = re.compile(r"[A-Za-z_][\w.\-]*=")
+# own name and value, read by the settings' rule, not a password after the address; and a
+# host's port and path ("app_rw@db.internal:5432/orders" is a user at a database host).
+_NEXT_FIELD = re.compile(r"[A-Za-z_][\w.\-]*=|\d{2,5}(?:/\S*)?$")

@@ -18,7 +18,8 @@ from engram.domain.sensitive.secret_values import pointer
 # cannot read camelCase under IGNORECASE.
 _SETTING_RE = re.compile(
     r"""(?<![\w])(?P<name>[A-Za-z_][A-Za-z0-9_\-.]{0,63})["']?[ \t]*(?::=|=>|=|:)[ \t]*(?P<quote>["']?)"""
-    r"""(?P<value>[^\s"',;]{4,})(?P<rest>[^\n]{0,24})"""
+    # (what follows is looked at, not taken: the next setting on the line may start in it)
+    r"""(?P<value>[^\s"',;]{4,})(?=(?P<rest>[^\n]{0,24}))"""
 )
 # An XML element or a .NET ``<add key=... value=...>`` pair, and a Kubernetes-style
 # ``name: X`` then ``value: Y`` pair.
@@ -202,10 +203,12 @@ _CODE_FIELD_RE = re.compile(
 )
 
 
-def _named_setting(text: str) -> bool:
+def _named_setting(text: str, depth: int = 0) -> bool:
     """A name that says it holds a secret, given a value (a key field whose value is the next
     field names a key, not a secret: '"clave":"bizum_telefono","valor":...')."""
     for m in _SETTING_RE.finditer(text):
+        if depth < 3 and "=" in m.group("value")[1:] and _named_setting(m.group("value"), depth + 1):
+            return True  # a setting inside a value ("url: https://host/x?api_token=...", "content":"PGPASSWORD=...")
         if _RECORD_VALUE_NEXT.match(text, m.end("value")):
             continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):

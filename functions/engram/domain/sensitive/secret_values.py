@@ -32,6 +32,9 @@ MASKED = re.compile(r"[*•●xX#.\-]{3,}")
 _NAME_WITH_SUFFIX = re.compile(r"[A-ZÇĞİÖŞÜ][A-Za-zÇĞİÖŞÜçğıöşü]*['’][a-zçğıöşü]{1,5}")
 
 
+_ORDINAL = re.compile(r"\d{1,4}(?:st|nd|rd|th|er|ère|e|ème|eme|º|ª|te|de|ste)", re.IGNORECASE)
+
+
 def credential_like(token: str) -> bool:
     token = token.strip(".,;!?)(\"'").rstrip("]}\"'")
     if len(token) < 4 or _NAME_WITH_SUFFIX.fullmatch(token):
@@ -39,7 +42,12 @@ def credential_like(token: str) -> bool:
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
     has_symbol = any(c in "!@#$%^&*~_+=?<>|\\{}[]" for c in token)
-    mixed_case = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+    # case mixed inside a part, not words joined ("test-FTP", "SMTP-Passwort", "e-Mail")
+    mixed_case = any(
+        any(c.isupper() for c in part[1:]) and any(c.islower() for c in part) for part in re.split(r"[\-.]", token)
+    )
+    if has_digit and _ORDINAL.fullmatch(token):
+        return False  # "their partner's 40th", "le 1er décembre"
     if has_digit and has_alpha:
         return True
     # A passphrase of three or more words joined ("saffron-meadow-otter", "blue_river_cup").
