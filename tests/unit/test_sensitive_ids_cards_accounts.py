@@ -629,3 +629,20 @@ def test_a_learned_verdict_with_one_unlabelled_number_is_kept(monkeypatch: pytes
 )
 def test_short_words_that_are_also_other_words_name_no_id_or_bank(text: str) -> None:
     assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"license_number": "ENT-4471-2291-0048", "seats": 50}',
+        'licenseNumber: "SW-2024-00123456"',
+        "ssn_hash=5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8",
+        '"passport_number_hash": "a1b2c3d4e5f6a7b8"',
+    ],
+)
+def test_software_licences_and_digests_of_an_id_in_records_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+def test_a_licence_number_in_a_record_about_driving_is_found() -> None:
+    assert _rules('{"driver": "Ana", "license_number": "D1234567", "state": "CA"}') == "government_id"

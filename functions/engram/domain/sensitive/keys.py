@@ -266,6 +266,8 @@ _KEY_META = frozenset(
         # [mapbox_public_token], [keyRotationDue], [token_balance], [door_code_known_by])
         *("path", "public", "rotation", "due", "balance", "known", "holders", "shared"),
         *("ort", "standort", "lieu", "ubicacion", "ubicación", "luogo", "plek", "plats"),
+        # a digest of it or a pattern for it, not it ([ssn_hash], [passport_number_hash], [id_number_regex])
+        *("hash", "hashed", "digest", "salt", "regex", "pattern", "masked", "validation", "required"),
     ]
 )
 # The same meta words in Chinese, Japanese and Korean: a hint, a reminder, a reset, a change.

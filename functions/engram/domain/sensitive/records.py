@@ -55,11 +55,24 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
         return None
     for key, value in _fields(text, words):
         rule = key_rule(key)
+        if rule == GOVERNMENT_ID and _software_licence(key, words):
+            continue
         if rule == GOVERNMENT_ID and _id_value(value) and not company_numbers(text.replace("_", " ")):
             return rule  # (tax_id_type=eu_vat tax_id_value=DE123456789 company=Acme GmbH: a company's)
         if rule == BANK and _account_value(value):
             return rule
     return None
+
+
+# A record's "license_number" in code is a software licence's unless the text is about
+# driving ({"license_number": "ENT-4471-2291-0048", "seats": 50}).
+_LICENCE_KEY_WORDS = frozenset({"license", "licence", "lic", "number", "no", "num", "nr", "id", "key"})
+_DRIVING_WORDS = frozenset({"driver", "drivers", "driving", "dl", "dmv", "motorist", "permit", "vehicle"})
+
+
+def _software_licence(key: str, words: frozenset[str]) -> bool:
+    parts = {p.lower() for p in re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", key) if p}
+    return bool(parts & {"license", "licence", "lic"}) and parts <= _LICENCE_KEY_WORDS and not words & _DRIVING_WORDS
 
 
 def _may_hold_a_field(text: str, words: frozenset[str]) -> bool:
