@@ -88,10 +88,6 @@ PARTS = {
     "outside_7": [HERE / "sensitive_samples_outside_7.txt"],
     "outside_8": [HERE / "sensitive_samples_outside_8.txt"],
     "outside_9": [HERE / "sensitive_samples_outside_9.txt"],
-    "outside_4": [HERE / "sensitive_samples_outside_4.txt"],
-    "outside_5": [HERE / "sensitive_samples_outside_5.txt"],
-    "outside_7": [HERE / "sensitive_samples_outside_7.txt"],
-    "outside_8": [HERE / "sensitive_samples_outside_8.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
