@@ -306,3 +306,20 @@ def test_what_happened_to_a_secret_under_its_key_passes(key: str, text: str) -> 
 def test_a_secret_given_after_what_happened_to_it_is_found(key: str, text: str) -> None:
     found = find_by_rules(text, key)
     assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # each number passes the old check digit but holds no birth date python-stdnum accepts
+        # (month 78, 31 February, day 82 of a company, a Thai id starting with 9), so it is
+        # an invoice's number beside the id's word, not the id
+        "PESEL? nie wiem, faktura 37783533740",
+        "CNP-ul nu îl am, comanda 1142931715185",
+        "ЕГН не знам, поръчка 1370548940",
+        "kennitala fyrirtækisins vantar, reikningur 8210861599",
+        "Thai ID not needed, booking 9164276108864",
+    ],
+)
+def test_numbers_with_no_valid_birth_date_beside_an_id_word_pass(text: str) -> None:
+    assert _rules(text) is None

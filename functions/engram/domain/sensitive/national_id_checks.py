@@ -36,18 +36,23 @@ def mod11_10_valid(d: str) -> bool:
     return (11 - product) % 10 == int(d[-1])
 
 
-def _pesel(d: str) -> bool:
-    return (10 - _weighted(d, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)) % 10) % 10 == int(d[10])
+def _pesel(d: str) -> bool:  # YYMMDD with the century in the month (+80, +0, +20, +40, +60)
+    month = int(d[2:4])
+    return (10 - _weighted(d, (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)) % 10) % 10 == int(d[10]) and _date_ok(
+        int(d[4:6]), month % 20
+    )
 
 
-def _cnp(d: str) -> bool:
+def _cnp(d: str) -> bool:  # sex and century, YYMMDD, county (01-48, 51, 52, 70, 80-83), serial, check
     r = _weighted(d, (2, 7, 9, 1, 4, 6, 3, 5, 8, 2, 7, 9)) % 11
-    return d[0] != "0" and (1 if r == 10 else r) == int(d[12])
+    county = int(d[7:9])
+    known = 1 <= county <= 48 or county in (51, 52, 70, 80, 81, 82, 83)
+    return d[0] != "0" and (1 if r == 10 else r) == int(d[12]) and known and _date_ok(int(d[5:7]), int(d[3:5]))
 
 
 def _egn(d: str) -> bool:
     r = _weighted(d, (2, 4, 8, 5, 10, 9, 7, 3, 6)) % 11
-    return (0 if r == 10 else r) == int(d[9]) and 1 <= int(d[2:4]) % 20 <= 12
+    return (0 if r == 10 else r) == int(d[9]) and int(d[2:4]) < 60 and _date_ok(int(d[4:6]), int(d[2:4]) % 20)
 
 
 def _amka(d: str) -> bool:
@@ -56,7 +61,9 @@ def _amka(d: str) -> bool:
 
 def _kennitala(d: str) -> bool:
     r = 11 - _weighted(d, (3, 2, 7, 6, 5, 4, 3, 2)) % 11
-    return r != 10 and (0 if r == 11 else r) == int(d[8]) and _date_ok(int(d[:2]) % 40, int(d[2:4]))
+    century = d[9] in "09"  # 9 for the 1900s, 0 for the 2000s
+    day = int(d[:2]) - (40 if int(d[:2]) >= 40 else 0)  # a company's day is 40 on
+    return century and r != 10 and (0 if r == 11 else r) == int(d[8]) and _date_ok(day, int(d[2:4]))
 
 
 def _norwegian_fnr(d: str) -> bool:
@@ -106,7 +113,7 @@ def _jmbg(d: str) -> bool:  # Yugoslav JMBG and Slovenian EMŠO: DDMMYYY, region
 
 
 def _thai_id(d: str) -> bool:
-    return d[0] != "0" and (11 - _weighted(d, tuple(range(13, 1, -1))) % 11) % 10 == int(d[12])
+    return d[0] not in "09" and (11 - _weighted(d, tuple(range(13, 1, -1))) % 11) % 10 == int(d[12])
 
 
 def _snils(d: str) -> bool:
