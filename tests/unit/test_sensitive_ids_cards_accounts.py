@@ -363,6 +363,8 @@ def test_company_vat_ids_insurers_cards_and_look_alikes_pass(text: str) -> None:
         "신한은행 110-482-913374 로 보내주세요",
         "CCI 00219300123456789012 para la transferencia",
         "my NUBAN is 0123456789 (GTBank)",
+        "Please update my direct deposit: RTN 021000021 / DDA 1234567890",
+        "DDA: 1234567890",
     ],
 )
 def test_cheques_cbu_and_more_domestic_accounts_are_found(text: str) -> None:
