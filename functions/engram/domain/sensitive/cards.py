@@ -175,19 +175,24 @@ def has_card(text: str) -> bool:
         return False  # a list of backup codes, whatever they add up to
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
     text = _EXPIRY.sub(r"\1exp ", text)
-    for m in _CARD_RE.finditer(text) if longest_number(text) >= 12 else ():
-        digits = re.sub(r"\D", "", m.group())
-        if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
-            continue
-        before = text[max(0, m.start() - 40) : m.start()]
-        paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
-        if not (_brand(digits) or (len(digits) == 16 and paid_with and _CARD_WORD.search(before))):
-            continue  # an unknown prefix counts only after a card word ("카드번호 9410 ...")
-        if _OTHER_CARD_RIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
-            continue
-        if NOT_A_CARD_BEFORE.search(text[: m.start()]) and not paid_with:
-            continue  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
-        if _ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text):
-            continue  # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
+    if any(_card_at(text, m) for m in (_CARD_RE.finditer(text) if longest_number(text) >= 12 else ())):
         return True
     return _card_in_pieces(text) or _card_in_halves(text)
+
+
+def _card_at(text: str, m: re.Match[str]) -> bool:
+    """Whether the number ``m`` found is a card: Luhn, a brand (or a card word before an
+    unknown prefix), and no other card's, order's or account's label before it."""
+    digits = re.sub(r"\D", "", m.group())
+    if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
+        return False
+    before = text[max(0, m.start() - 40) : m.start()]
+    paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
+    if not (_brand(digits) or (len(digits) == 16 and paid_with and _CARD_WORD.search(before))):
+        return False  # an unknown prefix counts only after a card word ("카드번호 9410 ...")
+    if _OTHER_CARD_RIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+        return False
+    if NOT_A_CARD_BEFORE.search(text[: m.start()]) and not paid_with:
+        return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
+    # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
+    return not (_ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text))
