@@ -21,6 +21,7 @@ from engram.domain.sensitive.categories import (
     numbers_of_other_institutions,
     sensitive_match,
 )
+from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
 from engram.domain.sensitive.dictated_codes import dictated_code
 from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
@@ -108,6 +109,9 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     if rule is None and digits >= 3 and _code_under_key(text, key):
         # [office_door] 7714#, [bike_lock] 0 8 1 5; a card kept as a backup stays a card
         return _find_in_text(text) or sensitive_match(SECRET)
+    if rule is None and code_key_in_other_language(key, text):
+        # [kod_do_bramy] 1 5 9 0, [κωδικός_εξώπορτας] 3 8 4 6, [senha_app_banco] Ipanema#0915
+        return _find_in_text(text) or sensitive_match(SECRET)
     return None
 
 
@@ -164,8 +168,8 @@ def _code_under_key(text: str, key: str) -> bool:
     words = _key_words(key)
     if key_is_meta(key):
         return False
-    if CODE_KEY_WORDS & words and _CODE_VALUE.fullmatch(value):
-        return True
+    if CODE_KEY_WORDS & words and (_CODE_VALUE.fullmatch(value) or keyed_code_with_tail(key, text)):
+        return True  # the code may be followed by how to type it ("8181 then OFF")
     return bool(ONE_TIME_KEY_WORDS & words) and _ONE_TIME_VALUE.fullmatch(value) is not None
 
 

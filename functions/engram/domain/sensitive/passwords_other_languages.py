@@ -16,17 +16,28 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.codes_other_languages import not_a_secret_near, value_opening_clause
 from engram.domain.sensitive.secret_values import credential_like, pointer
+from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
 
 _LATIN_WORDS = (
     r"kata\s+sandi|katasandi|kata\s+laluan|m[ậa]t\s+kh[ẩa]u|nenosiri|neno\s+la\s+siri|parol[aăe]i?|parolă"
     r"|lozink[aeiu]|[šs]ifr[aeiu]|gesl[oa]|parool(?:i|iks)?|slapta[žz]od[iž][sį]?|jelszav\w*|contrasenya|contrasinal"
     r"|pasahitza|lykilor[ðd]|wagwoord|cyfrinair|fjal[ëe]kalim\w*|парол[аи]|лозинк[аеиу]|құпиясөз|нууц\s+үг"
+    # inflected and short forms: Uzbek "paroli", Azerbaijani "parolu", Bulgarian "паролата",
+    # Kazakh "құпия сөзі", Danish/Norwegian "kodeord", "kode", Swedish "lösen", Dutch "ww",
+    # Vietnamese "mk", a wifi's "code" in French
+    r"|parol(?:i|u|um|un|lar\w*)|паролата|парола(?:та)?|пароль\w+|құпия\s+сөз\w*|kodeord(?:et)?|kode(?:n|ord)?"
+    r"|l[öo]sen(?=\s+(?:till|f[öo]r|[äa]r|:))|l[öo]sen:|ww(?=\s+(?:van|voor|is|:))|ww:|mk(?=(?:\s+\S+){1,3}\s+(?:l[àa]|:))|mk:"
+    r"|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|clave\s+(?:del\s+)?wi-?fi"
 )
 _SCRIPT_WORDS = (
     r"كلمة\s*المرور|كلمة\s*السر|كلمة\s*مرور|الباسورد|باسورد|الرقم\s*السري|رمز\s*المرور|رمز\s*عبور|گذرواژه"
     r"|پاس\s*ورڈ|סיסמ[הא]|הסיסמ[הא]|पासवर्ड|कूटशब्द|পাসওয়ার্ড|รหัสผ่าน|கடவுச்சொல்|పాస్‌?వర్డ్|პაროლი|გაროლი"
     r"|գաղտնաբառ|ពាក្យសម្ងាត់|စကားဝှက်|ລະຫັດຜ່ານ"
+    # Arabic "كلمة سر", Persian "پسورد" and "رمز" (a password in Persian), Thai "รหัส" and
+    # "พาสเวิร์ด", Amharic, Sinhala, Khmer, Georgian inflections
+    r"|كلمة\s*(?:ال)?سر|پسورد|پسوورد|رمز|รหัส|พาสเวิร์ด|ይለፍ\s*ቃል|මුරපද\w*|පාස්වර්ඩ්|លេខសម្ងាត់|პაროლ\w*"
 )
 _LATIN_RE = re.compile(r"(?<![\w])(?:" + _LATIN_WORDS + r")(?![\w])", re.IGNORECASE)
 _SCRIPT_RE = re.compile(r"(?:" + _SCRIPT_WORDS + r")")
@@ -40,14 +51,18 @@ STEMS = frozenset(
         *("slaptažodį", "contrasenya", "contrasinal", "pasahitza", "lykilorð", "lykilord", "wagwoord", "cyfrinair"),
         *("jelszavam", "jelszava", "jelszavad", "jelszavunk", "jelszavát", "jelszavamat"),
         *("парола", "пароли", "лозинка", "лозинке", "лозинки", "лозинку", "құпиясөз", "нууц"),
+        *("paroli", "parolu", "parolum", "parolun", "паролата", "құпия", "kodeord", "kodeordet", "kode", "koden"),
+        *("lösen", "losen", "ww", "mk", "code", "clave"),
     ]
 )
 _TOKEN = re.compile(r"[!-~]+")
 # Password managers whose names look like a value.
 _KEEPERS = frozenset(["1password", "1pass", "1pw"])
 # A letter of the scripts of _SCRIPT_WORDS (Hebrew, Arabic, Devanagari, Bengali, Tamil,
-# Telugu, Thai, Lao, Myanmar, Georgian, Armenian, Khmer).
-_OTHER_SCRIPT = re.compile(r"[\u0530-\u06ff\u0900-\u0c7f\u0e00-\u0eff\u1000-\u109f\u10a0-\u10ff\u1780-\u17ff]")
+# Telugu, Sinhala, Thai, Lao, Myanmar, Georgian, Armenian, Ethiopic, Khmer).
+_OTHER_SCRIPT = re.compile(
+    r"[\u0530-\u06ff\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff]"
+)
 _EMAIL = re.compile(r"[^@\s]+@[\w\-]+(?:\.[\w\-]+)+")
 _HEX_OR_DATE = re.compile(r"(?:0x)?[0-9a-fA-F]{16,}|\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
 
@@ -75,6 +90,78 @@ def password_in_other_language(text: str, words: frozenset[str]) -> bool:
         regexes.append(_SCRIPT_RE)
     for regex in regexes:
         for m in regex.finditer(text):
+            if not_a_secret_near(text, m.start(), m.end()):
+                continue  # "kode promo DISKON50", "رمز الخصم SAVE20"
             if _value_after(re.split(r"[\n.;!?](?:\s|$)", text[m.end() : m.end() + 80], maxsplit=1)[0]):
                 return True
     return False
+
+
+# The value first, then a few words, then the word, in any language ("hunde123 ist das pw für
+# den Router", "Tulipan1985 to moje hasło", '"soleil2023!" c'est mon mot de passe'): the value
+# opens the text or a clause.
+# Chinese, Japanese and Korean join the word to what comes before it ("私のパスワード").
+# What says the value is the password, between them ("ist das", "c'est mon", "to moje", "es la",
+# "это", a dash) or after the word (Turkish "şifresi bu", Japanese "です").
+_SAYS_IT_IS = re.compile(
+    r"(?:^|\s)(?:—|–|-|is|was|ist|war|wäre|est|c['’]est|était|es|era|sea|é|è|era|to|jest|je|jsou|är|var|er|was|это|был\w*"
+    r"|є|е|este|on|az|ni|ndiyo|adalah|ialah|là|ay|olan|dir|dır|это|ήταν|είναι|הוא|היא|هو|هي|است|हैं?|ही)(?:\s|$)"
+    r"|是|は|が|이야|은|는",
+    re.IGNORECASE,
+)
+_SAYS_IT_IS_AFTER = re.compile(
+    r"\S*\s*(?:bu|budur|dir|dır|です|だ|이야|야|입니다|है|hai|ni|ndiyo)(?![\w])", re.IGNORECASE
+)
+# A sentence's start (not a label's colon: "SSID: Casa-Ruiz (password in 1Password)").
+_SENTENCE_OPENS = re.compile(r"(?:[\n.!?;]|^)\s*[\"“«'‘]?$")
+# A commit or object id opening a line of a log ("a31f0c8 add password strength meter").
+_SHORT_HEX = re.compile(r"(?=[0-9a-f]*\d)[0-9a-f]{7,40}")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_PASSWORD_WORD = re.compile(r"パスワード|暗証番号|密码|密碼|비밀번호|비번")
+_ANY_PASSWORD_WORD = re.compile(PASSWORD_WORD + r"(?!-)", re.IGNORECASE)
+
+
+# The password words of the text's word set (not "sent", "number" or "question").
+_BEFORE_STEMS = (PASSWORD_STEMS | STEMS) - frozenset(
+    [
+        *("answer", "sent", "texted", "number", "question", "memorable", "words", "recovery", "security", "seed"),
+        *("network", "wi", "fi", "p", "pass", "client", "secret", "carte", "cb", "code", "multibanco", "maiden"),
+    ]
+)
+
+
+def password_before_its_word(text: str, words: frozenset[str]) -> bool:
+    """The value first, then its word ("hunde123 ist das pw", "Osaka#2019 は私のパスワードです")."""
+    if not words & _BEFORE_STEMS and (text.isascii() or not (_OTHER_SCRIPT.search(text) or _CJK.search(text))):
+        return False
+    regexes = [_ANY_PASSWORD_WORD, _LATIN_RE]
+    if not text.isascii():
+        regexes.extend((_SCRIPT_RE, _CJK_PASSWORD_WORD))
+    for regex in regexes:
+        for m in regex.finditer(text):
+            for token, gap in value_opening_clause(text, m.start(), opens=_SENTENCE_OPENS):
+                value = token.strip(".,;!?)(\"“”«»'‘’—–")
+                if (
+                    _OTHER_THING.search(gap)
+                    or "," in gap
+                    or ":" in gap
+                    or value.endswith(":")
+                    or _SHORT_HEX.fullmatch(value)
+                ):
+                    continue  # "BT-Hub-7QX is the network name, password on the router"
+                if not (_SAYS_IT_IS.search(gap) or _SAYS_IT_IS_AFTER.match(text, m.end())):
+                    continue  # "v2.3.1 changed password policy": a line's first word, not the password
+                if _CJK.search(value):
+                    continue  # "Wi-Fiのパスワード": the word's own phrase, not a value before it
+                if credential_like(value) and not pointer(value) and not any(c in value for c in "/=@$"):
+                    return True
+    return False
+
+
+# Words between a value and a password word that make the value something else (its user
+# name, the network's name, a file).
+_OTHER_THING = re.compile(
+    r"(?<![\w])(?:name|nom|nome|nombre|navn|namn|nimi|naam|netzwerk|network|r[ée]seau|red|rede|ssid|user\w*|benutzer\w*"
+    r"|usuario|utilisateur|login|e-?mail|file|datei|fichier|archivo|hint|tipp|dica|pista|indice|manager|policy)(?![\w])",
+    re.IGNORECASE,
+)

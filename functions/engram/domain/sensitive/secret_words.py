@@ -105,6 +105,8 @@ NOT_A_VALUE = frozenset(
         *("bloqueada", "bloqueado", "incorrecta", "incorrecto", "cambiada", "expirada", "expirado", "errada"),
         *("expiré", "expirée", "bloqué", "bloquée", "incorrect", "incorrecte", "abgelaufen", "gesperrt"),
         *("ungültig", "verlopen", "geblokkeerd", "onjuist", "wygasło", "zablokowane", "błędne", "utgånget"),
+        # where it is, in Polish and Czech ("hasło jest u mamy", "heslo je napsané na routeru")
+        *("u", "napsané", "napsaný", "napsaná", "zapsané", "uložené", "zapisane", "zapisany", "napisane"),
     ]
 )
 

@@ -1,0 +1,479 @@
+"""Access codes, PINs and security answers written in other languages and scripts, where the
+English-shaped rules of ``lock_codes`` and ``passwords`` find no word they know:
+
+- a word that by itself names a PIN or a code to keep secret (Finnish "tunnusluku", Swahili
+  "namba ya siri", Hebrew "הקוד הסודי", Bengali "পিন", a code "from the SMS" in Russian,
+  a one-time code in Swedish or Turkish, recovery codes in Spanish, German or Chinese),
+  then a code within a few words;
+- a word for "code" (code, kod, kód, kode, koodi, kodu, codice, código, код, κωδικός, קוד,
+  كود, رمز, کد, รหัส, msimbo, mã ...) with the thing it opens close by (a door, gate,
+  alarm, safe, intercom, padlock, garage, in each language, inflected), then a code;
+- the code first, and the word after it ("2486 это пин от карты", "0417 isch dr Code
+  vom Veloschloss", "8264 是我家门锁的密码");
+- the answer to a security question named in another language ("güvenlik sorusu: ...
+  cevap: ...", "ответ на секретный вопрос «...» — Соколова", "秘密の質問「...」→ ポチ").
+
+A code here is three to ten digits (spaced digits and other scripts' digits are read as
+ASCII digits by ``reading_view`` first), at most two letters, "#" or "*": not a time, a
+year after "since", an amount or a phone number. Postal, area, error, promo, tracking and
+order codes name nothing that opens.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.secret_values import credential_like, pointer
+from engram.domain.sensitive.secret_words import NOT_A_VALUE
+
+# Words that by themselves name a PIN or a code to keep secret, in Latin and Cyrillic script.
+_STRONG_LATIN = (
+    r"tunnusluku\w*|pin[\s\-]?koodi\w*|geheimzahl|geheimnummer|namba\s+ya\s+siri|nambari\s+ya\s+siri|lambar\s+sirri\w*"
+    r"|kode\s+pin|m[ãa]\s+pin|numer\s+pin|c[óo]digo\s+pin|codice\s+pin|code\s+pin|pin[\s\-]?k[óo]d\w*|pinkod\w*"
+    r"|пин(?:[\s\-]?код\w*|а|ом|у|е)?|пін(?:[\s\-]?код\w*|а|ом|у|і)?"
+    r"|cvc2?|cvv2?|cvn|pr[üu]fziffer|pr[üu]fnummer"
+    # one-time codes and codes sent by SMS
+    r"|код\w*\s+(?:из|с|со|в|від|з|по)\s+(?:смс|sms)|смс[\s\-]?код\w*|sms[\s\-]?(?:kod\w*|k[óo]d\w*|code|koodi|codice|c[óo]digo)"
+    r"|code\s+(?:de\s+s[ée]curit[ée]\s+)?(?:re[çc]u|envoy[ée])\s+par\s+sms|c[óo]digo\s+(?:por\s+sms|del\s+sms|que\s+(?:te|me)\s+lleg\w+)"
+    r"|eng[åa]ngskod\w*|engangskode\w*|kertak[äa]ytt[öo]\w*|tek\s+kullan[ıi]ml[ıi]k\s+(?:[şs]ifre|kod)\w*|einmal(?:code|passwort|kennwort)"
+    r"|jednorazow\w+\s+(?:kod|has[łl]o)\w*|одноразов\w+\s+(?:код|пароль)\w*|m[ãa]\s+(?:otp|x[áa]c\s+(?:nh[ậa]n|th[ựu]c))"
+    # codes to keep: access, unlock, security, secret and recovery codes; a bank's signing key
+    r"|c[óo]digo\s+(?:de\s+acceso|de\s+seguridad|secreto|de\s+desbloqueo|de\s+apertura)|codice\s+(?:di\s+sblocco|segreto|di\s+accesso"
+    r"|di\s+sicurezza)|code\s+(?:de\s+s[ée]curit[ée]|secret|d['’]\s*acc[eè]s|de\s+d[ée]verrouillage)|digicode|sicherheitscode"
+    r"|zugangscode|entsperr\w*|toegangscode|alarmcode\w*|larmkod\w*|hälytyskoodi\w*|halytyskoodi\w*|kapuk[óo]d\w*|ajt[óo]k[óo]d\w*"
+    r"|sleutelkast\w*|wiederherstellungscode\w*|c[óo]digos?\s+de\s+recupera[cç]\w+|codes?\s+de\s+r[ée]cup[ée]ration"
+    r"|kody?\s+(?:zapasow|odzyskiwani)\w*|clave\s+(?:bizum|de\s+firma|del\s+cajero|de\s+(?:la\s+)?tarjeta|de\s+operaciones)"
+    r"|(?:tan|blik)[\s\-]?(?:code|kod)|t[üu]rcode|torcode|deurcode|portkod\w*|portkode\w*|d[øo]rkode\w*|ovikoodi\w*|porttikoodi\w*"
+    r"|kod\s+dost[eę]pu|k[óo]d\s+(?:k\s+)?(?:odemknut[íi]|zabezpe[čc]en[íi])|codul\s+(?:pin|de\s+acces|de\s+securitate)"
+)
+# The same in scripts written with other letters; no word boundaries (Thai and Chinese run
+# words together, Hebrew and Arabic join "the" and "of" to the word).
+_STRONG_SCRIPT = (
+    r"הקוד\s*הסודי|קוד\s*סודי|קוד\s*(?:ה)?אימות|الرقم\s*السري|الرمز\s*السري|رمز\s*سري|رمز\s*(?:دوم|اول|کارت|عابر|پویا)"
+    r"|(?:رمز|كود)\s*(?:ال)?(?:بطاقة|صراف|تحقق|تفعيل)|کد\s*(?:تایید|تأیید|یکبار)"
+    r"|(?<![\u0600-\u06ff])(?:پین|ایم\s*پن|پن)(?![\u0600-\u06ff])"
+    r"|पिन|পিন|ፒን|პინი?|(?<![ァ-ヴー])ピン(?![ァ-ヴー])|핀\s*번호|暗証番号|비밀번호|비번|恢复码|备用码|備用碼|復元コード|バックアップコード"
+    r"|ワンタイムパスワード|认证码|認証コード|รหัส\s*(?:ATM|เอทีเอ็ม|บัตร|ประตู|ผ่าน|ล็อค|OTP|pin|ตู้เซฟ)"
+    r"|លេខកូដ|លេខសម្ងាត់|ලේඛ\s*අංකය|පින්|பின்|పిన్"
+)
+# Words for "code" that need the thing the code opens close by.
+_CODE_WORD = (
+    r"(?<![\w])(?:codes?|codice|c[óo]digos?|kod\w*|k[óo]d\w*|kode\w*|koodi\w*|kodas|kods|cod|codul"
+    r"|kodi|ky[öo]d|код\w*|κωδικ\w*|msimbo|mã|ma(?=\s+(?:c[ửu]a|kh[óo]a|k[ée]t))|šifr\w*|sifr\w*|[şs]ifre\w*|lykilor\w*"
+    r"|combinaci[óo]n|combinaison|combinazione|combina[çc][ãa]o|kombinacj\w*|kombination|комбинаци\w*)(?![\w])"
+    r"|קוד|הקוד|كود|الكود|رمز|الرمز|کد|รหัส|កូដ|コード|番号|暗証|密码|密碼|코드|비밀번호|ኮድ|ቁጥር|კოდ\w*|কোড|कोड"
+)
+# What a code opens, in each language (a prefix: the word's inflections follow it).
+_THING = (
+    r"(?<![\w])(?:alarm|alarme|allarm|antifurt|larm|h[äa]lytys|riaszt|συναγερμ|сигнализац|охоронн|alarmu|alarma|alarmy"
+    r"|t[üu]r|haust[üu]r|tor(?![\w])|deur|d[øo]r|d[öo]rr|porte|portail|port[óo]n|puerta|porta|portone|cancell"
+    r"|port[ãa]o|drzwi|bram|furtk|klatk|vchod|dve[řr]|br[áa]n|kapu|ajt[óo]|kap[ıi]|vrat|ulaz|u[șş]a|poart|интерфон|interfon"
+    r"|citofon|domofon|interphone|intercom|gegensprech|portero|porteiro|interfone|двер|подъезд|під['’]?їзд|калитк|хвіртк"
+    r"|ворот|брам|сейф|замк|замок|домофон|вхід|входн|θυρ|πόρτ|εξώπορτ|καγκελόπορτ|tresor|coffre|cofre|caja\s+fuerte"
+    r"|cassaforte|kluis|sejf|sef(?:a|u|om)?(?![\w])|kasa(?:s[ıi]n[ıi]n|y[ıi]|da)?|kassask[åa]p|kassaskap|kassaskab|kassakaappi|trezor|páncél"
+    r"|garag|garaz|garaż|garasj|autotalli|skrytk|locker|schlie[ßs]fach|casier|taquilla|armadietto|kast(?:je)?"
+    r"|cadenas|candado|cadeado|lucchett|vorh[äa]ngeschloss|schloss|zahlenschloss|hangslot|fietsslot|cijferslot|k[łl][óo]dk|lås|zámek|z[áa]mk"
+    r"|cykell[åa]s|sykkell[åa]s|h[æae]ngel[åa]s|kodel[åa]s|kodl[åa]s|fietsenstalling|sleutelkast"
+    r"|lakat|kilit|veloschloss|fahrradschloss|bike\s*lock|sleutel|schl[üu]ssel|keybox|lockbox|geti|mlango|kufuli"
+    r"|c[ửu]a|k[ée]t\s+s[ắa]t|kh[óo]a|pintu|gembok|brankas|kunci|tastenfeld|keypad|clavier|teclado|tastiera)"
+    r"|ประตู|ตู้เซฟ|ล็อค|กุญแจ|باب|الباب|بوابة|البوابة|العمارة|الخزنة|خزنة|الخزينة|الإنذار|درِ|درب|پارکینگ|گاوصندوق|دزدگیر"
+    r"|שער|דלת|אזעקה|כספת|מנעול|בניין|כניסה|门锁|門鎖|门禁|大门|房门|家门|保险柜|保险箱|金庫|金库"
+    r"|ドア|玄関"
+    r"|도어|금고|현관|대문|ទ្វារ|ដែក|კარ|სეიფ|দরজা|दरवाज|ताला|تجوری|دروازه|ATM|এটিএম|เอทีเอ็ม|ኤቲኤም"
+)
+# Codes that open nothing: postal, area, error, discount, tracking, product and order codes.
+_NOT_A_SECRET = re.compile(
+    r"(?<![\w])(?:post(?:al|ale|code|cod|leitzahl|nummer|nr)?|pocztow\w*|plz|zip|почтов\w*|индекс\w*|поштов\w*|area|área"
+    r"|vorwahl|indicatif|prefisso|ошибк\w*|fehler(?:code|nummer)?|erreur|error|hata(?:s[ıi])?|b[łl][ąęae]d(?:u|em|y)?"
+    r"|promo(?:cional|code|kod|kode)?|rabatt(?:code)?|descuento|r[ée]duction|sconto|kupon(?:u|kodu)?|coupon|скидк\w*"
+    r"|indirim(?:i|kodu)?|tracking|sendung(?:s(?:nummer|verfolgung))?|suivi|seguimiento|rastreo|отслеж\w*|takip"
+    r"|bestell(?:ung|nummer)?|commande|pedido|ordine|zam[óo]wieni[ae]|заказ\w*|sipari[şs](?:i|in)?|artikel(?:nummer)?"
+    r"|produkt(?:code)?|produit|producto|prodotto|product|country|pa[íi]s|landes(?:code|vorwahl)|regi[óo]n|регион\w*"
+    r"|ifsc|swift|bic|iban|sort\s+code|routing|blz|qr|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
+    r"(?![\w])"
+    r"|خصم|الخصم|كوبون|قسيمة|تخفیف|קופון|הנחה|折扣|优惠|割引|クーポン|할인|쿠폰|邮编|郵便|우편|رمز\s*بريدي|الرمز\s*البريدي"
+    r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์",
+    re.IGNORECASE,
+)
+_STRONG_LATIN_RE = re.compile(r"(?<![\w])(?:" + _STRONG_LATIN + r")(?![\w])", re.IGNORECASE)
+_STRONG_SCRIPT_RE = re.compile(_STRONG_SCRIPT, re.IGNORECASE)
+_STRONG_RE = re.compile(r"(?<![\w])(?:" + _STRONG_LATIN + r")(?![\w])|" + _STRONG_SCRIPT, re.IGNORECASE)
+_CODE_WORD_RE = re.compile(_CODE_WORD, re.IGNORECASE)
+_THING_RE = re.compile(_THING, re.IGNORECASE)
+# A code: a digit first, then digits, "#", "*", spaces or dashes between groups, at most two
+# letters ("47К2580", "A1974" after its letter, "7741*", "3 5 В 1880"); checked in _a_code.
+_VALUE_RE = re.compile(
+    r"(?<![\w+/:.,#@\-])(?:[^\W\d_](?=\d))?[#*]?\d"
+    r"(?:[\d#*]|[ \-](?=\d|[^\W\d_](?![^\W\d_]))|[^\W\d_](?![^\W\d_]))*[#*]?(?![\w/:@]|[.,]\d)"
+)
+_AFTER_VALUE = re.compile(
+    r"\s*(?:%|€|\$|£|₽|₹|¥|₩|mg|kg|g|ml|l|cm|mm|km|m|kr|z[łl]|pln|chf|eur|usd|rub|руб\w*|грн|lei|ft|tl|euro?s?|dollars?"
+    r"|uhr|h|min\w*|minut\w*|мин\w*|час\w*|stunden?|heures?|horas?|ore|saat|dakika|tage?|jours?|d[íi]as?|giorni|дн\w*"
+    r"|dni|år|ans|a[ñn]os|anni|лет|год\w*|yıl|km/h|x)(?![\w])",
+    re.IGNORECASE,
+)
+_BEFORE_NOT_A_CODE = re.compile(
+    r"(?:(?<![\w])(?:at|um|à|a\s+las|alle|om|kl\.?|klockan|klo|kello|o|godz\.?|hod\.?|в|о|saat|since|seit|depuis|desde|dal|sinds|sedan|od|от|с|з|від"
+    r"|en|in|im|year|jahr|année|año|anno|rok|год\w*|yılında|năm|từ|nr\.?|no\.?|n[°º]|№|tel\.?|phone|telefon\w*|телефон\w*"
+    r"|tlf\.?|ext\.?|zimmer|room|chambre|habitaci[óo]n|stanza|pok[óo]j|квартир\w*|apt\.?|wohnung|piso|etage|stock|floor"
+    r"|этаж\w*|kat|tầng|bus|tram|linie|line|ligne|línea|linea|route|gleis|platform|km|x)\s*|[+€$£#№])$",
+    re.IGNORECASE,
+)
+_DATE = re.compile(r"\d{1,2}-\d{1,2}-(?:19|20)\d\d|(?:19|20)\d\d-\d{1,2}-\d{1,2}")
+_CLAUSE_END = re.compile(r"[\n!?;。！？]|\.(?:\s|$)")
+
+
+def _a_code(text: str, m: re.Match[str]) -> bool:
+    value = m.group().rstrip(" -")
+    digits = sum(c.isdigit() for c in value)
+    letters = sum(c.isalpha() for c in value)
+    if not 3 <= digits <= 10 or letters > 2 or _DATE.fullmatch(value) or len(set(value) - {" ", "-", "0"}) == 0:
+        return False
+    if _AFTER_VALUE.match(text, m.start() + len(value)) or _BEFORE_NOT_A_CODE.search(
+        text, max(0, m.start() - 14), m.start()
+    ):
+        return False
+    # a phone number: groups of digits that add up to more than a code holds
+    return not (value.count(" ") + value.count("-") >= 3 and digits >= 9)
+
+
+def _code_after(text: str, start: int, limit: int = 60) -> bool:
+    """A code within a few words after ``start``, in the same clause (further when a colon
+    says the code comes next: "code pin de mon tel si je suis à l'hôpital : 270519")."""
+    rest = text[start : start + max(limit, 90)]
+    end = _CLAUSE_END.search(rest)
+    rest = rest[: end.start()] if end else rest
+    for m in _VALUE_RE.finditer(rest):
+        gap = rest[: m.start()].rstrip()
+        colon = gap.endswith((":", "：")) and len(gap.split()) <= 12
+        if not colon and (len(gap.split()) > 6 or m.start() > limit):
+            return False
+        if _a_code(rest, m):
+            return True
+    return False
+
+
+# Recovery and backup codes, in more languages: groups of letters and digits ("8K2F-Q7LM-3XWD",
+# "7731-0248 4419-5520", a list of "4f2a9-1c8e3" lines).
+_RECOVERY_WORD = re.compile(
+    r"(?<![\w])(?:wiederherstellungs-?codes?|backup-?codes?|sicherungs-?codes?|c[óo]digos?\s+de\s+(?:recupera[cç]\w+|respaldo"
+    r"|seguran[çc]a)|codes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|codici\s+(?:di\s+)?(?:recupero|backup)|herstelcodes?"
+    r"|[åa]terst[äa]llningskod\w*|gjenopprettingskod\w*|gendannelseskod\w*|palautuskood\w*|varakood\w*|kody?\s+(?:zapasow"
+    r"|odzyskiwani)\w*|yedek\s+kod\w*|kurtarma\s+kod\w*|код\w*\s+восстановлени\w*|резервн\w+\s+код\w*"
+    r"|záložní\s+kód\w*|kódy\s+pro\s+obnovení)(?![\w])|恢复码|备用码|備用碼|復元コード|バックアップコード|복구\s*코드|백업\s*코드",
+    re.IGNORECASE,
+)
+_RECOVERY_VALUE = re.compile(r"(?<![\w\-])(?=(?:[^\s]*\d){3})[A-Za-z\d]{3,8}(?:[\-][A-Za-z\d]{3,8})+(?![\w\-])")
+
+
+def _recovery_codes(text: str) -> bool:
+    return any(_RECOVERY_VALUE.search(text, m.end(), m.end() + 100) for m in _RECOVERY_WORD.finditer(text))
+
+
+# A dial's combination: three turns, each a direction and a number ("sol 40 sağ 15 sol 72",
+# "左转三圈到 27，右转到 64", "右に 15、左に 38"), with a safe, a lock or a code named.
+_DIRECTION = (
+    r"(?:sol|sa[ğg]|links|rechts|gauche|droite|izquierda|derecha|sinistra|destra|esquerda|direita|lewo|prawo|w\s+lewo"
+    r"|w\s+prawo|vlevo|vpravo|balra|jobbra|vasemmalle|oikealle|v[äa]nster|h[öo]ger|venstre|h[øo]yre|h[øo]jre|влево"
+    r"|вправо|налево|направо|ліворуч|праворуч|αριστερά|δεξιά|左|右|왼쪽|오른쪽)"
+)
+_DIAL = re.compile(
+    r"(?:"
+    + _DIRECTION
+    + r"[^\d\n]{0,8}?\d{1,2}(?!\d|\s*(?:m|km|cm|mm|meters?|metres?|metros?|m[èe]tres?|metri|kilom\w*|min\w*)(?!\w))"
+    r"[^\d\n]{0,6}?){3}",
+    re.IGNORECASE,
+)
+
+
+def _dial(text: str) -> bool:
+    return _DIAL.search(text) is not None and (
+        _CODE_WORD_RE.search(text) is not None or _THING_RE.search(text) is not None
+    )
+
+
+# Digits said as Chinese, Japanese or Korean number words, one by one ("四、七、一、九",
+# "칠 삼 오 일"): read as ASCII digits for the rules above.
+_CJK_DIGIT = {
+    **dict.fromkeys("〇零", "0"),
+    **dict(zip("一二三四五六七八九", "123456789", strict=True)),
+    **dict.fromkeys("공영", "0"),
+    **dict(zip("일이삼사오육칠팔구", "123456789", strict=True)),
+}
+_CJK_DIGIT_RUN = re.compile(
+    r"(?<![一-鿿])[〇零一二三四五六七八九](?:[、,，]\s*[〇零一二三四五六七八九]){2,9}(?![一-鿿])"
+    r"|(?<!\S)[공영일이삼사오육칠팔구](?:\s+[공영일이삼사오육칠팔구]){2,9}(?!\S)"
+)
+
+
+def _cjk_digits_read(text: str) -> str | None:
+    if text.isascii() or _CJK_DIGIT_RUN.search(text) is None:
+        return None
+    return _CJK_DIGIT_RUN.sub(lambda m: "".join(_CJK_DIGIT.get(c, "") for c in m.group()), text)
+
+
+_TOKEN = re.compile(r"\S+")
+_CLAUSE_OPENS = re.compile(r"(?:[\n.!?;:(]|^)\s*[\"“«'‘]?$")
+
+
+def value_opening_clause(
+    text: str, start: int, max_words: int = 4, opens: re.Pattern[str] = _CLAUSE_OPENS
+) -> list[tuple[str, str]]:
+    """The token that opens the text or a clause before ``start`` with at most ``max_words``
+    words between it and ``start``, and those words ("hunde123" and "ist das" before "pw")."""
+    lo = max(0, start - 80)
+    before = text[lo:start]
+    tokens = list(_TOKEN.finditer(before))
+    out = []
+    for k in range(min(max_words, len(tokens) - 1) + 1):
+        tok = tokens[len(tokens) - 1 - k]
+        opening = text[: lo + tok.start()]
+        if (lo == 0 or tok.start() > 0) and opens.search(opening[-3:] if opening.strip() else ""):
+            gap = " ".join(t.group() for t in tokens[len(tokens) - k :])
+            if not _CLAUSE_END.search(gap + " "):  # the value opens the word's own clause
+                out.append((tok.group(), gap))
+    return out
+
+
+def _code_before(text: str, start: int) -> bool:
+    """A code opening the clause, a few words before its word ("2486 это пин", "0417 isch dr
+    Code vom", "8264 是我家门锁的密码")."""
+    for token, gap in value_opening_clause(text, start):
+        value = token.strip("\"“”«»'‘’—–,:")
+        m = _VALUE_RE.fullmatch(value)
+        if m is not None and _a_code(value, m) and not any(c.isdigit() for c in gap):
+            return True
+    return False
+
+
+def _thing_near(text: str, start: int, end: int) -> bool:
+    return _THING_RE.search(text, max(0, start - 40), min(len(text), end + 40)) is not None
+
+
+def not_a_secret_near(text: str, start: int, end: int) -> bool:
+    return _NOT_A_SECRET.search(text, max(0, start - 20), min(len(text), end + 20)) is not None
+
+
+# The first letters of the Latin and Cyrillic words above: each rule runs only when a word of
+# the text starts with one of them, or the text is not all ASCII (a 10,000-character
+# message costs a few milliseconds per regex tried over it).
+_CODE_PREFIXES = (
+    *("tunnusluku", "geheimzahl", "geheimnummer", "namba", "nambari", "lambar", "código", "codigo", "codice", "codici"),
+    *("prüfziffer", "pruefziffer", "prüfnummer", "engångskod", "engangskod", "kertakäyt", "kullanım", "kullanim"),
+    *("einmalcode", "einmalpass", "jednorazow", "digicode", "sicherheitscode", "zugangscode", "entsperr"),
+    *("toegangscode", "alarmcode", "larmkod", "hälytyskood", "halytyskood", "kapukód", "kapukod", "ajtókód"),
+    *("ajtokod", "sleutelkast", "wiederherstellung", "türcode", "turcode", "torcode", "deurcode", "portkod", "dørkod"),
+    *(
+        "dorkod",
+        "ovikood",
+        "porttikood",
+        "combinaci",
+        "combinaison",
+        "combinazion",
+        "combinaç",
+        "kombinac",
+        "kombination",
+    ),
+    *("msimbo", "šifr", "sifr", "şifr", "lykilor", "backup", "sicherungscode", "herstelcode", "återställningskod"),
+    *("aterstallningskod", "gjenopprettingskod", "gendannelseskod", "palautuskood", "varakood", "kurtarma", "záložní"),
+    *("pinkod", "pinkoodi", "koodi", "kodu", "kodem", "kody", "kodą", "kód", "kode", "codes", "пин", "пін"),
+    *("код", "смс", "одноразов", "κωδικ", "комбинац", "резервн"),
+)
+# The short words among them, whole ("pin", not "pink"; "mã", not "make").
+_CODE_WORDS = frozenset(
+    [
+        *(
+            "pin",
+            "pins",
+            "kod",
+            "cod",
+            "codul",
+            "code",
+            "kode",
+            "mã",
+            "cvc",
+            "cvc2",
+            "cvv",
+            "cvv2",
+            "cvn",
+            "sms",
+            "tan",
+        ),
+        *("blik", "tek", "yedek", "clave", "numer", "kód", "kódot", "kodi", "kyöd", "kodas", "kods", "ma"),
+    ]
+)
+# A letter of the scripts the rules name without word boundaries (Hebrew, Arabic, Indic, Thai,
+# Lao, Georgian, Ethiopic, Khmer, Japanese, Chinese, Korean).
+_SCRIPTS = re.compile(
+    r"[\u0590-\u07ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
+    r"\uac00-\ud7af]"
+)
+_DIRECTIONS = frozenset(
+    [
+        *("sol", "sağ", "sag", "links", "rechts", "gauche", "droite", "izquierda", "derecha", "sinistra", "destra"),
+        *("esquerda", "direita", "lewo", "prawo", "vlevo", "vpravo", "balra", "jobbra", "vasemmalle", "oikealle"),
+        *("vänster", "vanster", "höger", "hoger", "venstre", "høyre", "hoyre", "højre", "hojre", "влево", "вправо"),
+        *("налево", "направо", "ліворуч", "праворуч", "αριστερά", "δεξιά"),
+    ]
+)
+
+
+def _starts_with(words: frozenset[str], prefixes: tuple[str, ...]) -> bool:
+    return any(w.startswith(prefixes) for w in words)
+
+
+def code_in_other_language(text: str, words: frozenset[str]) -> bool:
+    """A PIN, an access code or a one-time code named in another language, with its code."""
+    latin = bool(words & _CODE_WORDS) or _starts_with(words, _CODE_PREFIXES)
+    scripted = not text.isascii() and _SCRIPTS.search(text) is not None
+    if not latin and not scripted:
+        return False
+    if _recovery_codes(text) or ((words & _DIRECTIONS or scripted) and _dial(text)):
+        return True
+    if _coded(text, latin, scripted):
+        return True
+    read = _cjk_digits_read(text) if scripted else None
+    return read is not None and _coded(read, latin, scripted)
+
+
+def _coded(text: str, latin: bool, scripted: bool) -> bool:
+    strong = (
+        (_STRONG_LATIN_RE.finditer(text) if latin else iter(())),
+        (_STRONG_SCRIPT_RE.finditer(text) if scripted else iter(())),
+    )
+    for m in (m for ms in strong for m in ms):
+        if not_a_secret_near(text, m.start(), m.end()):
+            continue
+        if _code_after(text, m.end()) or _code_before(text, m.start()):
+            return True
+    for m in _CODE_WORD_RE.finditer(text):
+        if not _thing_near(text, m.start(), m.end()) or not_a_secret_near(text, m.start(), m.end()):
+            continue
+        # the thing may come between the word and its code ("код від хвіртки на дачі 3141")
+        if _code_after(text, m.end(), 90) or _code_before(text, m.start()):
+            return True
+    return False
+
+
+# -- the answer to a security question ---------------------------------------------------------------
+_QUESTION = re.compile(
+    r"question\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheitsfrage|pregunta\s+(?:de\s+seguridad|secreta)"
+    r"|pergunta\s+(?:de\s+seguran[çc]a|secreta)|domanda\s+(?:segreta|di\s+sicurezza)|pytani\w*\s+(?:pomocnicz|zabezpiecz|bezpiecze)\w*"
+    r"|beveiligingsvraag|s[äa]kerhetsfr[åa]ga\w*|sikkerhedssp[øo]rgsm[åa]l\w*|sikkerhetssp[øo]rsm[åa]l\w*|turvakysymy\w*"
+    r"|g[üu]venlik\s+soru\w*|gizli\s+soru\w*|секретн\w+\s+вопрос\w*|контрольн\w+\s+вопрос\w*|таємн\w+\s+питанн\w*"
+    r"|контрольн\w+\s+питанн\w*|bezpe[čc]nostn[íi]\s+ot[áa]zk\w*|biztons[áa]gi\s+k[ée]rd[ée]s\w*|[îi]ntreb[ăa]r\w*\s+de\s+securitate"
+    r"|c[âa]u\s+h[ỏo]i\s+b[ảa]o\s+m[ậa]t|pertanyaan\s+keamanan|ερώτηση\s+ασφαλείας|密码提示问题|安全问题|密保问题|安全問題|秘密の質問"
+    r"|質問の答え|보안\s*질문|השאלה\s*הסודית|שאלת\s*(?:ה)?אבטחה|سؤال\s*الأمان|السؤال\s*السري|سوال\s*امنیتی|सुरक्षा\s*प्रश्न",
+    re.IGNORECASE,
+)
+# The answer's separator: the last one on the line after the question names the answer.
+_ANSWER = re.compile(
+    r"(?:\s*(?:[:：=]|->|→|=>|—|–|\s-)\s*|\s+(?:ist|est|es|é|è|jest|je|er|är|on|это|—)\s+(?=[^\W\d_]*[A-ZÀ-ÞА-ЯΑ-Ω]))"
+    r"[\"“«「『„]?(?P<value>[^\s\"”»」』:：=→—–]+(?:[ \-][^\s\"”»」』:：=→—–(]+){0,3})[\"”»」』]?"
+    r"\s*(?:\(.*\))?[\s,.!]*$"
+)
+
+
+# First words that say there is no answer here ("je ne sais plus", "не помню", "weiß ich nicht").
+_NOT_AN_ANSWER = frozenset(
+    [
+        *("je", "ich", "yo", "eu", "io", "ik", "jag", "jeg", "minä", "en", "ben", "я", "не", "ne", "nie", "non", "no"),
+        *("não", "nao", "nicht", "pas", "kein", "keine", "weiß", "weiss", "sais", "sé", "so", "sei", "weet", "vet"),
+        *("ved", "tiedä", "bilmiyorum", "hatırlamıyorum", "помню", "знаю", "nevím", "nepamatuji", "vergessen"),
+        *("oublié", "olvidé", "esqueci", "dimenticato", "zapomniałem", "zapomniałam", "unknown", "unbekannt"),
+    ]
+)
+
+
+_QUESTION_PREFIXES = (
+    *(
+        "secrète",
+        "secrete",
+        "sécurité",
+        "sicherheitsfrage",
+        "pregunta",
+        "pergunta",
+        "domanda",
+        "pytani",
+        "beveiligingsvraag",
+        "säkerhet",
+    ),
+    *("sakerhet", "sikkerhed", "sikkerhet", "turvakysym", "güvenlik", "guvenlik", "gizli", "секретн", "контрольн"),
+    *("таємн", "bezpečnost", "bezpecnost", "biztonsági", "biztonsagi", "întreb", "intreb", "câu", "cau"),
+    *("pertanyaan", "ερώτηση"),
+)
+
+
+def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
+    if not _starts_with(words, _QUESTION_PREFIXES) and (text.isascii() or _SCRIPTS.search(text) is None):
+        return False
+    for q in _QUESTION.finditer(text):
+        line_end = text.find("\n", q.end())
+        line = text[q.end() : len(text) if line_end == -1 else line_end]
+        m = _ANSWER.search(line)
+        if m is None:
+            continue
+        value = m.group("value").strip(" .,!?")
+        first = value.split()[0].lower().strip(",.;!") if value.split() else ""
+        if value and first not in NOT_A_VALUE | _NOT_AN_ANSWER and not pointer(value) and not value.endswith("?"):
+            return True
+    return False
+
+
+# -- a value stored under a key that names it in another language -----------------------------------
+# Key words that name a PIN or a one-time code: the value is a code ([пін_картки] 7704, [sim_puk]).
+_PIN_KEY = re.compile(
+    r"(?<![^\W_])(?:pin|pins|пин|пін|puk|tunnusluku|pinkod\w*|pinkode\w*|otp|totp|tan|blik|sms)(?![^\W_])|پین|پن|ፒን|पिन|পিন",
+    re.IGNORECASE,
+)
+# Key words that name a password in another language: the value is a credential-like word or a code.
+_PASSWORD_KEY = re.compile(
+    r"(?<![^\W_])(?:senha|clave|parol\w*|lozink\w*|geslo|gesla|jelsz\w*|has[łl]o|[şs]ifre\w*|пароль\w*|парол\w*|лозинк\w*"
+    r"|κωδικ\w*|mk|matkhau|wifi|wi-?fi|wlan)(?![^\W_])|סיסמ|كلمة|رمز|پسورد|รหัส|パスワード|비밀번호",
+    re.IGNORECASE,
+)
+# Words that make the key about the thing: its name, network, hint, owner, where it is kept.
+_KEY_ABOUT = re.compile(
+    r"(?<![^\W_])(?:name|nome|nombre|nom|navn|namn|nimi|ssid|network|netz|red|r[ée]seau|rede|netwerk|hint|tipp|dica|pista"
+    r"|indice|hinweis|reminder|policy|rules|manager|location|where|reset|changed|expiry|length|owner|who|help|note|notes"
+    r"|format|type|last4|ending|attempts|tries|count|timeout|delay|status|colou?r|elector|curp|rfc|catastral|fiscal"
+    r"|interbancaria|rastreo|template|id|size|collection|number|nummer|numero|n[úu]mero|nr|no|num)(?![^\W_])",
+    re.IGNORECASE,
+)
+_KEY_THING = re.compile(_THING + r"|(?<![^\W_])(?:portal|portaria|haustuer|tuer|stalling)(?![^\W_])", re.IGNORECASE)
+_KEY_SPLIT = re.compile(r"[_\-\s.:/]+")
+
+
+def leading_code(text: str) -> bool:
+    """The value is a code, perhaps followed by how to type it ("4711# — unten am Tastenfeld",
+    "1 5 9 0 klucz", "8181 then OFF")."""
+    value = text.strip()
+    m = _VALUE_RE.match(value)
+    if m is None or not _a_code(value, m):
+        return False
+    rest = value[m.end() :]
+    return sum(c.isdigit() for c in rest) <= 2 and (not rest or not rest[0].isalnum())
+
+
+def keyed_code_with_tail(key: str, text: str) -> bool:
+    """A code under a key that is not about the thing's number or size, followed by how to
+    type it ([alarm_disarm] "8181 then OFF"; not [locker_number] "114, second row")."""
+    return _KEY_ABOUT.search(_KEY_SPLIT.sub(" ", key)) is None and leading_code(text)
+
+
+def code_key_in_other_language(key: str, text: str) -> bool:
+    """A code or a password stored under a key that names it in another language
+    ([kod_do_bramy] "1 5 9 0 klucz", [κωδικός_εξώπορτας] "3 8 4 6", [senha_app_banco])."""
+    spelled = _KEY_SPLIT.sub(" ", key)
+    if _KEY_ABOUT.search(spelled) or _NOT_A_SECRET.search(spelled):
+        return False
+    code_named = _PIN_KEY.search(spelled) is not None or (
+        (_CODE_WORD_RE.search(spelled) is not None or _STRONG_RE.search(spelled) is not None)
+        and (_KEY_THING.search(spelled) is not None or _STRONG_RE.search(spelled) is not None)
+    )
+    if code_named and leading_code(text):
+        return True
+    if _PASSWORD_KEY.search(spelled) is None:
+        return False
+    value = text.strip()
+    return (" " not in value and credential_like(value) and not pointer(value)) or leading_code(text)
