@@ -137,25 +137,23 @@ def password_before_its_word(text: str, words: frozenset[str]) -> bool:
     regexes = [_ANY_PASSWORD_WORD, _LATIN_RE]
     if not text.isascii():
         regexes.extend((_SCRIPT_RE, _CJK_PASSWORD_WORD))
-    for regex in regexes:
-        for m in regex.finditer(text):
-            for token, gap in value_opening_clause(text, m.start(), opens=_SENTENCE_OPENS):
-                value = token.strip(".,;!?)(\"“”«»'‘’—–")
-                if (
-                    _OTHER_THING.search(gap)
-                    or "," in gap
-                    or ":" in gap
-                    or value.endswith(":")
-                    or _SHORT_HEX.fullmatch(value)
-                ):
-                    continue  # "BT-Hub-7QX is the network name, password on the router"
-                if not (_SAYS_IT_IS.search(gap) or _SAYS_IT_IS_AFTER.match(text, m.end())):
-                    continue  # "v2.3.1 changed password policy": a line's first word, not the password
-                if _CJK.search(value):
-                    continue  # "Wi-Fiのパスワード": the word's own phrase, not a value before it
-                if credential_like(value) and not pointer(value) and not any(c in value for c in "/=@$"):
-                    return True
-    return False
+    return any(
+        _password_before(text, m, token, gap)
+        for regex in regexes
+        for m in regex.finditer(text)
+        for token, gap in value_opening_clause(text, m.start(), opens=_SENTENCE_OPENS)
+    )
+
+
+def _password_before(text: str, word: re.Match[str], token: str, gap: str) -> bool:
+    value = token.strip(".,;!?)(\"“”«»'‘’—–")
+    if _OTHER_THING.search(gap) or any(c in gap for c in ",:") or value.endswith(":") or _SHORT_HEX.fullmatch(value):
+        return False  # "BT-Hub-7QX is the network name, password on the router"
+    if not (_SAYS_IT_IS.search(gap) or _SAYS_IT_IS_AFTER.match(text, word.end())):
+        return False  # "v2.3.1 changed password policy": a line's first word, not the password
+    if _CJK.search(value):
+        return False  # "Wi-Fiのパスワード": the word's own phrase, not a value before it
+    return credential_like(value) and not pointer(value) and not any(c in value for c in "/=@$")
 
 
 # Words between a value and a password word that make the value something else (its user

@@ -21,9 +21,7 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if ('"' in text or "“" in text) and security_answer(text):
         return True
-    if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words):
-        return True
-    if security_answer_in_other_language(text, words) or password_before_its_word(text, words):
+    if _in_other_language(text, digits, words):
         return True
     if digits >= 4 and one_time_code(text, words):
         return True
@@ -36,6 +34,13 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # text around it: long messages often hold such a word ("office", "key") and no secret,
     # and the rules, not the words, are the costly part.
     return any(keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+def _in_other_language(text: str, digits: int, words: frozenset[str]) -> bool:
+    """Codes, security answers and passwords before their word, in other languages."""
+    if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words):
+        return True
+    return security_answer_in_other_language(text, words) or password_before_its_word(text, words)
 
 
 _BEFORE, _AFTER = 160, 320
