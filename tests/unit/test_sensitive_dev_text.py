@@ -156,3 +156,61 @@ def test_public_sealed_or_referenced_values_are_no_secret(text: str) -> None:
 )
 def test_secrets_beside_public_values_and_in_one_line_settings_are_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+def _rules_keyed(text: str, key: str) -> str | None:
+    found = find_by_rules(text.replace("\\n", "\n"), key)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # lines of outside_4, 5, 8 and 9
+        (
+            "grafana:\\n  adminUser: admin\\n  admin:\\n    existingSecret: grafana-admin\\n    passwordKey: admin-password",
+            "",
+        ),
+        ("helm upgrade --install kc bitnami/keycloak --set auth.existingSecret=keycloak-admin -n sso", ""),
+        ("la password del wifi è scritta sul modem", ""),
+        ("heslo je napsané na routeru", ""),
+        ("hasło jest u mamy, zapytaj ją", ""),
+        ("demander au gardien", "digicode_immeuble"),
+        ("set for the bank — user knows them, not shared", "security_answers"),
+        ("lo sa solo lei", "pin_bancomat_nonna"),
+        # the name of a secret kept elsewhere
+        ("helm install pg bitnami/postgresql --set auth.existingSecret=pg-admin-creds", ""),
+        ("redis:\\n  auth:\\n    existingSecret: redis-auth\\n    existingSecretPasswordKey: redis-password", ""),
+        ("mysql:\\n  auth:\\n    existingSecret: mysql-creds\\n    passwordKey: mysql-root-password", ""),
+        # where it is, or who has it, in other languages
+        ("the wifi password is under the router", ""),
+        ("wifi password: inside the router box", ""),
+        ("Passwort ist bei Oma", ""),
+        ("le mot de passe est chez ma sœur", ""),
+        ("la password della banca è scritta nel quaderno rosso", ""),
+        ("heslo k wifi je napsané na krabici", ""),
+        ("hasło do wifi jest zapisane w zeszycie", ""),
+        ("demander au voisin du 3e", "gate_code"),
+        ("lo sa solo mio padre", "alarm_pin"),
+        ("only the landlord knows it", "wifi_password"),
+    ],
+)
+def test_where_it_is_or_who_has_it_is_no_secret(text: str, key: str) -> None:
+    assert _rules_keyed(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # the same with the value
+        ("the wifi password is Under-the-Router-77", ""),
+        ("Passwort ist Oma1954!", ""),
+        ("la password della banca è Quaderno_Rosso9", ""),
+        ("heslo k wifi je Krabice2024", ""),
+        ("4417#", "gate_code"),
+        ("redis:\\n  auth:\\n    password: Rd!s-Pr0d-2026", ""),
+        ("helm install pg bitnami/postgresql --set auth.postgresPassword=Pg!Adm1n-2026", ""),
+    ],
+)
+def test_the_value_itself_is_still_found(text: str, key: str) -> None:
+    assert _rules_keyed(text, key) == "secret"

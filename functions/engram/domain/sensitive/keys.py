@@ -328,6 +328,11 @@ _CJK_SECRET_KEY = re.compile(r"密码|密碼|口令|パスワード|パスコー
 # A value that says where the secret is or who has it, not the secret.
 POINTER_VALUE = re.compile(
     r"^(?:see|ask|check|look|in|stored|kept|it['’]?s\s+in|from|via|use|get\s+it|call|text)\b"
+    # "ask" in other languages ("demander au gardien", "zapytaj mamę", "frag Oma")
+    r"|^(?:demander|demande|fragen|frag|preguntar|pregunta|pedir|pide|chiedere|chiedi|vragen|vraag|fråga|spør"
+    r"|spørg|zapytaj|zeptej|kysy|sor)\b"
+    # who knows it, not what it is ("user knows them", "lo sa solo lei", "nur Oma kennt sie")
+    r"|\b(?:knows|know)\s+(?:it|them)\b|\blo\s+sa\b|\bkennt\s+(?:ihn|sie|es)\b|\ble\s+sait\b|\blo\s+sabe\b"
     r"|\b(?:1password|bitwarden|lastpass|keepass|keychain|vault|password\s+manager)\b",
     re.IGNORECASE,
 )

@@ -95,19 +95,26 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
         return False  # the form with its copula is read by the other pattern
     if not separated and re.fullmatch(r"\d{4,8}", first.rstrip(",")):
         return True  # "kartın şifresi 4719": a PIN, straight after the word
+    if first in _WHERE_FIRST or (first == "on" and separated):
+        # where it is kept ("is in 1Password", "is under the router", "ist bei Oma");
+        # "on" with no separator before it is Finnish for "is" ("salasana on ...")
+        return False
     if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
         return True
     if first == "hint":
         return _value_after_so(rest)  # "password hint says 'dog + year', so Rex2016"
     if first in {"manager", "managers", "reset", "rules", "policy", "must", "should"}:
         return False
-    if first in {"in", "at", "inside", "under", "behind"} or (first == "on" and separated):
-        # where it is kept ("is in 1Password", "is on the router sticker", "password in 1Password");
-        # "on" with no separator before it is Finnish for "is" ("salasana on ...")
-        return False
     return _value_further_on(words[1:8]) or _value_after_so(rest)
 
 
+# Where it is kept or who has it ("at mum's": "u mamy", "bei Oma", "chez ma sœur", "hos mamma").
+_WHERE_FIRST = frozenset(
+    [
+        *("in", "at", "inside", "under", "underneath", "beneath", "behind", "beside", "u", "bei", "chez", "hos"),
+        *("unter", "sous", "sotto", "debajo", "onder"),
+    ]
+)
 # A clause that gives no value: the password's word again (a tool's echo), a size
 # ("password:  24 bytes", kubectl describe), or what happened to it in a log line.
 _NO_VALUE_GIVEN = re.compile(

@@ -116,6 +116,8 @@ _ABOUT_BEFORE = frozenset(
         *("max", "min", "maximum", "minimum", "num", "show", "hide", "use", "allow", "has", "is", "require"),
         *("required", "enable", "enabled", "disable", "disabled", "forgot", "validate", "verify", "check", "hash"),
         *("hashed", "encrypted", "last", "no", "without", "skip", "bypass", "total"),
+        # the name of a secret kept elsewhere (Helm's "auth.existingSecret=keycloak-admin")
+        "existing",
     ]
 )
 # Kinds of token that are not credentials: cursors, idempotency keys, a tokenizer's
@@ -153,6 +155,8 @@ def names_a_secret(name: str) -> bool:
             continue
         if any(p in _ABOUT_THE_SECRET for p in parts[i + 1 :]) or any(p in _ABOUT_BEFORE for p in parts[:i]):
             continue
+        if part in ("password", "passwd", "pwd") and parts[i + 1 : i + 2] == ["key"]:
+            continue  # the field of a Kubernetes secret that holds it ("passwordKey: admin-password")
         return True
     return False
 

@@ -116,6 +116,11 @@ WHERE_IT_IS = frozenset(
         *("printed", "written", "stored", "saved", "kept", "listed", "shown", "located", "taped", "stuck"),
         *("attached", "included", "required", "needed", "optional", "provided", "sent", "emailed", "texted"),
         *("managed", "synced", "shared", "encrypted", "hashed", "hidden", "masked", "redacted"),
+        # written or kept, in other languages ("è scritta sul modem", "je napsané na routeru")
+        *("scritta", "scritto", "salvata", "salvato", "escrita", "escrito", "anotada", "anotado", "guardada"),
+        *("écrit", "écrite", "notée", "noté", "geschrieben", "notiert", "gespeichert", "opgeschreven"),
+        *("opgeslagen", "skriven", "skrivet", "sparad", "skrevet", "lagret", "napsané", "napsaný", "napsaná"),
+        *("uložené", "zapisane", "zapisany", "zapisana", "zapisał", "zapisałam"),
     ]
 )
 
