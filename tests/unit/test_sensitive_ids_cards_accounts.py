@@ -648,3 +648,16 @@ def test_software_licences_and_digests_of_an_id_in_records_pass(text: str) -> No
 
 def test_a_licence_number_in_a_record_about_driving_is_found() -> None:
     assert _rules('{"driver": "Ana", "license_number": "D1234567", "state": "CA"}') == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "rg 4471229 ./logs to find the request",
+        "nin 48210937725 was the count",
+        "ine 20451122 rows migrated",
+        "the rtn 021000021 value in the fixture",
+    ],
+)
+def test_short_acronyms_in_lower_case_are_commands_or_words_not_ids(text: str) -> None:
+    assert _rules(text) is None

@@ -53,19 +53,20 @@ _ID_WORDS = (
     r"|learner'?s?\s+(?:permit|licen[cs]e)|(?:instruction|driving|driver'?s?|learning|provisional)\s+(?:permit|licen[cs]e)"
     r"|patente(?:\s+di\s+guida)?|rijbewijsnummer|k[öo]rkort(?:s?nummer)?|f[øo]rerkort(?:nummer)?|k[øo]rekort(?:s?nummer)?"
     r"|ajokortti|prawo\s+jazdy|ř[ií]di[čc]sk[ýy]\s+pr[ůu]kaz|vodi[čc]sk[ýy]\s+preukaz|vezet[őo]i\s+enged[ée]ly"
-    r"|carta\s+de\s+condu[çc][ãa]o|carteira\s+de\s+(?:motorista|habilita[çc][ãa]o)|cnh|licencia\s+de\s+manejo"
+    r"|carta\s+de\s+condu[çc][ãa]o|carteira\s+de\s+(?:motorista|habilita[çc][ãa]o)|(?-i:CNH)|licencia\s+de\s+manejo"
     r"|permiso\s+de\s+conducir|ehliyet|s[üu]r[üu]c[üu]\s+belgesi|surat\s+izin\s+mengemudi|gi[ấa]y\s+ph[ée]p\s+l[áa]i\s+xe"
-    r"|gplx|lesen\s+memandu|cdl|dl\s*#|f[üu]hrerscheinnr|dmv(?:\s+customer)?\s+(?:number|no|id)|non-driver\s+id"
+    r"|gplx|lesen\s+memandu|(?-i:CDL)|dl\s*#|f[üu]hrerscheinnr|dmv(?:\s+customer)?\s+(?:number|no|id)|non-driver\s+id"
     r"|state\s+id(?:\s+card)?"
     # residence permits and cards, public health insurance numbers, voter ids, more tax ids
-    r"|brp|biometric\s+residence\s+permit|residence\s+(?:permit|card)|aufenthaltstitel|aufenthaltserlaubnis"
+    # (short acronyms in capitals only: "rg 4471229 ./logs" is ripgrep, "nin" a name)
+    r"|(?-i:BRP)|biometric\s+residence\s+permit|residence\s+(?:permit|card)|aufenthaltstitel|aufenthaltserlaubnis"
     r"|titre\s+de\s+s[ée]jour|permesso\s+di\s+soggiorno|permiso\s+de\s+residencia|tarjeta\s+de\s+residencia"
-    r"|pr\s+card|permanent\s+resident\s+card|uci|irp(?:\s+card)?|a#|a-no\.?"
-    r"|health\s+card(?:\s+(?:number|no))?|ohip|ramq|carte\s+(?:ramq|soleil)|phn|personal\s+health\s+number"
+    r"|pr\s+card|permanent\s+resident\s+card|(?-i:UCI)|irp(?:\s+card)?|a#|a-no\.?"
+    r"|health\s+card(?:\s+(?:number|no))?|ohip|ramq|carte\s+(?:ramq|soleil)|(?-i:PHN)|personal\s+health\s+number"
     r"|chi\s+(?:number|no)|(?:kranken)?versichertennummer|krankenversicherungsnummer|sv[\-\s]?(?:nummer|nr\.?)"
-    r"|medicare\s+beneficiary\s+identifier|nin|clave\s+de\s+elector|credencial\s+para\s+votar|ine|ife"
+    r"|medicare\s+beneficiary\s+identifier|(?-i:NIN)|clave\s+de\s+elector|credencial\s+para\s+votar|(?-i:INE|IFE)"
     r"|voter\s+id|epic\s+(?:number|no\.?|card)|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
-    r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?|emirates\s+id|rg|registro\s+geral"
+    r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?|emirates\s+id|(?-i:RG)|registro\s+geral"
     r"|assurance\s+maladie|num[ée]ro\s+(?:de\s+)?s[ée]cu|carte\s+vitale"
 )
 # What an id word may name instead of the id: the office, its phone line, a photo, a fee.
