@@ -317,3 +317,35 @@ def test_records_tool_calls_and_codes_given_in_more_orders_are_secrets(key: str,
 )
 def test_values_that_talk_about_the_secret_and_records_without_one_pass(key: str, text: str) -> None:
     assert _rule(text, key) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # developer text that names a secret and holds none (after outside 5's first run)
+        "mongodb+srv://<username>:<password>@cluster0.ab1cd.mongodb.net/events?retryWrites=true",
+        "POST /oauth/token client_id=acme-etl client_secret=[FILTERED]",
+        "[Peer]\nPublicKey = xTIBNCc9vIFShP88xbjV0fhZ7bDkJUvzFjlQcE30peX=\nAllowedIPs = 0.0.0.0/0",
+        "VAPID_PUBLIC_KEY=BPF5xOtkiEoZIiqFcBZxsA7OMsy03Y5MujiqPc1QMYYyABNQqvAXyFy8z0ZlkYn1qhrH4d31P3V0TwV6tXi23t13nV43b",
+        "RECAPTCHA_SITE_KEY=6LcQ8mZxAAAAAL2wV4cN9bjG5SvkGDyMG1TpDDY2",
+        "helm upgrade --install kc bitnami/keycloak --set auth.existingSecret=keycloak-admin -n sso",
+        "arn:aws:secretsmanager:eu-west-1:481920337756:secret:prod/orders/db-master-Q8mZx2",
+        "wachtwoord van de test-FTP vergeten, kan iemand het resetten?",
+        "本番DBのパスワードはSecrets Managerに移しました",
+    ],
+)
+def test_developer_text_naming_a_secret_without_one_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mongodb+srv://app:Qw3rty2024@cluster0.abcde.mongodb.net/prod",
+        "client_secret=Zq8!mR2kLp9xVt4w",
+        "PRIVATE_KEY=xTIBNCc9vIFShP88xbjV0fhZ7bDkJUvzFjlQcE30peX=",
+        "本番DBのパスワードはProdDb#2026です",
+    ],
+)
+def test_the_same_places_with_a_secret_are_still_found(text: str) -> None:
+    assert _rule(text) == "secret"

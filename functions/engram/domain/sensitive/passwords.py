@@ -221,6 +221,8 @@ def _creds(text: str) -> bool:
             or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'"))
         ):
             continue
+        if "://" in text[text.rfind(" ", 0, m.start()) + 1 : m.start() + 1]:
+            continue  # the word is inside a URL ("mongodb+srv://<username>:<password>@...")
         if m.group().lower().startswith(("wi", "wlan")) and (
             not credential_like(pw) or _BAND.search(pw) or not _NETWORK_PAIR.match(m.group())
         ):
@@ -394,6 +396,8 @@ def _credential(text: str) -> bool:
                 and (_IDENTIFIER_PATH.fullmatch(bare) or _SNAKE_NAME.fullmatch(bare))
             ):
                 continue  # a cache, object or row key ("key: user_profile:12345"), not a credential
+            if re.match(r"[A-Za-z_]\w*=", value) or text[text.rfind(" ", 0, m.start()) + 1 :].startswith("arn:"):
+                continue  # "/oauth/token client_id=...": another field; an AWS ARN names a secret, holds none
             if _RESOURCE_EVENT.match(text, m.end()):
                 continue  # 'secret "db-creds" not found': a Kubernetes object's name, not its value
             if _QUOTED.match(value) or credential_like(value):

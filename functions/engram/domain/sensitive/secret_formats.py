@@ -143,6 +143,15 @@ _CRYPT_HASH_RE = re.compile(r"\$(?:2[abxy]?|argon2(?:id|i|d)|[1356789y]|gy|apr1|
 _CIPHERTEXT_RE = re.compile(r"\bENC\([^)\s]*\)|\bENC\[[^\]\s]*\]|\bvault:v\d+:[A-Za-z0-9+/]+={0,2}")
 
 
+# A name that says its value is public: a public, site, anon or publishable key, or a variable
+# a front end ships to every browser (NEXT_PUBLIC_, VITE_, PUBLIC_, REACT_APP_).
+_PUBLIC_NAME = re.compile(
+    r"(?:public|site|anon|publishable)[\s_\-]?key[\"']?\s*[:=]\s*[\"']?$"
+    r"|(?<![A-Za-z])(?:NEXT_PUBLIC|VITE|PUBLIC|REACT_APP|EXPO_PUBLIC)_[A-Z0-9_]+[\"']?\s*[:=]\s*[\"']?$",
+    re.IGNORECASE,
+)
+
+
 def _random_token(text: str) -> bool:
     """Entropy fallback for credentials of no known format: a token of 24+ characters with
     upper and lower case and digits, few dictionary-like runs and a high Shannon entropy.
@@ -161,6 +170,8 @@ def _random_token(text: str) -> bool:
     text = _BASE64_PEM_RE.sub(" ", _BASE64_DIGEST_RE.sub(" ", text))
     text = _ID_FIELD_RE.sub(" ", _OBJECT_ID_RE.sub(" ", text))
     for m in _TOKEN_CANDIDATE_RE.finditer(text):
+        if _PUBLIC_NAME.search(text, max(0, m.start() - 48), m.start()):
+            continue  # "PublicKey = ...", "VAPID_PUBLIC_KEY=...", "RECAPTCHA_SITE_KEY=...": public by design
         token = m.group().strip("=.-_/")
         if len(token) < 24 or re.fullmatch(r"[0-9a-fA-F\-x]+", token) or _BASE58_ADDRESS_RE.fullmatch(token):
             continue

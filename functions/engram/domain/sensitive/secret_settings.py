@@ -116,8 +116,8 @@ _ABOUT_BEFORE = frozenset(
         *("max", "min", "maximum", "minimum", "num", "show", "hide", "use", "allow", "has", "is", "require"),
         *("required", "enable", "enabled", "disable", "disabled", "forgot", "validate", "verify", "check", "hash"),
         *("hashed", "encrypted", "last", "no", "without", "skip", "bypass", "total"),
-        # the name of a secret kept elsewhere (Helm's "auth.existingSecret=keycloak-admin")
-        "existing",
+        # a reference to a secret kept elsewhere, a key public by design ("existingSecret", "site_key")
+        *("existing", "site", "public", "anon", "publishable"),
     ]
 )
 # Kinds of token that are not credentials: cursors, idempotency keys, a tokenizer's

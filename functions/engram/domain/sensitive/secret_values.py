@@ -33,11 +33,13 @@ _NAME_WITH_SUFFIX = re.compile(r"[A-ZÇĞİÖŞÜ][A-Za-zÇĞİÖŞÜçğıöş�
 
 
 _ORDINAL = re.compile(r"\d{1,4}(?:st|nd|rd|th|er|ère|e|ème|eme|º|ª|te|de|ste)", re.IGNORECASE)
+# A word joined to an acronym ("test-FTP", "pre-PROD", "e-ID"): a name, not a chosen value.
+_ACRONYM_COMPOUND = re.compile(r"[a-z]+-[A-Z]{2,4}|[A-Z]{2,4}-[a-z]+")
 
 
 def credential_like(token: str) -> bool:
     token = token.strip(".,;!?)(\"'").rstrip("]}\"'")
-    if len(token) < 4 or _NAME_WITH_SUFFIX.fullmatch(token):
+    if len(token) < 4 or _NAME_WITH_SUFFIX.fullmatch(token) or _ACRONYM_COMPOUND.fullmatch(token):
         return False
     has_digit = any(c.isdigit() for c in token)
     has_alpha = any(c.isalpha() for c in token)
