@@ -31,7 +31,8 @@ Where each family lives (one module per concern):
 - ``secret``: the secret category's dispatch; ``secret_formats`` (a secret by its shape),
   ``secret_settings`` (a setting of code or configuration named by a secret),
   ``passwords`` (a secret named by a word), ``passwords_other_languages`` (the same where
-  only a credential-looking value counts), ``lock_codes``, ``secret_words`` (the words)
+  only a credential-looking value counts), ``cjk_passwords`` (Chinese, Japanese and Korean
+  password words run into their value), ``lock_codes``, ``secret_words`` (the words)
   and ``secret_values`` (what a value, a placeholder or a pointer looks like).
 - ``keys``: keys that name or hold a sensitive value.
 - ``records``: ids and bank accounts in records, JSON, ``key=value`` logs and SQL errors,
