@@ -214,3 +214,44 @@ def test_where_it_is_or_who_has_it_is_no_secret(text: str, key: str) -> None:
 )
 def test_the_value_itself_is_still_found(text: str, key: str) -> None:
     assert _rules_keyed(text, key) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # lines of outside_2, 4 and 7
+        '{"tool_call_id":"call_8Hk2Pq9LmX4vT7yR","name":"search_memory","arguments":"{\\\\"query\\\\":\\\\"where is the db password stored\\\\"}"}',
+        'password = "<CHANGE_ME>"',
+        "todo:\\n- change netflix password\\n- renew passport\\n- call plumber",
+        "Support chat transcript (copied by the user):\\nAgent: Thanks for waiting. For security I can't see your password, and I'll never ask for it.",
+        "Connection string the user pasted into a question about timeouts: mongodb+srv://cluster0.x7k2q.mongodb.net/shop?retryWrites=true with the user and password removed.",
+        "Transcript of the user's voice note while driving: \"Hey, remind me tonight to set up the new laptop for Mum. She'll type her Microsoft password herself\"",
+        # prose and transcripts that name a user and a password without giving them
+        "Chat log (pasted by the user):\\nAgent: Hello, I can't see passwords on my side.\\nCustomer: okay",
+        'Notes from the call with the user: "Okay, remember to renew the domain before Friday"',
+        "the user opened a ticket: mongodb://cluster1.example.net/app?ssl=true fails with a timeout",
+        '{"name":"search_memory","arguments":"{\\"query\\":\\"which wifi password is saved\\"}"}',
+        'password = "<YOUR_PASSWORD>"',
+        "DB_PASSWORD=\"${DB_PASSWORD}\" # then: password = '<fill in>'",
+        "shopping:\\n- milk\\n- reset router password\\n- renew car insurance",
+    ],
+)
+def test_prose_lists_and_transcripts_without_a_value_are_no_secret(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # outside_7: found before only because "Agent: Thanks" was read as a user and a password
+        "Support chat transcript (copied by the user):\\nAgent: Thanks for waiting. To verify, can you confirm the"
+        " answer to your security question?\\nUser: first pet was Biscuit, spelled with a c",
+        # the same with a value
+        "Chat log (pasted by the user):\\nAgent: what is your security question?\\nCustomer: my first car was Corolla",
+        "login: maria / Tulpen#Amsterdam9",
+        "the user's login is maria, Tulpen#Amsterdam9",
+        "shopping:\\n- milk\\n- router password - Kx9!mPq2rT",
+    ],
+)
+def test_pairs_lists_and_answers_with_a_value_are_found(text: str) -> None:
+    assert _rules(text) == "secret"

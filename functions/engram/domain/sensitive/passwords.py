@@ -89,7 +89,7 @@ def _value_after_colon(rest: str) -> bool:
 def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     """Whether the clause after the word gives the value: straight after it, described
     then given ("..., so Rex2016"), or further on, not where it is kept."""
-    first = words[0].strip(".,;!?)(\"'").lower()
+    first = words[0].strip(".,;!?)(\"'\\{}[]").lower()  # (and a JSON string's escapes and braces)
     separated = m.group("sep").strip() != ""
     if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
         return False  # the form with its copula is read by the other pattern
@@ -164,7 +164,7 @@ def _value_further_on(words: list[str]) -> bool:
         bare = w.strip(".,;:!?)(\"'")
         if bare.lower() in _KEEPERS:
             return False  # "het wachtwoord staat in de kluis van 1Password": where it is kept
-        if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w):
+        if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w) or pointer(bare):
             continue
         if _TICKET.fullmatch(bare):
             continue  # "rotated the password (incident INC-2291)": a ticket, not the password
@@ -199,7 +199,7 @@ _PASSWORD_FAR_RE = re.compile(
 _CREDS_RE = re.compile(
     r"(?<![\w])(?:creds|credentials|login(?:\s+details)?|log-?in|sign-?in|zugangsdaten|anmeldedaten|identifiants"
     r"|credenciales|credenziali|inloggegevens|user(?:name)?|wi-?fi|wlan)(?![\w])[^.\n]{0,40}?"
-    r"(?:\s(?:is|are|sind|sont|son)\s|:|->|→|=)\s*(?P<user>[^\s/:]+)\s*(?::|/|\s+and\s+|,\s*|\s+und\s+|\s+et\s+|\s+y\s+)\s*"
+    r"(?:\s(?:is|are|sind|sont|son)\s|:|->|→|=)\s*(?P<user>[^\s/:]+)\s*(?P<join>:|/|\s+and\s+|,\s*|\s+und\s+|\s+et\s+|\s+y\s+)\s*"
     r"(?P<pw>\S+)",
     re.IGNORECASE,
 )
@@ -227,7 +227,10 @@ def _creds(text: str) -> bool:
             not credential_like(pw) or _BAND.search(pw) or not _NETWORK_PAIR.match(m.group())
         ):
             continue  # "Wi-Fi: HomeNet / HomeNet-5G": two networks, not a network and its password
-        if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or len(pw) >= 6):
+        # joined by a comma or "and", two words are prose ('"Hey, remind me"'), not a pair;
+        # a speaker's label on the next line ("user):\nAgent: Thanks") neither
+        prose = m.group("join").strip() in ("", ",", "and", "und", "et", "y") or "\n" in m.group()
+        if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or (len(pw) >= 6 and not prose)):
             return True
     return False
 
@@ -256,6 +259,7 @@ def _not_a_pair(user: str, pw: str) -> bool:
         or _SECRET_WORD.fullmatch(user.split("@")[0]) is not None
         or re.fullmatch(r"\d{2,5}/\S*", pw) is not None  # "user:password@localhost:5432/db": a port and a path
         or pw.endswith(":")
+        or pw.startswith("//")  # "... timeouts: mongodb+srv://cluster0...": a URL's scheme and host
         or _FILE_NAME.fullmatch(pw) is not None
     )
 
@@ -427,7 +431,10 @@ _SECURITY_ANSWER_RE = re.compile(
     r"|security\s+word|code\s*word)[^\n]{0,60}?"
     r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
     r"|[\"“'‘](?:what|who|where|which|name|first|favou?rite|mother)[^\"”'’\n]{3,60}[\"”'’]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
-    r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)",
+    r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)"
+    # asked in a chat, answered on the next line ("... your security question?\nUser: first pet was Biscuit")
+    r"|(?:security|secret)\s+question[^\n]{0,40}\?[ \t]*\n[ \t]*\w+:[^\n]{0,40}?\b(?:was|is)\s+"
+    r"(?P<value3>[A-Z][\w'’\-]+)",
     re.IGNORECASE,
 )
 
@@ -437,7 +444,8 @@ _QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "quest
 
 def security_answer(text: str) -> bool:
     return any(
-        (m.group("value") or m.group("value2")).lower() not in NOT_A_VALUE for m in _SECURITY_ANSWER_RE.finditer(text)
+        (m.group("value") or m.group("value2") or m.group("value3")).lower() not in NOT_A_VALUE
+        for m in _SECURITY_ANSWER_RE.finditer(text)
     )
 
 

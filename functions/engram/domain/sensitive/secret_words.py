@@ -63,7 +63,8 @@ FILLER = (
     r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari)(?:\s+[\w'’.\-]+?){1,6}?)?"
 )
 COPULA = (
-    r"=|:|(?<!\S)-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
+    r"=|:|(?<=[ \t])-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
+    # (a dash between spaces, not a list's bullet after a line break: "password\n- renew passport")
     # a word copula stands alone: "user", "test" and "Tuesday" end in "er", "est" and "es"
     r"|(?<![\w'’.\-])(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
 )
