@@ -42,7 +42,8 @@ _STRONG_LATIN = (
     r"|di\s+sicurezza)|code\s+(?:de\s+s[ée]curit[ée]|secret|d['’]\s*acc[eè]s|de\s+d[ée]verrouillage)|digicode|sicherheitscode"
     r"|zugangscode|entsperr\w*|toegangscode|alarmcode\w*|larmkod\w*|hälytyskoodi\w*|halytyskoodi\w*|kapuk[óo]d\w*|ajt[óo]k[óo]d\w*"
     r"|sleutelkast\w*|wiederherstellungscode\w*|c[óo]digos?\s+de\s+recupera[cç]\w+|codes?\s+de\s+r[ée]cup[ée]ration"
-    r"|kody?\s+(?:zapasow|odzyskiwani)\w*|clave\s+(?:bizum|de\s+firma|del\s+cajero|de\s+(?:la\s+)?tarjeta|de\s+operaciones)"
+    r"|kody?\s+(?:zapasow|odzyskiwani)\w*|clave\s+(?:bizum|de\s+firma|del\s+cajero|de\s+(?:la\s+)?tarjeta|de\s+operaciones"
+    r"|de\s+acceso|de\s+entrada|del\s+portal|de\s+la\s+puerta)|code\s+(?:de\s+(?:ma|la|sa|ta|ta)\s+)?carte(?:\s+bleue)?"
     r"|(?:tan|blik)[\s\-]?(?:code|kod)|t[üu]rcode|torcode|deurcode|portkod\w*|portkode\w*|d[øo]rkode\w*|ovikoodi\w*|porttikoodi\w*"
     r"|kod\s+dost[eę]pu|k[óo]d\s+(?:k\s+)?(?:odemknut[íi]|zabezpe[čc]en[íi])|codul\s+(?:pin|de\s+acces|de\s+securitate)"
 )
@@ -72,7 +73,8 @@ _THING = (
     r"|ворот|брам|сейф|замк|замок|домофон|вхід|входн|θυρ|πόρτ|εξώπορτ|καγκελόπορτ|tresor|coffre|cofre|caja\s+fuerte"
     r"|cassaforte|kluis|sejf|sef(?:a|u|om)?(?![\w])|kasa(?:s[ıi]n[ıi]n|y[ıi]|da)?|kassask[åa]p|kassaskap|kassaskab|kassakaappi|trezor|páncél"
     r"|garag|garaz|garaż|garasj|autotalli|skrytk|locker|schlie[ßs]fach|casier|taquilla|armadietto|kast(?:je)?"
-    r"|cadenas|candado|cadeado|lucchett|vorh[äa]ngeschloss|schloss|zahlenschloss|hangslot|fietsslot|cijferslot|k[łl][óo]dk|lås|zámek|z[áa]mk"
+    r"|immeuble|b[âa]timent|r[ée]sidence|geb[äa]ude|edificio|pr[ée]dio|palazz|budyn|парадн|parking|parkhaus|garaje"
+    r"|barrera|schranke|tiefgarage|aparcamiento|estacionamento|parcheggio|cadenas|candado|cadeado|lucchett|vorh[äa]ngeschloss|schloss|zahlenschloss|hangslot|fietsslot|cijferslot|k[łl][óo]dk|lås|zámek|z[áa]mk"
     r"|cykell[åa]s|sykkell[åa]s|h[æae]ngel[åa]s|kodel[åa]s|kodl[åa]s|fietsenstalling|sleutelkast"
     r"|lakat|kilit|veloschloss|fahrradschloss|bike\s*lock|sleutel|schl[üu]ssel|keybox|lockbox|geti|mlango|kufuli"
     r"|c[ửu]a|k[ée]t\s+s[ắa]t|kh[óo]a|pintu|gembok|brankas|kunci|tastenfeld|keypad|clavier|teclado|tastiera)"
@@ -145,12 +147,17 @@ def _code_after(text: str, start: int, limit: int = 60) -> bool:
     rest = rest[: end.start()] if end else rest
     for m in _VALUE_RE.finditer(rest):
         gap = rest[: m.start()].rstrip()
-        colon = gap.endswith((":", "：")) and len(gap.split()) <= 12
-        if not colon and (len(gap.split()) > 6 or m.start() > limit):
+        said = (gap.endswith((":", "：")) or _ENDS_WITH_COPULA.search(gap) is not None) and len(gap.split()) <= 12
+        if not said and (len(gap.split()) > 6 or m.start() > limit):
             return False
         if _a_code(rest, m):
             return True
     return False
+
+
+_ENDS_WITH_COPULA = re.compile(
+    r"(?<![\w])(?:is|es|est|c['’]est|ist|lautet|é|è|jest|je|to|er|är|on|это|—|–|->|→|=)$", re.IGNORECASE
+)
 
 
 # Recovery and backup codes, in more languages: groups of letters and digits ("8K2F-Q7LM-3XWD",
@@ -160,10 +167,14 @@ _RECOVERY_WORD = re.compile(
     r"|seguran[çc]a)|codes?\s+de\s+(?:r[ée]cup[ée]ration|secours)|codici\s+(?:di\s+)?(?:recupero|backup)|herstelcodes?"
     r"|[åa]terst[äa]llningskod\w*|gjenopprettingskod\w*|gendannelseskod\w*|palautuskood\w*|varakood\w*|kody?\s+(?:zapasow"
     r"|odzyskiwani)\w*|yedek\s+kod\w*|kurtarma\s+kod\w*|код\w*\s+восстановлени\w*|резервн\w+\s+код\w*"
-    r"|záložní\s+kód\w*|kódy\s+pro\s+obnovení)(?![\w])|恢复码|备用码|備用碼|復元コード|バックアップコード|복구\s*코드|백업\s*코드",
+    r"|záložní\s+kód\w*|kódy\s+pro\s+obnovení|reservkod\w*|reservekode\w*|aktivierungscode\w*|activatiecode\w*"
+    r"|codes?\s+d['’]\s*activation|c[óo]digos?\s+de\s+activa[cç]\w+|codic[ei]\s+di\s+attivazione|kod\w*\s+aktywac\w+"
+    r"|код\w*\s+активаци\w*)(?![\w])|恢复码|备用码|備用碼|復元コード|バックアップコード|복구\s*코드|백업\s*코드",
     re.IGNORECASE,
 )
-_RECOVERY_VALUE = re.compile(r"(?<![\w\-])(?=(?:[^\s]*\d){3})[A-Za-z\d]{3,8}(?:[\-][A-Za-z\d]{3,8})+(?![\w\-])")
+_RECOVERY_VALUE = re.compile(
+    r"(?<![\w\-])(?=(?:[^\s]*\d){3})[A-Za-z\d]{3,8}(?:[\-][A-Za-z\d]{3,8})+(?![\w\-])|(?<![\w\-])\d{4} \d{4}(?![\w\-])"
+)
 
 
 def _recovery_codes(text: str) -> bool:
@@ -276,6 +287,8 @@ _CODE_PREFIXES = (
     ),
     *("msimbo", "šifr", "sifr", "şifr", "lykilor", "backup", "sicherungscode", "herstelcode", "återställningskod"),
     *("aterstallningskod", "gjenopprettingskod", "gendannelseskod", "palautuskood", "varakood", "kurtarma", "záložní"),
+    *("reservkod", "reservekod", "aktivierungscode", "activatiecode", "activation", "activación", "activacion"),
+    *("ativação", "ativacao", "attivazione", "aktywac", "активаци", "immeuble", "palavra", "säkerhetskod"),
     *("pinkod", "pinkoodi", "koodi", "kodu", "kodem", "kody", "kodą", "kód", "kode", "codes", "пин", "пін"),
     *("код", "смс", "одноразов", "κωδικ", "комбинац", "резервн"),
 )
@@ -423,7 +436,8 @@ def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
 # -- a value stored under a key that names it in another language -----------------------------------
 # Key words that name a PIN or a one-time code: the value is a code ([пін_картки] 7704, [sim_puk]).
 _PIN_KEY = re.compile(
-    r"(?<![^\W_])(?:pin|pins|пин|пін|puk|tunnusluku|pinkod\w*|pinkode\w*|otp|totp|tan|blik|sms)(?![^\W_])|پین|پن|ፒን|पिन|পিন",
+    r"(?<![^\W_])(?:pin|pins|пин|пін|puk|tunnusluku|pinkod\w*|pinkode\w*|otp|totp|tan|blik|s[äa]kerhetskod\w*"
+    r"|sikkerhe[dt]skode\w*|sicherheitscode|turvakoodi|aktivierungscode|codice\s+sicurezza)(?![^\W_])|پین|پن|ፒን|पिन|পিন",
     re.IGNORECASE,
 )
 # Key words that name a password in another language: the value is a credential-like word or a code.

@@ -29,7 +29,10 @@ _LATIN_WORDS = (
     # Vietnamese "mk", a wifi's "code" in French
     r"|parol(?:i|u|um|un|lar\w*)|паролата|парола(?:та)?|пароль\w+|құпия\s+сөз\w*|kodeord(?:et)?|kode(?:n|ord)?"
     r"|l[öo]sen(?=\s+(?:till|f[öo]r|[äa]r|:))|l[öo]sen:|ww(?=\s+(?:van|voor|is|:))|ww:|mk(?=(?:\s+\S+){1,3}\s+(?:l[àa]|:))|mk:"
-    r"|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|clave\s+(?:del\s+)?wi-?fi"
+    r"|code\s+(?:du\s+|de\s+la\s+)?wi-?fi|clave\s+(?:del\s+)?wi-?fi|palavra[\s\-]passe|[şs]ifre(?:ni|yi|mi|sini|niz|miz|si)"
+    # compounds ("Masterpasswort", "Routerpasswort", "wifi-lösenordet", "bankkoden" is no password)
+    r"|\w{2,}(?:passwort|kennwort|wachtwoord|l[öo]senord(?:et)?|passord(?:et)?|salasana|heslo|jelszó|jelszava)"
+    r"|wi-?fi-(?:l[öo]senord(?:et)?|passord(?:et)?|salasana|passwort|wachtwoord)"
 )
 _SCRIPT_WORDS = (
     r"كلمة\s*المرور|كلمة\s*السر|كلمة\s*مرور|الباسورد|باسورد|الرقم\s*السري|رمز\s*المرور|رمز\s*عبور|گذرواژه"
@@ -52,8 +55,13 @@ STEMS = frozenset(
         *("jelszavam", "jelszava", "jelszavad", "jelszavunk", "jelszavát", "jelszavamat"),
         *("парола", "пароли", "лозинка", "лозинке", "лозинки", "лозинку", "құпиясөз", "нууц"),
         *("paroli", "parolu", "parolum", "parolun", "паролата", "құпия", "kodeord", "kodeordet", "kode", "koden"),
-        *("lösen", "losen", "ww", "mk", "code", "clave"),
+        *("lösen", "losen", "ww", "mk", "code", "clave", "palavra", "şifreni", "şifreyi", "şifremi", "şifresini"),
+        *("sifreni", "sifreyi", "sifremi", "sifresini", "şifreniz", "şifremiz"),
     ]
+)
+_COMPOUND_ENDS = (
+    *("passwort", "kennwort", "wachtwoord", "lösenord", "losenord", "lösenordet", "passord", "passordet"),
+    *("salasana", "heslo", "jelszó", "jelszava"),
 )
 _TOKEN = re.compile(r"[!-~]+")
 # Password managers whose names look like a value.
@@ -84,7 +92,7 @@ def _value_after(rest: str) -> bool:
 def password_in_other_language(text: str, words: frozenset[str]) -> bool:
     """A password word of the languages above and a credential-like value within a few words."""
     regexes = []
-    if words & STEMS:
+    if words & STEMS or any(w.endswith(_COMPOUND_ENDS) for w in words):
         regexes.append(_LATIN_RE)
     if not text.isascii() and _OTHER_SCRIPT.search(text):
         regexes.append(_SCRIPT_RE)
