@@ -98,8 +98,14 @@ _CARD_WORD = re.compile(
 # words between them ("first half 6011 3379 9120 / second half 1948", "[5209] [6786] ...",
 # "4313 3188 on the first line and 4430 5342 on the second"). Brand and Luhn decide.
 _PIECE = r"(?<![\d/.:,\-])\d{4}(?![\d/.:,]\d|\d)"
+# (its words are one list with the look for them in _card_in_pieces)
+_PIECE_WORDS = frozenset(
+    ["card", "cc", "visa", "mastercard", "amex", "kartennummer", "tarjeta", "carte", "cartão", "cartao", "carta"]
+)
 _CARD_IN_PIECES = re.compile(
-    r"\b(?:card|cc|visa|mastercard|amex|kartennummer|tarjeta|carte|cart[ãa]o|carta)\b[^\n]{0,80}?"
+    r"\b(?:"
+    + "|".join(sorted(_PIECE_WORDS, key=len, reverse=True))
+    + r")\b[^\n]{0,80}?"
     + _PIECE
     + r"(?:(?:[^\d\n]{1,30}|[^\d]{0,20}\n[^\d]{0,20})"
     + _PIECE
@@ -129,11 +135,6 @@ def _card_in_halves(text: str) -> bool:
         if _brand(digits) and luhn_valid(digits):
             return True
     return False
-
-
-_PIECE_WORDS = frozenset(
-    ["card", "cc", "visa", "mastercard", "amex", "kartennummer", "tarjeta", "carte", "cartão", "cartao", "carta"]
-)
 
 
 def _card_in_pieces(text: str) -> bool:

@@ -265,11 +265,6 @@ def _id_after_its_word(text: str) -> bool:
     return not folded_words(text).isdisjoint(_PASSPORT_WORDS) and _PASSPORT_NATIONALITY_RE.search(text) is not None
 
 
-_PASSPORT_WORDS = frozenset(
-    ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "paspoort", "paszport", "pasaport"]
-)
-
-
 def _invalid_ssn(m: re.Match[str]) -> bool:
     """ "SSN 000-12-3456 is not a valid number": an SSN's area, group and serial rules."""
     digits = re.sub(r"\D", "", m.group("id"))
@@ -291,8 +286,11 @@ _ID_FAR_RE = re.compile(
     re.IGNORECASE,
 )
 # A passport number after a nationality ("pasaporte español PAF482910").
+_PASSPORT_WORDS = frozenset(
+    ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "paspoort", "paszport", "pasaport"]
+)
 _PASSPORT_NATIONALITY_RE = re.compile(
-    r"\b(?:passport|pasaporte|passeport|reisepass|passaporto|paspoort|paszport|pasaport)\s+[^\W\d_]{3,15}\s+"
+    r"\b(?:" + "|".join(sorted(_PASSPORT_WORDS)) + r")\s+[^\W\d_]{3,15}\s+"
     r"(?P<id>[A-Z]{1,3}\d{5,9})\b",
     re.IGNORECASE,
 )

@@ -37,6 +37,8 @@ _NAME_VALUE_PAIR_RE = re.compile(
 _QUOTED_PAIR_RE = re.compile(
     r"""["'](?P<name>[A-Za-z_][\w\-.]{0,63})["']\s*\]?\s*[,=:]\s*["'](?P<value>[^"'\s]{4,})["']"""
 )
+# (secret_setting tries the patterns below only when the word or sign each needs is in the
+# text: a new alternative with another word must be added to that look too.)
 # A user and a password given to an HTTP client (auth=("admin", "..."), HTTPBasicAuth(...)),
 # and a password field's value in HTML.
 _AUTH_PAIR_RE = re.compile(
