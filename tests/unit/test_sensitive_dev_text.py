@@ -255,3 +255,34 @@ def test_prose_lists_and_transcripts_without_a_value_are_no_secret(text: str) ->
 )
 def test_pairs_lists_and_answers_with_a_value_are_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # lines of outside_7 (cut)
+        "Notes from the webinar 'Securing small businesses': never reuse the admin password for the website and the email. Speaker: J. Adeyemi. Slides at the link they'll email.",
+        "Helmets are mandatory, rental 12 a day. Group size max 8. Booking ref SKI-44071. Lift pass for under-12s is free.",
+        # the filler stops at a sentence's end
+        "Reminder: never share the admin password with the vendor. Contact: R. Okafor",
+        "the password for the portal and the app. Owner: T. Berg (IT)",
+        # a pass that is a ticket
+        "boarding pass for seat 14C is in the wallet app",
+        "season pass for 2026: SP-88213, valid at all lifts",
+    ],
+)
+def test_a_sentence_end_or_a_ticket_is_no_value(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the same with a value
+        "the password for the portal and the app: Portal#2026!",
+        "the wifi password for guest.example.com is Guest-Net-77",
+        "guest wifi pass: Sunny-Day-2026",
+    ],
+)
+def test_a_value_in_the_same_sentence_is_found(text: str) -> None:
+    assert _rules(text) == "secret"

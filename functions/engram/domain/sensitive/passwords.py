@@ -340,7 +340,9 @@ def _postal_pin(text: str, m: re.Match[str]) -> bool:
 # Kinds of key and token that are not credentials.
 _QUALIFIED = re.compile(
     r"\b(?:csrf|xsrf|idempotency|primary|sort|partition|foreign|cache|object|public|next|page|continuation|pagination"
-    r"|cursor|composite|unique|dedup|routing|shard|hash|row|lookup|s3|license|licence|product|activation)[\s_\-]*$",
+    r"|cursor|composite|unique|dedup|routing|shard|hash|row|lookup|s3|license|licence|product|activation"
+    # a pass that is a ticket ("lift pass for under-12s", "boarding pass", "season pass")
+    r"|lift|ski|bus|boarding|season|train|rail|metro|transit|museum)[\s_\-]*$",
     re.IGNORECASE,
 )
 

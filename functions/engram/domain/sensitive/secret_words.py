@@ -60,7 +60,9 @@ CODE_WORDS = (
 # "Passwort für Steam", "mot de passe du wifi"), then a copula in one of the languages above.
 FILLER = (
     r"(?:\s+(?:for|to|of|on|at|für|fuer|zum|zur|vom|pour|du|de|des|para|del|do|da|per|di|della|voor|van|bij|dla"
-    r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari)(?:\s+[\w'’.\-]+?){1,6}?)?"
+    r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari)"
+    # (a word may hold dots, "netflix.com", but the words stop at a sentence's end: "... the email. Speaker: J.")
+    r"(?:\s+[\w'’\-]+?(?:\.[\w'’\-]+?)*){1,6}?)?"
 )
 COPULA = (
     r"=|:|(?<=[ \t])-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
