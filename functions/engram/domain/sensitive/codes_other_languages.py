@@ -28,7 +28,7 @@ from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
 # Words that by themselves name a PIN or a code to keep secret, in Latin and Cyrillic script.
 _STRONG_LATIN = (
-    r"tunnusluku\w*|pin[\s\-]?koodi\w*|geheimzahl|geheimnummer|namba\s+ya\s+siri|nambari\s+ya\s+siri|lambar\s+sirri\w*"
+    r"tunnusluku\w*|pin[\s\-]?koodi\w*|geheimzahl|geheimnummer|namba\s+ya\s+siri|nambari\s+ya\s+siri|lambar\s+sirri\w*|lambarka\s+sirta"
     r"|kode\s+pin|m[ãa]\s+pin|numer\s+pin|c[óo]digo\s+pin|codice\s+pin|code\s+pin|pin[\s\-]?k[óo]d\w*|pinkod\w*"
     r"|пин(?:[\s\-]?код\w*|а|ом|у|е)?|пін(?:[\s\-]?код\w*|а|ом|у|і)?"
     r"|cvc2?|cvv2?|cvn|pr[üu]fziffer|pr[üu]fnummer"
@@ -59,10 +59,10 @@ _STRONG_SCRIPT = (
 )
 # Words for "code" that need the thing the code opens close by.
 _CODE_WORD = (
-    r"(?<![\w])(?:codes?|codice|c[óo]digos?|kod\w*|k[óo]d\w*|kode\w*|koodi\w*|kodas|kods|cod|codul"
+    r"(?<![\w])(?:codes?|codice|c[óo]digos?|kod\w*|k[óo]d\w*|kode\w*|koodi\w*|kood\w*|kodas|kods|cod|codul"
     r"|kodi|ky[öo]d|код\w*|κωδικ\w*|msimbo|mã|ma(?=\s+(?:c[ửu]a|kh[óo]a|k[ée]t))|šifr\w*|sifr\w*|[şs]ifre\w*|lykilor\w*"
     r"|combinaci[óo]n|combinaison|combinazione|combina[çc][ãa]o|kombinacj\w*|kombination|комбинаци\w*)(?![\w])"
-    r"|קוד|הקוד|كود|الكود|رمز|الرمز|کد|รหัส|កូដ|コード|番号|暗証|密码|密碼|코드|비밀번호|ኮድ|ቁጥር|კოდ\w*|কোড|कोड"
+    r"|կոդ\w*|קוד|הקוד|كود|الكود|رمز|الرمز|کد|รหัส|កូដ|コード|番号|暗証|密码|密碼|코드|비밀번호|ኮድ|ቁጥር|კოდ\w*|কোড|कोड"
 )
 # What a code opens, in each language (a prefix: the word's inflections follow it).
 _THING = (
@@ -73,7 +73,8 @@ _THING = (
     r"|ворот|брам|сейф|замк|замок|домофон|вхід|входн|θυρ|πόρτ|εξώπορτ|καγκελόπορτ|tresor|coffre|cofre|caja\s+fuerte"
     r"|cassaforte|kluis|sejf|sef(?:a|u|om)?(?![\w])|kasa(?:s[ıi]n[ıi]n|y[ıi]|da)?|kassask[åa]p|kassaskap|kassaskab|kassakaappi|trezor|páncél"
     r"|garag|garaz|garaż|garasj|autotalli|skrytk|locker|schlie[ßs]fach|casier|taquilla|armadietto|kast(?:je)?"
-    r"|immeuble|b[âa]timent|r[ée]sidence|geb[äa]ude|edificio|pr[ée]dio|palazz|budyn|парадн|parking|parkhaus|garaje"
+    r"|dur[ųu]|durys|vart[ųuai]\w*|v[āa]rt\w*|durv\w*|uks\w*|v[äa]rav\w*|врат\w*|signalizacij\w*|seif\w*"
+    r"|դուռ|դռան|immeuble|b[âa]timent|r[ée]sidence|geb[äa]ude|edificio|pr[ée]dio|palazz|budyn|парадн|parking|parkhaus|garaje"
     r"|barrera|schranke|tiefgarage|aparcamiento|estacionamento|parcheggio|cadenas|candado|cadeado|lucchett|vorh[äa]ngeschloss|schloss|zahlenschloss|hangslot|fietsslot|cijferslot|k[łl][óo]dk|lås|zámek|z[áa]mk"
     r"|cykell[åa]s|sykkell[åa]s|h[æae]ngel[åa]s|kodel[åa]s|kodl[åa]s|fietsenstalling|sleutelkast"
     r"|lakat|kilit|veloschloss|fahrradschloss|bike\s*lock|sleutel|schl[üu]ssel|keybox|lockbox|geti|mlango|kufuli"
@@ -312,13 +313,14 @@ _CODE_WORDS = frozenset(
             "sms",
             "tan",
         ),
-        *("blik", "tek", "yedek", "clave", "numer", "kód", "kódot", "kodi", "kyöd", "kodas", "kods", "ma"),
+        *("blik", "tek", "yedek", "clave", "numer", "kód", "kódot", "kodi", "kyöd", "kodas", "kods", "ma", "kood"),
+        *("koodi", "lambarka"),
     ]
 )
 # A letter of the scripts the rules name without word boundaries (Hebrew, Arabic, Indic, Thai,
 # Lao, Georgian, Ethiopic, Khmer, Japanese, Chinese, Korean).
 _SCRIPTS = re.compile(
-    r"[\u0590-\u07ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
+    r"[\u0530-\u07ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
     r"\uac00-\ud7af]"
 )
 _DIRECTIONS = frozenset(

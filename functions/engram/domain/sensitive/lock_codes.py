@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.categories import word_spans
+from engram.domain.sensitive.codes_other_languages import not_a_secret_near
 from engram.domain.sensitive.passwords import postal_pin_code
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
@@ -72,7 +73,11 @@ def lock_code(text: str) -> bool:
         return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
     # "set to 0-0-0" is the reset, not the code; "the alarm is 0630" and "the gate at 1430" are times
-    if any(set(m.group("value")) - {"0", " ", "-"} and not _a_time(m) for m in (*_locked(text), *cjk)):
+    # "código postal do portão: 4050-123": the postal code of the place the gate is at
+    if any(
+        set(m.group("value")) - {"0", " ", "-"} and not _a_time(m) and not not_a_secret_near(text, m.start(), m.start())
+        for m in (*_locked(text), *cjk)
+    ):
         return True
     return _PIN_WORD.search(text) is not None and any(not _not_a_code(m) for m in _PIN_NEAR_RE.finditer(text))
 

@@ -23,7 +23,7 @@ from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
 _LATIN_WORDS = (
     r"kata\s+sandi|katasandi|kata\s+laluan|m[ậa]t\s+kh[ẩa]u|nenosiri|neno\s+la\s+siri|parol[aăe]i?|parolă"
     r"|lozink[aeiu]|[šs]ifr[aeiu]|gesl[oa]|parool(?:i|iks)?|slapta[žz]od[iž][sį]?|jelszav\w*|contrasenya|contrasinal"
-    r"|pasahitza|lykilor[ðd]|wagwoord|cyfrinair|fjal[ëe]kalim\w*|парол[аи]|лозинк[аеиу]|құпиясөз|нууц\s+үг"
+    r"|pasahitza|lykilor[ðd]|wagwoord|cyfrinair|fjal[ëe]kalim\w*|парол[аи]|лозинк\w*|құпиясөз|нууц\s+үг|sandi"
     # inflected and short forms: Uzbek "paroli", Azerbaijani "parolu", Bulgarian "паролата",
     # Kazakh "құпия сөзі", Danish/Norwegian "kodeord", "kode", Swedish "lösen", Dutch "ww",
     # Vietnamese "mk", a wifi's "code" in French
@@ -63,6 +63,8 @@ _COMPOUND_ENDS = (
     *("passwort", "kennwort", "wachtwoord", "lösenord", "losenord", "lösenordet", "passord", "passordet"),
     *("salasana", "heslo", "jelszó", "jelszava"),
 )
+# Stems whose inflections the word set cannot list ("fjalëkalimi", "лозинката", "slaptažodžio").
+_INFLECTED = ("fjalëkalim", "fjalekalim", "jelszav", "lozink", "лозинк", "парол", "slaptažod", "slaptazod", "parol")
 _TOKEN = re.compile(r"[!-~]+")
 # Password managers whose names look like a value.
 _KEEPERS = frozenset(["1password", "1pass", "1pw"])
@@ -92,7 +94,7 @@ def _value_after(rest: str) -> bool:
 def password_in_other_language(text: str, words: frozenset[str]) -> bool:
     """A password word of the languages above and a credential-like value within a few words."""
     regexes = []
-    if words & STEMS or any(w.endswith(_COMPOUND_ENDS) for w in words):
+    if words & STEMS or any(w.endswith(_COMPOUND_ENDS) or w.startswith(_INFLECTED) for w in words):
         regexes.append(_LATIN_RE)
     if not text.isascii() and _OTHER_SCRIPT.search(text):
         regexes.append(_SCRIPT_RE)
