@@ -286,3 +286,41 @@ def test_a_sentence_end_or_a_ticket_is_no_value(text: str) -> None:
 )
 def test_a_value_in_the_same_sentence_is_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # probes of our own (no corpus line): developer and agent text with no secret in it
+        "Error: password must be at least 12 characters long",
+        'WARN  [auth] login failed for user "svc-backup": invalid password (attempt 3/5)',
+        "kubectl create secret generic db-creds --from-file=password=./db-pass.txt",
+        "export GITHUB_TOKEN=$(gh auth token)",
+        'password: "{{ .Values.db.password }}"',
+        'api_key = os.getenv("OPENAI_API_KEY")',
+        '{"event":"password_reset_requested","user_id":"u_8812","ip":"203.0.113.7"}',
+        'curl -H "Authorization: Bearer $API_TOKEN" https://api.example.com/v1/me',
+        "docker run -e POSTGRES_PASSWORD_FILE=/run/secrets/pg -d postgres:16",
+        "age public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+        # ... and the four the rules refused on main
+        "aws secretsmanager get-secret-value --secret-id prod/db/password --query SecretString",
+        "password: !vault |\\n  $ANSIBLE_VAULT;1.1;AES256\\n  62313365396662343061393464336163383764373764613633653634306231",
+        'redis-cli -h cache.internal -a "$REDIS_PASSWORD" ping',
+        'The secret "api-keys" in namespace "prod" was updated 3m ago',
+    ],
+)
+def test_developer_text_of_our_own_without_a_secret(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "redis-cli -h cache.internal -a 'Rd!s-2026-pw' ping",
+        "db:\\n  password: Vault-Pa55!word",
+        'The secret "api-keys" holds key=sk_live_51HqLy2CjK9xWvRz4mNp0T8aB6dF3gS7h',
+        "the db password --> Hunter22!x",
+    ],
+)
+def test_the_same_commands_and_settings_with_a_secret_are_found(text: str) -> None:
+    assert _rules(text) == "secret"

@@ -74,6 +74,8 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     words = clause.split()
     if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
         return False  # ... or "passwd: password updated successfully", "password:  24 bytes"
+    if re.match(r"--\w", words[0]):
+        return False  # a command's next option ("--secret-id prod/db/password --query SecretString")
     if m.group("sep").strip() in ("'s", "’s") and " " in m.group().strip():
         # "a temporary password to the account owner's email": the owner's, not the password's
         return _value_after_colon(rest)
@@ -162,6 +164,8 @@ def _value_further_on(words: list[str]) -> bool:
     key=value pair of a log line ("password refreshed for user_id=12262")."""
     for w in words:
         bare = w.strip(".,;:!?)(\"'")
+        if re.match(r"--\w", w):
+            return False  # a command's options follow ("secret-id prod/db/password --query SecretString")
         if bare.lower() in _KEEPERS:
             return False  # "het wachtwoord staat in de kluis van 1Password": where it is kept
         if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w) or pointer(bare):
@@ -377,6 +381,7 @@ def _credential(text: str) -> bool:
 _NAMED_FIELD = re.compile(r"[\w.\-]*=")
 _ARN_BEFORE = re.compile(r"\barn:aws[\w\-]*:[^\s]*$")
 _RESOURCE_EVENT = re.compile(
+    r"(?:\s+in\s+(?:namespace|project|vault|account|region)\s+\S+)?"  # 'secret "x" in namespace "prod" was updated'
     r"\s+(?:not\s+found|created|deleted|configured|unchanged|patched|replaced|already\s+exists|is\s+forbidden"
     r"|(?:was|has\s+been)\s+(?:created|deleted|updated|rotated|revoked))\b",
     re.IGNORECASE,

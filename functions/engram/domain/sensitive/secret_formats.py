@@ -81,9 +81,11 @@ _NOT_PUBLIC_NAME = re.compile(r"secret|private|passw|token|signing|service[_\-]?
 # The public members of a JSON Web Key (RSA's n and e, an EC key's x and y); "d" is private.
 _JWK_PUBLIC_RE = re.compile(r"\"(?:n|e|x|y)\"\s*:\s*\"[A-Za-z0-9_\-]+\"")
 # Values still encrypted, which only a key held elsewhere opens: Travis CI's "secure:",
-# a SealedSecret's encryptedData.
+# a SealedSecret's encryptedData, Ansible Vault.
 _SEALED_RE = re.compile(
     r"\bsecure:\s*\"[A-Za-z0-9+/=]{20,}\"|encryptedData:(?:\n[ \t]+[\w.\-]+:[ \t]*[A-Za-z0-9+/=]{20,})+"
+    # an Ansible Vault value ("!vault |" then "$ANSIBLE_VAULT;1.1;AES256" and lines of hex)
+    r"|(?:!vault\s*\|\s*)?\$ANSIBLE_VAULT;\S*(?:\s+[0-9a-f]{16,})+"
 )
 
 
@@ -98,7 +100,7 @@ def public_or_sealed(text: str) -> str:
         text = _PUBLIC_SETTING_RE.sub(_public_value, text)
     if '"kty"' in text:
         text = _JWK_PUBLIC_RE.sub('"publickey"', text)
-    if "ENC" in text or "vault:v" in text or "secure:" in text or "encryptedData" in text:
+    if "ENC" in text or "vault:v" in text or "secure:" in text or "encryptedData" in text or "_VAULT;" in text:
         text = _SEALED_RE.sub(" ", _CIPHERTEXT_RE.sub(" ", text))
     return text
 
@@ -299,7 +301,8 @@ _EMAIL_PAIR_RE = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:
 def _cli_password(text: str) -> bool:
     for m in _CLI_PASSWORD_RE.finditer(text):
         value = next((v for v in m.groups() if v), "")
-        if not PLACEHOLDER.match(value) and not MASKED.fullmatch(value):
+        value = value.strip("\"'")  # (quoted: 'redis-cli -a "$REDIS_PASSWORD"' is a variable)
+        if value and not PLACEHOLDER.match(value) and not MASKED.fullmatch(value):
             return True
     return False
 
