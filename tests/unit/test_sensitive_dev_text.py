@@ -324,3 +324,42 @@ def test_developer_text_of_our_own_without_a_secret(text: str) -> None:
 )
 def test_the_same_commands_and_settings_with_a_secret_are_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # probes of our own: what an agent writes (entries, tool calls, metadata) about a secret
+        ("2026-10-02", "password_last_changed"),
+        ("the neighbours upstairs", "wifi_password_shared_with"),
+        ("yes, for purchases over 50 EUR", "pin_required"),
+        ("read:orders write:refunds", "api_key_scope"),
+        ("3600", "token_expires_in"),
+        ("repo, workflow", "github_token_permissions"),
+        ("every first Monday of the month", "door_code_changes"),
+        ("Priya draws Tom this year", "secret_santa"),
+        ('memory.save({"key": "vpn_setup", "value": "uses the company SSO, no separate password"})', ""),
+        ('{"tool":"notes.add","args":{"text":"remind user to rotate the Stripe key on Friday"}}', ""),
+        ('{"role":"assistant","content":"I can\'t store passwords; please use your password manager."}', ""),
+        ('{"metadata":{"pii_redacted":true,"redacted_fields":["password","card_number"]}}', ""),
+        ("agent summary: user set up 2FA with an authenticator app; backup codes printed and kept offline", ""),
+        ("entry: alarm code is known by the neighbour Mrs. Patel (spare key too)", ""),
+        ('tool result: {"status":"ok","secret_id":"sec_01HZX9","version":3}', ""),
+        ('{"kind":"credential_reference","provider":"1password","item":"Home NAS","field":"password"}', ""),
+    ],
+)
+def test_agent_entries_about_a_secret_are_no_secret(text: str, key: str) -> None:
+    assert _rules_keyed(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("Sunflower-Guest-2026", "wifi_password_guest"),
+        ("4821", "pin_required"),
+        ('memory.save({"key": "vpn_password", "value": "Vpn!Acme-2026"})', ""),
+        ('{"tool":"notes.add","args":{"text":"Stripe key: sk_live_51HqLy2CjK9xWvRz4mNp0T8aB6dF3gS7h"}}', ""),
+    ],
+)
+def test_agent_entries_holding_a_secret_are_found(text: str, key: str) -> None:
+    assert _rules_keyed(text, key) == "secret"

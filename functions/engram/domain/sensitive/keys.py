@@ -260,6 +260,8 @@ _KEY_META = frozenset(
         "count",
         # how long or how often, not what ([lock_screen_timeout], [alarm_delay])
         *("timeout", "delay", "interval", "duration", "battery"),
+        # what it may do, not what it is ([api_key_scope], [github_token_permissions])
+        *("scope", "scopes", "permission", "permissions", "perms", "grants", "audience"),
         # when it was made or used ([api_key_created_at], [password_rotated])
         *("created", "updated", "rotated", "issued", "date", "used"),
         # where it is, that it is public, when it is due, what is left ([private_key_path],
