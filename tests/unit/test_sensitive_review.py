@@ -323,3 +323,39 @@ def test_a_secret_given_after_what_happened_to_it_is_found(key: str, text: str) 
 )
 def test_numbers_with_no_valid_birth_date_beside_an_id_word_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the colon of "https:" was read as "password: <value>" (from before this session)
+        "Reset your password at https://example.com/reset",
+        "Change your password at https://accounts.google.com/security to keep your account safe",
+    ],
+)
+def test_a_password_page_s_address_is_no_password(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password for https://mail.example.com: Kiwi!Fruit7",
+        "the password at http://192.168.1.1 is Kiwi!Fruit7",
+        "password: Kiwi!Fruit7",
+    ],
+)
+def test_a_password_after_an_address_is_found(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text", ["The security question was about my first pet, I answered it.", "security question answered"]
+)
+def test_a_security_question_said_to_be_answered_gives_no_answer(text: str) -> None:
+    # "answered" was read as "answer" followed by the answer "ed"
+    assert _rules(text) is None
+
+
+def test_a_security_question_s_answer_is_still_found() -> None:
+    assert _rules("security question: first pet, answer is Biscuit") == "secret"

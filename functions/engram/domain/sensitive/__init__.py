@@ -32,7 +32,7 @@ Where each family lives (one module per concern):
   ``secret_settings`` (a setting of code or configuration named by a secret),
   ``passwords`` (a secret named by a word), ``passwords_other_languages`` (the same where
   only a credential-looking value counts), ``cjk_passwords`` (Chinese, Japanese and Korean
-  password words run into their value), ``lock_codes``, ``secret_words`` (the words)
+  password words run into their value), ``security_answers``, ``lock_codes``, ``secret_words`` (the words)
   and ``secret_values`` (what a value, a placeholder or a pointer looks like).
 - ``keys``: keys that name or hold a sensitive value.
 - ``records``: ids and bank accounts in records, JSON, ``key=value`` logs and SQL errors,

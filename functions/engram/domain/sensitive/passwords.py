@@ -23,6 +23,7 @@ from engram.domain.sensitive.secret_words import (
     SEP,
     WHERE_IT_IS,
 )
+from engram.domain.sensitive.security_answers import QUESTION_STEMS, security_answer
 
 # With a separator the words between may name what it is for ("pw for the laptop is ...");
 # without one the value must follow at once ("password hunter2").
@@ -74,12 +75,25 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     words = clause.split()
     if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
         return False  # ... or "passwd: password updated successfully", "password:  24 bytes"
+    if m.group("sep").strip() == ":" and rest.startswith("//"):
+        return _value_after_address(rest)  # a URL's scheme, not a separator
     if re.match(r"--\w", words[0]):
         return False  # a command's next option ("--secret-id prod/db/password --query SecretString")
     if m.group("sep").strip() in ("'s", "’s") and " " in m.group().strip():
         # "a temporary password to the account owner's email": the owner's, not the password's
         return _value_after_colon(rest)
     return _value_in_clause(m, words, rest)
+
+
+def _value_after_address(rest: str) -> bool:
+    """After a web address the colon of its scheme was read as a separator: the value, if
+    any, follows the address ("password for https://mail.example.com: Kiwi!Fruit7", "the
+    password at http://192.168.1.1 is ..."), not in it ("reset your password at https://...")."""
+    parts = rest.split(None, 1)
+    words = parts[1].split()[:2] if len(parts) > 1 else []
+    if words and words[0].lower() in {"is", "was", ":", "=", "->", "-", "—"}:
+        words = words[1:]
+    return bool(words) and credential_like(words[0].strip(".,;!?)(\"'"))
 
 
 def _value_after_colon(rest: str) -> bool:
@@ -294,7 +308,7 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if present & AROUND_STEMS and _value_around_word(text):
         return True
-    if (present & _QUESTION_STEMS or '"' in text or "“" in text) and security_answer(text):
+    if (present & QUESTION_STEMS or '"' in text or "“" in text) and security_answer(text):
         return True
     if sum(map(str.isdigit, text)) >= 3 and any(
         not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
@@ -428,32 +442,6 @@ _TYPED_CODE_RE = re.compile(
     r"(?:panel|keypad|pad|door|gate|alarm|lock|box|safe)|\bpins?\s*[:\-]\s*(?:[^\W\d]+\s+)?\d{4,8}\b",
     re.IGNORECASE,
 )
-
-
-# The answer to a security question: the question named or quoted, then its answer
-# ('security question "favorite teacher" answer Mrs Finkelstein', '"what street did you grow
-# up on" -> Willowbrook', 'the answer to "mother's maiden name" ... is Kowalczyk').
-_SECURITY_ANSWER_RE = re.compile(
-    r"(?:security\s+(?:question|q\b)|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+(?:to|for)"
-    r"|security\s+word|code\s*word)[^\n]{0,60}?"
-    r"(?:\banswer(?:\s+is)?|->|→|=|\bis)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
-    r"|[\"“'‘](?:what|who|where|which|name|first|favou?rite|mother)[^\"”'’\n]{3,60}[\"”'’]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
-    r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)"
-    # asked in a chat, answered on the next line ("... your security question?\nUser: first pet was Biscuit")
-    r"|(?:security|secret)\s+question[^\n]{0,40}\?[ \t]*\n[ \t]*\w+:[^\n]{0,40}?\b(?:was|is)\s+"
-    r"(?P<value3>[A-Z][\w'’\-]+)",
-    re.IGNORECASE,
-)
-
-
-_QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "question", "codeword", "word"])
-
-
-def security_answer(text: str) -> bool:
-    return any(
-        (m.group("value") or m.group("value2") or m.group("value3")).lower() not in NOT_A_VALUE
-        for m in _SECURITY_ANSWER_RE.finditer(text)
-    )
 
 
 def _value_around_word(text: str) -> bool:

@@ -8,10 +8,11 @@ from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language, security_answer_in_other_language
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, one_time_code, service_code
-from engram.domain.sensitive.passwords import keyword_rules, security_answer
+from engram.domain.sensitive.passwords import keyword_rules
 from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
+from engram.domain.sensitive.security_answers import security_answer
 
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
