@@ -488,6 +488,13 @@ def _developer_text_without_values(r: random.Random) -> list[tuple[str, str]]:
                         f"INFO auth: {w} refreshed for user_id={r.randint(1000, 99999)} expires_at={r.randint(10**9, 2 * 10**9)}",
                         f"WARN {w} validation failed for request {sha}, retrying in {r.randint(1, 60)}s",
                         f"def check_{w.replace(' ', '_')}(user: User, {w.replace(' ', '_')}: str) -> bool:",
+                        # a traceback that names a setting and shows no value (the model trained
+                        # with outside 5 refused test_sensitive_families' KeyError traceback)
+                        f"Traceback (most recent call last):\n    client = Client({w.replace(' ', '_')}="
+                        f'settings.{w.replace(" ", "_")})\nKeyError: "{w.replace(" ", "_").upper()}"',
+                        f'  File "app.py", line {r.randint(3, 400)}, in <module>\n    '
+                        f'{w.replace(" ", "_")} = os.environ["{svc}_{w.replace(" ", "_").upper()}"]\nKeyError: '
+                        f"'{svc}_{w.replace(' ', '_').upper()}'",
                         f"kubectl create secret generic {svc.lower()}-creds --from-file={w.replace(' ', '_')}=./{sha}.txt",
                         f"E0501 reflector.go:{r.randint(1, 300)}] Failed to watch *v1.Secret: secrets is forbidden",
                         f"{w.replace(' ', '_')} = settings.{w.replace(' ', '_')}",
@@ -773,6 +780,10 @@ FIRST_RUN_RULES = {
     "held_out_e": "be63fac",
     "outside_6": "6139a54",
     "outside_9": "d244fe8",
+    "outside_4": "67cae30",
+    "outside_5": "67cae30",
+    "outside_7": "67cae30",
+    "outside_8": "67cae30",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
@@ -790,6 +801,10 @@ TRAIN_PARTS = (
     "held_out_e",
     "outside_6",
     "outside_9",
+    "outside_4",
+    "outside_5",
+    "outside_7",
+    "outside_8",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
