@@ -26,6 +26,7 @@ from engram.domain.sensitive import find_sensitive
         "account 123456 " * 667,
         "4111 " * 2000,
         "one two three " * 715,
+        "site " + "a" * 10_000,  # 3.7 s on main at c946aa8 (the public-setting pattern, bad588c)
     ],
 )
 def test_a_long_run_of_one_shape_is_cheap(text: str) -> None:
