@@ -17,7 +17,7 @@ from engram.domain.conversation import (
 )
 from engram.domain.conversation_codec import message_from_dict, message_to_dict
 from engram.domain.relative_time import find_relative_times, resolve_in_text
-from engram.domain.sensitive import SensitiveMatch, find_sensitive
+from engram.domain.sensitive import SensitiveMatch, find_by_rules, find_sensitive
 from engram.domain.sensitive.categories import sensitive_match
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -159,6 +159,57 @@ class TestRedaction:
         text = "We walked the dog at 6. " * 40
         cleaned, rules = redact_sensitive(text)
         assert rules and cleaned.count("We walked the dog at ") == 40
+
+    def test_a_long_clause_the_learned_stage_alone_flags_loses_its_values_not_its_words(self) -> None:
+        # A log line of key=value pairs (no stop, comma or newline: one clause) that only the
+        # learned stage flags was replaced whole: 30,000 characters became "[redacted]".
+        log = " ".join(
+            f"user=alice{i} host=web{i} status=ok latency_ms={i * 3} region=eu-west-1 token_kind=bearer"
+            for i in range(300)
+        )
+        assert find_by_rules(log) is None and find_sensitive(log) is not None  # the model alone
+        cleaned, rules = redact_sensitive(log)
+        assert rules == ("secret",)
+        assert cleaned.count("status=ok") == 300 and cleaned.count("token_kind=bearer") == 300
+        assert cleaned.count("user=[redacted] host=[redacted]") == 300
+        assert "alice" not in cleaned and "web1" not in cleaned and "eu-west-1" not in cleaned
+
+    def test_a_short_clause_the_learned_stage_alone_flags_keeps_its_words(self) -> None:
+        text = "wifi: violet-Sunshine42 and the dog is Rex"
+        assert find_by_rules(text) is None and find_sensitive(text) is not None
+        assert redact_sensitive(text) == ("wifi: [redacted] and the dog is Rex", ("secret",))
+
+    @pytest.mark.parametrize(
+        "text",
+        [
+            "my password is hunter two",  # no digit: a rule names it, the clause goes whole
+            "I like tea. The wifi password is hunter two and the dog is Rex",
+            " ".join(f"user=alice{i} status=ok" for i in range(200)) + " password=Kiwi!Fruit7 done",
+            "wifi: violet-Sunshine42 and the dog is Rex. The router PIN is 4821.",
+        ],
+    )
+    def test_a_secret_a_rule_finds_still_leaves_nothing(self, text: str) -> None:
+        cleaned, rules = redact_sensitive(text)
+        assert rules and find_sensitive(cleaned) is None
+        for value in ("hunter two", "Kiwi!Fruit7", "Sunshine42", "4821"):
+            assert value not in cleaned
+
+    def test_what_the_learned_stage_still_flags_goes_whole_in_a_short_clause_only(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # Simulated so it does not hang on one model's weights: the "model" flags "zebra crossing",
+        # which has no value-shaped word to remove and which no rule reads.
+        real = conversation_module.find_sensitive
+
+        def learned(text: str) -> SensitiveMatch | None:
+            return real(text) or (sensitive_match("secret") if "zebra crossing" in text else None)
+
+        monkeypatch.setattr(conversation_module, "find_sensitive", learned)
+        short = "the code is zebra crossing and the dog is Rex"
+        assert redact_sensitive(f"Hi. {short}. Bye") == (f"Hi. {REDACTED}. Bye", ("secret",))
+        long = "the code is zebra crossing and " + "we walked the dog along the river " * 8
+        cleaned, rules = redact_sensitive(long)
+        assert rules and cleaned == long  # past a sentence's length the words stay
 
     @given(st.text(alphabet=st.sampled_from("0123456789 -abcdeis:."), max_size=80))
     @example("001.01.0001")
