@@ -193,6 +193,12 @@ def _rules(text: str, key: str = "") -> str | None:
         ("", "antwoord beveiligingsvraag → Snuffie"),
         ("", "biztonsági kérdés válasza: Bodri"),
         ("", "răspuns la întrebarea de securitate: Azorel"),
+        # a question, then its answer (held_out_e and outside_3 lines, then probes)
+        ("", "tu peux retenir le code de la porte de l’immeuble ? c’est 4B217, le digicode à gauche"),
+        ("", "kan du komma ihåg wifi-lösenordet? det är Kanelbulle!Umea4"),
+        ("", "> J’ai oublié le code de l’immeuble, tu peux me l’envoyer ?\nC’est 47B12, et la deuxième porte"),
+        ("", "hasło do wifi? to Mazury2024!Jezioro"),
+        ("", "le code de l’alarme? c’est 4 4 1 9"),
     ],
 )
 def test_a_secret_in_another_language_is_found(key: str, text: str) -> None:
@@ -293,6 +299,10 @@ def test_a_secret_in_another_language_is_found(key: str, text: str) -> None:
         ("", "PIN ATM tidak boleh dibagikan"),
         ("", "ответ на контрольный вопрос не помню"),
         ("", "Bakso Malang 21 ribu di depan kos"),
+        # a question with no answer after it
+        ("", "quel est le code de la porte ? je ne sais pas, 3 étages plus haut"),
+        ("", "la contraseña del wifi? es muy larga, 20 letras"),
+        ("", "código do portão? é o mesmo de sempre"),
     ],
 )
 def test_what_only_looks_like_one_passes(key: str, text: str) -> None:

@@ -123,7 +123,7 @@ _BEFORE_NOT_A_CODE = re.compile(
     re.IGNORECASE,
 )
 _DATE = re.compile(r"\d{1,2}-\d{1,2}-(?:19|20)\d\d|(?:19|20)\d\d-\d{1,2}-\d{1,2}")
-_CLAUSE_END = re.compile(r"[\n!?;。！？]|\.(?:\s|$)")
+_CLAUSE_END = re.compile(r"[\n;。！？]|[.!?](?:\s|$)")
 
 
 def _a_code(text: str, m: re.Match[str]) -> bool:
@@ -143,9 +143,7 @@ def _a_code(text: str, m: re.Match[str]) -> bool:
 def _code_after(text: str, start: int, limit: int = 60) -> bool:
     """A code within a few words after ``start``, in the same clause (further when a colon
     says the code comes next: "code pin de mon tel si je suis à l'hôpital : 270519")."""
-    rest = text[start : start + max(limit, 90)]
-    end = _CLAUSE_END.search(rest)
-    rest = rest[: end.start()] if end else rest
+    rest = clause_after(text[start : start + max(limit, 90)])
     for m in _VALUE_RE.finditer(rest):
         gap = rest[: m.start()].rstrip()
         said = (gap.endswith((":", "：")) or _ENDS_WITH_COPULA.search(gap) is not None) and len(gap.split()) <= 12
@@ -154,6 +152,26 @@ def _code_after(text: str, start: int, limit: int = 60) -> bool:
         if _a_code(rest, m):
             return True
     return False
+
+
+# A question and its answer ("le code de la porte ? c'est 4B217", "wifi-lösenordet? det är
+# Kanelbulle!Umea4", "> J'ai oublié le code de l'immeuble ?\nC'est 47B12"): one clause.
+_ANSWER_OPENS = re.compile(
+    r"\s*(?:>\s*)?(?:c['’]est|det\s+är|det\s+er|es|ist|it['’]?s|é|è|to\s+jest|to|это|je|er|är|on|is)(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def clause_after(rest: str) -> str:
+    """``rest`` up to the end of its clause, read on over a question mark or a line break
+    that an answer follows."""
+    at = 0
+    while (end := _CLAUSE_END.search(rest, at)) is not None:
+        if end.group().strip() in ("?", "？", "") and _ANSWER_OPENS.match(rest, end.end()):
+            at = end.end()
+            continue
+        return rest[: end.start()]
+    return rest
 
 
 _ENDS_WITH_COPULA = re.compile(

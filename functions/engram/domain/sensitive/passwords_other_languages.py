@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.codes_other_languages import not_a_secret_near, value_opening_clause
+from engram.domain.sensitive.codes_other_languages import clause_after, not_a_secret_near, value_opening_clause
 from engram.domain.sensitive.secret_values import credential_like, pointer
 from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
 
@@ -102,7 +102,7 @@ def password_in_other_language(text: str, words: frozenset[str]) -> bool:
         for m in regex.finditer(text):
             if not_a_secret_near(text, m.start(), m.end()):
                 continue  # "kode promo DISKON50", "رمز الخصم SAVE20"
-            if _value_after(re.split(r"[\n.;!?](?:\s|$)", text[m.end() : m.end() + 80], maxsplit=1)[0]):
+            if _value_after(clause_after(text[m.end() : m.end() + 80])):
                 return True
     return False
 
