@@ -38,8 +38,12 @@ The parts, reported apart:
   writers' files or any note about them; committed before the filter was run on it. Only
   the lead ran it, three times (``bench/results/sensitive_corpus_e_runs.json`` and
   docs/security.md): those runs are its honest figures. Then its misses were read and fixed
-  by family and the learned stage trained on it, so it is development data now. The parts
-  held out in its place (F1, F2) are not in ``PARTS``: the lead wires and runs them.
+  by family and the learned stage trained on it, so it is development data now.
+- ``held_out_f1`` and ``held_out_f2`` (never tuned on, never read by the filter's engineers):
+  ``bench/sensitive_samples_holdout_f1.txt`` (996) and ``_f2.txt`` (981), written by hand by
+  two more independent writers. Their first run, by the lead with the filter frozen at
+  4571848, is ``bench/results/sensitive_corpus_f_first_run.json`` and the honest figure in
+  docs/security.md; later runs print them too, but only that first run is evidence.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -88,6 +92,8 @@ PARTS = {
     "outside_7": [HERE / "sensitive_samples_outside_7.txt"],
     "outside_8": [HERE / "sensitive_samples_outside_8.txt"],
     "outside_9": [HERE / "sensitive_samples_outside_9.txt"],
+    "held_out_f1": [HERE / "sensitive_samples_holdout_f1.txt"],
+    "held_out_f2": [HERE / "sensitive_samples_holdout_f2.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
