@@ -282,6 +282,26 @@ def test_code_and_logs_that_name_a_secret_without_one_pass(text: str) -> None:
     assert _rule(text) is None
 
 
+# Known defect, found in the final review: the learned stage reads a code expression such as
+# `os.environ["SLACK_BOT_TOKEN"]` as one value-shaped token, so a traceback about a missing
+# environment variable is refused. The KeyError line above passes only because a training
+# template (bench/sensitive_train.py, _developer_text_without_values) writes it word for word;
+# this one differs by its expression. Strict: it fails the day the model passes it, and
+# then moves into the list above.
+@pytest.mark.xfail(
+    strict=True, reason="the learned stage reads os.environ[...] as a value; needs a tokenizer change and a retrain"
+)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Traceback (most recent call last):\n    token = os.environ[\"SLACK_BOT_TOKEN\"]\nKeyError: 'SLACK_BOT_TOKEN'",
+        'File "bot.py", line 12, in <module>\n    token = os.environ["SLACK_BOT_TOKEN"]\nKeyError: \'SLACK_BOT_TOKEN\'',
+    ],
+)
+def test_a_traceback_about_a_missing_environment_variable_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
 @pytest.mark.parametrize(
     "text",
     [
