@@ -2,7 +2,7 @@
 
 The model (``engram.domain.sensitive.learned_model``) scores a value near a word that names it:
 secret, government id, bank account. It is trained here with scikit-learn (a bench
-dependency) and exported as ``functions/engram/domain/sensitive/learned_model.json``, which
+dependency) and exported as ``functions/engram/domain/sensitive/learned_model.json.gz``, which
 the filter reads with pure-Python inference.
 
 The measure that matters is leave-one-part-out: train on three of the four labelled
@@ -24,6 +24,7 @@ writes the weights); ``--no-export`` to only measure.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import time
@@ -934,7 +935,9 @@ def export(m: ValueModel) -> None:
         "window": m.window,
         "weights": {k: list(v) for k, v in sorted(m.weights.items())},
     }
-    WEIGHTS.write_text(json.dumps(raw, separators=(",", ":"), ensure_ascii=False) + "\n", encoding="utf-8")
+    # mtime=0: the same weights give the same bytes, so a retrain that changes nothing shows no diff.
+    text = json.dumps(raw, separators=(",", ":"), ensure_ascii=False) + "\n"
+    WEIGHTS.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

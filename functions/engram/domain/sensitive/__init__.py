@@ -43,7 +43,7 @@ Where each family lives (one module per concern):
 - ``one_time_codes`` and ``dictated_codes``: codes sent by text, and codes read out.
 - ``no_access``: numbers named as opening nothing (a status or zip code, a board's pin),
   which no key rule and not the learned stage may call a secret.
-- ``learned_model``: the learned second stage (weights in ``learned_model.json``).
+- ``learned_model``: the learned second stage (weights in ``learned_model.json.gz``).
 """
 
 from engram.domain.sensitive.bank_accounts import iban_valid

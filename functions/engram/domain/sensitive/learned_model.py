@@ -17,12 +17,13 @@ A text is scored on every window of ``window`` tokens (a linear model summed ove
 window is a difference of prefix sums, so every window costs the same as one); the
 text is flagged with a category when its best window scores above that category's
 threshold. Weights are trained offline (``bench/sensitive_train.py``, scikit-learn
-logistic regression) and shipped as ``learned_model.json``; inference here is pure
+logistic regression) and shipped as ``learned_model.json.gz``; inference here is pure
 Python, so the Lambda gains no dependency.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 from collections.abc import Callable
@@ -30,7 +31,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-WEIGHTS = Path(__file__).with_name("learned_model.json")
+# Gzipped: the weights are 4.7 MB of JSON and 1.1 MB compressed, and they ship in every
+# function's code asset (Lambda unpacks it on each cold start).
+WEIGHTS = Path(__file__).with_name("learned_model.json.gz")
 
 _CHUNK = re.compile(r"\S+")
 _LEAD = re.compile(r"^[\"'“”‘’`(\[{<«„]+")
@@ -238,7 +241,7 @@ class ValueModel:
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> ValueModel:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(gzip.decompress(path.read_bytes()))
         return cls(
             classes=tuple(raw["classes"]),
             bias=tuple(raw["bias"]),
