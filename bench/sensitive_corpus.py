@@ -39,11 +39,12 @@ The parts, reported apart:
   the lead ran it, three times (``bench/results/sensitive_corpus_e_runs.json`` and
   docs/security.md): those runs are its honest figures. Then its misses were read and fixed
   by family and the learned stage trained on it, so it is development data now.
-- ``held_out_f1`` and ``held_out_f2`` (never tuned on, never read by the filter's engineers):
+- ``held_out_f1`` and ``held_out_f2`` (tuned on since their first run):
   ``bench/sensitive_samples_holdout_f1.txt`` (996) and ``_f2.txt`` (981), written by hand by
   two more independent writers. Their first run, by the lead with the filter frozen at
   4571848, is ``bench/results/sensitive_corpus_f_first_run.json`` and the honest figure in
-  docs/security.md; later runs print them too, but only that first run is evidence.
+  docs/security.md. Then (the lead's decision, session 18m) their misses were read and the
+  learned stage trained on them, so they are development data now: later figures are fitted.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
