@@ -50,8 +50,9 @@ _BRANDS: tuple[tuple[int, int, frozenset[int]], ...] = (
 # spaces apart ("4845  4000  7893  7201").
 _CARD_RE = re.compile(
     r"(?<![\w.\-+])(?<!\+\d)(?<!\+\d\d)(?<!\d[ .\-])(?<!\d  )"
-    r"\d(?:(?: {1,2}|[.\-]| ?\n)?\d){11,18}(?![ .\-]{0,2}\d)(?![.\-]?\w)"
-)  # (a number split over two lines, as pasted from a chat, is one run)
+    r"\d(?:(?: {1,2}|[.\-]| ?\n(?!\d{1,2}[.)]\s))?\d){11,18}(?![ .\-]{0,2}\d)(?![.\-]?\w)"
+)  # (a number split over two lines, as pasted from a chat, is one run; not into the next
+#   item of a numbered list: "2. 5132 7313 8992 7518\n3. Thanks")
 NOT_A_CARD_BEFORE = re.compile(
     r"\b(?:imei|meid|tracking|track|order|orders|isbn|ean|upc|invoice|ticket|booking|reservation|confirmation"
     r"|serial|loyalty|member(?:ship)?|flyer|ref|reference|meeting|zoom|phone|tel|fax|barcode|sku|product"
@@ -181,6 +182,12 @@ def has_card(text: str) -> bool:
     return _card_in_pieces(text) or _card_in_halves(text)
 
 
+def _card_named_before(text: str, at: int) -> bool:
+    """A payment card named earlier in the clause that an order's or booking's word is in."""
+    line = text[max(0, text.rfind("\n", 0, at) + 1, at - 60) : at]
+    return bool(_CARD_WORD.search(line)) and not _OTHER_CARD.search(line) and "." not in line.rstrip(". ")
+
+
 def _card_at(text: str, m: re.Match[str]) -> bool:
     """Whether the number ``m`` found is a card: Luhn, a brand (or a card word before an
     unknown prefix), and no other card's, order's or account's label before it."""
@@ -189,11 +196,16 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         return False
     before = text[max(0, m.start() - 40) : m.start()]
     paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
-    if not (_brand(digits) or (len(digits) == 16 and paid_with and _CARD_WORD.search(before))):
-        return False  # an unknown prefix counts only after a card word ("카드번호 9410 ...")
+    if not (_brand(digits) or (12 < len(digits) < 20 and paid_with and _CARD_WORD.search(before))):
+        # an unknown prefix or length counts only after a card word ("카드번호 9410 ...",
+        # "carta di credito: 5409 9169 2061 5977 550": ISO allows 19 digits to every brand)
+        return False
+    not_a_card = NOT_A_CARD_BEFORE.search(text[: m.start()])
+    if not_a_card and not paid_with and _card_named_before(text, not_a_card.start()):
+        paid_with = True  # "the card for the conference booking: 5178 ..." pays for the booking
     if _OTHER_CARD_RIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
         return False
-    if NOT_A_CARD_BEFORE.search(text[: m.start()]) and not paid_with:
+    if not_a_card and not paid_with:
         return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
     # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
     return not (_ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text))
