@@ -250,7 +250,7 @@ def test_the_filter_reads_the_text_at_most_twice() -> None:
     texts: list[str] = []
     real = filter_module._find_in_text
     try:
-        filter_module._find_in_text = lambda t: texts.append(t) or real(t)  # type: ignore[assignment]
+        filter_module._find_in_text = lambda t, **kw: texts.append(t) or real(t, **kw)  # type: ignore[assignment]
         filter_module.find_by_rules("my notes say four five six seven")
     finally:
         filter_module._find_in_text = real

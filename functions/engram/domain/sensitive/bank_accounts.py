@@ -84,7 +84,9 @@ def _account_matches(text: str) -> list[re.Match[str]]:
     return list(_ACCOUNT_RE.finditer(text, start, min(len(text), end + 16)))
 
 
-_SORT_CODE_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}-\d{2}-\d{2}\s*(?:/|,|account|acc|acct)?\s*\d{6,10}(?!\d)")
+_SORT_CODE_ACCOUNT = re.compile(
+    r"(?<![\d\-])\d{2}-\d{2}-\d{2}\s*(?:/|,|account|acc|acct|\s[\-–—](?=\s))?\s*\d{6,10}(?!\d)"
+)  # ("Monzo - 04-00-04 - 55128733")
 
 
 _IBAN_GROUPS = re.compile(r"[A-Za-z]{2}\d{2}(?:[ \-][A-Za-z0-9]{4}){2,7}(?:[ \-][A-Za-z0-9]{1,4})?(?![A-Za-z0-9])")
@@ -146,6 +148,57 @@ _NOT_A_BANK_BEFORE = re.compile(
 )
 
 
+# What says, after the number, that the account is no bank's: "account 4421-88 (customer id
+# in our CRM, not a bank thing)", "account ID 4471-3308-22 in Salesforce".
+_NOT_A_BANK_AFTER = re.compile(
+    r"[^\n]{0,40}?(?:\bnot\s+(?:a\s+)?bank|\b(?:crm|salesforce|hubspot|zendesk|jira|ticket(?:ing)?\s+system)\b"
+    r"|\bcustomer\s+(?:id|account|number|record)\b)",
+    re.IGNORECASE,
+)
+# A bank's own number, said to be the bank's and not an account's: "routing number
+# 021000021 is JPMorgan Chase's", "ABA 063217788 is the bank's routing number", "sort code
+# 20-00-00 is Barclays", "BSB 062-000 is a Commonwealth Bank branch".
+_BANK_NUMBER_WORD = re.compile(r"^(?:routing|aba|transit|bsb|blz|sort\s*code|sc|rtn)\b", re.IGNORECASE)
+_THE_BANKS_OWN = re.compile(
+    r"\s*(?:is|=|belongs\s+to)\s+(?:the\s+bank['’]s|their|a\s+[^\n,.;]{0,30}\bbranch"
+    r"|(?-i:[A-Z][\w&.\-]*)(?:\s+(?-i:[A-Z][\w&.\-]*)){0,3}(?:['’]s)?(?=[\s,.;:)]|$))",
+    re.IGNORECASE,
+)
+_ACCOUNT_ID = re.compile(r"(?i:account|acct|acc)\s+ID\b")
+# The block a YAML line sits in, named by a service ("aws:\n  account: 123456789012").
+_PARENT_LINE = re.compile(r"^([ \t]*)([^\n:]+):[ \t]*$", re.MULTILINE)
+
+
+_BANK_KEY_WORDS = re.compile(
+    r"bank|iban|routing|checking|savings|sort|bsb|giro|konto|cuenta|compte|conto", re.IGNORECASE
+)
+
+
+def key_names_another_account(key: str) -> bool:
+    """A key naming a service's account, not a bank's ([aws_console], [steam_login]): an
+    "account" number in its value is that service's."""
+    spelled = re.sub(r"[\W_]+", " ", key)
+    return bool(_NOT_A_BANK_BEFORE.search(spelled + " ")) and not _BANK_KEY_WORDS.search(key)
+
+
+def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
+    """An account match that the text says is no bank's: an account "ID", a CRM's or a
+    customer's number, a bank's own routing number or sort code, a service's YAML block."""
+    if _ACCOUNT_ID.match(m.group()):
+        return True  # "account ID 4471-3308-22": a system's id for the account
+    if _NOT_A_BANK_AFTER.match(text, m.end()):
+        return True
+    if _BANK_NUMBER_WORD.match(m.group()) and _THE_BANKS_OWN.match(text, m.end()):
+        return sum(1 for r in _NUMBER_RUN.finditer(text) if sum(map(str.isdigit, r.group())) >= 6) == 1
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip(" \t"))
+    if indent:
+        parents = [p for p in _PARENT_LINE.finditer(text, 0, line_start) if len(p.group(1)) < indent]
+        if parents and _NOT_A_BANK_BEFORE.search(parents[-1].group(2) + " "):
+            return True
+    return False
+
+
 # Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
 # 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
 # account before its sort code; a US routing number (ABA check digit) and an account.
@@ -158,7 +211,12 @@ _ACCOUNT_THEN_SORT_RE = re.compile(r"(?<!\d)\d{8}\s*(?:and|,|/|&|\s)\s*\d{2}-\d{
 _ROUTING_PAIR_RE = re.compile(r"([0-9](?<![\d\-].)\d{8})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
 _ACCOUNT_ROUTING_PAIR_RE = re.compile(r"[0-9](?<![\d\-].)\d{5,16}\s*(?:/|\|)\s*(\d{9})(?![\d\-])")
 # A routing number named after it ("321896333 routing, 7710024419 account").
-_ROUTING_AFTER_RE = re.compile(r"([0-9](?<![\d\-].)\d{8})\s*[,(]?\s*(?:routing|aba|rtn)\b", re.IGNORECASE)
+_ROUTING_AFTER_RE = re.compile(
+    r"([0-9](?<![\d\-].)\d{8})\s*[,(]?\s*(?:routing|aba|rtn)\b"
+    # "026644835 is the routing and 000123887512 is my checking": with the account after it
+    r"|([0-9](?<![\d\-].)\d{8})\s+is\s+(?:the|my|our)\s+(?:routing|aba|rtn)\b[^\d\n]{0,30}\d(?:[ \-]?\d){5,16}(?!\d)",
+    re.IGNORECASE,
+)
 # What says money goes to a pair of numbers ("send my paycheck to 063673801 / 2291047733").
 _MONEY_WORDS = frozenset(
     [
@@ -188,7 +246,9 @@ _CHEQUE_WORDS = frozenset({"check", "cheque", "voided", "void", "micr", "checks"
 
 
 def _routing_and_account(text: str, words: frozenset[str]) -> bool:
-    if words & {"routing", "aba", "rtn"} and any(_aba_valid(m.group(1)) for m in _ROUTING_AFTER_RE.finditer(text)):
+    if words & {"routing", "aba", "rtn"} and any(
+        _aba_valid(m.group(1) or m.group(2)) for m in _ROUTING_AFTER_RE.finditer(text)
+    ):
         return True
     if "⑆" in text and any(_aba_valid(m.group(1)) for m in _MICR_RE.finditer(text)):
         return True
@@ -317,7 +377,9 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
     if _more_account_forms(text, words):
         return True
     if any(
-        not _NOT_A_BANK_BEFORE.search(text[: m.start()]) and not _placeholder(m.group("num"))
+        not _NOT_A_BANK_BEFORE.search(text[: m.start()])
+        and not _placeholder(m.group("num"))
+        and not _not_a_bank_account(text, m)
         for m in _account_matches(text)
     ):
         return True

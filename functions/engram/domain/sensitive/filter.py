@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 
 from engram.domain.errors import SensitiveDataRejected
-from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban
+from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban, key_names_another_account
 from engram.domain.sensitive.cards import has_card
 from engram.domain.sensitive.categories import (
     BANK,
@@ -204,7 +204,8 @@ def _record_pair(text: str) -> SensitiveMatch | None:
 def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     found = _by_key(text, key) if key and not keyed_number_grants_nothing(text, key) else None
     if found is None:
-        found = _find_in_text(text)
+        # ([aws_console] "account 4411-2290-8834, user pia.admin, pw ...": AWS's account)
+        found = _find_in_text(text, bank=not (key and key_names_another_account(key)))
     if found is None and key:
         # The key and its value read as the text a person would write ([tc_kimlik_esim]
         # "78564921574" is "tc kimlik esim: 78564921574"): an id, account or card only.
@@ -225,7 +226,7 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     return found
 
 
-def _find_in_text(text: str) -> SensitiveMatch | None:
+def _find_in_text(text: str, *, bank: bool = True) -> SensitiveMatch | None:
     # Most text has few digits: every number rule needs some, and skipping them keeps the
     # filter cheap on long messages (it runs on every write and message).
     digits = sum(map(str.isdigit, text))
@@ -236,7 +237,7 @@ def _find_in_text(text: str) -> SensitiveMatch | None:
         return sensitive_match(BANK)
     if digits >= 2 and has_government_id(text, words):
         return sensitive_match(GOVERNMENT_ID)
-    if digits >= 6 and has_bank_account(text, words):
+    if bank and digits >= 6 and has_bank_account(text, words):
         return sensitive_match(BANK)
     if digits >= 6 and (in_record := record_rule(text, words)) is not None:
         return sensitive_match(in_record)
