@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from engram.domain.sensitive.cards import luhn_valid
 from engram.domain.sensitive.categories import longest_digit_run
+from engram.domain.sensitive.id_documents import ein_form
 from engram.domain.sensitive.national_id_checks import (
     NATIONALITY_CHECKS,
     NATIONALITY_ID_WORDS,
@@ -249,6 +250,8 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
         return False
     for m in _DIGIT_GROUPS_RE.finditer(text):
         d = re.sub(r"\D", "", m.group())
+        if ein_form(m.group()):
+            continue  # "SSN box blank ... EIN 84-1273390": nine digits, written as an EIN
         if any(len(d) == n and check(d) for n, check in checks) and not _PHONE_BEFORE.search(text, 0, m.start()):
             return True
     return False

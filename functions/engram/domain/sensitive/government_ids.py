@@ -9,6 +9,7 @@ import re
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
 from engram.domain.sensitive.categories import folded_words, longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
+from engram.domain.sensitive.id_documents import employers_ein, listed_document_number, persons_ein
 from engram.domain.sensitive.keys import OTHER_LICENCES
 
 # -- government ids ------------------------------------------------------------------------------
@@ -211,7 +212,11 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True
     # (a company's tax and registration numbers are not a person's; asked last, as it is
     # the costly question and most text has no id to ask it about)
-    return bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text)
+    if persons_ein(text):
+        return True  # a sole proprietor's EIN is the person's, whatever the business is called
+    if bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text):
+        return True
+    return listed_document_number(text)
 
 
 def company_numbers(text: str) -> bool:
@@ -237,12 +242,15 @@ _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECAS
 
 
 _NAME_STEMS_OF_IDS = frozenset({"nik"})
+_EIN_STEMS = frozenset({"ein", "employer"})
 
 
 def _id_after_its_word(text: str) -> bool:
     # Every id phrase starts with one of the stems: try the phrase only where one is (the
     # alternation tried at every position was most of a long message's cost).
     names = names_only(text, _NAME_STEMS_OF_IDS)
+    if employers_ein(text):
+        names |= _EIN_STEMS  # a W-2's "Employer identification number" is the employer's
     for at, _, stem in word_spans(text, _ID_STEMS.__contains__):
         if stem in names:
             continue  # "Nik's phone is 9905483969": a name, not Indonesia's NIK

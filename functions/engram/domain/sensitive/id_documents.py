@@ -1,0 +1,96 @@
+"""Identity documents listed after their word, and whose an EIN is.
+
+A passport's or an identity card's word, then its numbers a little further on, each
+perhaps after whose it is ("kids passports: Mia 533918462, Leo 533918471", "Reisepassnummer
+von allen:\\nich: C4J9K2L7M\\nAnna: C7PX81N2R", "carta d'identità elettronica CA47192LM").
+The number must have a document number's shape: nine digits, or eight to ten capitals and
+digits with two digits or more; and nothing may name it as another thing's number (a
+booking's, a flight's, an application's) right before it.
+
+An EIN is a business's number: a company's, or an employer's on a W-2, is no person's id;
+a sole proprietor's EIN is the person's ("EIN for my sole prop (it's just me): 84-...")."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.categories import folded_words
+
+# (the words in lower case, as folded_words gives them; the look for them is below)
+_DOCUMENT_WORDS = frozenset(
+    [
+        *("passport", "passports", "reisepass", "reisepässe", "reisepasses", "reisepassnummer", "passeport"),
+        *("passeports", "passaporto", "passaporti", "pasaporte", "pasaportes", "passaporte", "passaportes"),
+        *("paspoort", "paspoorten", "paszport", "pasaport", "personalausweis", "ausweis", "identità", "identité"),
+        *("identidad", "cidadão", "cidadao", "dni"),
+    ]
+)
+_DOCUMENT = re.compile(
+    r"\b(?:passports?|reisep(?:ass|ässe)(?:es|nummer\w*)?|passeports?|passaport[oie]s?|pasaportes?|paspoort(?:en)?"
+    r"|paszport\w*|pasaport\w*|personalausweis\w*|(?:carte|carta)\s+d['’]identit[éeàa]|documento\s+de\s+identidad"
+    r"|c[ée]dula\s+de\s+identidad|cart[ãa]o\s+de\s+cidad[ãa]o|(?-i:DNI)|identity\s+cards?|id\s+cards?)\b"
+    # (what the word may name instead: the office, a photo, a fee, an appointment)
+    r"(?!\s+(?:office|photos?|appointments?|fees?|renewal\s+fee|application\s+fee|size|queue|desk|counter))",
+    re.IGNORECASE,
+)
+# How far after the word its numbers may stand: a list of a family's passports.
+_REACH = 160
+_NUMBER = re.compile(r"(?<![\w\-./:#€$£])([A-Z0-9]{8,10})(?![\w\-/]|[.,]\d)")
+# What names a number as another thing's, right before it.
+_ANOTHER_NUMBER = re.compile(
+    r"\b(?:ref(?:erence)?|booking|order|flight|confirmation|pnr|ticket|reservation|case|application|receipt"
+    r"|invoice|tracking|phone|tel|fax|mobile|serial|appointment|account|iban|card\s+number|visa\s+number"
+    r"|esta|vorgang|aktenzeichen|dossier|r[ée]servation|buchung|prenotazione|reserva|model|part|sku|item|postcode"
+    # a secret's word: "passport in the safe, wifi password X4RT9BPF2" gives a password
+    r"|code|pin|password|passwort|pw|mdp|contrase[ñn]a|senha|wachtwoord|key|token|wifi|wi-fi)\b[^\n]{0,20}$",
+    re.IGNORECASE,
+)
+
+
+def _document_number(token: str) -> bool:
+    digits = sum(c.isdigit() for c in token)
+    if token.isdigit():
+        # nine digits (a US or UK passport), not one digit repeated, not a year and more
+        return len(token) == 9 and len(set(token)) > 2
+    return digits >= 2 and any(c.isalpha() for c in token) and not re.fullmatch(r"[A-Z]+\d{4}", token)
+
+
+def listed_document_number(text: str) -> bool:
+    """A passport's or an identity card's number written after its word, within a list."""
+    if folded_words(text).isdisjoint(_DOCUMENT_WORDS):
+        return False
+    for word in _DOCUMENT.finditer(text):
+        end = min(len(text), word.end() + _REACH)
+        paragraph = text.find("\n\n", word.end(), end)
+        for m in _NUMBER.finditer(text, word.end(), end if paragraph < 0 else paragraph):
+            if _document_number(m.group(1)) and not _ANOTHER_NUMBER.search(text, word.end(), m.start()):
+                return True
+    return False
+
+
+_EIN_WORD = re.compile(r"\b(?:f?ein|employer\s+id(?:entification)?(?:\s+(?:number|no))?)\b", re.IGNORECASE)
+_EIN_FORM = re.compile(r"(?<![\d\-])\d{2}-\d{7}(?![\d\-])")
+# What says the EIN is one person's: a sole proprietor's, a freelancer's, "just me".
+_ONE_PERSON = re.compile(
+    r"\bsole[\s\-]+(?:prop\w*|trader|owner|member)\b|\bself[\s\-]employed\b|\bfreelanc\w*|\bjust\s+me\b"
+    r"|\bmy\s+own\s+(?:number|ein)\b|\bbasically\s+(?:mine|my\s+own)\b",
+    re.IGNORECASE,
+)
+# What says it is an employer's: a W-2's boxes, the employer's name.
+_EMPLOYERS = re.compile(r"\bW-?2\b|\bemployer['’]s\s+name\b", re.IGNORECASE)
+
+
+def persons_ein(text: str) -> bool:
+    """A sole proprietor's EIN: the person's own number."""
+    return bool(_EIN_WORD.search(text) and _EIN_FORM.search(text) and _ONE_PERSON.search(text))
+
+
+def employers_ein(text: str) -> bool:
+    """An EIN on a W-2 or beside the employer's name is the employer's (the employee's SSN
+    on the same form still counts)."""
+    return bool(_EIN_WORD.search(text) and _EMPLOYERS.search(text)) and not _ONE_PERSON.search(text)
+
+
+def ein_form(group: str) -> bool:
+    """An EIN's printed form, 12-3456789: nine digits, but no SSN's."""
+    return _EIN_FORM.fullmatch(group.strip()) is not None

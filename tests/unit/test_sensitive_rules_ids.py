@@ -1,0 +1,63 @@
+"""Government ids the rules missed or refused in held-out F (development data since session
+18m) and the same families written anew: a family's passports or identity cards listed
+after the document's word, each after whose it is; a sole proprietor's EIN (the person's)
+against an employer's EIN on a W-2 or a company's (no person's id). The rules are tested
+apart from the learned stage."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+def _rules(text: str, key: str = "") -> str | None:
+    found = find_by_rules(text, key)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the twins' passports: Ava 521447903, Finn 521447911, both renewed last spring",
+        "passport numbers for the cruise check-in:\n- Dad: 561023874\n- Mum: 561023882",
+        "Reisepässe der Familie:\nPapa: C7RX29LM4\nLina: CF4K81TZ2",
+        "passeport de Léa, le nouveau : 21AB43817, l'ancien a expiré",
+        "passaporto nuovo di Giulia YA4471920, valido fino al 2034",
+        "pasaporte mexicano G40918273, vence en 2030",
+        "carte d'identité du petit : T7KX2PW91",
+        "carta d'identità di Luca CB19283KD",
+        "my old passport (the damaged one) was 508812764, the new one has a different number",
+        "EIN for my freelance design work, it's just me: 88-2047731",
+        "sole trader here, EIN 47-5519302 on the invoices",
+    ],
+)
+def test_an_id_in_these_families_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "passport renewal: booking ref 548192703 for the appointment on Tuesday",
+        "passport photo done, receipt 771203948 from the shop",
+        "passport office phone 0300 222 0000, open 8 to 8",
+        "passports in the safe; the flight is BA0117 at 09:40, terminal 5",
+        "passport appointment 2026-03-14, application 20260314 received",
+        "bring your passport; the order number is 512283940 for the visa photos",
+        "passport fee went up to $165 in 2025, plus $35 execution",
+        "W-2 box b, Employer identification number 84-3017226, Employer's name Corvid Freight LLC",
+        "from my W-2: employer ID 27-4410398, wages 61,200.00",
+        "EIN 84-5512093 is the company's (Hollow Pine Studio LLC), it's on every invoice",
+    ],
+)
+def test_look_alikes_of_those_ids_pass(text: str) -> None:
+    assert _rules(text) is None
+
+
+def test_a_password_next_to_a_passport_word_stays_a_secret() -> None:
+    assert _rules("passports are in the safe, the safe's wifi password is X4RT9BPF2") != "government_id"
+
+
+def test_the_employee_s_ssn_on_a_w2_still_counts() -> None:
+    text = "W-2 copy:\na Employee's social security number 432-24-0013\nb Employer identification number 84-2291473"
+    assert _rules(text) == "government_id"
