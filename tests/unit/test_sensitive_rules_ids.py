@@ -61,3 +61,33 @@ def test_a_password_next_to_a_passport_word_stays_a_secret() -> None:
 def test_the_employee_s_ssn_on_a_w2_still_counts() -> None:
     text = "W-2 copy:\na Employee's social security number 432-24-0013\nb Employer identification number 84-2291473"
     assert _rules(text) == "government_id"
+
+
+# -- ids whose form and check alone accepted about 1 in 10 random numbers of that form ----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "HKID Z683365(A), for the bank form",
+        "my Hong Kong ID is Z683365(A)",
+        "บัตรประชาชน 1-5545-65275-58-2",
+        "Thai ID 1-5545-65275-58-2 for the visa run",
+        "784-1990-5056461-8",
+        "Emirates ID 784-5512-7569193-3",
+    ],
+)
+def test_a_shaped_id_with_its_word_or_its_birth_year_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "part Z683365(A) is back in stock",
+        "build 1-5545-65275-58-2 failed on the runner",
+        "waybill 784-5512-7569193-3 arrived at the depot",
+    ],
+)
+def test_the_same_shapes_with_no_word_and_no_birth_year_pass(text: str) -> None:
+    assert _rules(text) is None
