@@ -1,0 +1,47 @@
+"""A user name and a password written as a pair with no word before them: "admin /
+Synology!2468", "log in as deploy / Wint3r-Harbor!22", "VPN: msands / Sunset#Blvd9",
+"root:Delta!Quebec-55@127.0.0.1". The password must look chosen (three of lower case,
+capitals, digits and symbols, a digit among them, eight characters or more, no product's
+or version's name), the user name like a login (a handle, an e-mail address, or an account
+such as root); a bare "user:password" needs one of those accounts ("root:Rh8!xPq2Lz")."""
+
+from __future__ import annotations
+
+import re
+
+# "user / password": the two joined by a slash with a space on both sides (without the
+# spaces it is a path: "spaces/AAAAq7Lk2Wx", "America/Chicago").
+_SPACED_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>[A-Za-z0-9][\w.+\-@]{1,40})[ \t]+/[ \t]+(?P<pw>[^\s/]{8,64})")
+# Accounts every system has, so "root:Rh8!xPq2Lz" is a pair with no other word.
+_ACCOUNTS = r"root|admin|administrator|pi|ubuntu|postgres|sa|deploy|ec2-user|guest|sysadmin|superuser"
+_COLON_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>" + _ACCOUNTS + r"):(?P<pw>[^\s:@/'\"]{8,64})", re.IGNORECASE)
+_USER = re.compile(r"(?=.*[a-z])[\w.+\-]+(?:@[\w\-]+(?:\.[\w\-]+)+)?|" + _ACCOUNTS, re.IGNORECASE)
+_SYMBOLS = frozenset("!@#$%^&*~_+=?<>|-")
+# A product's, a model's or a version's name ("Galaxy-S24", "Python3.12", "iOS-17.4").
+_PRODUCT = re.compile(r"[A-Za-z]+[\-_]?[A-Za-z]?\d+(?:[.\-]\d+)*[A-Za-z]?", re.IGNORECASE)
+
+
+def _chosen(pw: str) -> bool:
+    pw = pw.rstrip(".,;:)(\"'!?") if pw[-1:] in ".,;:)\"'" else pw.rstrip(".,;)(\"'")
+    if len(pw) < 8 or _PRODUCT.fullmatch(pw) or "://" in pw or pw.count(".") > 1:
+        return False
+    classes = (
+        any(c.islower() for c in pw),
+        any(c.isupper() for c in pw),
+        any(c.isdigit() for c in pw),
+        any(c in _SYMBOLS for c in pw),
+    )
+    return sum(classes) >= 3 and classes[2] and any(c.isalpha() for c in pw)
+
+
+def user_password_pair(text: str) -> bool:
+    if "/" in text:
+        for m in _SPACED_PAIR.finditer(text):
+            user, pw = m.group("user"), m.group("pw")
+            if pw.lower().startswith(user.lower()):
+                continue  # "FritzBox / FritzBox_Guest5": a network and its guest network
+            if _USER.fullmatch(user) and not user.isdigit() and _chosen(pw):
+                return True
+    if ":" in text:
+        return any(_chosen(m.group("pw")) for m in _COLON_PAIR.finditer(text))
+    return False
