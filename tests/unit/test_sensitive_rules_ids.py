@@ -28,6 +28,8 @@ def _rules(text: str, key: str = "") -> str | None:
         "carta d'identità di Luca CB19283KD",
         "my old passport (the damaged one) was 508812764, the new one has a different number",
         "EIN for my freelance design work, it's just me: 88-2047731",
+        "Got the new passport today. Number: 533918462.",
+        "Passport numbers for the trip:\nAdults: L. Ortiz 567128813, M. Ortiz 567128821",
         "sole trader here, EIN 47-5519302 on the invoices",
     ],
 )
@@ -48,6 +50,14 @@ def test_an_id_in_these_families_is_found(text: str) -> None:
         "W-2 box b, Employer identification number 84-3017226, Employer's name Corvid Freight LLC",
         "from my W-2: employer ID 27-4410398, wages 61,200.00",
         "EIN 84-5512093 is the company's (Hollow Pine Studio LLC), it's on every invoice",
+        # (review rv2) a system's, a meeting's or a count's number near the word, and a
+        # number in a later sentence that names none: no document's
+        "Passport strategy failed for user 123456789 in the login route",
+        "passport.js: upgraded to 0.7.0, see PR 1289 and build 3F2A9C1B",
+        "DNI check: container image sha 4F2D9A81 deployed",
+        "Renewed my passport last week. Zoom meeting 845123456 at 3pm.",
+        "My passport expires 2031-04-02, renewal reminder set; population of Lisbon 545923000",
+        "Passport renewed!! Next: the car. VIN ends 1HGCM8263",
     ],
 )
 def test_look_alikes_of_those_ids_pass(text: str) -> None:

@@ -42,9 +42,33 @@ _ANOTHER_NUMBER = re.compile(
     r"|invoice|tracking|phone|tel|fax|mobile|serial|appointment|account|iban|card\s+number|visa\s+number"
     r"|esta|vorgang|aktenzeichen|dossier|r[ée]servation|buchung|prenotazione|reserva|model|part|sku|item|postcode"
     # a secret's word: "passport in the safe, wifi password X4RT9BPF2" gives a password
-    r"|code|pin|password|passwort|pw|mdp|contrase[ñn]a|senha|wachtwoord|key|token|wifi|wi-fi)\b[^\n]{0,20}$",
+    r"|code|pin|password|passwort|pw|mdp|contrase[ñn]a|senha|wachtwoord|key|token|wifi|wi-fi"
+    # a system's, a meeting's or a count's number ("passport.js ... user 123456789", "build
+    # 3F2A9C1B", "Zoom meeting 845123456", "population 545923000", "Wartenummer 123456789")
+    r"|users?|uid|build|commit|sha|hash|version|release|job|pid|port|meeting|zoom|webex|room|seat|gate"
+    r"|population|total|count|amount|price|issue|pr|request|session|trace|error|err|batch|parcel|shipment"
+    r"|customer|member|employee|student|patient|policy|claim|image|container"
+    r"|warte\w*|kunden\w*|bestell\w*|auftrags\w*|rechnungs\w*|termin\w*)\b[^\n]{0,20}$",
     re.IGNORECASE,
 )
+# A sentence's end (not an initial's: "L. Ortiz 567128813"); a number in a later sentence
+# is the document's only if that sentence names a number ("... abgeholt. Nummer C4Y8R2N71").
+_SENTENCE_END = re.compile(r"(?<=\w\w)[.!?](?=\s)|;")
+_NAMES_A_NUMBER = re.compile(r"\b(?:numbers?|nummer\w*|num[ée]ro|n[úu]mero|numer|no|nr|n[°º])\b|#", re.IGNORECASE)
+
+
+def _names_the_document(text: str, start: int, at: int) -> bool:
+    """Whether the number at ``at`` still belongs to the document word ending at ``start``:
+    nothing names it another thing's, and a later sentence it stands in names a number."""
+    if _ANOTHER_NUMBER.search(text, start, at):
+        return False
+    ends = list(_SENTENCE_END.finditer(text, start, at))
+    if not ends:
+        return True
+    tail = text[ends[-1].end() : at]
+    # ("my old passport number field. I'm typing 548192703": the word named the number)
+    named = _NAMES_A_NUMBER.match(text, start + len(text[start:at]) - len(text[start:at].lstrip()))
+    return bool(named or _NAMES_A_NUMBER.search(tail) or _DOCUMENT.search(tail))
 
 
 def _document_number(token: str) -> bool:
@@ -63,7 +87,7 @@ def listed_document_number(text: str) -> bool:
         end = min(len(text), word.end() + _REACH)
         paragraph = text.find("\n\n", word.end(), end)
         for m in _NUMBER.finditer(text, word.end(), end if paragraph < 0 else paragraph):
-            if _document_number(m.group(1)) and not _ANOTHER_NUMBER.search(text, word.end(), m.start()):
+            if _document_number(m.group(1)) and _names_the_document(text, word.end(), m.start()):
                 return True
     return False
 
