@@ -56,3 +56,64 @@ def test_look_alikes_of_a_pair_pass(text: str) -> None:
 )
 def test_two_names_joined_by_a_slash_are_no_pair(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a session cookie by its framework's name, with no "Cookie:" header ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "here's my login cookie so the script works: JSESSIONID=8F3A2B1C4D5E6F708192A3B4C5D6E7F8",
+        "laravel_session=eyJpdiI6IkR3b2ZxV2l0NnBzN3F4In0 from the admin panel",
+        "the cookies from devtools: my_app_sess=Zq81kLmN0pXr4TvW2yB9; theme=dark",
+        '{"action":"add_cookie","name":"connect.sid","value":"s%3AkPz81vQm2LxT9rW4nB7c.aa12"}',
+        "galleta de la intranet: ASP.NET_SessionId=x4kq2vbn8m1zt7rw0pyl3hcs",
+    ],
+)
+def test_a_session_cookie_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "log: session_id=5f3a9c2e8d7b6a41 user=42 status=200",
+        "sessionid=null after logout, as expected",
+        "the cookie banner logs session_start=2024-05-01T10:00:00Z and sessions=analyticsconsent2024",
+        "JSESSIONID=<redacted> in the bug report",
+    ],
+)
+def test_a_session_look_alike_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+# -- a password in brackets right after its word, in the languages the password words cover ------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[Case 88] The customer read out her password (Tulip#Field42) so we could test the login.",
+        "Der Kunde hat sein Passwort (Zugspitze!2962) am Telefon genannt, bitte ändern lassen.",
+        "O cliente passou a senha (Ipanema#1990) por e-mail, pedimos que troque.",
+        "Il cliente ci ha dato la password della mail (Gelato!Roma7) per il test.",
+        "Kunden oppga passordet sitt («Fjord#Bergen21») i chatten.",
+    ],
+)
+def test_a_password_in_brackets_after_its_word_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password (optional) can be left empty on the staging form",
+        "the password field (SHA-256 hashed) is never logged",
+        "mot de passe (oublié) : cliquez sur le lien pour le réinitialiser",
+        "contraseña (mínimo 8 caracteres, una mayúscula)",
+        "wachtwoord (bcrypt12) wordt niet opgeslagen",
+    ],
+)
+def test_words_in_brackets_after_a_password_word_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -3,11 +3,17 @@ Synology!2468", "log in as deploy / Wint3r-Harbor!22", "VPN: msands / Sunset#Blv
 "root:Delta!Quebec-55@127.0.0.1". The password must look chosen (three of lower case,
 capitals, digits and symbols, a digit among them, eight characters or more, no product's
 or version's name), the user name like a login (a handle, an e-mail address, or an account
-such as root); a bare "user:password" needs one of those accounts ("root:Rh8!xPq2Lz")."""
+such as root); a bare "user:password" needs one of those accounts ("root:Rh8!xPq2Lz").
+
+A password in brackets right after its word, in any language the password words cover
+("nous a donné son mot de passe (Chaton2019!)", "gaf zijn wachtwoord (Molen#Kaas88)"), with
+the same look of a chosen password: "password (optional)", "(SHA-256)" pass."""
 
 from __future__ import annotations
 
 import re
+
+from engram.domain.sensitive.secret_words import PASSWORD_WORD
 
 # "user / password": the two joined by a slash with a space on both sides (without the
 # spaces it is a path: "spaces/AAAAq7Lk2Wx", "America/Chicago").
@@ -45,3 +51,13 @@ def user_password_pair(text: str) -> bool:
     if ":" in text:
         return any(_chosen(m.group("pw")) for m in _COLON_PAIR.finditer(text))
     return False
+
+
+_IN_BRACKETS = re.compile(
+    PASSWORD_WORD + r"""(?:\s+[^\W\d]+){0,2}?\s*\(\s*["'“«„]?(?P<value>[^\s()"'”»“]{8,40})["'”»“]?\s*\)""",
+    re.IGNORECASE,
+)
+
+
+def password_in_brackets(text: str) -> bool:
+    return "(" in text and any(_chosen(m.group("value")) for m in _IN_BRACKETS.finditer(text))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language, security_answer_in_other_language
-from engram.domain.sensitive.credential_pairs import user_password_pair
+from engram.domain.sensitive.credential_pairs import password_in_brackets, user_password_pair
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, one_time_code, service_code
 from engram.domain.sensitive.passwords import keyword_rules
@@ -21,6 +21,8 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or user_password_pair(text):
+        return True
+    if password_in_brackets(text):
         return True
     if ('"' in text or "“" in text) and security_answer(text):
         return True

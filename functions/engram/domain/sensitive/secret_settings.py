@@ -67,6 +67,22 @@ _COOKIE_RE = re.compile(
     r"=(?P<value>[^;\s]{16,})",
     re.IGNORECASE,
 )
+# A session cookie by its framework's name, given a value with no "Cookie:" header before it
+# ("PHPSESSID=7d3f...", "_session_id=a9f8...", a tool's {"name":"sessionid","value":"..."});
+# any name holding "sess" or "session" in a text about cookies.
+_SESSION_NAMES = (
+    r"PHPSESSID|JSESSIONID|ASPSESSIONID\w*|ASP\.NET_SessionId|connect\.sid|laravel_session|sessionid"
+    r"|_[\w\-]*session(?:_id)?|[\w\-]*session[_\-]token|__Secure-[\w.\-]*session[\w.\-]*"
+)
+_SESSION_COOKIE_RE = re.compile(
+    r"""(?<![\w.\-])(?P<name>""" + _SESSION_NAMES + r""")["']?\s*(?:=|["']?\s*,\s*["']value["']\s*:)\s*["']?"""
+    r"""(?P<value>[A-Za-z0-9%_\-.+/:]{16,})""",
+    re.IGNORECASE,
+)
+_ANY_SESSION_COOKIE_RE = re.compile(
+    r"(?<![\w.\-])(?P<name>[\w.\-]*sess(?:ion)?(?:[_\-.]?(?:id|key|token))?)=(?P<value>[A-Za-z0-9%_\-.+/:]{16,})",
+    re.IGNORECASE,
+)
 # A line of a browser's cookie jar (Netscape format: domain, flag, path, secure, expiry, name,
 # value): a session cookie's value logs its holder in.
 _COOKIE_JAR_RE = re.compile(
@@ -253,6 +269,8 @@ def secret_setting(text: str) -> bool:
         return True
     cookies = (
         *(_COOKIE_RE.finditer(text) if "cookie" in low else ()),
+        *(_SESSION_COOKIE_RE.finditer(text) if "sess" in low or "sid" in low else ()),
+        *(_ANY_SESSION_COOKIE_RE.finditer(text) if "cookie" in low and "sess" in low else ()),
         *(_COOKIE_JAR_RE.finditer(text) if "TRUE" in text.upper() else ()),
     )
     return any(_holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in cookies)
