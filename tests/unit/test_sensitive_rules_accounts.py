@@ -7,7 +7,7 @@ learned stage."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 
 def _rules(text: str, key: str = "") -> str | None:
@@ -48,6 +48,18 @@ def test_an_account_that_is_no_bank_s_passes(text: str, key: str) -> None:
         ("sort code 40-47-84, account 71552093 (HSBC)", ""),
         ("bank:\n  account: 71552093\n  sort_code: 40-47-84", ""),
         ("account 4411229088, sort code 20-00-00", "customer_bank_details"),
+        # (review rv2) a reference, the bank's customer number or a bank holiday after the
+        # account is not the account's; a key naming a service does not excuse a value
+        # that names a bank
+        ("please pay the invoice to account 31926819, reference JIRA-4411", ""),
+        ("my savings account 000123887512, customer number 88123 at the branch", ""),
+        ("rent to account 55128733, sort code 40-11-62, not a bank holiday payment", ""),
+        ("wire it to account 000123887512 (ref from our CRM export)", ""),
+        ("my bank account is 000123887512 at Chase", "phone_notes"),
+        ("my checking acct 000123887512 at Chase", "github"),
+        ("paid from my current account 31926819", "gas_bill"),
+        ("Kontonummer 1234567890 BLZ 37040044", "user"),
+        ("account 31926819 sort code 20-00-00", "mobile"),
     ],
 )
 def test_a_bank_account_in_these_families_is_found(text: str, key: str) -> None:
@@ -56,3 +68,16 @@ def test_a_bank_account_in_these_families_is_found(text: str, key: str) -> None:
 
 def test_a_service_key_leaves_a_password_in_its_value_a_secret() -> None:
     assert _rules("account 4411-2290-8834, user pia.admin, pw Harbour*Lights2026", "aws_console") == "secret"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("my bank account is 000123887512 at Chase", "phone_notes"),
+        ("please pay the invoice to account 31926819, reference JIRA-4411", ""),
+    ],
+)
+def test_the_filter_refuses_what_the_service_words_once_excused(text: str, key: str) -> None:
+    # (the learned stage missed both too: on main they were stored)
+    found = find_sensitive(text, key)
+    assert found is not None and found.rule == "bank_account"

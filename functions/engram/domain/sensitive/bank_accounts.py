@@ -150,9 +150,14 @@ _NOT_A_BANK_BEFORE = re.compile(
 
 # What says, after the number, that the account is no bank's: "account 4421-88 (customer id
 # in our CRM, not a bank thing)", "account ID 4471-3308-22 in Salesforce".
+# The service or the customer word must be the account's ("in HubSpot", "is a customer
+# record"), not a payment's reference or the bank's customer number beside it ("to account
+# 31926819, reference JIRA-4411", "account 000123887512, customer number 88123", "not a
+# bank holiday payment").
 _NOT_A_BANK_AFTER = re.compile(
-    r"[^\n]{0,40}?(?:\bnot\s+(?:a\s+)?bank|\b(?:crm|salesforce|hubspot|zendesk|jira|ticket(?:ing)?\s+system)\b"
-    r"|\bcustomer\s+(?:id|account|number|record)\b)",
+    r"[^\n]{0,40}?(?:\bnot\s+(?:a\s+)?bank\b(?!\s+holiday)"
+    r"|\bin\s+(?:our\s+|the\s+)?(?:crm|salesforce|hubspot|zendesk|jira|ticket(?:ing)?\s+system)\b"
+    r"|(?:\bis\s+(?:a|the|our)\s+|\bthe\s+|\(\s*)customer\s+(?:id|account|number|record)\b)",
     re.IGNORECASE,
 )
 # A bank's own number, said to be the bank's and not an account's: "routing number
@@ -174,11 +179,21 @@ _BANK_KEY_WORDS = re.compile(
 )
 
 
-def key_names_another_account(key: str) -> bool:
+# What names a bank in the value itself, whatever the key ([phone_notes] "my bank account is
+# 000123887512 at Chase", [user] "Kontonummer 1234567890 BLZ 37040044").
+_BANK_IN_TEXT = re.compile(
+    r"\b(?:bank\w*|iban|routing|aba|checking|chequing|savings|sort[\s\-]?code|bsb|blz|giro\w*|konto\w*|cuenta"
+    r"|compte|conto|current\s+account|direct\s+debit)\b",
+    re.IGNORECASE,
+)
+
+
+def key_names_another_account(key: str, text: str = "") -> bool:
     """A key naming a service's account, not a bank's ([aws_console], [steam_login]): an
-    "account" number in its value is that service's."""
+    "account" number in its value is that service's, unless the value names a bank."""
     spelled = re.sub(r"[\W_]+", " ", key)
-    return bool(_NOT_A_BANK_BEFORE.search(spelled + " ")) and not _BANK_KEY_WORDS.search(key)
+    named = bool(_NOT_A_BANK_BEFORE.search(spelled + " ")) and not _BANK_KEY_WORDS.search(key)
+    return named and not _BANK_IN_TEXT.search(text)
 
 
 def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:

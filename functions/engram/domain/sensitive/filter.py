@@ -205,7 +205,7 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     found = _by_key(text, key) if key and not keyed_number_grants_nothing(text, key) else None
     if found is None:
         # ([aws_console] "account 4411-2290-8834, user pia.admin, pw ...": AWS's account)
-        found = _find_in_text(text, bank=not (key and key_names_another_account(key)))
+        found = _find_in_text(text, bank=not (key and key_names_another_account(key, text)))
     if found is None and key:
         # The key and its value read as the text a person would write ([tc_kimlik_esim]
         # "78564921574" is "tc kimlik esim: 78564921574"): an id, account or card only.
