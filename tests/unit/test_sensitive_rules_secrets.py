@@ -117,3 +117,38 @@ def test_a_password_in_brackets_after_its_word_is_a_secret(text: str) -> None:
 )
 def test_words_in_brackets_after_a_password_word_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a code under a key naming its lock: compounds, more languages, words before the code ---------
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("fahrradschloss", "3 9 0 6"),
+        ("gartentor_oma", "2 4 6 8 #"),
+        ("kellerlås", "7 1 7 1"),
+        ("haustür", "0815#"),
+        ("ps5_passkey", "4 4 0 9 1 2"),
+        ("alarm_ferienhaus", "deaktivieren mit 3 3 8 1"),
+        ("domofon_babcia", "14 klucz 2290"),
+        ("garage_door", "press 7 then 4 4 1 9"),
+        ("mfa_backup", "118204 / 990231 / 447120"),
+    ],
+)
+def test_a_code_under_its_lock_s_key_is_a_secret(key: str, value: str) -> None:
+    assert _rules(value, key) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("monitor", "2 4 6 8"),
+        ("editor_notes", "chapter 3 of 12"),
+        ("yale_lock", "battery replaced 2026-10-02"),
+        ("fahrradschloss", "bought at Decathlon for 39 euros"),
+        ("garage_door", "serviced on 2025-04-11 by Hörmann"),
+    ],
+)
+def test_look_alikes_under_such_keys_pass(key: str, value: str) -> None:
+    assert _rules(value, key) is None

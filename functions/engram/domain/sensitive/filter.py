@@ -76,16 +76,23 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
 
 # A code as typed on a keypad: digits, "#" and "*", at most two letters ("2B49A", "3 9 0 2").
 _CODE_VALUE = re.compile(r"(?=(?:[^A-Za-z]*[A-Za-z]){0,2}[^A-Za-z]*$)[#*]?[\dA-Za-z](?:[\s\-]?[\dA-Za-z#*]){2,9}")
-# A one-time or backup code: digits, or groups of letters and digits holding three digits or more.
-_ONE_TIME_VALUE = re.compile(r"(?=(?:[^\d]*\d){3})[A-Za-z\d]{3,8}(?:[\s\-][A-Za-z\d]{3,8}){0,7}")
+# A one-time or backup code: digits, or groups of letters and digits holding three digits or
+# more, a list of them set apart by slashes or commas ("481207 / 993051 / 120476").
+_ONE_TIME_VALUE = re.compile(r"(?=(?:[^\d]*\d){3})[A-Za-z\d]{3,8}(?:(?:[\s\-]|\s*[/,]\s*)[A-Za-z\d]{3,8}){0,7}")
 # What a key's words are fused with: "alarmcode_kantoor", "larmkod", "ovikoodi", "tresorcode".
 _FUSED_CODE = ("code", "koodi", "kode", "kod", "codigo", "código", "kód")
+
+
+# Lock words that end a compound ("cykellås", "fahrradschloss", "haustür", "garagentor";
+# not "tor" alone at the end: "monitor", "editor").
+_FUSED_LOCK = re.compile(r"\w{2,}?(lås|schloss|tür|tuer|dörr|dør|deur)$|(?:garagen|garten|hof|einfahrts|haus)(tor)$")
 
 
 def _key_words(key: str) -> frozenset[str]:
     words = {w.lower() for w in KEY_SPLIT.split(key) if w}
     fused = {w[: -len(end)] for w in words for end in _FUSED_CODE if w.endswith(end) and len(w) > len(end)}
-    return frozenset(words | fused)
+    locks = {m.group(1) or m.group(2) for w in words if (m := _FUSED_LOCK.match(w))}
+    return frozenset(words | fused | locks)
 
 
 def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
@@ -170,10 +177,26 @@ def _code_under_key(text: str, key: str) -> bool:
         return False
     if CODE_KEY_WORDS & words and (_CODE_VALUE.fullmatch(value) or keyed_code_with_tail(key, text)):
         return True  # the code may be followed by how to type it ("8181 then OFF")
+    if CODE_KEY_WORDS & words:
+        return _code_after_words(value)
     return bool(ONE_TIME_KEY_WORDS & words) and _ONE_TIME_VALUE.fullmatch(value) is not None
 
 
 _NOTE = re.compile(r"\s*\([^()]*\)\s*$")
+_LEAD_WORD = re.compile(r"[^\W\d_]+|\d{1,3}")
+
+
+def _code_after_words(value: str) -> bool:
+    """A code after what to do with it, in at most three words ("avaktivera med 0 9 3 8",
+    "21 klucz 5580"); not a date ("battery replaced 2026-10-02")."""
+    tokens = value.split()
+    for i in range(1, min(3, len(tokens) - 1) + 1):
+        if not _LEAD_WORD.fullmatch(tokens[i - 1]):
+            return False
+        tail = " ".join(tokens[i:])
+        if _CODE_VALUE.fullmatch(tail) and sum(map(str.isdigit, tail)) >= 4 and not _WHEN.search(tail):
+            return True
+    return False
 
 
 # A record's key and value given as two fields ('"key": "door_code", "value": "5519#"',

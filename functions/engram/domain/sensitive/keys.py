@@ -319,6 +319,9 @@ CODE_KEY_WORDS = frozenset(
         *("ovi", "portti", "combo", "combination", "vorhängeschloss", "cadenas", "candado", "lucchetto"),
         # cash machines and the doors of more languages ([clave_cajero] 7 2 0 4, [kapi_sifresi])
         *("cajero", "atm", "bancomat", "geldautomat", "kapi", "kapı", "porton", "portón", "cancello"),
+        # locks in more languages (and the ends of compounds: "cykellås", "fahrradschloss"), a
+        # console's or an account's passkey
+        *("lås", "schloss", "zamek", "lukko", "kilit", "passkey", "domofon", "domofonu"),
     ]
 )
 # Key words naming a one-time or backup code: a secret when the value is shaped like a code
