@@ -152,3 +152,29 @@ def test_a_code_under_its_lock_s_key_is_a_secret(key: str, value: str) -> None:
 )
 def test_look_alikes_under_such_keys_pass(key: str, value: str) -> None:
     assert _rules(value, key) is None
+
+
+# -- (review rv2) names, branches and reports written as "x / y", schemes in brackets and
+# session cookies with a name's value: no secret ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Q3 / Q4-Forecast#2 deck is in the drive",
+        "before / After-Fix_v2 screenshots attached",
+        "London / Paris-Eurostar9 tickets booked",
+        "main / feature-ABC_123x branches are green",
+        "see docs / Setup-Guide#3 for the steps",
+        "sales / EMEA-Q3_Report2 numbers",
+        "red / Blue-Green_Deploy1 strategy",
+        "compare iOS / Android-14_Beta3 builds",
+        "reset password (Okta-SSO2) flow is broken",
+        "password (Win11-Domain) policy: 14 chars",
+        "Logged sessionid=sess_prod_eu_west_1_web in the config",
+        "cookie name sessionid=localhost-dev-server-01 for testing",
+        "set-cookie _app_session=deleted-expired-cookie; Max-Age=0",
+    ],
+)
+def test_names_beside_a_slash_a_bracket_or_a_session_name_pass(text: str) -> None:
+    assert _rules(text) is None

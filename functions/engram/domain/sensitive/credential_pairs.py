@@ -40,16 +40,33 @@ def _chosen(pw: str) -> bool:
     return sum(classes) >= 3 and classes[2] and any(c.isalpha() for c in pw)
 
 
+# What a name has and a chosen password, written beside its user, does not: words joined by
+# "_" ("feature-ABC_123x", "EMEA-Q3_Report2", "Dashboard_2024"), an item's number at the end
+# ("Setup-Guide#3", "Q4-Forecast#2").
+_NAMED_THING = re.compile(r".*[A-Za-z\d]_[A-Za-z\d].*|.*[A-Za-z]#\d{1,2}")
+# Two names joined by a slash: a plain capitalised word, then words joined by hyphens only
+# ("London / Paris-Eurostar9", "Kyiv / Kharkiv-Express12").
+_PLAIN_NAME = re.compile(r"[A-Z][a-z]+")
+_HYPHENED_NAME = re.compile(r"[A-Za-z\d]+(?:-[A-Za-z\d]+)+")
+
+
+def _pair(user: str, pw: str) -> bool:
+    pw = pw.rstrip(".,;:)(\"'")
+    if _NAMED_THING.fullmatch(pw) or (_PLAIN_NAME.fullmatch(user) and _HYPHENED_NAME.fullmatch(pw)):
+        return False
+    return _chosen(pw)
+
+
 def user_password_pair(text: str) -> bool:
     if "/" in text:
         for m in _SPACED_PAIR.finditer(text):
             user, pw = m.group("user"), m.group("pw")
             if pw.lower().startswith(user.lower()):
                 continue  # "FritzBox / FritzBox_Guest5": a network and its guest network
-            if _USER.fullmatch(user) and not user.isdigit() and _chosen(pw):
+            if _USER.fullmatch(user) and not user.isdigit() and _pair(user, pw):
                 return True
     if ":" in text:
-        return any(_chosen(m.group("pw")) for m in _COLON_PAIR.finditer(text))
+        return any(_pair(m.group("user"), m.group("pw")) for m in _COLON_PAIR.finditer(text))
     return False
 
 
@@ -59,5 +76,13 @@ _IN_BRACKETS = re.compile(
 )
 
 
+# In brackets after the word, a name of a scheme or a system ("(Okta-SSO2)", "(Win11-Domain)")
+# has hyphens at most; a chosen password there has a symbol ("(Tulip#Field42)").
+_PASSWORD_SYMBOLS = frozenset("!@#$%^&*~+=?<>|")
+
+
 def password_in_brackets(text: str) -> bool:
-    return "(" in text and any(_chosen(m.group("value")) for m in _IN_BRACKETS.finditer(text))
+    return "(" in text and any(
+        _chosen(m.group("value")) and not _PASSWORD_SYMBOLS.isdisjoint(m.group("value"))
+        for m in _IN_BRACKETS.finditer(text)
+    )

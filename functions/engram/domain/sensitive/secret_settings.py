@@ -267,10 +267,31 @@ def secret_setting(text: str) -> bool:
         _holds_a_value(m.group("value") or m.group("value2")) for m in _PASSWORD_INPUT_RE.finditer(text)
     ):
         return True
+    return _cookie_secret(text, low)
+
+
+def _cookie_secret(text: str, low: str) -> bool:
     cookies = (
         *(_COOKIE_RE.finditer(text) if "cookie" in low else ()),
-        *(_SESSION_COOKIE_RE.finditer(text) if "sess" in low or "sid" in low else ()),
-        *(_ANY_SESSION_COOKIE_RE.finditer(text) if "cookie" in low and "sess" in low else ()),
         *(_COOKIE_JAR_RE.finditer(text) if "TRUE" in text.upper() else ()),
     )
-    return any(_holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in cookies)
+    if any(_holds_a_value(m.group("value")) and "srf" not in m.group("name").lower() for m in cookies):
+        return True
+    # With no header, only a session id's random look tells a live session from a name, a
+    # host or a cookie's deletion ("sessionid=localhost-dev-server-01", "_app_session=deleted-expired-cookie")
+    bare = (
+        *(_SESSION_COOKIE_RE.finditer(text) if "sess" in low or "sid" in low else ()),
+        *(_ANY_SESSION_COOKIE_RE.finditer(text) if "cookie" in low and "sess" in low else ()),
+    )
+    return any(_holds_a_value(m.group("value")) and _random_looking(m.group("value")) for m in bare)
+
+
+def _random_looking(value: str) -> bool:
+    """A part of a session id as servers draw them: eight characters or more with letters and
+    digits, or twelve with both cases ("8F3A2B1C4D5E...", "s%3AkPz81vQm2LxT9rW4nB7c.aa12")."""
+    parts = re.split(r"[_\-.:/+%]", value)
+    return any(
+        (len(p) >= 8 and any(c.isdigit() for c in p) and any(c.isalpha() for c in p))
+        or (len(p) >= 12 and p.lower() != p and p.upper() != p)
+        for p in parts
+    )
