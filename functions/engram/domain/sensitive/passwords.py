@@ -115,6 +115,10 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
         # where it is kept ("is in 1Password", "is under the router", "ist bei Oma");
         # "on" with no separator before it is Finnish for "is" ("salasana on ...")
         return False
+    if first in _ADVICE_FIRST:
+        # advice, not a value ("master password: never store it anywhere"), unless one
+        # follows ("password: never changed, still Hunter2!")
+        return _value_further_on(rest.split()[1:10])
     if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
         return True
     if first == "hint":
@@ -124,11 +128,16 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     return _value_further_on(words[1:8]) or _value_after_so(rest)
 
 
+_ADVICE_FIRST = frozenset(
+    ["never", "don't", "dont", "do", "nie", "jamais", "nunca", "niemals", "nie", "aldrig", "nooit", "mai", "always"]
+)
 # Where it is kept or who has it ("at mum's": "u mamy", "bei Oma", "chez ma sœur", "hos mamma").
 _WHERE_FIRST = frozenset(
     [
         *("in", "at", "inside", "under", "underneath", "beneath", "behind", "beside", "u", "bei", "chez", "hos"),
         *("unter", "sous", "sotto", "debajo", "onder"),
+        # "in" of more languages ("hasło jest w menedżerze haseł", "ist im Tresor", "est dans le coffre")
+        *("w", "we", "im", "dans", "nel", "nella", "nello", "i"),
     ]
 )
 # A clause that gives no value: the password's word again (a tool's echo), a size
@@ -182,6 +191,8 @@ def _value_further_on(words: list[str]) -> bool:
             return False  # a command's options follow ("secret-id prod/db/password --query SecretString")
         if bare.lower() in _KEEPERS:
             return False  # "het wachtwoord staat in de kluis van 1Password": where it is kept
+        if re.search(r'"\s*[,:}\]]', w):
+            return False  # the JSON string that held the word ends ('(reset pw if needed)","at":...')
         if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w) or pointer(bare):
             continue
         if _TICKET.fullmatch(bare):
@@ -273,6 +284,7 @@ def _not_a_pair(user: str, pw: str) -> bool:
         or re.search(r'"\s*[,}\]]', pw) is not None
         or "=" in user
         or user.startswith(("{", "["))  # '"user": {"id": 48213991, ...}': a record opens, no user name
+        or user.endswith((")", "]"))  # "(type=fact, user=u_1182): ...": the bracket closed, text follows
         or _SECRET_WORD.fullmatch(pw.split("@")[0]) is not None
         or _SECRET_WORD.fullmatch(user.split("@")[0]) is not None
         or re.fullmatch(r"\d{2,5}/\S*", pw) is not None  # "user:password@localhost:5432/db": a port and a path
@@ -430,7 +442,7 @@ _LOGIN_WITH_RE = re.compile(
 # An account's recovery or backup codes: groups of letters and digits ("a1b2-c3d4").
 _RECOVERY_CODES_RE = re.compile(
     r"\b(?:recovery|backup|2fa|mfa)\s+codes?\b[^\n]{0,40}?[:\n]?\s*"
-    r"(?=[a-z0-9]{0,9}\d)[a-z0-9]{3,6}[\- ][a-z0-9]{3,6}\b"
+    r"(?=[a-z0-9]{0,9}\d)[a-z0-9]{3,6}[\- ](?=[a-z]{0,5}\d)[a-z0-9]{3,6}\b"  # ("from 2023 and": no code)
     # "coinbase 2fa backup: 3847 2910 ...": the second factor's backup, without "codes"
     r"|\b(?:2fa|mfa|otp|two[\s\-]factor|authenticator)\s+(?:backup|recovery)(?:\s+(?:key|code|codes|phrase))?\s*[:=\-]"
     r"\s*(?=[a-z0-9 \-]{0,12}\d)[a-z0-9]{4,}",
@@ -475,9 +487,16 @@ def _set_to(text: str) -> bool:
     return False
 
 
+# Words that make "X is the ... password" about passwords in general ("password123 is the
+# most common password again this year").
+_IN_GENERAL = re.compile(r"\b(?:most|commonest|common|popular|worst|weakest|typical|example|famous)\b", re.IGNORECASE)
+
+
 def _reversed_password(text: str) -> bool:
     for m in _REVERSED_PASSWORD_RE.finditer(text):
         value = m.group("value").strip(".,;:!?)(")
+        if _IN_GENERAL.search(m.group(), len(m.group("value"))):
+            continue
         pin = m.group().lower().rstrip().endswith(("pin", "pin code", "passcode"))
         if credential_like(value) or (pin and re.fullmatch(r"\d{4,8}", value)):
             return True

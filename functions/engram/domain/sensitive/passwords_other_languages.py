@@ -155,10 +155,15 @@ def password_before_its_word(text: str, words: frozenset[str]) -> bool:
     )
 
 
+_IN_GENERAL = re.compile(r"\b(?:most|commonest|common|popular|worst|weakest|typical|example|famous)\b", re.IGNORECASE)
+
+
 def _password_before(text: str, word: re.Match[str], token: str, gap: str) -> bool:
     value = token.strip(".,;!?)(\"“”«»'‘’—–")
     if _OTHER_THING.search(gap) or any(c in gap for c in ",:") or value.endswith(":") or _SHORT_HEX.fullmatch(value):
         return False  # "BT-Hub-7QX is the network name, password on the router"
+    if _IN_GENERAL.search(gap):
+        return False  # "password123 is the most common password": passwords in general
     if not (_SAYS_IT_IS.search(gap) or _SAYS_IT_IS_AFTER.match(text, word.end())):
         return False  # "v2.3.1 changed password policy": a line's first word, not the password
     if _CJK.search(value):

@@ -1,0 +1,50 @@
+"""Wrong secret refusals of the rules in held-out F (development data since session 18m) and
+the same families written anew: where the password is kept in more languages, advice about a
+password, passwords in general, a record's bracket or a JSON string that ends, a year after
+"backup codes". Each with a guard that still gives a value. The rules are tested apart from
+the learned stage."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+def _rules(text: str, key: str = "") -> str | None:
+    found = find_by_rules(text, key)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hasło jest w sejfie w biurze, nie wpisuję go tutaj",
+        "das Passwort ist im Tresor, frag Jana",
+        "le mot de passe est dans le coffre du bureau",
+        "la password è nella cassaforte in ufficio",
+        "lösenordet är i lådan under skrivbordet",
+        "bitwarden master password: never write it down, never share it",
+        "the admin password: don't paste it in Slack, use the vault",
+        "qwerty123 is the worst password you can pick, says the article",
+        "letmein2024 was the most popular password in the leak",
+        'note (kind=reminder, user=u_2291): "Pay the gardener on Friday, cash only."',
+        '{"name":"add_task","args":{"text":"call the bank, reset pw if locked","due":"2026-11-30T10:00"}}',
+        "the old backup codes printout is from 2022 and all used up",
+    ],
+)
+def test_no_secret_is_given(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hasło do wifi: Wrzesien#2024",
+        "password: never changed since 2019, still Hunter2!Blue",
+        "letmein2024 is my password for the forum",
+        "backup codes: 8812 4470, 3095 1166",
+        'note (user=u_2291): "pw is Gardener!Fri42"',
+    ],
+)
+def test_a_secret_is_still_found(text: str) -> None:
+    assert _rules(text) == "secret"
