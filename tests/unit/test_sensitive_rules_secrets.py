@@ -178,3 +178,38 @@ def test_look_alikes_under_such_keys_pass(key: str, value: str) -> None:
 )
 def test_names_beside_a_slash_a_bracket_or_a_session_name_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a lock's code in text: the place after "code to", when, Nordic words, dialled digits ---------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the code to get into the gym after 10pm is 7-3-1-9",
+        "code for the server room cupboard: 4-8-2-6 then the star key",
+        "code to the bike cage out of hours is 5 5 0 2",
+        "koden till förrådet är 3391",
+        "koden til sykkelboden er 1 9 9 0",
+        "suitcase lock 0-4-1-7, the blue one",
+        "cable lock is 2 2 8 5 now",
+        "the combination for the gym locker: 12 - 34 - 08",
+    ],
+)
+def test_a_lock_s_code_in_text_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bike lock bought for 39 euros at Decathlon",
+        "bike lock model 2024 arrived yesterday",
+        "the code to the building's wifi sign-up page is on the poster",
+        "koden til opgangen er skiftet, spørg viceværten",
+        "luggage lock broke on the 2 flights back",
+        "score after the game: 24 - 11 - 37 in three sets",
+    ],
+)
+def test_look_alikes_of_a_lock_s_code_pass(text: str) -> None:
+    assert _rules(text) is None

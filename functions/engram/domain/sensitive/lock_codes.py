@@ -26,6 +26,8 @@ _LOCKED = (
     r"|key\s?pad|cash\s?box|buzzer|kiosk|alarm|(?:phone|screen|tablet|ipad|laptop)\s+unlock|(?:front|back|side|garage"
     r"|storage|office|building|house|main|entrance|gym|pool)\s+door|door|gate|garage|storage\s+unit|mailbox|letterbox"
     r"|haust[üu]r|t[üu]r|tor|deur|d[øo]r|dörr|porte|portail|puerta|porta|port[ãa]o|drzwi|brama|vchod\w*|dve[řr]\w*"
+    # a lock named by what it locks ("bike lock 3-9-0-6", "luggage lock is 3 7 7")
+    r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|shed|trunk|u)[\s\-]?lock"
 )
 _LOCK_SEP = (
     r"(?::|=|–|—|(?-i:(?<![A-Z]))-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
@@ -37,9 +39,11 @@ _LOCK_CODE_RE = re.compile(
     + _LOCK_SEP
     + r"?|\s*"
     + _LOCK_SEP
-    # no separator when the code ends as a keypad's does, with "#" ("apartment door 4471#")
-    + r"|\s+(?=\d[\d ]{2,10}#))\s*"
-    r"(?P<value>\d(?:[ \-]?\d){2,7}|\d{1,3}[A-Za-z]\d{1,4})(?![\w/:]|[.,]\d)"
+    # no separator when the code ends as a keypad's does, with "#" ("apartment door 4471#"),
+    # or is dialled digit by digit ("bike lock 3-9-0-6")
+    + r"|\s+(?=\d[\d ]{2,10}#)|\s+(?=\d(?:[ \-]\d){2,7}(?![\w\-/:])))\s*"
+    # (a combination's numbers may have two digits: "combo at the bank: 24 - 11 - 37")
+    r"(?P<value>\d(?:[ \-]?\d){2,7}|\d{1,3}[A-Za-z]\d{1,4}|\d{1,2}(?:\s+-\s+\d{1,2}){2,3})(?![\w/:]|[.,]\d)"
     r"(?!\s*(?:mg|kg|g|ml|l|cm|mm|km|m|%|€|\$|£|usd|eur|gbp|cents?|euros?|dollars?|pounds?|years?|days?|hours?"
     r"|minutes?|min|times|people|pm|am|h|uhr)\b)",
     re.IGNORECASE,
@@ -96,6 +100,7 @@ _LOCK_STEMS = frozenset(
         *("tablet", "ipad", "laptop", "front", "back", "side", "garage", "storage", "office", "building", "house"),
         *("main", "entrance", "gym", "pool", "door", "gate", "mailbox", "letterbox", "haustür", "haustur", "tür"),
         *("tur", "tor", "deur", "dør", "dor", "dörr", "porte", "portail", "puerta", "porta", "portão", "portao"),
+        *("bike", "bicycle", "cycle", "luggage", "suitcase", "cable", "chain", "shed", "trunk", "u"),
         *("drzwi", "brama", "tresorcode", "safecode", "schlosscode", "zahlenschlosscode", "garagencode"),
         *("garagentorcode", "alarmcode", "haustürcode", "haustuercode", "briefkastencode"),
     ]

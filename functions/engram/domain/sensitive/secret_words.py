@@ -32,7 +32,13 @@ CODE_WORDS = (
     r"|(?:door|gate|alarm|garage|keypad|lockbox|lock|key\s+safe|entry|storage\s+unit|disarm|access|building"
     r"|front\s+door|back\s+door|office|unlock)\s+code|keycode|combination|combo|backup\s+codes?"
     r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,4}(?:door|gate|safe|alarm|garage|back|lock|office|house"
-    r"|building|flat|apartment|entrance|lobby|locker|storage|shed|room|garden|site)"
+    r"|building|flat|apartment|entrance|lobby|locker|storage|shed|room|garden|site|closet|cupboard|cabinet|basement"
+    r"|cellar|attic|stairwell|cage|box|unit|padlock|porch|yard|keypad|suite|studio|clubhouse|gym|pool|laundry)s?"
+    # ... and when ("the code to get into the building after hours is 5-5-1-2")
+    r"(?:\s+(?:after|during|at|on|before|out\s+of)\s+(?:the\s+)?\w+){0,2}"
+    # Danish, Norwegian and Swedish: "koden til opgangen er 2281"
+    r"|kod(?:en)?\s+(?:til|for|på|till|för)\s+(?:\w+\s+){0,2}?(?:opgang|trappeopgang|kælder|kjeller|källare|port"
+    r"|dør|dörr|hoveddør|ytterdør|porttelefon|postkasse|garage|bod|förråd|cykelkælder|sykkelbod|trapphus)\w*"
     r"|(?:door|gate|alarm|garage|lock|safe|locker|entry|building)\s+\w+\s+code|puk|sim\s+pin"
     # other languages
     r"|pin[\s\-]?(?:code|kode|nummer|numero|número)|code\s+pin|pincode|digicode|t[üu]rcode|zugangscode"
@@ -142,7 +148,7 @@ FAR_GAP_META = frozenset(
 SECRET_STEMS = frozenset(
     [
         *("sicherheitscode", "prüfnummer", "pruefnummer", "kartenprüfnummer", "cryptogramme", "kodu", "kód", "kod"),
-        *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité", "otp", "mfa", "kode"),
+        *("koodi", "mã", "пин", "пін", "код", "seguridad", "sicurezza", "sécurité", "otp", "mfa", "kode", "koden"),
         *("bestätigungscode", "bestaetigungscode", "verifizierungscode", "verificatiecode", "verificación"),
         *("sent", "texted", "carte", "cb", "multibanco", "memorable", "number", "schlüssel", "clé", "chiave"),
         *("question", "answer", "codeword", "wi", "fi"),
