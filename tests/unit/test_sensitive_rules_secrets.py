@@ -213,3 +213,38 @@ def test_a_lock_s_code_in_text_is_a_secret(text: str) -> None:
 )
 def test_look_alikes_of_a_lock_s_code_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a one-time code named by the app, token or scheme that makes it -------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Steam Guard code is 4KQ7F, quick",
+        "blik 402 917 na zakupy, ważny 2 min",
+        "pushTAN for the rent transfer: 551 204",
+        "google authenticator shows 704 118 for the VPN",
+        "Barclays secure key gave 48120957",
+        "der Einmalcode für die Überweisung ist 33 91 07",
+        "le code à usage unique reçu par SMS : 662 019",
+        "kod jednorazowy z banku 774 120",
+    ],
+)
+def test_a_one_time_code_named_by_its_maker_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Steam Guard: 12 games on sale this week",
+        "BLIK limit is 5000 zł per day",
+        "the authenticator app has 2000 users in the company",
+        "steam guard on since 2019 on my account",
+        "a tan 2019 Honda Civic, 80000 km",
+        "secure key expires every 90 days",
+    ],
+)
+def test_look_alikes_of_a_named_one_time_code_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -165,3 +165,43 @@ def _warnings(text: str, present: frozenset[str]) -> list[int]:
                 starts.add(m.start())
             at = lower.find(stem, at + len(stem))
     return sorted(starts)
+
+
+# A code named by the app, token or scheme that makes it: an authenticator, a bank's TAN or
+# secure key, Poland's BLIK, Steam Guard, a "one-time code" in more languages; then the value
+# a few words on ("steam guard code R7K2Q", "kod blik 728 416", "your TAN for the transfer is
+# 849120", "microsoft authenticator says 881 640", "de eenmalige code ... is 73 81 04").
+_MAKER = (
+    r"steam\s+guard(?:\s+(?:backup|mobile))?|blik|(?-i:(?:push|sms|chip|photo|m|i)?[\s\-]?TAN)"
+    r"|(?:microsoft|google|authy|duo|okta|aegis)\s+authenticator|authenticator(?:\s+app)?|secure\s?key|digipass"
+    r"|securid|rsa\s+token|eenmalige|engangskode\w*|engångskod\w*|einmal(?:code|passwort|kennwort)"
+    r"|(?:code|mot\s+de\s+passe)\s+[àa]\s+usage\s+unique|(?:c[óo]digo|clave)\s+de\s+un\s+solo\s+uso|codice\s+monouso"
+    r"|jednorazow\w+|kod\s+jednorazowy|kertak[äa]ytt[öo]inen|mitid|bankid"
+)
+_NAMED_CODE = re.compile(
+    r"(?<![\w])(?:" + _MAKER + r")(?![\w])(?P<gap>[^\d\n.!?]{0,80}?)"
+    r"(?P<value>(?<![\w.,/:\-])(?:\d{3}[ \-]\d{3}|\d\d \d\d \d\d|\d{4,8}|(?=[A-Z\d]*\d)(?=\d*[A-Z])[A-Z\d]{5})"
+    r"(?![\w/:]|[.,]\d|[ \-]\d))"
+    r"(?!\s*(?:%|€|\$|£|sec|secs|seconds?|min|mins|minutes?|hours?|days?|years?|times|digits|tries|attempts|users?"
+    r"|z[łl]|pln|kr|eur|usd|gbp)\b)",
+    re.IGNORECASE,
+)
+_NOT_THE_CODE_GAP = re.compile(
+    r"\b(?:since|version|v|ago|attempts?|tries|digits?|order|invoice|ref|reference|costs?|price|limit|fee|fees"
+    r"|model|serial|users?|customers?|until|till|expires?|expired|every|per)\b",
+    re.IGNORECASE,
+)
+_MAKER_WORDS = frozenset(
+    [
+        *("steam", "blik", "tan", "pushtan", "smstan", "mtan", "itan", "chiptan", "phototan", "authenticator"),
+        *("secure", "securekey", "digipass", "securid", "rsa", "eenmalige", "einmalcode", "einmalpasswort"),
+        *("einmalkennwort", "usage", "uso", "monouso", "jednorazowy", "jednorazowe", "jednorazowa"),
+        *("jednorazowego", "mitid", "bankid", "kertakäyttöinen", "kertakayttoinen"),
+    ]
+)
+
+
+def named_one_time_code(text: str, words: frozenset[str]) -> bool:
+    if words.isdisjoint(_MAKER_WORDS) and not any(w.startswith(("engangskode", "engångskod")) for w in words):
+        return False
+    return any(not _NOT_THE_CODE_GAP.search(m.group("gap")) for m in _NAMED_CODE.finditer(text))

@@ -8,7 +8,7 @@ from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language, security_answer_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, user_password_pair
 from engram.domain.sensitive.lock_codes import lock_code
-from engram.domain.sensitive.one_time_codes import copied_key, one_time_code, service_code
+from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
 from engram.domain.sensitive.passwords import keyword_rules
 from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
@@ -26,11 +26,7 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if ('"' in text or "“" in text) and security_answer(text):
         return True
-    if _in_other_language(text, digits, words):
-        return True
-    if digits >= 4 and one_time_code(text, words):
-        return True
-    if digits >= 1 and service_code(text, words):
+    if _in_other_language(text, digits, words) or _sent_code(text, digits, words):
         return True
     present = words & SECRET_STEMS
     if not present:
@@ -39,6 +35,15 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # text around it: long messages often hold such a word ("office", "key") and no secret,
     # and the rules, not the words, are the costly part.
     return any(keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
+    """A one-time code as it came, named by what made it, or a service's code."""
+    if digits >= 4 and one_time_code(text, words):
+        return True
+    if digits >= 2 and named_one_time_code(text, words):  # (Steam Guard's codes hold two digits)
+        return True
+    return digits >= 1 and service_code(text, words)
 
 
 def _in_other_language(text: str, digits: int, words: frozenset[str]) -> bool:
