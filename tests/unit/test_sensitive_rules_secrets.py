@@ -248,3 +248,38 @@ def test_a_one_time_code_named_by_its_maker_is_a_secret(text: str) -> None:
 )
 def test_look_alikes_of_a_named_one_time_code_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a site's security question named (not "security question") and answered ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mum's maiden name for the bank's phone check: Delacroix",
+        "first car? answer is Fiat Panda, that's for the insurance login",
+        "favourite teacher = Mr Adeyemi (security answer for the council site)",
+        "childhood best friend -> Tomasz, it's for the pension portal",
+        "memorable word for the building society: 'harbour'",
+        "security answers: first school St Brigid's, first pet Pickles",
+    ],
+)
+def test_a_named_security_question_answered_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my first pet was Biscuit, a beagle, he lived to 15",
+        "security question: first pet? I never had one",
+        "the site asks for my mother's maiden name, which is annoying",
+        "I changed the security question, the old one (first pet) was way too easy",
+        "favourite film is Alien, we watched it again for the movie night",
+        "the bank's security questions are things like first school. I picked easy ones",
+        "my lawyer keeps the backup codes and the security answers. Dad knows where",
+        "banks still ask mother's maiden name, first car. Half of it is on Facebook",
+    ],
+)
+def test_a_question_without_its_answer_or_a_site_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -13,7 +13,7 @@ from engram.domain.sensitive.passwords import keyword_rules
 from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
-from engram.domain.sensitive.security_answers import security_answer
+from engram.domain.sensitive.security_answers import answered_question, security_answer
 
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
@@ -22,7 +22,7 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or user_password_pair(text):
         return True
-    if password_in_brackets(text):
+    if password_in_brackets(text) or answered_question(text):
         return True
     if ('"' in text or "“" in text) and security_answer(text):
         return True

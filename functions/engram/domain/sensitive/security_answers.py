@@ -31,3 +31,51 @@ def security_answer(text: str) -> bool:
         (m.group("value") or m.group("value2") or m.group("value3")).lower() not in NOT_A_VALUE
         for m in _SECURITY_ANSWER_RE.finditer(text)
     )
+
+
+# The questions sites ask, named without their "security question" ("first pet: Biscuit",
+# "mothers maiden name ... : Okonkwo", "city where parents met -> Galway"), answered after a
+# separator; counted only when the text says they answer a site's question (an answer, a
+# security word, a site or an account they are for): "my first pet was Biscuit" is a memory.
+_QUESTION = (
+    r"(?:mother'?s?|mothers|mum'?s|mom'?s)\s+maiden\s+name|first\s+(?:pet|school|car|teacher|job|street|concert|boss|love)"
+    r"(?:'?s\s+name)?|childhood\s+(?:nickname|friend|street|hero|best\s+friend)|favou?rite\s+(?:teacher|food|book|movie"
+    r"|film|band|colou?r|sport|team|place|holiday)|city\s+where\s+[\w\s]{2,25}?\s+(?:met|born|grew\s+up)"
+    r"|name\s+of\s+(?:your|my)\s+first\s+\w+|make\s+of\s+(?:your\s+|my\s+)?first\s+car|street\s+(?:you|i)\s+grew\s+up\s+on"
+    r"|memorable\s+(?:info(?:rmation)?|data|date|word|name|place)|security\s+(?:word|answer)s?|sec\s+q|secret\s+word"
+)
+_ANSWERED = re.compile(
+    r"(?<![\w])(?:" + _QUESTION + r")(?![\w])(?:\s*\))?"
+    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer\s+is|a:)?|:\s*(?:a:)?|=|->|→|\s(?:answer\s+is|is|was|are))"
+    # (or the answer right after the question, capitalised: "first school St Brigid's")
+    r"|(?-i:[ \t](?=[A-Z])))\s*"
+    r"(?P<value>[\"“'‘«]?(?:(?:mr|mrs|ms|miss|dr|st)\.?\s+)?[^\W\d_][\w'’.\-]{2,30}(?:\s+[A-Z][\w'’\-]+)?)",
+    re.IGNORECASE,
+)
+_FOR_A_SITE = re.compile(
+    r"\b(?:security|answers?|verification|question|memorable|hint|sec\s+q|reset)\b|\bq:|\ba:"
+    r"|\bfor\s+(?:the\s+|my\s+)?(?:[\w\-]+\s+){0,2}(?:site|portal|bank|account|app|login|website|society|insurance)\b",
+    re.IGNORECASE,
+)
+_NOT_AN_ANSWER = frozenset(
+    [
+        *("what", "which", "who", "where", "when", "how", "why", "none", "nothing", "unknown", "optional", "required"),
+        *("forgot", "forgotten", "same", "the", "a", "an", "my", "your", "his", "her", "our", "their", "not", "never"),
+        *("i", "it", "it's", "its", "that", "this", "something", "anything", "asked", "again", "different", "wrong"),
+        # what is said about the question, not its answer ("the old one (first pet) was way too easy")
+        *("way", "too", "very", "so", "easy", "hard", "simple", "obvious", "weak", "changed", "updated", "removed"),
+        *("still", "also", "just", "really", "now", "deleted", "gone", "blank", "empty", "public", "guessable"),
+        *("they", "we", "you", "he", "she", "them", "us", "me", "there", "here", "ask", "asks", "asked", "see"),
+    ]
+)
+
+
+def answered_question(text: str) -> bool:
+    """A site's security question named and answered ("first pet? answer is Mr Whiskers")."""
+    if not _FOR_A_SITE.search(text):
+        return False
+    for m in _ANSWERED.finditer(text):
+        value = m.group("value").strip("\"“”'‘’«».,").split()[-1].lower()
+        if value and value not in _NOT_AN_ANSWER and value not in NOT_A_VALUE:
+            return True
+    return False
