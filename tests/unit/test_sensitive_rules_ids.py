@@ -7,7 +7,8 @@ apart from the learned stage."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive import filter as filter_module
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 
 def _rules(text: str, key: str = "") -> str | None:
@@ -101,3 +102,49 @@ def test_a_shaped_id_with_its_word_or_its_birth_year_is_found(text: str) -> None
 )
 def test_the_same_shapes_with_no_word_and_no_birth_year_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a company's tax and registration numbers are no person's id -----------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NIP firmy: 525-24-47-192, REGON 140447192 (na fakturze)",
+        "Numer NIP spółki 7792433421, KRS 0000123456",
+        "Maison Roux SARL, SIRET 842 117 930 00021, TVA FR44 842117930",
+        "Azienda Rossi SRL, partita IVA 01234567890",
+        "Nordvik AS, org.nr 923 609 016, MVA",
+    ],
+)
+def test_a_company_s_numbers_are_no_person_s_id(text: str) -> None:
+    assert _rules(text) is None
+
+
+class _SaysId:
+    """A learned stage that calls everything a government id (the weights change with each
+    retrain; the rule under test is what the filter does with such a verdict)."""
+
+    def classify(self, text: str) -> str:
+        return "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Steuernummer der GmbH: 143/256/71120 (steht im Impressum), USt-IdNr. DE318447190",
+        "Numéro SIRET de l'entreprise : 842 117 930 00021, code APE 6201Z",
+        "Cordialement,\nÉmilie Garnier\nMaison Garnier SARL\nSIRET 842 117 930 00021 - TVA FR44 842117930",
+    ],
+)
+def test_a_learned_id_verdict_on_a_company_s_numbers_is_dropped(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysId)
+    assert find_sensitive(text) is None
+
+
+def test_a_learned_id_verdict_on_a_person_s_number_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(filter_module, "value_model", _SaysId)
+    text = "the number on the old card of dad was 44712290 I think"  # (no rule finds it)
+    assert find_by_rules(text) is None
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "government_id"

@@ -23,7 +23,7 @@ from engram.domain.sensitive.categories import (
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
 from engram.domain.sensitive.dictated_codes import dictated_code
-from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
+from engram.domain.sensitive.government_ids import company_numbers, has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
     KEY_SPLIT,
@@ -66,6 +66,8 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
     read = without_named_numbers(text if view is None else view)
     learned = value_model().classify(model_text(read, key))
+    if learned == GOVERNMENT_ID and company_numbers(read):
+        return None  # a company's tax or registration number is no person's id ("NIP firmy", "SIRET")
     if learned in NEEDS_DIGITS and (id_digits(read) < 4 or numbers_of_other_institutions(read)):
         # an id or an account number has digits; the words alone, dates, times, a key's
         # fingerprint or a digest are no number ("statement period 01/10/2024 - 31/10/2024"),

@@ -307,12 +307,17 @@ _RU_PASSPORT_RE = re.compile(r"паспорт\w*\s+(?:серия\s+)?\d{2}\s?\d{
 # A company named, and its tax or registration number.
 _BUSINESS = re.compile(
     r"\b(?:gmbh|ag|ltd|limited|inc|llc|plc|s\.a\.|s\.l\.|b\.v\.|sociedad|empresa|bedrijf|company|firma|corp"
-    r"|corporation|unternehmen|companies|şirket|sirket|societ[àa]|soci[ée]t[ée])\b|公司|株式会社|εταιρ|компани|фирм|شركة",
+    r"|corporation|unternehmen|companies|şirket|sirket|societ[àa]|soci[ée]t[ée]"
+    # more languages' and countries' words and legal forms for a company
+    r"|entreprise|impresa|azienda|f[öo]retag(?:et)?|yritys|virksomhed|selskab|firm[ayieą]|sp[óo][łl]k\w*|sp\.\s*z\s*o\.o"
+    r"|sarl|sas|eurl|srl|s\.r\.l|s\.p\.a|spa|oy|oyj|aps|a/s|kft|zrt|s\.r\.o|ltda|eireli|pty|llp|pvt)\b"
+    r"|公司|株式会社|εταιρ|компани|фирм|شركة",
     re.IGNORECASE,
 )
 _BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
-    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi)\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi|regon|krs|siret|ape|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif)\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
     r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,
