@@ -44,7 +44,7 @@ def longest_digit_run(text: str) -> int:
 
 
 # Numbers that are no card, id or account however they are read: dates, times, key
-# fingerprints, hex digests, UUIDs and algorithm names ("rsa4096", "sha256").
+# fingerprints, hex digests, UUIDs, algorithm names ("rsa4096", "sha256"), money and shares.
 _OTHER_NUMBERS = re.compile(
     r"\b(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])\b"
     r"|\b(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d\b"
@@ -53,7 +53,9 @@ _OTHER_NUMBERS = re.compile(
     r"|\b(?=[0-9a-fA-F]*[a-fA-F])[0-9a-fA-F]{32,}\b"
     r"|\b(?=(?:[0-9A-Fa-f]{4}\s+){0,9}[0-9A-Fa-f]{0,3}[A-Fa-f])(?:[0-9A-Fa-f]{4}\s+){7,}[0-9A-Fa-f]{4}\b"
     r"|\b(?:rsa|dsa|ecdsa|ed|sha|md|aes|nistp|secp|x|cv)\d+\b"
-    r"|\b0+(?:[\- ]0+)*\b",  # a template's zeros ("sort code 00-00-00")
+    r"|\b0+(?:[\- ]0+)*\b"  # a template's zeros ("sort code 00-00-00")
+    # sums of money and shares ("£421.20", "5.5%", "300 EUR", "max £300 a month")
+    r"|[£$€¥₹₩]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|€|£|(?:eur|usd|gbp|chf|sek|nok|dkk|pln|zł|kr)\b)",
     re.IGNORECASE,
 )
 
