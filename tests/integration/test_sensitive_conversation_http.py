@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engram.domain.sensitive import find_sensitive
+
 from tests.integration.conftest import Api
 
 USER = "ines"
@@ -67,3 +69,38 @@ def test_memory_entries_of_numbers_that_open_nothing_are_stored_and_pins_refused
         reply = api.call("PUT", f"{BASE}/memories", writer, json_body={"key": key, "value": value})
         assert reply.status == 422, (key, reply.body)
         assert reply.json()["details"]["rule"] == "secret"
+
+
+def _log(lines: int) -> str:
+    # one clause (no stop, comma or line break), as a pasted log line or a tool's output is
+    fields = [
+        f"user=user{i} status=ok latency_ms={i % 97} path=/api/items/{i} cache=miss region=eu" for i in range(lines)
+    ]
+    fields.insert(lines // 2, "password=Kiwi!Fruit7")
+    return " ".join(fields)
+
+
+def test_a_message_and_its_trace_lose_the_secret_not_the_text_around_it(api: Api) -> None:
+    # Before, a clause a rule matched was replaced whole: the dog went with the password, and
+    # a 33,000-character log with one password=... was stored as "[redacted]".
+    writer = api.key("acme", "assistant")
+    sentence = "the wifi password is violet-Sunshine42 and the dog is Rex"
+    log = _log(400)
+    assert 30_000 < len(log) <= 32_000  # the longest content a message may have
+    messages = [
+        {"id": "w", "content": sentence},
+        {"id": "l", "content": log},
+        {"id": "t", "content": "Ran the tool.", "metadata": {"tool": "shell", "stdout": log, "note": sentence}},
+    ]
+    _send(api, writer, "t2", messages)
+    kept_log = log.replace("password=Kiwi!Fruit7", "password=[redacted]")
+    kept_sentence = "the wifi password is [redacted] and the dog is Rex"
+    stored = {m["id"]: api.call("GET", f"{BASE}/threads/t2/messages/{m['id']}", writer) for m in messages}
+    assert stored["w"].json()["content"] == kept_sentence
+    assert stored["l"].json()["content"] == kept_log
+    trace = stored["t"].json()["metadata"]
+    assert trace == {"tool": "shell", "stdout": kept_log, "note": kept_sentence}
+    for reply in stored.values():
+        assert "Sunshine42" not in reply.body.decode() and "Kiwi" not in reply.body.decode()
+        assert find_sensitive(reply.json()["content"]) is None
+    assert all(find_sensitive(value) is None for value in trace.values())

@@ -184,7 +184,7 @@ def test_nothing_sent_anywhere_reaches_a_file(api: Api) -> None:
     assert "[redacted]" in message["content"]
     assert message["metadata"]["steps"][0]["args"]["card"] == "[redacted]"
     assert message["metadata"]["password"] == "[redacted]"
-    assert message["metadata"]["env"] == "[redacted]"
+    assert message["metadata"]["env"] == "export SERVICE_TOKEN=[redacted]"  # the value goes, not the line
     assert not any(s in stored.body.decode() for s in SECRETS)
     hits = _raw_hits(Path(api.engram.settings.data_dir))
     assert hits == {}, f"sensitive values reached the data files: {hits}"

@@ -18,6 +18,7 @@ from engram.domain.conversation import (
 from engram.domain.conversation_codec import message_from_dict, message_to_dict
 from engram.domain.relative_time import find_relative_times, resolve_in_text
 from engram.domain.sensitive import SensitiveMatch, find_by_rules, find_sensitive
+from engram.domain.sensitive import redaction as redaction_module
 from engram.domain.sensitive.categories import sensitive_match
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -194,22 +195,31 @@ class TestRedaction:
         for value in ("hunter two", "Kiwi!Fruit7", "Sunshine42", "4821"):
             assert value not in cleaned
 
-    def test_what_the_learned_stage_still_flags_goes_whole_in_a_short_clause_only(
+    def test_what_the_learned_stage_alone_flags_goes_in_a_clause_of_any_length(
         self, monkeypatch: pytest.MonkeyPatch
     ) -> None:
         # Simulated so it does not hang on one model's weights: the "model" flags "zebra crossing",
-        # which has no value-shaped word to remove and which no rule reads.
-        real = conversation_module.find_sensitive
+        # which has no value-shaped word to remove and which no rule reads. Before, a clause
+        # over 200 characters kept it while the message recorded "secret" in its redactions:
+        # a redaction that did not happen. Now the run the model flags goes, whatever the
+        # clause's length, and the words around it stay.
+        real = redaction_module.find_sensitive
 
-        def learned(text: str) -> SensitiveMatch | None:
+        def learned(text: str, key: str = "") -> SensitiveMatch | None:
             return real(text) or (sensitive_match("secret") if "zebra crossing" in text else None)
 
         monkeypatch.setattr(conversation_module, "find_sensitive", learned)
+        monkeypatch.setattr(redaction_module, "find_sensitive", learned)
         short = "the code is zebra crossing and the dog is Rex"
-        assert redact_sensitive(f"Hi. {short}. Bye") == (f"Hi. {REDACTED}. Bye", ("secret",))
-        long = "the code is zebra crossing and " + "we walked the dog along the river " * 8
-        cleaned, rules = redact_sensitive(long)
-        assert rules and cleaned == long  # past a sentence's length the words stay
+        assert redact_sensitive(f"Hi. {short}. Bye") == (
+            f"Hi. the code is {REDACTED} and the dog is Rex. Bye",
+            ("secret",),
+        )
+        walk = "we walked the dog along the river " * 8
+        assert redact_sensitive(f"the code is zebra crossing and {walk}") == (
+            f"the code is {REDACTED} and {walk}",
+            ("secret",),
+        )
 
     @given(st.text(alphabet=st.sampled_from("0123456789 -abcdeis:."), max_size=80))
     @example("001.01.0001")

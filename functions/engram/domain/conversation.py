@@ -17,10 +17,16 @@ from typing import Any
 
 from engram.domain.relative_time import find_relative_times
 from engram.domain.sensitive import find_by_rules, find_sensitive
-from engram.domain.sensitive.learned_model import tokens as model_tokens
+from engram.domain.sensitive.redaction import (
+    REDACTED,
+    redact_piece,
+    replaced_whole,
+    without_listed_values,
+    without_named_values,
+    without_repeats,
+)
 
 LIMIT_NOTICE = "Your conversation has been summarized and important information saved."
-REDACTED = "[redacted]"
 
 
 class MessageRole(StrEnum):
@@ -296,28 +302,22 @@ _NUMBER_RUN = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
 # How many sentences back the word that names a value is looked for before the whole message.
 _SENTENCES_BACK = 8
 _WINDOWED_MAX = 30
-# A piece the learned stage alone still flags once its values are gone is replaced whole only
-# up to about a sentence's length: past that it is mostly words the user wrote (a log of
-# key=value pairs, a long run-on line), and wiping it lost them for a guess.
-_MODEL_ONLY_WHOLE_MAX = 200
-_WORD_CHUNK = re.compile(r"\S+")
-# The learned stage splits "key=value" and "key:value" at the first mark after a letter.
-_KEY_SPLIT = re.compile(r"(?<=[^\W\d_])([:=])(?=\S)")
-_EDGE = "\"'“”‘’`()[]{}<>«»„,.;:!?…"
 
 
 def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
     """Remove what the sensitive filter refuses to store, as narrowly as it can.
 
-    A number that trips a rule on its own (a card, an account) is replaced alone; a
-    clause that still trips one (a password statement, a token) is replaced whole.
+    A number that trips a rule on its own (a card, an account) is replaced alone; in a
+    clause that still trips one (a password statement, a token) the narrowest run of words
+    the filter flags goes, widened to its phrase (``sensitive.redaction``).
     Returns the text and the rules that fired, one per replacement.
     """
     if find_sensitive(text) is None:
         return text, ()
     rules: list[str] = []
     out: list[str] = []
-    for sentence in _SENTENCE.findall(text):
+    sentences = _SENTENCE.findall(text)
+    for sentence in sentences:
         if find_sensitive(sentence) is None:
             out.append(sentence)
             continue
@@ -327,55 +327,13 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
             match = find_sensitive(clause)
             if match is not None:
                 rules.append(match.rule)
-                clause = _redacted_piece(clause)
+                clause = redact_piece(clause)
             parts.append(clause)
         out.append("".join(parts))
     if find_sensitive("".join(out)) is not None:
         _redact_across_sentences(out, rules)
-    return "".join(out), tuple(rules)
-
-
-def _redacted_piece(piece: str) -> str:
-    """A piece the filter flags: replaced whole when a rule matches it. When only the learned
-    stage does, its value-shaped words go (those the model reads as values: digits, symbols,
-    inner capitals), then the whole piece too if the model still flags what is left and the
-    piece is no longer than a sentence; a longer piece keeps its other words."""
-    if find_by_rules(piece) is not None:
-        return _replaced_whole(piece)
-    left = _WORD_CHUNK.sub(_chunk_without_values, piece)
-    if find_by_rules(left) is not None:
-        return _replaced_whole(piece)
-    if len(piece) <= _MODEL_ONLY_WHOLE_MAX and find_sensitive(left) is not None:
-        return _replaced_whole(piece)
-    return left
-
-
-def _chunk_without_values(m: re.Match[str]) -> str:
-    chunk = m.group()
-    if not any(t.value for t in model_tokens(chunk)):
-        return chunk
-    split = _KEY_SPLIT.search(chunk)
-    if split is not None:  # "password=violet-Sunshine42": the key stays, the value goes
-        key, value = chunk[: split.end()], chunk[split.end() :]
-        if not any(t.value for t in model_tokens(chunk[: split.start()])):
-            return key + _without_value(value)
-    return _without_value(chunk)
-
-
-def _without_value(chunk: str) -> str:
-    if not any(t.value for t in model_tokens(chunk)):
-        return chunk
-    core = chunk.strip(_EDGE)
-    if not core:
-        return chunk
-    start = chunk.index(core)
-    return chunk[:start] + REDACTED + chunk[start + len(core) :]
-
-
-def _replaced_whole(piece: str) -> str:
-    tail = piece[len(piece.rstrip(" ,.!?;\n")) :]
-    lead = piece[: len(piece) - len(piece.lstrip())]
-    return f"{lead}{REDACTED}{tail}"
+    without_listed_values(sentences, out)
+    return without_repeats(text, without_named_values(text, "".join(out))), tuple(rules)
 
 
 def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
@@ -396,9 +354,9 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
                 sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentences[k])
             window = "".join(sentences[j : i + 1])
             if find_by_rules(window) is not None:
-                sentences[i] = _replaced_whole(sentences[i])
+                sentences[i] = replaced_whole(sentences[i])
             elif find_sensitive(window) is not None:
-                sentences[i] = _redacted_piece(sentences[i])
+                sentences[i] = redact_piece(sentences[i])
             break
     match = find_sensitive("".join(sentences))
     if match is None:

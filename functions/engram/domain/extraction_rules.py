@@ -16,10 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time
 
-from engram.domain.conversation import REDACTED
 from engram.domain.extraction import ExtractedFact, Extraction, IdentityUpdate, is_trivial
 from engram.domain.relative_time import resolve_in_text
 from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive.redaction import REDACTED
 
 # -- sentence filters ----------------------------------------------------------------------
 _UNCERTAIN = re.compile(

@@ -44,6 +44,8 @@ Where each family lives (one module per concern):
 - ``no_access``: numbers named as opening nothing (a status or zip code, a board's pin),
   which no key rule and not the learned stage may call a secret.
 - ``learned_model``: the learned second stage (weights in ``learned_model.json.gz``).
+- ``redaction``: what a kept text (a message, a trace) loses: the narrowest run of words
+  the filter flags, widened to its phrase, and nothing the filter still flags.
 """
 
 from engram.domain.sensitive.bank_accounts import iban_valid

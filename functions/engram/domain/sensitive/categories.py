@@ -11,6 +11,8 @@ SECRET = "secret"
 CARD = "payment_card"
 GOVERNMENT_ID = "government_id"
 BANK = "bank_account"
+# What a kept text (a conversation message, a trace) holds where a value was redacted.
+REDACTED = "[redacted]"
 
 _DESCRIPTIONS = {
     SECRET: "a password, PIN, secret or credential",

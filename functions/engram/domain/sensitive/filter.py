@@ -14,6 +14,7 @@ from engram.domain.sensitive.categories import (
     BANK,
     CARD,
     GOVERNMENT_ID,
+    REDACTED,
     SECRET,
     WORDS,
     SensitiveMatch,
@@ -42,6 +43,8 @@ from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
 from engram.domain.sensitive.secret_values import credential_like, pointer
 
+_REDACTED_WORD = REDACTED.strip("[]")
+
 
 def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> None:
     """Refuse to store any of ``(key, text)``: the one check of every path that keeps the
@@ -65,6 +68,10 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     # the model reads numbers as digits too ("four five eight seven" has a digit shape), but
     # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
     read = without_named_numbers(text if view is None else view)
+    if REDACTED in read:
+        # a redacted value is no value: "password=[redacted]" read as a word, not a token
+        # shaped like a secret (its brackets), once a message has been redacted
+        read = read.replace(REDACTED, _REDACTED_WORD)
     learned = value_model().classify(model_text(read, key))
     if learned == GOVERNMENT_ID and company_numbers(read):
         return None  # a company's tax or registration number is no person's id ("NIP firmy", "SIRET")
