@@ -273,7 +273,8 @@ def pin(r: random.Random) -> str:
 
 
 # -- sensitive: secrets -------------------------------------------------------------------------------
-# Documented example values, quoted as the provider documents them.
+# Documented example values, quoted as the provider documents them (AWS's, which say EXAMPLE
+# in the value, are labelled as grants of nothing in build()).
 DOCUMENTED_SECRETS = [
     # AWS IAM user guide, second documented key pair
     "AWS_ACCESS_KEY_ID=AKIAI44QH8DHBEXAMPLE",
@@ -787,7 +788,9 @@ def benign_corpus() -> dict[str, list[tuple[str, str]]]:
 def build() -> list[tuple[str, str]]:
     r = random.Random(SEED)
     rows: list[tuple[str, str]] = []
-    rows += [("S", t) for t in secrets(r)]
+    # (AWS's documented example keys say EXAMPLE in their value and grant nothing: the policy
+    # since session 18p is that they pass, so those two samples are negatives)
+    rows += [("N" if "EXAMPLE" in t else "S", t) for t in secrets(r)]
     rows += [("C", t) for t in cards(r)]
     rows += [("G", t) for t in government_ids(r)]
     rows += [("B", t) for t in bank_accounts(r)]

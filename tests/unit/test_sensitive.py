@@ -100,8 +100,9 @@ def test_checksums() -> None:
 @pytest.mark.parametrize(
     ("text", "key", "rule"),
     [
-        ("AWS_ACCESS_KEY_ID=AKIAI44QH8DHBEXAMPLE", "", "secret"),
-        ("aws_secret_access_key = je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY", "", "secret"),
+        # (AWS's documented EXAMPLE keys grant nothing and pass since 18p: keys of their shape)
+        ("AWS_ACCESS_KEY_ID=AKIAQ3PLRT7XKW2M5DNB", "", "secret"),
+        ("aws_secret_access_key = je7MtGbClwBF/2Zp9Utk/h3yCo8nvbQz81Lm0pK2", "", "secret"),
         ("curl https://api.stripe.com/v1/charges -u sk_test_4eC39HqLyjWDarjtT1zdp7dc:", "", "secret"),
         ("github_pat_11ABCDEFG0123456789ABC_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVW", "", "secret"),
         ("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", "", "secret"),

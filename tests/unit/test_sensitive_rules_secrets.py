@@ -283,3 +283,31 @@ def test_a_named_security_question_answered_is_a_secret(text: str) -> None:
 )
 def test_a_question_without_its_answer_or_a_site_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a provider's documented example key grants nothing (policy since session 18p) -----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "the docs' sample: AKIAI44QH8DHBEXAMPLE / je7MtGbClwBF/2Zp9Utk/h3yCo8nvbEXAMPLEKEY",
+        '{"AccessKeyId": "ASIAIOSFODNN7EXAMPLE", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}',
+    ],
+)
+def test_a_documented_example_key_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "AWS_ACCESS_KEY_ID=AKIAQ3PLRT7XKW2M5DNB",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq81Lm0pKEY2",
+        "AWS_ACCESS_KEY_ID=AKIAQ3PLRT7XKW2M5DNB # not the EXAMPLE one, the real one",
+    ],
+)
+def test_a_real_looking_key_is_still_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"

@@ -93,7 +93,7 @@ _SEALED_RE = re.compile(
 
 def public_or_sealed(text: str) -> str:
     """The text with values public by design, or still encrypted, masked: a public key,
-    a publishable or site key, a ciphertext. A value in a provider's secret format stays,
+    a publishable or site key, a ciphertext, a provider's documented example key. A value in a provider's secret format stays,
     whatever its setting is named ("NEXT_PUBLIC_STRIPE_KEY=sk_live_...": a leak)."""
     if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
         text = PUBLIC_KEY_RE.sub("publickey", text)
@@ -104,7 +104,17 @@ def public_or_sealed(text: str) -> str:
         text = _JWK_PUBLIC_RE.sub('"publickey"', text)
     if "ENC" in text or "vault:v" in text or "secure:" in text or "encryptedData" in text or "_VAULT;" in text:
         text = _SEALED_RE.sub(" ", _CIPHERTEXT_RE.sub(" ", text))
+    if "EXAMPLE" in text:
+        text = _DOCUMENTED_EXAMPLE_RE.sub("<example>", text)  # (a placeholder to every rule)
     return text
+
+
+# A provider's documented example key, which says so in its value and grants nothing (AWS's
+# AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY, the ones its guides use).
+_DOCUMENTED_EXAMPLE_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AIDA|AROA|AGPA|ANPA)[A-Z0-9]{0,12}EXAMPLE(?![A-Za-z0-9])"
+    r"|(?<![A-Za-z0-9/+])[A-Za-z0-9/+]{20,36}EXAMPLEKEY(?![A-Za-z0-9/+=])"
+)
 
 
 def _public_value(m: re.Match[str]) -> str:
