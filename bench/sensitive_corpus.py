@@ -45,6 +45,12 @@ The parts, reported apart:
   4571848, is ``bench/results/sensitive_corpus_f_first_run.json`` and the honest figure in
   docs/security.md. Then (the lead's decision, session 18m) their misses were read and the
   learned stage trained on them, so they are development data now: later figures are fitted.
+- ``outside_12`` and ``outside_13`` (first run recorded, tuned on since): two more outside
+  training parts written by hand by writers who never read the filter (what agents write into
+  memory and pass through their tools; ids, accounts and cards of 40+ countries, each with
+  look-alike twins of the same shape). Scored once by the lead when complete, before anyone
+  read them, with the filter at 4b53f6f and the weights of edcf806
+  (``bench/results/sensitive_corpus_outside_12_13_first_run.json``).
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -95,6 +101,8 @@ PARTS = {
     "outside_9": [HERE / "sensitive_samples_outside_9.txt"],
     "held_out_f1": [HERE / "sensitive_samples_holdout_f1.txt"],
     "held_out_f2": [HERE / "sensitive_samples_holdout_f2.txt"],
+    "outside_12": [HERE / "sensitive_samples_outside_12.txt"],
+    "outside_13": [HERE / "sensitive_samples_outside_13.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
