@@ -93,8 +93,9 @@ _SEALED_RE = re.compile(
 
 def public_or_sealed(text: str) -> str:
     """The text with values public by design, or still encrypted, masked: a public key,
-    a publishable or site key, a ciphertext, a provider's documented example key. A value in a provider's secret format stays,
-    whatever its setting is named ("NEXT_PUBLIC_STRIPE_KEY=sk_live_...": a leak)."""
+    a publishable or site key, a ciphertext, a provider's documented example key. A value
+    in a provider's secret format stays, whatever its setting is named
+    ("NEXT_PUBLIC_STRIPE_KEY=sk_live_...": a leak)."""
     if "AAAA" in text or "-----BEGIN" in text or "pk_" in text or "pk.eyJ" in text:
         text = PUBLIC_KEY_RE.sub("publickey", text)
     lowered = text.lower()
