@@ -44,3 +44,33 @@ def test_a_card_in_these_families_is_found(text: str) -> None:
 )
 def test_look_alikes_of_those_cards_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- cards named in more languages and scripts, with their own digits --------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "شماره کارت من ۶۰۳۷ ۹۴۴۱ ۱۷۷۱ ۵۱۶۲ بانک ملی",
+        "رقم البطاقة ٦٢١٩ ٨٤٨٣ ٠٤٠١ ١٩٨٠ من فضلك",
+        "Humo karta 9860 3649 4205 5526, muddati 05/29",
+        "переведи на карту 2207 6073 3134 3342, Сбер",
+        "số thẻ 9704 0579 5005 5667 139 của em",
+        "מספר כרטיס 5892 4648 4850 6950 לתשלום",
+    ],
+)
+def test_a_card_named_in_another_language_is_found(text: str) -> None:
+    assert _rules(text) == "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 6037 9441 1771 5162 is a reference from the shipping label",
+        "شماره سفارش ۶۰۳۷ ۹۴۴۱ ۱۷۷۱ ۵۱۶۳ ثبت شد",
+        "карта лояльности 2207 6073 3134 3342 (скидка 5%)",
+    ],
+)
+def test_a_number_that_is_no_card_in_those_languages_passes(text: str) -> None:
+    assert _rules(text) is None

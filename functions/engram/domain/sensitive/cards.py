@@ -89,10 +89,16 @@ _ACCOUNT_BEFORE = re.compile(
 _CARD_WORD = re.compile(
     r"\b(?:card|cc|visa|master\s*card|amex|discover|troy|kart[eaıi]?m?|tarjeta|carte|cart[ãa]o|carta|kaart|debit|credit"
     # national schemes' brands, whose prefixes are not all in the table above
-    r"|hipercard|elo|rupay|verve|mir|dankort|bancontact|girocard|maestro|unionpay|jcb|diners|uatp|interac)\b"
-    r"|카드|カード|卡号|银行卡",
+    r"|hipercard|elo|rupay|verve|mir|dankort|bancontact|girocard|maestro|unionpay|jcb|diners|uatp|interac"
+    r"|uzcard|humo|napas|shetab|meeza|mada|knet|bankk[áa]rtya|kort(?:et|nummer)?|kartu|thẻ|kad"
+    # the word for a card in Cyrillic, Persian, Arabic and Hebrew
+    r"|карт[аыуеоi]\w*|картк[аиу]|кредитк[аи])\b"
+    r"|카드|カード|卡号|银行卡|کارت|بطاق[ةه]|כרטיס",
     re.IGNORECASE,
 )
+# Digits of other scripts ("۶۰۳۷ ۹۹۹۵ ...", "٤٥٣٢"), read as the ASCII digits they are.
+_DIGITS = {c: str(d) for d in range(10) for c in "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹०१२३४५६७८९০১২৩৪৫৬৭৮৯"[d::10]}
+_TO_ASCII_DIGITS = str.maketrans(_DIGITS)
 
 
 # A card number given in pieces after its word: four groups of four digits with a few
@@ -154,7 +160,9 @@ def _card_in_pieces(text: str) -> bool:
 _OTHER_CARD = re.compile(
     r"\b(?:loyalty|library|member(?:ship)?|gift|id|sim|business|health|insurance|student|key|boarding|transit|bus"
     r"|metro|oyster|rewards?|club|discount|store|payback|miles|points|flyer|vitale|nectar|bonus)\s+card\b"
-    r"|\bcarte\s+vitale\b|\b(?:club|gift|bonus|loyalty)card\b",
+    r"|\bcarte\s+vitale\b|\b(?:club|gift|bonus|loyalty)card\b"
+    # in Russian: a loyalty, discount, bonus or gift card
+    r"|карт\w*\s+(?:лояльности|магазина|клиента|покупателя)|(?:скидочн|бонусн|подарочн|клубн)\w*\s+карт\w*",
     re.IGNORECASE,
 )
 _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
@@ -173,6 +181,8 @@ _PAID_WITH = re.compile(r"\b(?:paid|pay|charge[ds]?|refund(?:ed)?|gave\s+them|us
 
 
 def has_card(text: str) -> bool:
+    if not text.isascii():
+        text = text.translate(_TO_ASCII_DIGITS)
     if "codes" in folded_words(text) and _CODES.search(text):
         return False  # a list of backup codes, whatever they add up to
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
