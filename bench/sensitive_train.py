@@ -60,6 +60,7 @@ def _bags(feats: list[list[str]], window: int = WINDOW) -> list[dict[str, float]
 
 
 Example = tuple[str | None, list[dict[str, float]]]
+Evidence = tuple[tuple[float, ...], bool] | None
 
 
 def examples(samples: list[Sample], benign: list[tuple[str, str]]) -> list[Example]:
@@ -489,13 +490,8 @@ def _developer_text_without_values(r: random.Random) -> list[tuple[str, str]]:
                         f"INFO auth: {w} refreshed for user_id={r.randint(1000, 99999)} expires_at={r.randint(10**9, 2 * 10**9)}",
                         f"WARN {w} validation failed for request {sha}, retrying in {r.randint(1, 60)}s",
                         f"def check_{w.replace(' ', '_')}(user: User, {w.replace(' ', '_')}: str) -> bool:",
-                        # a traceback that names a setting and shows no value (the model trained
-                        # with outside 5 refused test_sensitive_families' KeyError traceback)
-                        f"Traceback (most recent call last):\n    client = Client({w.replace(' ', '_')}="
-                        f'settings.{w.replace(" ", "_")})\nKeyError: "{w.replace(" ", "_").upper()}"',
-                        f'  File "app.py", line {r.randint(3, 400)}, in <module>\n    '
-                        f'{w.replace(" ", "_")} = os.environ["{svc}_{w.replace(" ", "_").upper()}"]\nKeyError: '
-                        f"'{svc}_{w.replace(' ', '_').upper()}'",
+                        # (no traceback is written here: the ones in tests/unit/test_sensitive_families.py
+                        # pass because code expressions are read as the names they are, not as values)
                         f"kubectl create secret generic {svc.lower()}-creds --from-file={w.replace(' ', '_')}=./{sha}.txt",
                         f"E0501 reflector.go:{r.randint(1, 300)}] Failed to watch *v1.Secret: secrets is forbidden",
                         f"{w.replace(' ', '_')} = settings.{w.replace(' ', '_')}",
@@ -891,13 +887,13 @@ def lopo(
         train_samples = [s for name, ss in parts.items() if name != held for s in ss]
         train_benign = [r for i, f in enumerate(folds) if i != k for r in f] + hard_negatives()
         m = _fit(examples(train_samples, train_benign), c)
-        cache: dict[tuple[str, str], tuple[float, ...]] = {}
+        cache: dict[tuple[str, str], Evidence] = {}
 
-        def scores(
-            text: str, key: str, m: ValueModel = m, cache: dict[tuple[str, str], tuple[float, ...]] = cache
-        ) -> tuple[float, ...]:
+        def evidence(
+            text: str, key: str, m: ValueModel = m, cache: dict[tuple[str, str], Evidence] = cache
+        ) -> Evidence:
             if (text, key) not in cache:
-                cache[(text, key)] = m.scores(model_text(text, key))
+                cache[(text, key)] = m.evidence(model_text(text, key))
             return cache[(text, key)]
 
         rules: dict[str, Callable[[str, str], str | None]] = {"current_rules": _current_rules}
@@ -907,9 +903,8 @@ def lopo(
         out[held] = {}
         for threshold in THRESHOLDS:
 
-            def alone(text: str, key: str, t: float = threshold) -> str | None:
-                margin, cls = max((s - t, c) for s, c in zip(scores(text, key), CLASSES, strict=True))
-                return cls if margin > 0 else None
+            def alone(text: str, key: str, t: float = threshold, m: ValueModel = m) -> str | None:
+                return m.verdict(evidence(text, key), (t,) * len(CLASSES))
 
             detectors: dict[str, Callable[[str, str], str | None]] = {"model_alone": alone}
             for name, rule in rules.items():

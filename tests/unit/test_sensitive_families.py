@@ -282,24 +282,38 @@ def test_code_and_logs_that_name_a_secret_without_one_pass(text: str) -> None:
     assert _rule(text) is None
 
 
-# Known defect, found in the final review: the learned stage reads a code expression such as
-# `os.environ["SLACK_BOT_TOKEN"]` as one value-shaped token, so a traceback about a missing
-# environment variable is refused. The KeyError line above passes only because a training
-# template (bench/sensitive_train.py, _developer_text_without_values) writes it word for word;
-# this one differs by its expression. Strict: it fails the day the model passes it, and
-# then moves into the list above.
-@pytest.mark.xfail(
-    strict=True, reason="the learned stage reads os.environ[...] as a value; needs a tokenizer change and a retrain"
-)
+# A code expression names a setting, it holds no value: the learned stage reads
+# os.environ["SLACK_BOT_TOKEN"], getenv(...), process.env.X and ${VAR} as their names' words
+# (it read each as one value-shaped token, so a traceback about a missing variable was
+# refused). No training template writes these lines.
 @pytest.mark.parametrize(
     "text",
     [
         "Traceback (most recent call last):\n    token = os.environ[\"SLACK_BOT_TOKEN\"]\nKeyError: 'SLACK_BOT_TOKEN'",
         'File "bot.py", line 12, in <module>\n    token = os.environ["SLACK_BOT_TOKEN"]\nKeyError: \'SLACK_BOT_TOKEN\'',
+        'File "worker.py", line 40, in connect\n    pw = os.environ["POSTGRES_REPLICA_PASSWORD"]\n'
+        "KeyError: 'POSTGRES_REPLICA_PASSWORD'",
+        "db_password = os.getenv('DB_PASSWORD') returned None, check the .env file",
+        "TypeError: Cannot read properties of undefined (process.env.STRIPE_SECRET_KEY)",
+        'curl -H "Authorization: Bearer ${GITHUB_TOKEN}" fails with 401 because the token is empty',
+        'Traceback (most recent call last):\n    client = Client(token=settings.slack_bot_token)\nKeyError: "SLACK_BOT_TOKEN"',
+        "pydantic_core.ValidationError: 1 validation error for Settings\nSTRIPE_WEBHOOK_SIGNING_SECRET\n  Field required",
     ],
 )
 def test_a_traceback_about_a_missing_environment_variable_passes(text: str) -> None:
     assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'token = os.environ.get("SLACK_BOT_TOKEN", "xoxb-4829-Kq8Zr2Lm9Pt7Vx")',
+        "export GITHUB_TOKEN=ghp_R8kXz2LmQ9vT4wPn7cYd3FhJ6sBa1eUo5iGt",
+        'DB_PASSWORD = os.getenv("DB_PASSWORD") or "Tr0ub4dor&3"',
+    ],
+)
+def test_a_value_next_to_a_code_expression_is_still_found(text: str) -> None:
+    assert _rule(text) == "secret"
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -39,18 +40,34 @@ _CHUNK = re.compile(r"\S+")
 _LEAD = re.compile(r"^[\"'“”‘’`(\[{<«„]+")
 _TRAIL = re.compile(r"[\"'“”‘’`)\]}>»,.;:!?…]+$")
 _SPLIT_AT = re.compile(r"(?<=[^\W\d_])([:=])(?=\S)")
-_WORD = re.compile(r"[^\W\d_]+")
 _JOINED_WORDS = re.compile(r"[^\W\d_]+(?:[_\-./'’][^\W\d_]+)+")
 _DIGIT_GROUPS = re.compile(r"\d+(?:[\-./]\d+)*")
 _KEY_JOIN = re.compile(r"[_\-.]+")
+_SHOUTED_NAME = re.compile(r"[A-Z]+(?:_[A-Z]+)+")
+_EXCEPTION_NAME = re.compile(
+    r"(?:[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]))+(?:Error|Exception|Warning|Fault|Failure|Interrupt)"
+)
 _MAX_WORD = 24
 # How far a value looks for the words that name it, before and after.
 _BEFORE = 6
 _AFTER = 5
 
 
+def _is_word(core: str) -> bool:
+    # Letters and the marks that join them: a Thai, Hindi or Bengali word has vowel signs
+    # (category M), and without them "เลขที่บัญชี" (account number) was read as a value.
+    return bool(core) and core[0].isalpha() and all(c.isalpha() or unicodedata.category(c)[0] == "M" for c in core)
+
+
 def _case_is_plain(word: str) -> bool:
-    return word.islower() or word.isupper() or (word[0].isupper() and word[1:].islower())
+    # A word of a script with no case (Arabic, Hebrew, Thai, CJK) is plain too: read as a
+    # shape, "رقم" (number) was a chosen value, so flight notes read as values next to values.
+    return (
+        word.islower()
+        or word.isupper()
+        or (word[0].isupper() and word[1:].islower())
+        or not any(c.isupper() or c.islower() for c in word)
+    )
 
 
 def _classes(token: str) -> str:
@@ -87,9 +104,11 @@ class _Token(NamedTuple):
 def _core_token(core: str) -> tuple[_Token, ...]:
     if not any(c.isalnum() for c in core):
         return (_Token(core[:2], (), False, False),)
-    if _WORD.fullmatch(core):
+    if _is_word(core):
         if len(core) > _MAX_WORD:
             return (_Token("<longword>", (), False, False),)
+        if _EXCEPTION_NAME.fullmatch(core):  # KeyError, NullPointerException: a name, not a chosen value
+            return tuple(_Token(n.lower()[:_MAX_WORD], (), True, False) for n in _CODE_NAME.findall(core))
         if not _case_is_plain(core):  # "HarpoonCactus": letters only, shaped like a chosen value
             return (_value(core),)
         if core.isupper() and len(core) >= 6:
@@ -100,8 +119,9 @@ def _core_token(core: str) -> tuple[_Token, ...]:
         parts = [p for p in re.split(r"[_\-./'’]", core) if p]
         if all(len(p) <= 2 for p in parts):  # "p/w", "i.d"
             return (_Token(core.lower(), (), True, False),)
-        if len(parts) <= 3:  # "wifi_password", "Steuer-IdNr", "grandpa's"
-            return tuple(_Token(p.lower(), (), True, False) for p in parts)
+        if len(parts) <= 3 or _SHOUTED_NAME.fullmatch(core):
+            # "wifi_password", "Steuer-IdNr", "grandpa's"; SLACK_BOT_USER_TOKEN names a setting
+            return tuple(_Token(p.lower()[:_MAX_WORD], (), True, False) for p in parts)
     return (_value(core),)
 
 
@@ -129,8 +149,51 @@ def tokens(text: str) -> list[_Token]:
     return out
 
 
+# Code that names a setting, not a value: os.environ["SLACK_BOT_TOKEN"], os.getenv('DB_PASSWORD'),
+# process.env.STRIPE_SECRET_KEY, ${GITHUB_TOKEN}, $API_KEY, settings.api_key, ENV.fetch("X").
+# Only names inside the brackets: a quoted value (getenv("X", "s3cr3t!")) is no match.
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+# (a keyword argument given a setting, not a value: Client(api_key=settings.api_key), f(token=TOKEN_ENV))
+_SETTING = rf"""{_IDENT}(?:\.{_IDENT})+|[A-Z]+(?:_[A-Z]+)+"""
+_ACCESS = (
+    rf"""(?:\.|::|->){_IDENT}|\[\s*["']?{_IDENT}["']?\s*\]|\(\s*(?:["']?{_IDENT}["']?)?\s*\)"""
+    rf"""|\(\s*{_IDENT}\s*=\s*(?:{_SETTING})\s*\)"""
+)
+_CODE_EXPR = re.compile(
+    rf"""[\W]*?(?:\$\{{{_IDENT}(?::?-)?\}}|\$[A-Z_][A-Z0-9_]*|{_IDENT}(?:{_ACCESS})*(?:\[\s*["']?{_IDENT}["']?\s*\]"""
+    rf"""|\(\s*["']?{_IDENT}["']?\s*\)|\(\s*{_IDENT}\s*=\s*(?:{_SETTING})\s*\))(?:{_ACCESS})*|(?:process|os|env|ENV|environ|settings|config|secrets"""
+    rf"""|vars|self|this|System|import\.meta)(?:\.{_IDENT})+)[\W]*"""
+)
+_CODE_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A JSON object written without spaces is one chunk: its keys and values are read apart.
+_JSON_KEY = re.compile(r'"[^"\s]{1,40}"\s*:')
+_JSON_SPLIT = re.compile(r'[{}\[\],]+|(?<=")\s*:\s*(?=["{\[\d\-tfn])')
+# An amount or a share (£421.20, $1.87, 5.5%, 300€): what something costs is no secret or number to guard.
+_AMOUNT = re.compile(r"[$€£¥₹₽][\d.,]*\d[\d.,]*[kKmM]?|[\d.,]*\d[\d.,]*\s?[%€£$]")
+
+
+def _code_tokens(chunk: str) -> tuple[_Token, ...] | None:
+    if not _CODE_EXPR.fullmatch(chunk):
+        return None
+    names = [n.lower() for ident in re.findall(_IDENT, chunk) for n in _CODE_NAME.findall(ident)]
+    return tuple(_Token(n[:_MAX_WORD], (), True, False) for n in names if n) or None
+
+
 @lru_cache(maxsize=16384)
 def _chunk_tokens(chunk: str) -> tuple[_Token, ...]:
+    if _AMOUNT.fullmatch(chunk.rstrip(",.;:!?)")):
+        return (_Token("<amount>", (), False, False),)
+    code = _code_tokens(chunk) if any(c in chunk for c in "[($.") else None
+    if code is not None:
+        return code
+    if len(chunk) > 4 and _JSON_KEY.search(chunk):
+        pieces = [p.strip() for p in _JSON_SPLIT.split(chunk)]
+        if len(pieces) > 1:
+            return tuple(t for p in pieces if p for t in _plain_chunk_tokens(p))
+    return _plain_chunk_tokens(chunk)
+
+
+def _plain_chunk_tokens(chunk: str) -> tuple[_Token, ...]:
     out: list[_Token] = []
     lead = _LEAD.match(chunk)
     start = lead.end() if lead else 0
@@ -212,6 +275,7 @@ def model_text(text: str, key: str = "") -> str:
     return f"{_KEY_JOIN.sub(' ', key)} : {text}" if key else text
 
 
+_NAMED_VALUE_CLASSES = frozenset(["government_id", "bank_account"])
 _Vector = tuple[float, float, float]
 _ZERO: _Vector = (0.0, 0.0, 0.0)
 _CACHE_LIMIT = 50_000
@@ -272,7 +336,9 @@ class ValueModel:
     def scores(self, text: str) -> tuple[float, ...]:
         """Each class's best window score (a log-odds): the same sums ``position_features``
         gives training, grouped so that repeated words cost a dictionary look-up."""
-        toks = tokens(text)
+        return self._scores(tokens(text))
+
+    def _scores(self, toks: list[_Token]) -> tuple[float, ...]:
         get = self.weights.get
         group = self._group
         xs: list[float] = []
@@ -313,10 +379,26 @@ class ValueModel:
     def classify(self, text: str) -> str | None:
         """The class whose best window clears its threshold by the most, if any. A single
         token is a word or a value, never a value near a word naming it."""
+        return self.verdict(self.evidence(text), self.thresholds)
+
+    def evidence(self, text: str) -> tuple[tuple[float, ...], bool] | None:
+        """Each class's best window score and whether some value has a word next to it;
+        None for a single token."""
         if len(_CHUNK.findall(text, 0, 200)) < 2:
             return None
-        margins = [(s - t, c) for s, t, c in zip(self.scores(text), self.thresholds, self.classes, strict=True)]
-        margin, cls = max(margins)
+        toks = tokens(text)
+        return self._scores(toks), any(t.value and _context(toks, i) for i, t in enumerate(toks))
+
+    def verdict(self, evidence: tuple[tuple[float, ...], bool] | None, thresholds: tuple[float, ...]) -> str | None:
+        if evidence is None:
+            return None
+        scores, named = evidence
+        margins = [(s - t, c) for s, t, c in zip(scores, thresholds, self.classes, strict=True)]
+        if not named:
+            # An id or an account number is a value a word names: with no value next to a
+            # word ("12" on eight lines) the sum of bare shapes is no evidence of either.
+            margins = [(m, c) for m, c in margins if c not in _NAMED_VALUE_CLASSES]
+        margin, cls = max(margins, default=(0.0, ""))
         return cls if margin > 0 else None
 
 

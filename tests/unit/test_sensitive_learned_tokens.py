@@ -1,0 +1,84 @@
+"""How the learned stage reads text: which tokens are words (that name a value) and which
+are values. These hold whatever the trained weights are."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive.learned_model import ValueModel, tokens
+
+
+def _values(text: str) -> list[str]:
+    return [t.norm for t in tokens(text) if t.value]
+
+
+def _words(text: str) -> list[str]:
+    return [t.norm for t in tokens(text) if t.word]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('token = os.environ["SLACK_BOT_TOKEN"]', ["token", "os", "environ", "slack", "bot", "token"]),
+        ("os.getenv('DB_PASSWORD')", ["os", "getenv", "db", "password"]),
+        ("process.env.STRIPE_SECRET_KEY", ["process", "env", "stripe", "secret", "key"]),
+        ("process.env.stripeSecretKey", ["process", "env", "stripe", "secret", "key"]),
+        ("${GITHUB_TOKEN}", ["github", "token"]),
+        ('"${DB_PASS:-}"', ["db", "pass"]),
+        ("$API_KEY,", ["api", "key"]),
+        ("config['vault']['api_token']", ["config", "vault", "api", "token"]),
+        ("ENV.fetch('SMTP_PASSWORD')", ["env", "fetch", "smtp", "password"]),
+        ("KeyError: 'SLACK_BOT_USER_TOKEN'", ["key", "error", "slack", "bot", "user", "token"]),
+        ("Client(api_key=settings.api_key)", ["client", "api", "key", "settings", "api", "key"]),
+        ("NullPointerException at TokenStore", ["null", "pointer", "exception", "at"]),
+    ],
+)
+def test_a_code_expression_is_read_as_the_words_of_its_names(text: str, words: list[str]) -> None:
+    assert [w for w in _words(text) if w not in ":="][: len(words)] == words
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'os.getenv("X", "s3cr3t!")',  # a quoted value inside: no code expression
+        "$uperman1 is my password",  # "$" then a lower-case word: a password, not $VAR
+        "pa$$word",
+        "Hunter2.Pass",
+        "Client(api_key=sk_live_4eC39HqLyjWDarjtT1zdp7dc)",  # a value given, not a setting
+        "HarpoonCactus",
+    ],
+)
+def test_a_value_that_looks_a_little_like_code_stays_a_value(text: str) -> None:
+    assert _values(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["رحلتي رقم 1234 إلى دبي", "הטיסה שלי מספר 1234 לאילת", "เลขที่บัญชี กสิกรไทย 173-2-48915-6", "末尾 5276 のカード"],
+)
+def test_words_of_a_script_without_case_are_words_not_values(text: str) -> None:
+    assert all(v.startswith("<d") for v in _values(text))
+    assert _words(text)
+
+
+@pytest.mark.parametrize("amount", ["£421.20,", "$1.87", "5.5%", "300€", "€1,200"])
+def test_an_amount_of_money_or_a_share_is_not_a_value(amount: str) -> None:
+    assert _values(f"the bill was {amount} this month") == []
+
+
+def test_a_json_object_without_spaces_is_read_as_its_keys_and_values() -> None:
+    text = '{"aws":{"account":"123456789012","region":"eu-west-1"}}'
+    assert {"aws", "account", "region"} <= set(_words(text))
+    assert "<d12>" in _values(text)
+
+
+def _model(weights: dict[str, tuple[float, ...]]) -> ValueModel:
+    return ValueModel(("secret", "government_id", "bank_account"), (-1.0, -1.0, -1.0), (0.5,) * 3, 24, weights)
+
+
+def test_an_id_or_account_needs_a_value_with_a_word_next_to_it() -> None:
+    # Eight lines of "12" summed bare shapes into an id; with no value next to a word,
+    # the id and account classes give no verdict (a secret still can: answers are words).
+    m = _model({"u:<d2>": (0.0, 1.0, 1.0), "u:answer": (3.0, 0.0, 0.0), "kv:number": (0.0, 2.0, 0.0)})
+    assert m.classify("\n".join(["12"] * 8)) is None
+    assert m.classify("number 12 12") == "government_id"
+    assert m.classify("answer Whiskers") == "secret"
