@@ -51,6 +51,12 @@ The parts, reported apart:
   look-alike twins of the same shape). Scored once by the lead when complete, before anyone
   read them, with the filter at 4b53f6f and the weights of edcf806
   (``bench/results/sensitive_corpus_outside_12_13_first_run.json``).
+- ``outside_10`` and ``outside_11`` (first run recorded, tuned on since): two more outside
+  training parts written by hand by writers who never read the filter (precision data: values
+  beside credential, id and account words that grant nothing, other scripts, developer text
+  naming secrets; and secrets that do not look like values, with their negative twins).
+  Scored once when complete, before anyone read them, with the filter at 23379cf
+  (``bench/results/sensitive_corpus_outside_10_11_first_run.json``).
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -103,6 +109,8 @@ PARTS = {
     "held_out_f2": [HERE / "sensitive_samples_holdout_f2.txt"],
     "outside_12": [HERE / "sensitive_samples_outside_12.txt"],
     "outside_13": [HERE / "sensitive_samples_outside_13.txt"],
+    "outside_10": [HERE / "sensitive_samples_outside_10.txt"],
+    "outside_11": [HERE / "sensitive_samples_outside_11.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")

@@ -44,6 +44,10 @@ STRIDE = 12
 C = 2.0
 THRESHOLD = 0.5  # log-odds a window must clear (chosen by the leave-one-part-out sweep)
 PRUNE = 0.01
+# What a text with no value-shaped token (words only) must clear above the threshold
+# (chosen by the leave-one-part-out sweep, WORDS_ONLY_MARGINS).
+WORDS_ONLY_MARGIN = 1.0
+WORDS_ONLY_MARGINS = (0.0, 0.5, 1.0, 2.0, 3.0)
 
 
 def _bags(feats: list[list[str]], window: int = WINDOW) -> list[dict[str, float]]:
@@ -60,7 +64,7 @@ def _bags(feats: list[list[str]], window: int = WINDOW) -> list[dict[str, float]
 
 
 Example = tuple[str | None, list[dict[str, float]]]
-Evidence = tuple[tuple[float, ...], bool] | None
+Evidence = tuple[tuple[float, ...], bool, bool] | None
 
 
 def examples(samples: list[Sample], benign: list[tuple[str, str]]) -> list[Example]:
@@ -104,6 +108,7 @@ def _fit(rows: list[Example], c: float = C) -> ValueModel:
             thresholds=(THRESHOLD,) * len(CLASSES),
             window=WINDOW,
             weights={k: tuple(v) for k, v in weights.items()},
+            words_only_margin=WORDS_ONLY_MARGIN,
         )
 
     # Round 1: short samples whole, every window of a long negative.
@@ -785,6 +790,8 @@ FIRST_RUN_RULES = {
     "held_out_f2": "4571848",
     "outside_12": "4b53f6f",
     "outside_13": "4b53f6f",
+    "outside_10": "23379cf",
+    "outside_11": "23379cf",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
@@ -810,6 +817,8 @@ TRAIN_PARTS = (
     "held_out_f2",
     "outside_12",
     "outside_13",
+    "outside_10",
+    "outside_11",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
@@ -870,7 +879,7 @@ def _summary(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _at(m: ValueModel, threshold: float) -> ValueModel:
-    return ValueModel(m.classes, m.bias, (threshold,) * len(m.classes), m.window, m.weights)
+    return ValueModel(m.classes, m.bias, (threshold,) * len(m.classes), m.window, m.weights, m.words_only_margin)
 
 
 def lopo(
@@ -903,8 +912,10 @@ def lopo(
         out[held] = {}
         for threshold in THRESHOLDS:
 
-            def alone(text: str, key: str, t: float = threshold, m: ValueModel = m) -> str | None:
-                return m.verdict(evidence(text, key), (t,) * len(CLASSES))
+            def alone(
+                text: str, key: str, t: float = threshold, m: ValueModel = m, wm: float = WORDS_ONLY_MARGIN
+            ) -> str | None:
+                return m.verdict(evidence(text, key), (t,) * len(CLASSES), wm)
 
             detectors: dict[str, Callable[[str, str], str | None]] = {"model_alone": alone}
             for name, rule in rules.items():
@@ -912,6 +923,12 @@ def lopo(
                 detectors[f"{name}_then_model"] = lambda text, key, rule=rule, alone=alone: (
                     rule(text, key) or alone(text, key)
                 )
+                if threshold != THRESHOLD:
+                    continue
+                for wm in WORDS_ONLY_MARGINS:  # the words-only margin, swept at the chosen threshold
+                    detectors[f"{name}_then_model_wm{wm}"] = lambda text, key, rule=rule, wm=wm: (
+                        rule(text, key) or alone(text, key, wm=wm)
+                    )
             row: dict[str, Any] = {}
             for name, detect in detectors.items():
                 if name.endswith("_alone") and name != "model_alone" and threshold != THRESHOLDS[0]:
@@ -936,6 +953,7 @@ def export(m: ValueModel) -> None:
         "bias": list(m.bias),
         "thresholds": list(m.thresholds),
         "window": m.window,
+        "words_only_margin": m.words_only_margin,
         "weights": {k: list(v) for k, v in sorted(m.weights.items())},
     }
     # mtime=0: the same weights give the same bytes, so a retrain that changes nothing shows no diff.

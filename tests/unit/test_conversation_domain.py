@@ -134,9 +134,10 @@ class TestRedaction:
         assert all(k in cleaned for k in kept)  # the rest of the message stays as written
 
     def test_a_long_message_of_short_lines_costs_one_filter_run_a_line(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        # lines of digits the filter reads as one id only together: the search across
-        # sentences must not cost a run per line and window (seconds at a few thousand lines)
-        text = "12\n" * 400
+        # lines of digits the filter reads as one id only together (after the word naming
+        # them; bare lines of "12" are no id since 18m): the search across sentences must
+        # not cost a run per line and window (seconds at a few thousand lines)
+        text = "passport numbers\n" + "12\n" * 400
         runs = []
         real = conversation_module.find_sensitive
         monkeypatch.setattr(conversation_module, "find_sensitive", lambda t: runs.append(t) or real(t))

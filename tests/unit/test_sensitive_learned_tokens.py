@@ -4,6 +4,7 @@ are values. These hold whatever the trained weights are."""
 from __future__ import annotations
 
 import pytest
+from engram.domain.sensitive import find_sensitive
 from engram.domain.sensitive.learned_model import ValueModel, tokens
 
 
@@ -30,6 +31,8 @@ def _words(text: str) -> list[str]:
         ("KeyError: 'SLACK_BOT_USER_TOKEN'", ["key", "error", "slack", "bot", "user", "token"]),
         ("Client(api_key=settings.api_key)", ["client", "api", "key", "settings", "api", "key"]),
         ("NullPointerException at TokenStore", ["null", "pointer", "exception", "at"]),
+        ('token = os.getenv("SLACK_BOT_TOKEN", "")', ["token", "os", "getenv", "slack", "bot", "token"]),
+        ("POSTGRES_PASSWORD=$POSTGRES_PASSWORD", ["postgres", "password", "postgres", "password"]),
     ],
 )
 def test_a_code_expression_is_read_as_the_words_of_its_names(text: str, words: list[str]) -> None:
@@ -65,6 +68,11 @@ def test_an_amount_of_money_or_a_share_is_not_a_value(amount: str) -> None:
     assert _values(f"the bill was {amount} this month") == []
 
 
+def test_a_row_of_a_pasted_table_is_read_as_its_cells() -> None:
+    assert _values("4471203,2021-03-04,pro,12") == ["<d7>", "<d8>", "<d2>"]
+    assert _words("id;name;dept;ext") == ["id", "name", "dept", "ext"]
+
+
 def test_a_json_object_without_spaces_is_read_as_its_keys_and_values() -> None:
     text = '{"aws":{"account":"123456789012","region":"eu-west-1"}}'
     assert {"aws", "account", "region"} <= set(_words(text))
@@ -82,3 +90,41 @@ def test_an_id_or_account_needs_a_value_with_a_word_next_to_it() -> None:
     assert m.classify("\n".join(["12"] * 8)) is None
     assert m.classify("number 12 12") == "government_id"
     assert m.classify("answer Whiskers") == "secret"
+
+
+# With the shipped weights: families the learned stage refused as a whole (bare numbers,
+# flight notes in scripts without case, amounts of money) and one it now finds.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n".join(["12"] * 8),
+        "\n".join(["7", "12", "3", "12", "40", "12", "8", "15", "12"]),
+        "رحلتي رقم 1234 إلى دبي يوم الخميس، المقعد 14A",
+        "رقم الرحلة 2291 والبوابة 17 والمقعد 22C",
+        "הטיסה שלי מספר 1234 לאילת ביום חמישי, מושב 14A",
+        "מספר טיסה 2291, שער 17, מושב 22C",
+        "เที่ยวบินที่ 2291 ประตู 17 ที่นั่ง 22C",
+        "उड़ान संख्या 2291, गेट 17, सीट 22C",
+        "aws bill for the backup bucket: $1.87, s3 glacier, 212 GB",
+        "the savings account pays 4.1%, max £250 a month",
+        "electricity bill this month was £84.20 and the account fee €3.50",
+        "grandad's pension goes into the account every 4 weeks, £388.60",
+    ],
+)
+def test_numbers_flights_and_amounts_with_no_value_named_pass(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("ব্যাংক হিসাব নম্বর 1051 0100 12345 ডাচ-বাংলা ব্যাংক", "bank_account"),
+        ("الرقم السري لبطاقتي 4821 لا تنساه", "secret"),
+        ("הסיסמה של הראוטר היא Kx9!fP2q", "secret"),
+        ("รหัสผ่านไวไฟคือ Kx9fP2qa นะ", "secret"),
+        ("वाईफाई का पासवर्ड Neem@2291 है", "secret"),
+    ],
+)
+def test_values_named_in_scripts_without_case_are_found(text: str, rule: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == rule

@@ -105,16 +105,7 @@ def _core_token(core: str) -> tuple[_Token, ...]:
     if not any(c.isalnum() for c in core):
         return (_Token(core[:2], (), False, False),)
     if _is_word(core):
-        if len(core) > _MAX_WORD:
-            return (_Token("<longword>", (), False, False),)
-        if _EXCEPTION_NAME.fullmatch(core):  # KeyError, NullPointerException: a name, not a chosen value
-            return tuple(_Token(n.lower()[:_MAX_WORD], (), True, False) for n in _CODE_NAME.findall(core))
-        if not _case_is_plain(core):  # "HarpoonCactus": letters only, shaped like a chosen value
-            return (_value(core),)
-        if core.isupper() and len(core) >= 6:
-            # "PASSWORD" or "PJUPKKECNULU" in a shouted sentence: a word, and maybe the value.
-            return (_Token(core.lower(), ("caps",), True, True),)
-        return (_Token(core.lower(), ("caps",) if core.isupper() and len(core) > 1 else (), True, False),)
+        return _word_tokens(core)
     if _JOINED_WORDS.fullmatch(core) and all(_case_is_plain(p) for p in re.split(r"[_\-./'’]", core)):
         parts = [p for p in re.split(r"[_\-./'’]", core) if p]
         if all(len(p) <= 2 for p in parts):  # "p/w", "i.d"
@@ -123,6 +114,19 @@ def _core_token(core: str) -> tuple[_Token, ...]:
             # "wifi_password", "Steuer-IdNr", "grandpa's"; SLACK_BOT_USER_TOKEN names a setting
             return tuple(_Token(p.lower()[:_MAX_WORD], (), True, False) for p in parts)
     return (_value(core),)
+
+
+def _word_tokens(core: str) -> tuple[_Token, ...]:
+    if len(core) > _MAX_WORD:
+        return (_Token("<longword>", (), False, False),)
+    if _EXCEPTION_NAME.fullmatch(core):  # KeyError, NullPointerException: a name, not a chosen value
+        return tuple(_Token(n.lower()[:_MAX_WORD], (), True, False) for n in _CODE_NAME.findall(core))
+    if not _case_is_plain(core):  # "HarpoonCactus": letters only, shaped like a chosen value
+        return (_value(core),)
+    if core.isupper() and len(core) >= 6:
+        # "PASSWORD" or "PJUPKKECNULU" in a shouted sentence: a word, and maybe the value.
+        return (_Token(core.lower(), ("caps",), True, True),)
+    return (_Token(core.lower(), ("caps",) if core.isupper() and len(core) > 1 else (), True, False),)
 
 
 def _value(core: str) -> _Token:
@@ -155,15 +159,18 @@ def tokens(text: str) -> list[_Token]:
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 # (a keyword argument given a setting, not a value: Client(api_key=settings.api_key), f(token=TOKEN_ENV))
 _SETTING = rf"""{_IDENT}(?:\.{_IDENT})+|[A-Z]+(?:_[A-Z]+)+"""
-_ACCESS = (
-    rf"""(?:\.|::|->){_IDENT}|\[\s*["']?{_IDENT}["']?\s*\]|\(\s*(?:["']?{_IDENT}["']?)?\s*\)"""
-    rf"""|\(\s*{_IDENT}\s*=\s*(?:{_SETTING})\s*\)"""
-)
+_ARG = rf"""["']?{_IDENT}["']?"""
+_CALL = rf"""\[\s*{_ARG}\s*\]|\(\s*(?:{_ARG}|{_IDENT}\s*=\s*(?:{_SETTING}))?\s*\)"""
+_ACCESS = rf"""(?:\.|::|->){_IDENT}|{_CALL}"""
+# a call whose arguments go on in the next chunk: os.getenv("SLACK_BOT_TOKEN", "")
+_OPEN_CALL = rf"""\(\s*{_ARG}\s*,"""
 _CODE_EXPR = re.compile(
-    rf"""[\W]*?(?:\$\{{{_IDENT}(?::?-)?\}}|\$[A-Z_][A-Z0-9_]*|{_IDENT}(?:{_ACCESS})*(?:\[\s*["']?{_IDENT}["']?\s*\]"""
-    rf"""|\(\s*["']?{_IDENT}["']?\s*\)|\(\s*{_IDENT}\s*=\s*(?:{_SETTING})\s*\))(?:{_ACCESS})*|(?:process|os|env|ENV|environ|settings|config|secrets"""
-    rf"""|vars|self|this|System|import\.meta)(?:\.{_IDENT})+)[\W]*"""
+    rf"""[\W]*?(?:\$\{{{_IDENT}(?::?-)?\}}|\$[A-Z_][A-Z0-9_]*"""
+    rf"""|{_IDENT}(?:{_ACCESS})*(?:{_CALL})(?:{_ACCESS})*|{_IDENT}(?:\.{_IDENT})*{_OPEN_CALL}"""
+    rf"""|(?:process|os|env|ENV|environ|settings|config|secrets|vars|self|this|System|import\.meta)(?:\.{_IDENT})+)[\W]*"""
 )
+# A row of a table pasted as CSV ("4471203,2021-03-04,pro,12"): its cells are read apart.
+_CSV_ROW = re.compile(r"[^,;\s]+(?:([,;])[^,;\s]*)(?:\1[^,;\s]*)+")
 _CODE_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A JSON object written without spaces is one chunk: its keys and values are read apart.
 _JSON_KEY = re.compile(r'"[^"\s]{1,40}"\s*:')
@@ -190,6 +197,10 @@ def _chunk_tokens(chunk: str) -> tuple[_Token, ...]:
         pieces = [p.strip() for p in _JSON_SPLIT.split(chunk)]
         if len(pieces) > 1:
             return tuple(t for p in pieces if p for t in _plain_chunk_tokens(p))
+    row = _CSV_ROW.fullmatch(chunk)
+    if row:
+        comma = _Token(row.group(1), (), False, False)
+        return tuple(t for p in chunk.split(row.group(1)) for t in (comma, *_plain_chunk_tokens(p)) if p or t is comma)
     return _plain_chunk_tokens(chunk)
 
 
@@ -209,7 +220,8 @@ def _plain_chunk_tokens(chunk: str) -> tuple[_Token, ...]:
         if split and split.end() < len(core):
             out.extend(_core_token(core[: split.start()]))
             out.append(_Token(split.group(1), (), False, False))
-            out.extend(_core_token(core[split.end() :]))
+            # KEY=$KEY, token=os.environ["X"]: the setting is named, no value given
+            out.extend(_code_tokens(core[split.end() :]) or _core_token(core[split.end() :]))
         else:
             out.extend(_core_token(core))
     if trail and trail.start() > 0:
@@ -277,6 +289,7 @@ def model_text(text: str, key: str = "") -> str:
 
 _NAMED_VALUE_CLASSES = frozenset(["government_id", "bank_account"])
 _Vector = tuple[float, float, float]
+Evidence = tuple[tuple[float, ...], bool, bool]
 _ZERO: _Vector = (0.0, 0.0, 0.0)
 _CACHE_LIMIT = 50_000
 
@@ -291,6 +304,7 @@ class ValueModel:
         thresholds: tuple[float, ...],
         window: int,
         weights: dict[str, tuple[float, ...]],
+        words_only_margin: float = 0.0,
     ) -> None:
         if not len(classes) == len(bias) == len(thresholds) == 3:
             raise ValueError("the value model has three classes")
@@ -298,6 +312,7 @@ class ValueModel:
         self.bias = bias
         self.thresholds = thresholds
         self.window = window
+        self.words_only_margin = words_only_margin
         self.weights = weights
         # Sums of a feature group's weights, by what determines the group (a word's own
         # features, a word naming a value before or after it): text repeats its words.
@@ -311,6 +326,7 @@ class ValueModel:
             bias=tuple(raw["bias"]),
             thresholds=tuple(raw["thresholds"]),
             window=int(raw["window"]),
+            words_only_margin=float(raw.get("words_only_margin", 0.0)),
             weights={k: tuple(v) for k, v in raw["weights"].items()},
         )
 
@@ -379,21 +395,27 @@ class ValueModel:
     def classify(self, text: str) -> str | None:
         """The class whose best window clears its threshold by the most, if any. A single
         token is a word or a value, never a value near a word naming it."""
-        return self.verdict(self.evidence(text), self.thresholds)
+        return self.verdict(self.evidence(text), self.thresholds, self.words_only_margin)
 
-    def evidence(self, text: str) -> tuple[tuple[float, ...], bool] | None:
-        """Each class's best window score and whether some value has a word next to it;
-        None for a single token."""
+    def evidence(self, text: str) -> Evidence | None:
+        """Each class's best window score, whether some value has a word next to it, and
+        whether the text holds a value at all; None for a single token."""
         if len(_CHUNK.findall(text, 0, 200)) < 2:
             return None
         toks = tokens(text)
-        return self._scores(toks), any(t.value and _context(toks, i) for i, t in enumerate(toks))
+        named = any(t.value and _context(toks, i) for i, t in enumerate(toks))
+        return self._scores(toks), named, named or any(t.value for t in toks)
 
-    def verdict(self, evidence: tuple[tuple[float, ...], bool] | None, thresholds: tuple[float, ...]) -> str | None:
+    def verdict(self, evidence: Evidence | None, thresholds: tuple[float, ...], words_only_margin: float) -> str | None:
         if evidence is None:
             return None
-        scores, named = evidence
+        scores, named, has_value = evidence
         margins = [(s - t, c) for s, t, c in zip(scores, thresholds, self.classes, strict=True)]
+        if not has_value:
+            # Words only: a security answer is words ("first pet: Biscuit"), but so is a
+            # traceback naming SLACK_BOT_TOKEN three times; with no value the words must
+            # weigh more.
+            margins = [(m - words_only_margin, c) for m, c in margins]
         if not named:
             # An id or an account number is a value a word names: with no value next to a
             # word ("12" on eight lines) the sum of bare shapes is no evidence of either.
