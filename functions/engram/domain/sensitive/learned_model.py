@@ -317,6 +317,7 @@ class ValueModel:
         # Sums of a feature group's weights, by what determines the group (a word's own
         # features, a word naming a value before or after it): text repeats its words.
         self._sums: dict[object, _Vector] = {}
+        self._ngrams: dict[tuple[str, str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {}
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> ValueModel:
@@ -357,20 +358,31 @@ class ValueModel:
     def _scores(self, toks: list[_Token]) -> tuple[float, ...]:
         get = self.weights.get
         group = self._group
+        sums = self._sums
+        ngrams = self._ngrams
+        if len(ngrams) > _CACHE_LIMIT:
+            ngrams.clear()
         xs: list[float] = []
         ys: list[float] = []
         zs: list[float] = []
+        before, prev = "^", "^"
         for i, t in enumerate(toks):
-            a, b, c = group(t, lambda t=t: _own(t))  # type: ignore[misc]
-            prev = toks[i - 1].norm if i else "^"
-            for w in (get(f"b:{prev}|{t.norm}"), get(f"t:{toks[i - 2].norm if i > 1 else '^'}|{prev}|{t.norm}")):
+            own = sums.get(t)
+            a, b, c = own if own is not None else group(t, lambda t=t: _own(t))  # type: ignore[misc]
+            # the bigram's and the trigram's weights, looked up once per (two before, one
+            # before, this) and added in the same order as before: the same sums, bit for bit
+            k3 = (before, prev, t.norm)
+            pair = ngrams.get(k3)
+            if pair is None:
+                pair = ngrams[k3] = (get(f"b:{prev}|{t.norm}"), get(f"t:{before}|{prev}|{t.norm}"))
+            for w in pair:
                 if w is not None:
                     a += w[0]
                     b += w[1]
                     c += w[2]
             if t.value:
-                for word, near, before in _context(toks, i):
-                    k = (word, near, before)
+                for word, near, before_it in _context(toks, i):
+                    k = (word, near, before_it)
                     w = group(k, lambda k=k: _named_before(*k[:2]) if k[2] else _named_after(*k[:2]))  # type: ignore[misc]
                     a += w[0]
                     b += w[1]
@@ -378,6 +390,7 @@ class ValueModel:
             xs.append(a)
             ys.append(b)
             zs.append(c)
+            before, prev = prev, t.norm
         return tuple(self._best(v) + bias for v, bias in zip((xs, ys, zs), self.bias, strict=True))
 
     def _best(self, values: list[float]) -> float:

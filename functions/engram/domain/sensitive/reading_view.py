@@ -21,6 +21,7 @@ around each such number, was merged into it: same corpus results, one reading le
 
 from __future__ import annotations
 
+import operator
 import re
 import unicodedata
 
@@ -76,6 +77,11 @@ _SPACED_PIECE = re.compile(r"\s*-\s*|\s")
 _SPACED_CAPITALS = re.compile(r"(?<![\w])([A-Z]) ([A-Z])(,? )(?=\d)")
 # OCR mix-ups: a run of digits and the letters read for them (O, o for 0; l, I, | for 1).
 _OCR_RUN = re.compile(r"(?<![\w])[0-9OolI|]{4,}(?![\w])")
+# What each of those needs: an OCR'd run changes only with two digits in it, a spaced number
+# starts with a digit and a space or a dash, spelled capitals are two capitals and a space.
+_TWO_DIGITS_IN_A_RUN = re.compile(r"\d[0-9OolI|]*\d")
+_DIGIT_THEN_GROUP = re.compile(r"\d(?: | ?- ?)[\dA-Z]")
+_TWO_CAPITALS = re.compile(r"[A-Z] [A-Z]")
 _OCR_MAP = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
 # A digit group at the end of a line and the next line starting with digits (not with a
 # numbered item or a form's box label: "3. Food", "1 Wages", "12a D").
@@ -98,10 +104,16 @@ def reading_view(text: str) -> str | None:
     if _two_number_words_in_a_row(out):
         out = _spelled_to_digits(out)
     if _has_digit_candidates(out):
-        out = _OCR_RUN.sub(_ocr_fix, out)
-        out = _SPACED.sub(_join_spaced, out)
-        out = _BROKEN_LINE.sub(lambda m: m.group(1) or " ", out)
-        out = _SPACED_CAPITALS.sub(lambda m: m.group(1) + m.group(2) + ("" if "," in m.group(3) else " "), out)
+        # each pattern is tried only where what it needs is there (a cheap search for it;
+        # the patterns start with a look-behind tried at every position of a long text)
+        if _TWO_DIGITS_IN_A_RUN.search(out):
+            out = _OCR_RUN.sub(_ocr_fix, out)
+        if _DIGIT_THEN_GROUP.search(out):
+            out = _SPACED.sub(_join_spaced, out)
+        if "\n" in out:
+            out = _BROKEN_LINE.sub(lambda m: m.group(1) or " ", out)
+        if _TWO_CAPITALS.search(out):
+            out = _SPACED_CAPITALS.sub(lambda m: m.group(1) + m.group(2) + ("" if "," in m.group(3) else " "), out)
     return None if out == text else out
 
 
@@ -111,8 +123,8 @@ def _has_digit_candidates(text: str) -> bool:
 
 def _two_number_words_in_a_row(text: str) -> bool:
     # cheap gate (one C-level scan and a set lookup per word): most text holds no run
-    flags = [w in _NUMBER_WORD for w in _WORD.findall(text.lower())]
-    return any(a and b for a, b in zip(flags, flags[1:], strict=False))
+    flags = list(map(_NUMBER_WORD.__contains__, _WORD.findall(text.lower())))
+    return any(map(operator.and_, flags, flags[1:]))
 
 
 def _spelled_to_digits(text: str) -> str:
