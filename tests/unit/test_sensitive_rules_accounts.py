@@ -115,3 +115,35 @@ def test_a_learned_account_verdict_with_an_account_number_is_kept(monkeypatch: p
     assert find_by_rules(text) is None
     found = find_sensitive(text)
     assert found is not None and found.rule == "bank_account"
+
+
+# -- an account word, the bank's name, then the number, in more languages ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "akaun CIMB 8601 2233 4455 atas nama Ahmad",
+        "akaunti ya NMB 2041 0098 7712, jina Juma",
+        "STK Techcombank 19033445566778 chủ TK TRAN THI B",
+        "asusun First Bank 3012345678 na Bello",
+        "เลขที่บัญชี กรุงเทพ 123-4-56789-0",
+        "bankszámlaszám 10918001-00000012-34567890 (UniCredit)",
+        "חשבון 445566/12 בבנק הפועלים, סניף 600",
+    ],
+)
+def test_an_account_with_its_bank_s_name_is_found(text: str) -> None:
+    assert _rules(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "account Steam 88120455, level 40",
+        "account Twilio AC5db973525db517d50bfc7752edf191891d keeps failing",
+        "Paybill 400200 akaunti 0712883341 ni ya kulipia bili",
+        "akaun Shopee saya 60123456789 untuk log masuk",
+    ],
+)
+def test_an_account_that_is_a_service_s_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -44,12 +44,23 @@ _ACCOUNT_WORDS = (
     r"|hesap(?:\s+(?:no|numaras[ıi]))?|č[íi]slo\s+[úu][čc]tu|sz[áa]mlasz[áa]m|broj\s+ra[čc]una|[žz]iro\s+ra[čc]un"
     r"|tilinumero|n[úu]mero\s+da\s+conta|numero\s+di\s+conto|rib|reg\.?\s*nr\.?|kontonr\.?|clearingnummer|bankgiro"
     r"|plusgiro|s[ąa]skaitos\s+numeris|arvelduskonto|сч[её]т[ау]?|бик|номер\s+сч[её]та|расч[её]тный\s+сч[её]т|р/с|рахун(?:ок|ку)"
-    r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|खाता\s*संख्या|เลขที่บัญชี)"
+    r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|חשבון(?:\s*בנק)?|खाता\s*संख्या|เลขที่บัญชี|บัญชี"
+    # Malay, Swahili, Hausa, Bengali, Hungarian's word with its bank ("akaun Maybank 1140 ...",
+    # "akaunti ya Equity 0170 ...", "asusun Access Bank 16195...", "ব্যাংক হিসাব নম্বর ...")
+    r"|akaun|akaunti|asusun|(?:ব্যাংক\s*)?হিসাব\s*নম্বর|bankszámla(?:szám)?)"
 )
 _ACCOUNT_RE = re.compile(
-    r"\b" + _ACCOUNT_WORDS + r"(?!\d)(?:\s+(?-i:[A-Z]{2,6}))?(?:\s*(?:number|num|no\.?|nr\.?|#))?"
+    r"\b" + _ACCOUNT_WORDS + r"(?!\d)(?:\s+(?:ya\s+|di\s+|na\s+)?(?-i:[A-Z]{2,6})"
+    # or the bank's name, in capitals or in Thai ("STK Vietcombank", "akaunti ya Equity",
+    # "เลขที่บัญชี กสิกรไทย")
+    r"|\s+(?:ya\s+|di\s+|na\s+)?(?:(?-i:[A-Z][A-Za-z&\-]*)\s+)?(?-i:[A-Z][A-Za-z&\-]*)?(?:bank|banco|banque|bankasi)\b"
+    r"|\s+(?:ya\s+|di\s+|na\s+)?(?:equity|mandiri|santander|barclays|monzo|revolut|chase|nationwide|lloyds|halifax"
+    r"|stanbic|absa|capitec|zenith|kotak|axis|wise|nubank|ita[úu]|bradesco|sberbank|tinkoff|bdo|bpi|metrobank)"
+    r"|\s*[\u0e00-\u0e7f]{2,30})?"
+    r"(?:\s*(?:number|num|no\.?|nr\.?|#))?"
     r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
-    r"(?P<num>\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
+    r"(?P<num>\d{8}-\d{8}-\d{8}|\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)"
+    r"(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
     re.IGNORECASE,
 )
 # A number _ACCOUNT_RE can read: six digits or more, single spaces, dashes or slashes between.
@@ -139,7 +150,7 @@ _NOT_A_BANK_BEFORE = re.compile(
     r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|utilities|electric(?:ity)?|gas|water|phone"
     r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t"
     r"|discord|roblox|epic|fortnite|minecraft|twitch|reddit|facebook|tiktok|snapchat|linkedin|slack|dropbox|adobe"
-    r"|nintendo|riot|ubisoft|gaming)\b"
+    r"|nintendo|riot|ubisoft|gaming|paybill|m-?pesa|till)\b"
     r"[^\n.]{0,30}$"
     # a clinic's, a school's or a club's account of what is owed to it, named right before
     # the word ("patient account 00488213"; "direct debit for the gym: acct ..." is a bank's)
@@ -201,6 +212,8 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
     if _ACCOUNT_ID.match(m.group()):
         return True  # "account ID 4471-3308-22": a system's id for the account
+    if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
+        return True  # the name between the word and the number is a service's ("account Steam 1234...")
     if _NOT_A_BANK_AFTER.match(text, m.end()):
         return True
     if _BANK_NUMBER_WORD.match(m.group()) and _THE_BANKS_OWN.match(text, m.end()):
