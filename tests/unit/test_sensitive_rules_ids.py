@@ -148,3 +148,38 @@ def test_a_learned_id_verdict_on_a_person_s_number_is_kept(monkeypatch: pytest.M
     assert find_by_rules(text) is None
     found = find_sensitive(text)
     assert found is not None and found.rule == "government_id"
+
+
+# -- ids by their words in more languages and forms --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "soc. sec. 287-65-4321 for the payroll form",
+        "drivers license NY 472918305 exp 2030",
+        'ת"ז של אמא 040938719 לטופס',
+        "ИИН жены 850412400789 для справки",
+        "namba ya kitambulisho cha taifa 31188420",
+        "NIDA 19900214-12345-00002-11 ya baba",
+        "TIN ko 123-456-789-000 para sa BIR",
+        "raqam el qawmy 28803120104512 lel estemara",
+        "NPWP 01.234.567.8-901.000 buat SPT",
+        "KRA PIN yangu ni A012345678Z",
+    ],
+)
+def test_an_id_by_its_word_in_these_forms_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kira ni a 0803 123 4567",
+        "nasema ni 0712 345 678 kwa simu",
+        "БСН компании 990140000219, БИК KCJBKZKX",
+        "CIN U72900KA2018PTC118833 (company), PAN of the company on the invoice",
+    ],
+)
+def test_a_phone_or_a_company_s_number_near_those_words_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -19,11 +19,11 @@ _UK_NINO_RE = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)(?![DFIQUV])[A-Z](?![DFIOQU
 _UK_DRIVING_RE = re.compile(r"\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b")
 _CODICE_FISCALE_RE = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b")
 _ID_WORDS = (
-    r"ssn|ss\s*#|ss\s+(?:number|no)|social(?:\s+security)?(?:\s+(?:number|no|#|sec))?|social\s+sec"
+    r"ssn|ss\s*#|ss\s+(?:number|no)|social(?:\s+security)?(?:\s+(?:number|no|#|sec))?|social\s+sec|soc\.?\s*sec\.?"
     r"|itin|ein|tin|tax\s*(?:payer\s+)?(?:id(?:entification)?|file|reference)(?:\s+number)?|steuer[\s\-]*(?:id|nummer)"
     r"|taxpayer\s+reference|unique\s+taxpayer\s+reference|utr|tfn|employer\s+id(?:entification)?"
     r"|passport|reisepass|pass\s*nr|driver'?s?\s+licen[cs]e|driving\s+licen[cs]e|drivers\s+lic|dl|licen[cs]e|lic"
-    r"|national\s+insurance|ni|nino|national\s+id|id\s+card|id\s+(?:number|no)|identity\s+card|sin|social\s+insurance"
+    r"|national\s+insurance|(?-i:NI)|ni(?=\s+(?:no|number|#))|nino|national\s+id|id\s+card|id\s+(?:number|no)|identity\s+card|sin|social\s+insurance"
     r"|aadhaa?r|aadhar|pan(?:\s+card)?|personnummer|personal\s+number|bsn|burgerservicenummer|cpf|dni|nie|nif"
     r"|codice\s+fiscale|nir|carte\s+vitale|medicare|nhs|curp|rfc|pesel|hetu|cnp|oib|egn"
     # other languages' names of the same things
@@ -44,6 +44,9 @@ _ID_WORDS = (
     r"|niss|cuit|cuil|kennitala|szem[ée]lyi\s+sz[áa]m|ad[óo]azonos[íi]t[óo](?:\s+jel)?|taj(?:\s+sz[áa]m)?|paszportu"
     r"|pasaport(?:\s+(?:no|numaras[ıi]))?|paspor|paspoortnummer|passnummer|nss|tessera\s+sanitaria|buletin|mykad"
     r"|kad\s+pengenalan|sss|umid|philhealth|nomor\s+induk\s+kependudukan"
+    # Swahili's, Egypt's (in Latin letters), Azerbaijan's, Indonesia's tax, Bangladesh's and
+    # Morocco's ids ("namba ya kitambulisho", "raqam el qawmy", "FİN kodu", "NPWP", "NID", "CIN")
+    r"|kitambulisho(?:\s+cha\s+taifa)?|(?-i:NIDA)|(?-i:KRA)\s+pin|raqam\s+el\s+qawm[iy]|f[İi]n\s+kodu|npwp|(?-i:NID|CIN)"
     # fields of a record ("id_number: ...", "passport_no"), and more documents' names
     r"|id[_\s]?(?:number|no|num)|passport[_\s](?:number|no|num)|document[_\s]?(?:number|no)|licen[cs]e[_\s](?:number|no)"
     r"|national[_\s]id|tax[_\s]id|(?:hong\s+kong|hk)\s+id(?:\s+card)?|a-?number|alien\s+(?:registration\s+)?number|uscis"
@@ -79,7 +82,7 @@ _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b" + _NOT_THE_ID_AFTER + r"(?:\s*\([^)]{0,20}\))?"
     r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n[°º]|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
-    r"|numer|numaram|numarası|nummer|da|do|della|del|è"
+    r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]?\d))"
     r"|card|its|it['’]s|,|\(japan\)|a#|[\"'`‘’“”]"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
@@ -144,6 +147,7 @@ _ID_STEMS = frozenset(
         *("tarjeta", "pr", "permanent", "uci", "irp", "health", "ohip", "ramq", "phn", "chi", "versichertennummer"),
         *("krankenversichertennummer", "krankenversicherungsnummer", "sv", "nin", "clave", "credencial", "ine"),
         *("ife", "voter", "epic", "número", "ausweis", "ausweisnr", "emirates", "rg", "registro", "assurance"),
+        *("soc", "kitambulisho", "nida", "raqam", "fin", "fİn", "npwp", "nid", "cin", "kra"),
     ]
 )
 # Words that name an id only with enough digits after them ("patente" is an Italian
@@ -186,7 +190,7 @@ _OTHER_SCRIPT = re.compile(r"[\u0370-\u09ff\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9f
 # (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Japanese, Chinese, Korean), then the
 # value within a few characters.
 _SCRIPT_ID_RE = re.compile(
-    r"(?:паспорт[аеу]?(?:\s+серия)?|инн|снилс|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+    r"(?:паспорт[аеу]?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
     r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
     r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
@@ -310,14 +314,15 @@ _BUSINESS = re.compile(
     r"|corporation|unternehmen|companies|şirket|sirket|societ[àa]|soci[ée]t[ée]"
     # more languages' and countries' words and legal forms for a company
     r"|entreprise|impresa|azienda|f[öo]retag(?:et)?|yritys|virksomhed|selskab|firm[ayieą]|sp[óo][łl]k\w*|sp\.\s*z\s*o\.o"
-    r"|sarl|sas|eurl|srl|s\.r\.l|s\.p\.a|spa|oy|oyj|aps|a/s|kft|zrt|s\.r\.o|ltda|eireli|pty|llp|pvt)\b"
+    r"|sarl|sas|eurl|srl|s\.r\.l|s\.p\.a|spa|oy|oyj|aps|a/s|kft|zrt|s\.r\.o|ltda|eireli|pty|llp|pvt|ehf|fyrirt[æa]k\w*"
+    r"|business)\b"
     r"|公司|株式会社|εταιρ|компани|фирм|شركة",
     re.IGNORECASE,
 )
 _BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
     r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi|regon|krs|siret|ape|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
-    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif)\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|cin|bin|бсн|бин)\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
     r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,
