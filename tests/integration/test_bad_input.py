@@ -94,7 +94,8 @@ def test_too_many_writes_in_one_turn_is_429(api: Api) -> None:
         ("note", "my password is hunter2", "secret"),
         ("ssn", "123-45-6789", "government_id"),
         ("bank", "GB82 WEST 1234 5698 7654 32", "bank_account"),
-        ("aws", "AKIAIOSFODNN7EXAMPLE", "secret"),
+        # (a key of AWS's shape; AWS's documented AKIA...EXAMPLE keys grant nothing and pass)
+        ("aws", "AKIAQ3PLRT7XKW2M5DNB", "secret"),
     ],
 )
 def test_sensitive_values_are_refused_naming_the_rule(api: Api, key: str, value: str, rule: str) -> None:
@@ -103,6 +104,12 @@ def test_sensitive_values_are_refused_naming_the_rule(api: Api, key: str, value:
     )
     assert body["details"] == {"rule": rule}
     assert value not in str(body)
+
+
+def test_a_providers_documented_example_key_is_stored(api: Api) -> None:
+    # Policy (docs/security.md): a key a provider publishes as an example grants nothing.
+    reply = api.call("PUT", BASE, api.key("acme", "a"), json_body={"key": "aws_docs", "value": "AKIAIOSFODNN7EXAMPLE"})
+    assert reply.status == 200, reply.body
 
 
 def test_malformed_json_is_400(api: Api) -> None:

@@ -25,7 +25,7 @@ BASE = f"/v1/users/{USER}"
 SECRETS = (
     *("hunter2", "4111111111111111", "4111 1111 1111 1111", "219099999", "533380006", "Xk9mL2vQ77"),
     # the second session's families: provider keys, connection strings, other languages
-    *("AKIAI44QH8DHBEXAMPLE", "Gr4pefruit", "Sonnenblume77", "KCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWWqWibY6PF"),
+    *("AKIAJ7Q3ZP4MRXW2TL5N", "Gr4pefruit", "Sonnenblume77", "KCzi2Eg3h0p54qGzTYdXt5yN84Bl3WWWqWibY6PF"),
 )
 
 REFUSED: list[tuple[str, str, Any, str]] = [
@@ -41,7 +41,7 @@ REFUSED: list[tuple[str, str, Any, str]] = [
     ("PATCH", "/profile", {"name": "4111111111111111"}, "payment_card"),
     ("PUT", "/profile/agent-name", {"name": "pw: hunter2"}, "secret"),
     ("PUT", "/memories", {"key": "db", "value": "postgres://app:Gr4pefruit@db.internal/app"}, "secret"),
-    ("PUT", "/blocks/persona", {"values": {"role": "deploys with AKIAI44QH8DHBEXAMPLE"}}, "secret"),
+    ("PUT", "/blocks/persona", {"values": {"role": "deploys with AKIAJ7Q3ZP4MRXW2TL5N"}}, "secret"),
     ("PATCH", "/profile", {"nickname": "mein Passwort ist Sonnenblume77"}, "secret"),
     # the reason of a block change is kept in the block's history
     ("PATCH", "/blocks/persona", {"set": {"role": "ok"}, "reason": "her pw is hunter2"}, "secret"),
