@@ -18,13 +18,11 @@ from engram.domain.sensitive.categories import (
     SECRET,
     WORDS,
     SensitiveMatch,
-    id_digits,
-    numbers_of_other_institutions,
     sensitive_match,
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
 from engram.domain.sensitive.dictated_codes import dictated_code
-from engram.domain.sensitive.government_ids import company_numbers, has_government_id, holds_an_id
+from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
     KEY_SPLIT,
@@ -37,6 +35,7 @@ from engram.domain.sensitive.keys import (
 )
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
+from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
@@ -73,14 +72,9 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
         # shaped like a secret (its brackets), once a message has been redacted
         read = read.replace(REDACTED, _REDACTED_WORD)
     learned = value_model().classify(model_text(read, key))
-    if learned == GOVERNMENT_ID and company_numbers(read):
-        return None  # a company's tax or registration number is no person's id ("NIP firmy", "SIRET")
-    if learned in NEEDS_DIGITS and (id_digits(read) < 4 or numbers_of_other_institutions(read)):
-        # an id or an account number has digits; the words alone, dates, times, a key's
-        # fingerprint or a digest are no number ("statement period 01/10/2024 - 31/10/2024"),
-        # and a hospital's or an order's number is that institution's ("Hospital No. K0092281")
-        return None
-    return None if learned is None else sensitive_match(learned)
+    if learned is None or not learned_verdict_stands(read, key, learned):
+        return None  # (an id or an account the model sees needs what learned_verdicts.py says)
+    return sensitive_match(learned)
 
 
 # A code as typed on a keypad: digits, "#" and "*", at most two letters ("2B49A", "3 9 0 2").
