@@ -311,3 +311,40 @@ def test_a_documented_example_key_passes(text: str) -> None:
 )
 def test_a_real_looking_key_is_still_a_secret(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+# -- the value first, then what it is, in brackets or behind an arrow; "its"; a site with dots ----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Kestrel-Moor-88 (my gmail password), please remember",
+        "fine, it's Otter#Lake42 (the nas pw)",
+        "'bluefin2019' <- the wifi password at mum's",
+        "Saffron_Rain7 ← my netflix pw",
+        "remember the router password for me, its Pelican-Dune-12",
+        "mot de passe ameli.fr : Lavande#1984",
+        "my password for booking.com: Tramonto!77",
+    ],
+)
+def test_a_password_before_or_after_its_word_in_these_forms_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "settings (the admin password page) is broken again",
+        "v2.3.1 (the password reset release) shipped on Monday",
+        "remember the router password for me, it's on the sticker",
+        "the password for booking.com: see 1Password",
+        "Step 4 <- the password reset step in the runbook",
+        "release-2024.05 <- the password reset fix",
+        "hotfix-7b2 (the password policy change) is live",
+        "the password field, it is type=password in the form",
+        "changed my password, its fine, IT-Helpdesk2 fixed it",
+    ],
+)
+def test_look_alikes_of_those_forms_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -155,7 +155,9 @@ _AFTER_COLON = re.compile(r"[^.\n]{0,100}?:\s*(?P<value>\S[^\n]*)")
 
 # A password described, then given in the same sentence: "is the church postcode + the
 # year, so BN21 3QR2024", "your date of birth, ddmmyyyy, so 14021979", "... -> Bramble7".
-_SO_VALUE = re.compile(r"(?:,\s*|\s)(?:so|->|→|=>|i\.e\.|which\s+is|that['’]s)\s+[\"'“‘]?(?P<value>[^\s\"'”’]+)")
+_SO_VALUE = re.compile(
+    r"(?:,\s*|\s)(?:so|->|→|=>|i\.e\.|which\s+is|that['’]s|it['’]?s|it\s+is)\s+[\"'“‘]?(?P<value>[^\s\"'”’]+)"
+)  # ("can you remember my amazon password for me, its Tr0pical-Mango-91")
 # ... unless the sentence goes on about that value: "the password changed, so Netgear-5G is
 # the network to join", "password rotated, so v2.3.1 of the app is required".
 _SO_GOES_ON = re.compile(r"[\"'”’]?\s+(?:is|was|are|were|of|will|has|had|can|must|needs?|should)\b", re.IGNORECASE)
@@ -167,6 +169,8 @@ def _value_after_so(rest: str) -> bool:
         value = m.group("value").strip(".,;:!?)(")
         if value.lower() in NOT_A_VALUE or pointer(value) or _SO_GOES_ON.match(sentence, m.end()):
             continue
+        if re.match(r"[a-z_]+=", value):
+            continue  # an attribute of code: "the password field, it is type=password in the form"
         if credential_like(value) or re.fullmatch(r"\d{6,12}", value):
             return True
     return False
@@ -219,7 +223,8 @@ _PASSWORD_FAR_RE = re.compile(
     + COPULA
     + r")\s*(?P<value>\S+)|"
     + PASSWORD_WORD
-    + r"[^.\n;?!]{1,40}?:\s*(?P<value2>\S+)|"
+    # (a site's name may hold dots: "mon mdp impots.gouv : Declaration#Mai24")
+    + r"(?:[^.\n;?!]|\.(?=\w)){1,40}?:\s*(?P<value2>\S+)|"
     + PASSWORD_WORD
     + r"\?\s*(?P<value3>\S+)",
     re.IGNORECASE,
@@ -432,7 +437,14 @@ _REVERSED_PASSWORD_RE = re.compile(
 # "Paprika581! — that's the netflix password", "log in to the router with violet126".
 _THATS_PASSWORD_RE = re.compile(
     r"(?<![^\s\"'“”‘’])(?P<value>[^\s\"'“”‘’]+)[\"'“”‘’]?\s*(?:—|–|-|:|=|,)\s*(?:that['’]?s|thats|this\s+is|it['’]?s)\s+(?:the\s+|my\s+|our\s+)*"
-    r"(?:[\w'’\-]+\s+){0,4}?(?:password|passwd|pw|passphrase|passcode|pin|login)\b",
+    r"(?:[\w'’\-]+\s+){0,4}?(?:password|passwd|pw|passphrase|passcode|pin|login)\b"
+    # what it is said after it, in brackets or behind an arrow ("it's tango-mango-7 (the vpn
+    # password)", '"margaritaville99" <- router admin pw')
+    r"|(?<![^\s\"'“”‘’])(?P<value2>[^\s\"'“”‘’()]+)[\"'“”‘’]?\s*(?:\(\s*(?:the|my|our|his|her|their)\s+"
+    r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pw|passphrase|passcode|pin)\s*\)|(?:<-|<--|←)\s*(?:the\s+|my\s+)?"
+    r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pw|passphrase|passcode|pin)\b"
+    # (the word ends what is said: "release-2024.05 <- the password reset fix" names a fix)
+    r"(?=\s*(?:$|[.,;:!?)\n]|\s(?:at|for|of|on|to|in|from|@)\b)))",
     re.IGNORECASE,
 )
 _LOGIN_WITH_RE = re.compile(
@@ -458,7 +470,7 @@ _TYPED_CODE_RE = re.compile(
 
 def _value_around_word(text: str) -> bool:
     for m in _THATS_PASSWORD_RE.finditer(text):
-        value = m.group("value").strip(".,;:!?)(")
+        value = (m.group("value") or m.group("value2")).strip(".,;:!?)(")
         if credential_like(value) or re.fullmatch(r"\d{4,8}", value):
             return True
     for m in _LOGIN_WITH_RE.finditer(text):
