@@ -70,6 +70,10 @@ def test_a_learned_id_verdict_needs_a_persons_id(text: str) -> None:
         "account ID 4471-3308-22 in Salesforce (the customer account, not a bank account)",
         "IBAN: DE89 3704 •••• •••• •••• 00 (masked in the app)",
         "paynow to 9118 8341 (mobile), no need bank acc",
+        # "account" alone is every service's: a CRM's record, a plan's customers
+        "salesforce query result: Account 0015g00000LmNoP, Industry Retail, Phone 020 7946 0958",
+        "account,opened,plan,seats\n4471203,2021-03-04,pro,12\n4471288,2022-07-19,team,5",
+        "hubspot export - Account: 88123409, Owner: Priya, Stage: Closed Won",
     ],
 )
 def test_a_learned_account_verdict_needs_a_bank_account(text: str) -> None:
@@ -105,6 +109,10 @@ def test_a_learned_id_verdict_stands_when_the_text_names_a_persons_id(text: str,
         "cuenta corriente 00-118-83341-07 Banco de Chile, para la transferencia",
         "חשבון בנק: בנק לאומי (10), סניף 800, חשבון 12345678/90",
         "refund bank details from the customer form: BSB 633-000, account 1447 2298, name L Nguyen",
+        # "account" alone, with its bank or money sent to it named
+        "tuition refund goes into account 3318 5590 0217, the checking one",
+        "salary is paid into account 44718823 from next month",
+        "wire the deposit to account 0061 2234 5567 before friday",
     ],
 )
 def test_a_learned_account_verdict_stands_for_a_bank_account(text: str) -> None:

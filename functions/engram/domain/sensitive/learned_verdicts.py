@@ -11,14 +11,16 @@ verdict stands only when the text says what the rules would need to hear, in gen
   business or organisation is named beside that word;
 - bank account: the text holds an account's worth of digits, the account is not named as
   another service's (the rules' words: "council tax account", "not a bank account"), the
-  number is not masked, and it is not named as a phone ("9118 8341 (mobile)").
+  number is not masked, and it is not named as a phone ("9118 8341 (mobile)"); where the
+  only account word is English "account" (every service's), a bank or money sent to it is
+  named too.
 """
 
 from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.bank_accounts import _ACCOUNT_WORDS, _NOT_A_BANK_AFTER, _NOT_A_BANK_BEFORE
+from engram.domain.sensitive.bank_accounts import _ACCOUNT_WORDS, _BANK_IN_TEXT, _NOT_A_BANK_AFTER, _NOT_A_BANK_BEFORE
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID, id_digits, numbers_of_other_institutions
 from engram.domain.sensitive.government_id_checks import _DIGIT_GROUPS_RE, _WORDED_CHECKS, _cpr_valid, _ssn_like
 from engram.domain.sensitive.government_ids import _ID_WORDS, _SCRIPT_ID_RE, company_numbers
@@ -73,6 +75,15 @@ _BEFORE, _AFTER, _BESIDE = 40, 80, 30
 _ID_MIN_DIGITS, _ACCOUNT_MIN_DIGITS = 5, 6
 
 _ACCOUNT_WORD = re.compile(r"\b" + _ACCOUNT_WORDS + r"|\biban\b", re.IGNORECASE)
+# English "account" alone is every service's (a CRM's record, a plan's customer): with no other
+# account word, a bank account needs its bank named ("bank", "IBAN", "sort code", "checking"...)
+# or money sent to it.
+_BARE_ACCOUNT = re.compile(r"(?:account|acct|acc|a/c)s?", re.IGNORECASE)
+_MONEY_SENT = re.compile(
+    r"\b(?:transfer\w*|wire[ds]?|deposit\w*|payee|beneficiar\w*|salary|wages|pay(?:s|ing)?\s+into|paid\s+into"
+    r"|refund\w*|sepa|ach|swift|bic)\b",
+    re.IGNORECASE,
+)
 _MASKED = re.compile(r"[•*xX]{4}")
 _CLAUSE_BREAK = re.compile(r"[:,;(\n]")
 _PHONE_AFTER = re.compile(
@@ -140,8 +151,14 @@ def _an_account(read: str) -> bool:
     words = list(_ACCOUNT_WORD.finditer(read))
     if words and all(_another_account(read, m.start()) for m in words):
         return False  # "council tax account 0418833417", "AWS account 111122223333"
+    if words and all(_BARE_ACCOUNT.fullmatch(m.group()) for m in words) and not _names_a_bank(read):
+        return False  # "salesforce query result: Account 0015g00000LmNoP", "account,plan,seats\n4471203,..."
     numbers = list(_ID_NUMBER.finditer(read))
     return not numbers or not all(_PHONE_AFTER.match(read, m.end()) for m in numbers)
+
+
+def _names_a_bank(read: str) -> bool:
+    return _BANK_IN_TEXT.search(read) is not None or _MONEY_SENT.search(read) is not None
 
 
 def _another_account(read: str, at: int) -> bool:
