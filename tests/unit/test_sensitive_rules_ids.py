@@ -185,3 +185,30 @@ def test_an_id_by_its_word_in_these_forms_is_found(text: str) -> None:
 )
 def test_a_phone_or_a_company_s_number_near_those_words_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- the number's abbreviation between an id's word and its number: n.º, nº., nro., núm. ----------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cartão de cidadão n.º 14837265 1 ZX5, validade 2030",
+        "cédula de identidad nro. 17.456.892-K",
+        "pasaporte núm. PAA123456",
+        "cartão de cidadão n. º 13957284, emitido em Lisboa",
+    ],
+)
+def test_an_id_after_the_abbreviation_of_number_is_an_id(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cartão de cidadão n.º de processo 2024/123",
+        "loja do cidadão n.º 3 abre às 9h, senha 42",
+    ],
+)
+def test_another_number_after_the_abbreviation_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -48,3 +48,31 @@ def test_no_secret_is_given(text: str) -> None:
 )
 def test_a_secret_is_still_found(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+# -- a lock in a game, a puzzle or a story opens nothing anyone owns ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "door code for the escape room game was 1-9-4-5 in the story, we got it in 52 min",
+        "the safe combination in the final puzzle is 0417, took us ages",
+        "in the game the vault door code is 8812, then you get the sword",
+        "the keypad code in the book is 3-1-4-1, the detective guesses it from pi",
+    ],
+)
+def test_a_code_in_a_game_or_a_story_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the office door code at the escape room is 4471, staff only",
+        "the garage door code is 4471 and the kids play a game in there",
+        "in the game my password is Zelda#Link77",
+    ],
+)
+def test_a_real_code_beside_a_game_is_still_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"

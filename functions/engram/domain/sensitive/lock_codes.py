@@ -7,7 +7,7 @@ import re
 
 from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
-from engram.domain.sensitive.passwords import postal_pin_code
+from engram.domain.sensitive.passwords import MADE_UP_LOCK, postal_pin_code
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
 # opens, a few words, a separator that says "is" or "opens with", then the digits (often
@@ -73,6 +73,10 @@ _REVERSED_LOCK_RE = re.compile(
 
 
 def lock_code(text: str) -> bool:
+    return MADE_UP_LOCK.search(text) is None and _lock_code(text)
+
+
+def _lock_code(text: str) -> bool:
     if _REVERSED_LOCK_RE.search(text):
         return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))

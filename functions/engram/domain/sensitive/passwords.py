@@ -327,12 +327,31 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if (present & QUESTION_STEMS or '"' in text or "“" in text) and security_answer(text):
         return True
-    if sum(map(str.isdigit, text)) >= 3 and any(
-        not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
-        for m in _CODE_RE.finditer(text)
-    ):
+    if sum(map(str.isdigit, text)) >= 3 and _named_code(text):
         return True
     return bool(present & CREDENTIAL_STEMS) and _credential(text)
+
+
+def _named_code(text: str) -> bool:
+    """A code after its word ("door code: 4471"), not another kind of code's number nor a
+    lock in a game or a story."""
+    return (
+        any(
+            not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+            for m in _CODE_RE.finditer(text)
+        )
+        and MADE_UP_LOCK.search(text) is None
+    )
+
+
+# A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape
+# room game was 1-9-4-5 in the story", "the safe's combination in the final puzzle is 0417").
+MADE_UP_LOCK = re.compile(
+    r"\b(?:escape[\s\-]rooms?\s+(?:game|puzzle|clue|riddle)s?|in\s+the\s+(?:story|game|film|movie|book|novel|episode"
+    r"|show|series|level|quest|puzzle|riddle)|(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*"
+    r"|(?:im|in\s+der|in\s+dem)\s+(?:spiel|r[äa]tsel|escape[\s\-]?room))\b",
+    re.IGNORECASE,
+)
 
 
 # A word naming another kind of code right before "code for the house": the number is that

@@ -9,7 +9,7 @@ from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, user_password_pair
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
-from engram.domain.sensitive.passwords import keyword_rules
+from engram.domain.sensitive.passwords import MADE_UP_LOCK, keyword_rules
 from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
@@ -48,8 +48,8 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
 
 def _in_other_language(text: str, digits: int, words: frozenset[str]) -> bool:
     """Codes, security answers and passwords before their word, in other languages."""
-    if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words):
-        return True
+    if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words) and not MADE_UP_LOCK.search(text):
+        return True  # (a lock in a game or a story opens nothing: MADE_UP_LOCK)
     return security_answer_in_other_language(text, words) or password_before_its_word(text, words)
 
 
