@@ -1,16 +1,23 @@
 """What keeps the filter cheap on long messages (docs/security.md, "Measured": CPU per
 10,000 characters), checked by what it does rather than by a timing on a shared machine:
-the learned stage looks up an n-gram's weights once, and the reading view tries a pattern
-only where what the pattern needs is there. Both leave every score and label as they were."""
+the learned stage looks up an n-gram's weights once, the reading view tries a pattern only
+where what the pattern needs is there, and redaction asks the filter nothing it already
+knows. All leave every score, label and redacted text as they were."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from engram.domain import conversation as conversation_module
+from engram.domain.conversation import redact_sensitive
+from engram.domain.sensitive import find_sensitive
 from engram.domain.sensitive import reading_view as reading_view_module
+from engram.domain.sensitive import redaction as redaction_module
+from engram.domain.sensitive.categories import REDACTED
 from engram.domain.sensitive.learned_model import ValueModel, model
 from engram.domain.sensitive.reading_view import reading_view
+from engram.domain.sensitive.redaction import flagged_span
 
 _ORDINARY = "We walked the dog along the river at 7 and met Sam, who has 2 cats and a garden. " * 120
 
@@ -51,3 +58,53 @@ def test_the_reading_view_tries_no_pattern_whose_shape_is_absent(monkeypatch: py
     assert tried == []  # digits, but no run of two, no spaced group, no line break, no spelled capitals
     assert reading_view("card 4 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 and D E, 74 4036\n12") is not None
     assert len(tried) == 4
+
+
+class _CountingFilter:
+    """``find_sensitive`` as redaction calls it, counted."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, text: str, key: str = "") -> Any:
+        self.calls += 1
+        return find_sensitive(text, key)
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> _CountingFilter:
+    counting = _CountingFilter()
+    monkeypatch.setattr(conversation_module, "find_sensitive", counting)
+    monkeypatch.setattr(redaction_module, "find_sensitive", counting)
+    return counting
+
+
+def test_a_message_of_one_clause_is_asked_of_the_filter_once_per_what_it_learns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counting = _counted(monkeypatch)
+    text = "the wifi password is violet-Sunshine42 and the dog is Rex"
+    assert redact_sensitive(text) == (f"the wifi password is {REDACTED} and the dog is Rex", ("secret",))
+    # the message's verdict is its sentence's and its clause's (8 runs before: the same text
+    # was asked three times, and what was left twice)
+    assert counting.calls <= 5
+
+
+def test_a_long_clause_is_scanned_in_windows_only_while_it_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    counting = _counted(monkeypatch)
+    text = "ordinary words about the garden " * 400 + "my password is Kiwi!Fruit7 " + "and more words " * 50
+    cleaned, rules = redact_sensitive(text)
+    assert cleaned == text.replace("Kiwi!Fruit7", REDACTED) and rules == ("secret",)
+    # what is left is asked whole, once: its 90 windows are read only when it is flagged
+    # (186 runs before)
+    assert counting.calls <= 10
+
+
+def test_a_text_the_filter_passes_is_asked_once() -> None:
+    asked: list[str] = []
+
+    def flags(text: str) -> bool:
+        asked.append(text)
+        return find_sensitive(text) is not None
+
+    assert flagged_span(_ORDINARY, flags) is None
+    assert asked == [_ORDINARY]

@@ -312,28 +312,35 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
     the filter flags goes, widened to its phrase (``sensitive.redaction``).
     Returns the text and the rules that fired, one per replacement.
     """
-    if find_sensitive(text) is None:
+    first = find_sensitive(text)
+    if first is None:
         return text, ()
     rules: list[str] = []
     out: list[str] = []
     sentences = _SENTENCE.findall(text)
     for sentence in sentences:
-        if find_sensitive(sentence) is None:
+        # (a message of one sentence, a sentence of one clause: already found flagged)
+        if sentence != text and find_sensitive(sentence) is None:
             out.append(sentence)
             continue
         parts: list[str] = []
         for clause in _CLAUSE.findall(sentence):
-            clause = _redact_numbers(clause, rules)
-            match = find_sensitive(clause)
+            numbers_out = _redact_numbers(clause, rules)
+            match = find_sensitive(numbers_out) if numbers_out != text else first
             if match is not None:
                 rules.append(match.rule)
-                clause = redact_piece(clause)
-            parts.append(clause)
+                numbers_out = redact_piece(numbers_out, flagged=True)
+            parts.append(numbers_out)
         out.append("".join(parts))
-    if find_sensitive("".join(out)) is not None:
+    joined = "".join(out)
+    # a message of one clause is what redact_piece left, which the filter passes
+    clean = (len(sentences) == 1 and len(_CLAUSE.findall(text)) == 1) or find_sensitive(joined) is None
+    if not clean:
         _redact_across_sentences(out, rules)
     without_listed_values(sentences, out)
-    return without_repeats(text, without_named_values(text, "".join(out))), tuple(rules)
+    if "".join(out) != joined:
+        joined, clean = "".join(out), False
+    return without_repeats(text, without_named_values(text, joined, known_clean=clean)), tuple(rules)
 
 
 def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:

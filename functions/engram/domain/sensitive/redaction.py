@@ -74,18 +74,20 @@ _NAMING = frozenset(
 )
 
 
-def redact_piece(piece: str) -> str:
+def redact_piece(piece: str, *, flagged: bool = False) -> str:
     """``piece`` with every run the filter flags redacted, one at a time, then the values of
     the same shape as one it lost ("pin for the visa is 2255 and for the mastercard 7410":
     one name, two values). Past ``_RUNS_MAX`` runs (a long log the learned stage reads as one
     dump) every value-shaped word goes and the keys and plain words stay; the whole piece
-    (its edges kept) if that is still flagged."""
-    out, scanned = piece, 0
+    (its edges kept) if that is still flagged. ``flagged``: the caller found the piece
+    flagged already (the first run is looked for without asking the whole piece again)."""
+    out, scanned, known = piece, 0, flagged
     # What a rule finds is looked for first: the learned stage may flag a few words that name
     # a value ("the pin for the bank app") where a rule reads the value with them.
     flags = _by_rules if find_by_rules(piece) is not None else _flagged
     for _ in range(_RUNS_MAX):
-        found = flagged_span(out, flags, scanned)
+        found = flagged_span(out, flags, scanned, known=known)
+        known = False
         if found is None and flags is _by_rules:
             flags, scanned = _flagged, 0
             found = flagged_span(out, flags, scanned)
@@ -141,14 +143,17 @@ def _shaped_as(shapes: set[str | None]) -> Callable[[re.Match[str]], str]:
     return scrub
 
 
-def without_named_values(original: str, redacted: str) -> str:
+def without_named_values(original: str, redacted: str, *, known_clean: bool = False) -> str:
     """``redacted`` without the values whose name it lost in another sentence: "2FA recovery
     codes (GitHub) - keep safe!" flagged alone and went, and the codes on the next lines,
     which nothing names any more, stayed. The original with only the values that went
-    masked is asked again; a value kept in a run it flags goes, until none does."""
+    masked is asked again; a value kept in a run it flags goes, until none does.
+    ``known_clean``: the caller found ``redacted`` clean (asked once when the two are one)."""
     for _ in range(_RUNS_MAX):
         gone = _gone_values(original, redacted)
         named = _WORDS.sub(_masked(gone), original)
+        if known_clean and named == redacted:
+            return redacted
         found = flagged_span(named, _flagged)
         if found is None:
             return redacted
@@ -267,13 +272,16 @@ def _with_values_near(text: str, run: tuple[int, int]) -> tuple[int, int]:
     return start, end
 
 
-def flagged_span(text: str, flags: Callable[[str], bool], after: int = 0) -> tuple[int, int] | None:
+def flagged_span(
+    text: str, flags: Callable[[str], bool], after: int = 0, *, known: bool = False
+) -> tuple[int, int] | None:
     """The start and end of the narrowest run of whole words of ``text`` that ``flags``, or
     None when ``flags`` passes the text (the whole text is the run when nothing shorter is
     flagged). Windows are scanned from about ``after`` on: the caller found what came before
-    clean; the whole text is asked once, only when no window is flagged."""
+    clean; the whole text is asked first (unless ``known`` to be flagged), and the windows
+    only when it is flagged."""
     words = [m.span() for m in _WORDS.finditer(text)]
-    found = _first_flagged_window(text, words, flags, after)
+    found = _first_flagged_window(text, words, flags, after, known)
     if found is None:
         return None
     if not words:
@@ -304,8 +312,14 @@ def flagged_span(text: str, flags: Callable[[str], bool], after: int = 0) -> tup
 
 
 def _first_flagged_window(
-    text: str, words: list[tuple[int, int]], flags: Callable[[str], bool], after: int
+    text: str, words: list[tuple[int, int]], flags: Callable[[str], bool], after: int, known: bool
 ) -> tuple[int, int] | None:
+    # The whole text is asked first: most often nothing is left, and one run over it costs
+    # less than the windows' overlapping runs (a long log: 186 filter runs -> 4). A text the
+    # filter passes whole keeps what a window of it alone would be flagged for, as a message
+    # the filter passes is stored whole (``redact_sensitive``).
+    if not known and not flags(text):
+        return None
     n = len(words)
     if n > _SCAN_WORDS:
         begin = max(0, sum(1 for s, _ in words if s < after) - _SCAN_STEP)
@@ -313,7 +327,7 @@ def _first_flagged_window(
             hi = min(n, lo + _SCAN_WORDS)
             if flags(text[words[lo][0] : words[hi - 1][1]]):
                 return lo, hi
-    return (0, n) if flags(text) else None
+    return 0, n
 
 
 def _is_field(chunk: str) -> bool:
