@@ -348,3 +348,38 @@ def test_a_password_before_or_after_its_word_in_these_forms_is_a_secret(text: st
 )
 def test_look_alikes_of_those_forms_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a PIN spelled digit by digit in more languages (Russian, Ukrainian, Czech, Hungarian,
+# Romanian, Greek, Finnish, Indonesian) -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PIN-код от телефона: восемь один ноль три",
+        "пароль от сейфа — три девять семь шесть",
+        "pin kartu debit saya empat tujuh satu sembilan",
+        "PIN k mobilu je devět nula dva pět",
+        "a bankkártya PIN-kódom: három hét nyolc kettő",
+        "codul PIN de la telefon este patru nouă șapte unu",
+        "ο κωδικός PIN μου είναι τέσσερα εννέα μηδέν τρία",
+        "pankkikortin PIN-koodi on neljä seitsemän kolme yhdeksän",
+    ],
+)
+def test_a_pin_spelled_in_these_languages_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PIN-koodi vaihdettu kaksi kertaa tänä vuonna",
+        "пин-код поменяла два раза за месяц",
+        "телефон: восемь девять один шесть",
+        "kode promo dua puluh persen sampai akhir bulan",
+        "PIN ke kartě přijde poštou za tři dny",
+    ],
+)
+def test_number_words_that_are_no_pin_pass(text: str) -> None:
+    assert _rules(text) is None

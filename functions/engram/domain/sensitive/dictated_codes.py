@@ -14,7 +14,8 @@ from engram.domain.sensitive.no_access import NAMED_CODE
 from engram.domain.sensitive.reading_view import dictated_runs
 
 _CODE = (
-    r"pins?|pin-?code|pincode|codes?|codice|c[óo]digo|kod|koden|kode|koder|kodem|kodu|kodunuz|koodi|senha"
+    r"pins?|pin-?code|pincode|codes?|codice|c[óo]digo|kod|koden|kode|koder|kodem|kodu|kodunuz|koodi|k[óo]dom|codul|senha"
+    r"|пин|пін|пин-?код|пін-?код|код|пароль|heslo|parola|salasana|passord(?:et)?"
     r"|passcode|passwor[dt]|kennwort|contrase[ñn]a|mot\s+de\s+passe|wachtwoord|has[łl]o|l[öo]senord(?:et)?"
     r"|[şs]ifre(?:m|si|niz)?|combination|combo|kombination|combinaison|combinazione|combinaci[óo]n"
     r"|alarm|alarme|alarma|allarme|alarmu|alarmen|keypad|key\s?pad|tastiera|teclado|safe|tresor|coffre|cofre"

@@ -42,6 +42,19 @@ for _digit, _words in enumerate(
         "seven sieben sept siete sette sete zeven siedem sju syv yedi",
         "eight acht huit ocho otto oito acht osiem åtta atta otte sekiz",
         "nine neun neuf nueve nove nove negen dziewięć dziewiec nio dokuz",
+        # Russian, Ukrainian, Czech, Hungarian, Romanian, Greek, Finnish, Norwegian and
+        # Indonesian, one line per digit as above ("PIN-koodi on kaksi kuusi yksi nolla",
+        # "пин-код карты: два семь семь пять", "a PIN-kódom négy nulla egy kilenc")
+        "ноль нуль nula nulla zero μηδέν μηδεν nolla null nol",
+        "один одна jedna jeden egy unu ένα ενα yksi satu",
+        "два дві dva kettő ketto két ket doi δύο δυο kaksi dua",
+        "три tři tri három harom trei τρία τρια kolme tiga",
+        "четыре чотири čtyři ctyri négy negy patru τέσσερα τεσσερα neljä nelja empat",
+        "пять п'ять pět pet öt cinci πέντε πεντε viisi lima",
+        "шесть шість šest sest hat șase sase şase έξι εξι kuusi enam",
+        "семь сім sedm hét het șapte sapte şapte επτά επτα εφτά seitsemän seitseman tujuh",
+        "восемь вісім osm nyolc opt οκτώ οκτω οχτώ kahdeksan åtte atte delapan",
+        "девять devět devet kilenc nouă noua εννέα εννεα εννιά yhdeksän yhdeksan sembilan",
     )
 ):
     for _w in _words.split():
@@ -59,7 +72,12 @@ _TENS = dict(
 )
 _REPEAT = {"double": 2, "triple": 3}
 _NUMBER_WORD = frozenset([*_DIGIT_WORDS, *_TEENS, *_TENS, *_REPEAT])
-_ALSO_A_WORD = frozenset(["oh", "un", "une", "ein", "sei", "bir", "sex", "fire", "tre", "due", "dos", "one", "ten"])
+_ALSO_A_WORD = frozenset(
+    [
+        *("oh", "un", "une", "ein", "sei", "bir", "sex", "fire", "tre", "due", "dos", "one", "ten"),
+        *("hat", "opt", "pet", "het", "egy", "ένα", "ενα", "lima", "dua", "satu", "doi", "jedna", "jeden"),
+    ]
+)
 
 _WORD = re.compile(r"[^\W\d_]+")
 # A digit of another script ("٤٨٢٠"): the rules' shapes are written in ASCII digits.
