@@ -422,3 +422,10 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
     if "sort" in words and _ACCOUNT_THEN_SORT_RE.search(text):
         return True
     return _routing_and_account(text, words)
+
+
+# The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).
+ACCOUNT_WORDS = _ACCOUNT_WORDS
+BANK_IN_TEXT = _BANK_IN_TEXT
+NOT_A_BANK_AFTER = _NOT_A_BANK_AFTER
+NOT_A_BANK_BEFORE = _NOT_A_BANK_BEFORE

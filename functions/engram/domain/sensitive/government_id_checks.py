@@ -328,3 +328,10 @@ def id_by_check_digit(text: str) -> bool:
     if distinctive_national_id(text):
         return True
     return any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text))
+
+
+# The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).
+DIGIT_GROUPS_RE = _DIGIT_GROUPS_RE
+WORDED_CHECKS = _WORDED_CHECKS
+cpr_valid = _cpr_valid
+ssn_like = _ssn_like

@@ -367,3 +367,8 @@ def _id_by_format(text: str) -> bool:
 # A passport's machine-readable zone: its second line (number, check digit, nationality,
 # birth date, check digit, sex, expiry, check digit).
 _MRZ_RE = re.compile(r"[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MFX<]\d{6}\d[A-Z0-9<]{14}[\d<]\d")
+
+
+# The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).
+ID_WORDS = _ID_WORDS
+SCRIPT_ID_RE = _SCRIPT_ID_RE

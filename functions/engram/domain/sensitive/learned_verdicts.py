@@ -20,18 +20,18 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.bank_accounts import _ACCOUNT_WORDS, _BANK_IN_TEXT, _NOT_A_BANK_AFTER, _NOT_A_BANK_BEFORE
+from engram.domain.sensitive.bank_accounts import ACCOUNT_WORDS, BANK_IN_TEXT, NOT_A_BANK_AFTER, NOT_A_BANK_BEFORE
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID, id_digits, numbers_of_other_institutions
-from engram.domain.sensitive.government_id_checks import _DIGIT_GROUPS_RE, _WORDED_CHECKS, _cpr_valid, _ssn_like
-from engram.domain.sensitive.government_ids import _ID_WORDS, _SCRIPT_ID_RE, company_numbers
+from engram.domain.sensitive.government_id_checks import DIGIT_GROUPS_RE, WORDED_CHECKS, cpr_valid, ssn_like
+from engram.domain.sensitive.government_ids import ID_WORDS, SCRIPT_ID_RE, company_numbers
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
 
 # One vocabulary: the words the rules read as naming an id ...
-_RULES_ID_WORD = re.compile(r"\b(?:" + _ID_WORDS + r")\b", re.IGNORECASE)
+_RULES_ID_WORD = re.compile(r"\b(?:" + ID_WORDS + r")\b", re.IGNORECASE)
 # (the other scripts' id words, without the value the rule wants within a few characters:
 # "ΑΦΜ του πατέρα μου: 940382519")
-_SCRIPT_ID_WORD = re.compile(_SCRIPT_ID_RE.pattern.partition("[^\\d\\n]")[0], re.IGNORECASE)
+_SCRIPT_ID_WORD = re.compile(SCRIPT_ID_RE.pattern.partition("[^\\d\\n]")[0], re.IGNORECASE)
 # ... and names of identity numbers the rules do not act on alone (too short or too common
 # to refuse on without a number of the right shape, which the model judges): identity and
 # identification in the Latin-script languages, personal and citizen numbers, Kazakhstan's
@@ -67,14 +67,14 @@ _BUSINESS_TEXT = re.compile(
 # The check digits of people's national ids, by length (not the SSN's or the CPR's, which
 # any number of their length nearly passes): a number that passes one is an id's shape.
 _PERSON_CHECKS = tuple(
-    (n, check) for _, n, check in (*_WORDED_CHECKS, *NATIONALITY_CHECKS) if check not in (_ssn_like, _cpr_valid)
+    (n, check) for _, n, check in (*WORDED_CHECKS, *NATIONALITY_CHECKS) if check not in (ssn_like, cpr_valid)
 )
 # A number glued to letters or after "#" is a code's, not a person's id.
 _CODE_BEFORE = re.compile(r"(?:[^\W\d_]|#|[^\W\d_][\-_/])\Z")
 _BEFORE, _AFTER, _BESIDE = 40, 80, 30
 _ID_MIN_DIGITS, _ACCOUNT_MIN_DIGITS = 5, 6
 
-_ACCOUNT_WORD = re.compile(r"\b" + _ACCOUNT_WORDS + r"|\biban\b", re.IGNORECASE)
+_ACCOUNT_WORD = re.compile(r"\b" + ACCOUNT_WORDS + r"|\biban\b", re.IGNORECASE)
 # English "account" alone is every service's (a CRM's record, a plan's customer): with no other
 # account word, a bank account needs its bank named ("bank", "IBAN", "sort code", "checking"...)
 # or money sent to it.
@@ -132,7 +132,7 @@ def _checked_person_id(text: str) -> bool:
     166330450"): a number with check digits is seldom a look-alike by chance (one in ten)."""
     if _BUSINESS_TEXT.search(text):
         return False
-    for m in _DIGIT_GROUPS_RE.finditer(text):
+    for m in DIGIT_GROUPS_RE.finditer(text):
         if _CODE_BEFORE.search(text, 0, m.start()):
             continue  # the digits of a code ("order #OD4301182290", "SKU-48213377") are that code's
         digits = re.sub(r"\D", "", m.group())
@@ -146,7 +146,7 @@ def _names_id(text: str) -> bool:
 
 
 def _an_account(read: str) -> bool:
-    if _no_number(read, _ACCOUNT_MIN_DIGITS) or _MASKED.search(read) or _NOT_A_BANK_AFTER.search(read):
+    if _no_number(read, _ACCOUNT_MIN_DIGITS) or _MASKED.search(read) or NOT_A_BANK_AFTER.search(read):
         return False
     words = list(_ACCOUNT_WORD.finditer(read))
     if words and all(_another_account(read, m.start()) for m in words):
@@ -158,9 +158,9 @@ def _an_account(read: str) -> bool:
 
 
 def _names_a_bank(read: str) -> bool:
-    return _BANK_IN_TEXT.search(read) is not None or _MONEY_SENT.search(read) is not None
+    return BANK_IN_TEXT.search(read) is not None or _MONEY_SENT.search(read) is not None
 
 
 def _another_account(read: str, at: int) -> bool:
     clause = _CLAUSE_BREAK.split(read[max(0, at - 60) : at])[-1]
-    return _NOT_A_BANK_BEFORE.search(clause) is not None
+    return NOT_A_BANK_BEFORE.search(clause) is not None
