@@ -76,3 +76,33 @@ def test_a_code_in_a_game_or_a_story_passes(text: str) -> None:
 )
 def test_a_real_code_beside_a_game_is_still_a_secret(text: str) -> None:
     assert _rules(text) == "secret"
+
+
+# -- where the password is, in more languages: a copula then a place, written or kept --------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "la contraseña está en la nevera, en un post-it de IKEA",
+        "la password della banca è sulla scrivania di Marco",
+        "el código está detrás del router, en la etiqueta de Movistar",
+        "ο κωδικός του email είναι αποθηκευμένος στο KeePass",
+        "la contraseña del router está apuntada en la libreta de Carmen",
+    ],
+)
+def test_where_the_password_is_in_more_languages_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "la contraseña del wifi es Pepito#2211",
+        "la password del wifi è Girasole!88",
+        "ο κωδικός του wifi είναι Fengari_77",
+        "hasło na wifi: Kotek#2020",
+    ],
+)
+def test_a_password_given_after_those_words_is_still_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"

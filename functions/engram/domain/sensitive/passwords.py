@@ -107,11 +107,11 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     then given ("..., so Rex2016"), or further on, not where it is kept."""
     first = words[0].strip(".,;!?)(\"'\\{}[]").lower()  # (and a JSON string's escapes and braces)
     separated = m.group("sep").strip() != ""
-    if not separated and first in {"is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest"}:
+    if not separated and first in _COPULAS:
         return False  # the form with its copula is read by the other pattern
     if not separated and re.fullmatch(r"\d{4,8}", first.rstrip(",")):
         return True  # "kartın şifresi 4719": a PIN, straight after the word
-    if first in _WHERE_FIRST or (first == "on" and separated):
+    if first in _WHERE_FIRST or (first in _ON_FIRST and separated):
         # where it is kept ("is in 1Password", "is under the router", "ist bei Oma");
         # "on" with no separator before it is Finnish for "is" ("salasana on ...")
         return False
@@ -128,6 +128,14 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     return _value_further_on(words[1:8]) or _value_after_so(rest)
 
 
+# The copula right after the word ("contraseña está guardada ..."): the form with its
+# copula is read by the other pattern.
+_COPULAS = frozenset(
+    [
+        *("is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest", "está", "esta", "estaba"),
+        *("είναι", "ειναι"),
+    ]
+)
 _ADVICE_FIRST = frozenset(
     ["never", "don't", "dont", "do", "nie", "jamais", "nunca", "niemals", "nie", "aldrig", "nooit", "mai", "always"]
 )
@@ -138,7 +146,14 @@ _WHERE_FIRST = frozenset(
         *("unter", "sous", "sotto", "debajo", "onder"),
         # "in" of more languages ("hasło jest w menedżerze haseł", "ist im Tresor", "est dans le coffre")
         *("w", "we", "im", "dans", "nel", "nella", "nello", "i"),
+        # "behind" and "under" of more languages ("está detrás del router", "κάτω από")
+        *("dietro", "detrás", "detras", "hinter", "derrière", "derriere", "κάτω", "πίσω", "під", "под"),
     ]
+)
+# "on" of more languages, after a copula or a separator only ("la password del wifi è sul
+# modem", "heslo je na routeru"): "hasło na wifi: ..." names what the password is for.
+_ON_FIRST = frozenset(
+    ["on", "sul", "sulla", "sullo", "en", "sobre", "no", "na", "auf", "sur", "op", "på", "στο", "στη", "στην", "на"]
 )
 # A clause that gives no value: the password's word again (a tool's echo), a size
 # ("password:  24 bytes", kubectl describe), or what happened to it in a log line.

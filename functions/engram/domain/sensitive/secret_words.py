@@ -130,6 +130,8 @@ WHERE_IT_IS = frozenset(
         *("écrit", "écrite", "notée", "noté", "geschrieben", "notiert", "gespeichert", "opgeschreven"),
         *("opgeslagen", "skriven", "skrivet", "sparad", "skrevet", "lagret", "napsané", "napsaný", "napsaná"),
         *("uložené", "zapisane", "zapisany", "zapisana", "zapisał", "zapisałam"),
+        *("γραμμένος", "γραμμένη", "γραμμένο", "αποθηκευμένος", "αποθηκευμένη", "αποθηκευμένο", "записан"),
+        *("записано", "записаний", "записаний", "збережений", "сохранён", "сохранен", "kirjoitettu", "tallennettu"),
     ]
 )
 
