@@ -11,13 +11,14 @@ from typing import Any
 import pytest
 from engram.domain import conversation as conversation_module
 from engram.domain.conversation import redact_sensitive
-from engram.domain.sensitive import find_sensitive
+from engram.domain.sensitive import find_sensitive, secret_formats
 from engram.domain.sensitive import reading_view as reading_view_module
 from engram.domain.sensitive import redaction as redaction_module
 from engram.domain.sensitive.categories import REDACTED
 from engram.domain.sensitive.learned_model import ValueModel, model
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.redaction import flagged_span
+from engram.domain.sensitive.secret_formats import public_or_sealed
 
 _ORDINARY = "We walked the dog along the river at 7 and met Sam, who has 2 cats and a garden. " * 120
 
@@ -108,3 +109,20 @@ def test_a_text_the_filter_passes_is_asked_once() -> None:
 
     assert flagged_span(_ORDINARY, flags) is None
     assert asked == [_ORDINARY]
+
+
+def test_the_public_setting_pattern_is_tried_only_where_a_public_name_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    tried: list[str] = []
+    monkeypatch.setattr(secret_formats, "_PUBLIC_SETTING_RE", _Counting(secret_formats._PUBLIC_SETTING_RE, tried))
+    # "site" and "search" alone are everyday words: the pattern cost a millisecond a 10,000 characters
+    assert public_or_sealed("the site was down and the search was slow " * 50).startswith("the site")
+    assert tried == []
+    for text in (
+        "NEXT_PUBLIC_SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiJ9abcdefghijk",
+        "recaptcha_site_key=6LcR8xAqAAAAAKx3bP9eQ2mZ1vN7",
+        "algolia search-only api key 4f8a9c2e1b7d6f3a0e5c",
+        # the pattern's case folding reads "ſ" as "s", lower() does not: still masked
+        "ſite_key=4f8a9c2e1b7d6f3a0e5c9a8b search",
+    ):
+        assert "publickey" in public_or_sealed(text), text
+    assert len(tried) == 4
