@@ -218,13 +218,22 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
         return True
     if _BANK_NUMBER_WORD.match(m.group()) and _THE_BANKS_OWN.match(text, m.end()):
         return sum(1 for r in _NUMBER_RUN.finditer(text) if sum(map(str.isdigit, r.group())) >= 6) == 1
-    line_start = text.rfind("\n", 0, m.start()) + 1
+    # (each look is bounded: a long message of many excused accounts read its whole start
+    # again for each of them, 10 s at 40,000 characters)
+    line_start = text.rfind("\n", max(0, m.start() - _YAML_REACH), m.start()) + 1
+    if line_start == 0 and m.start() > _YAML_REACH:
+        return False  # no YAML line is that long
     indent = len(text[line_start : m.start()]) - len(text[line_start : m.start()].lstrip(" \t"))
     if indent:
-        parents = [p for p in _PARENT_LINE.finditer(text, 0, line_start) if len(p.group(1)) < indent]
+        within = max(0, line_start - _YAML_REACH)
+        parents = [p for p in _PARENT_LINE.finditer(text, within, line_start) if len(p.group(1)) < indent]
         if parents and _NOT_A_BANK_BEFORE.search(parents[-1].group(2) + " "):
             return True
     return False
+
+
+# How far back a YAML line and its block's name are looked for.
+_YAML_REACH = 2000
 
 
 # Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
@@ -405,7 +414,8 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
     if _more_account_forms(text, words):
         return True
     if any(
-        not _NOT_A_BANK_BEFORE.search(text[: m.start()])
+        # (the words it looks for end at most ~50 characters before the number)
+        not _NOT_A_BANK_BEFORE.search(text, max(0, m.start() - 80), m.start())
         and not _placeholder(m.group("num"))
         and not _not_a_bank_account(text, m)
         for m in _account_matches(text)
