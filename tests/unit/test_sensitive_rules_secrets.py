@@ -383,3 +383,33 @@ def test_a_pin_spelled_in_these_languages_is_a_secret(text: str) -> None:
 )
 def test_number_words_that_are_no_pin_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a password manager's master password named by the manager ("1password" holds no password word)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bitwarden master: Lighthouse-Gravel-93",
+        "the 1Password master for the family account is 'juniper-anvil-cloud-52'",
+        "lastpass master phrase -> silver canoe morning tide 2007",
+        "our keepassxc master = Quokka!Brine47",
+    ],
+)
+def test_a_password_managers_master_named_by_the_manager_is_a_secret(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 1password master password rotates every 90 days",
+        "bitwarden master password: never write it down",
+        'the 1password master for the team is "in the safe"',
+        "keychain master password is the same as my mac login",
+        "1Password master: see the emergency kit in the drawer",
+    ],
+)
+def test_what_is_said_about_a_managers_master_passes(text: str) -> None:
+    assert _rules(text) is None

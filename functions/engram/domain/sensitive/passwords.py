@@ -369,6 +369,31 @@ MADE_UP_LOCK = re.compile(
 )
 
 
+# A password manager's master password named by the manager ("the shared 1password master
+# for the marketing vault is "purple-otter-lantern-41"", "bitwarden master: Lighthouse-93",
+# "keychain master phrase -> blue tractor yellow field 1989"): "1password" holds no password
+# word of its own. The value is quoted, looks like a password, or is words with a number.
+_KEEPER_MASTER_RE = re.compile(
+    r"(?<![\w])(?:1password|bitwarden|lastpass|keepass(?:xc)?|keychain|dashlane|proton\s+pass|nordpass|enpass)"
+    r"(?:['’]s)?\s+master(?:\s+(?:password|passphrase|phrase|pw|pass))?(?:\s+(?:for|of|on)\s+[^.\n:;?!]{1,40}?)?"
+    r"\s*(?:\s(?:is|was)\s|:|->|→|=)\s*(?P<value>[\"'“‘][^\"'”’\n]{3,60}[\"'”’]|[^\s\"'“‘][^\n,;]{2,60})",
+    re.IGNORECASE,
+)
+
+
+def keeper_master(text: str) -> bool:
+    for m in _KEEPER_MASTER_RE.finditer(text):
+        value = m.group("value").strip()
+        if value[0] in "\"'“‘":
+            inner = value.strip("\"'“”‘’")
+            where = inner.split()[0].lower() in _WHERE_FIRST | _ON_FIRST | {"see", "ask", "check", "same"}
+            return not where and not pointer(inner)
+        first = value.split()[0].strip(".,;!?)(")
+        if credential_like(first) or re.fullmatch(r"(?:[a-z]{3,10}\s+){2,5}\d{2,4}", value.lower()):
+            return True
+    return False
+
+
 # A word naming another kind of code right before "code for the house": the number is that
 # code ("the zip code for the new house is 94103", "the area code for the office is 415").
 _OTHER_CODE = re.compile(

@@ -9,7 +9,7 @@ from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, user_password_pair
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
-from engram.domain.sensitive.passwords import MADE_UP_LOCK, keyword_rules
+from engram.domain.sensitive.passwords import MADE_UP_LOCK, keeper_master, keyword_rules
 from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
@@ -22,7 +22,7 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or user_password_pair(text):
         return True
-    if password_in_brackets(text) or answered_question(text):
+    if password_in_brackets(text) or answered_question(text) or ("master" in words and keeper_master(text)):
         return True
     if ('"' in text or "“" in text) and security_answer(text):
         return True
