@@ -6,15 +6,19 @@ knows. All leave every score, label and redacted text as they were."""
 
 from __future__ import annotations
 
+import random
+import sys
 from typing import Any
 
 import pytest
 from engram.domain import conversation as conversation_module
 from engram.domain.conversation import redact_sensitive
+from engram.domain.sensitive import filter as filter_module
 from engram.domain.sensitive import find_sensitive, secret_formats
 from engram.domain.sensitive import reading_view as reading_view_module
 from engram.domain.sensitive import redaction as redaction_module
 from engram.domain.sensitive.categories import REDACTED
+from engram.domain.sensitive.filter import find_by_rules
 from engram.domain.sensitive.learned_model import ValueModel, model
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.redaction import flagged_span
@@ -126,3 +130,30 @@ def test_the_public_setting_pattern_is_tried_only_where_a_public_name_is(monkeyp
     ):
         assert "publickey" in public_or_sealed(text), text
     assert len(tried) == 4
+
+
+class _Searched:
+    def __init__(self, pattern: Any, spans: list[int]) -> None:
+        self.pattern, self.spans = pattern, spans
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> Any:
+        self.spans.append(min(endpos, len(text)) - pos)
+        return self.pattern.search(text, pos, endpos)
+
+
+def test_a_record_s_value_field_is_looked_for_only_before_its_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    spans: list[int] = []
+    monkeypatch.setattr(filter_module, "_VALUE_FIELD", _Searched(filter_module._VALUE_FIELD, spans))
+    text = _ORDINARY + "note: the value: 12 and the time 10:30"
+    assert find_by_rules(text) is None
+    # the pattern has no word to start from ("v" is one of its words): it read every
+    # character of a message; now the few before each ":" or "="
+    assert spans and max(spans) <= 12
+
+
+def test_the_value_field_is_found_where_the_pattern_finds_it() -> None:
+    rng = random.Random(18)
+    pieces = [*"vVaAlLuUeEwWrRtToOdD \t\n:=\"'x1", "value", "VAL", "wert", "valeur", "waarde", "\u00a0"]
+    for _ in range(20_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 25)))
+        assert filter_module._has_value_field(text) == (filter_module._VALUE_FIELD.search(text) is not None), text

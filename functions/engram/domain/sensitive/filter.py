@@ -214,6 +214,21 @@ _RECORD_PAIR = re.compile(
 
 
 _VALUE_FIELD = re.compile(r"""(?:value|val|v|wert|valor|valore|valeur|waarde)["']?\s*[:=]""", re.IGNORECASE)
+_FIELD_MARK = re.compile(r"[:=]")
+_VALUE_WORD_MAX = len("valeur") + 1  # (and its quote)
+
+
+def _has_value_field(text: str) -> bool:
+    """``_VALUE_FIELD.search(text)``, asked only just before each ":" and "=": the pattern has
+    no word of its own to start from ("v" is one of its words) and cost nearly a millisecond
+    on 10,000 characters of ordinary text."""
+    for mark in _FIELD_MARK.finditer(text):
+        start = mark.start()
+        while start > 0 and text[start - 1].isspace():
+            start -= 1
+        if _VALUE_FIELD.search(text, max(0, start - _VALUE_WORD_MAX), mark.end()):
+            return True
+    return False
 
 
 def _record_pair(text: str) -> SensitiveMatch | None:
@@ -239,7 +254,7 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         found = joined if joined is not None and joined.rule in NEEDS_DIGITS else None
     if found is not None:
         return found
-    if _VALUE_FIELD.search(text):
+    if _has_value_field(text):
         found = _record_pair(text)
         if found is not None:
             return found
