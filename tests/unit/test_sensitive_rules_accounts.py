@@ -147,3 +147,31 @@ def test_an_account_with_its_bank_s_name_is_found(text: str) -> None:
 )
 def test_an_account_that_is_a_service_s_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- an IBAN named as one whose check digits hold, of another length than its country's ---------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IBAN pour le loyer : FR20 5260 1815 9083 0166 1318",
+        "mi IBAN es ES60 6091 3909 9603 0824 6281 94, a nombre de Lucía",
+        "الآيبان حق الراتب AE42 8219 9351 8190 9378 65",
+        "IBAN do czynszu: PL34 7975 4323 1948 7574 9118 6252 76",
+    ],
+)
+def test_a_named_iban_of_another_length_with_its_check_is_an_account(text: str) -> None:
+    assert _rules(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "IBAN pour le loyer : FR21 5260 1815 9083 0166 1318",  # (the check does not hold)
+        "the IBAN format is DE + 2 check digits + 18 digits, e.g. DE00 0000 0000 0000 0000 00",
+        "ticket FR20 5260 1815 9083 0166 1318 in the queue",  # (no IBAN word)
+    ],
+)
+def test_an_iban_like_number_without_its_word_or_check_passes(text: str) -> None:
+    assert _rules(text) is None

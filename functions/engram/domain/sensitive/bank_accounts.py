@@ -129,6 +129,8 @@ def has_iban(text: str) -> bool:
             continue
         body = _iban_body(text, m.end(), length - 4)
         if body is None:
+            if _named_iban_of_another_length(text, m):
+                return True
             continue
         # A lower-case country code counts when the text says it is an IBAN, or when the
         # number is written as one unbroken word (as pasted from a banking app) or in the
@@ -141,7 +143,31 @@ def has_iban(text: str) -> bool:
         )
         if (m.group(1).isupper() or lower_ok) and iban_valid(country + m.group(2) + body):
             return True
+        if _named_iban_of_another_length(text, m):
+            return True
     return False
+
+
+# The IBAN's word in more scripts: Arabic's "آيبان", Persian's "شبا" (Iran's IBAN).
+_IBAN_WORD_ANY = re.compile(r"(?<![\w])(?:iban\w{0,3}|(?:ال)?[آا]يبان|شبا|шба|ІВАN)(?![\w])", re.IGNORECASE)
+# An IBAN as written: letters and digits in groups with single spaces or dashes between.
+_IBAN_RUN = re.compile(r"[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
+
+
+def _named_iban_of_another_length(text: str, m: re.Match[str]) -> bool:
+    """An IBAN named as one, a few words before, whose check digits hold though its length
+    is not its country's ("IBAN für die Miete: DE55 2004 1010 0505 0013 1944", two digits
+    too many): a mistyped IBAN is still the person's account. Without the word, one random
+    number in 97 would pass."""
+    if _IBAN_WORD_ANY.search(text, max(0, m.start() - 40), m.start()) is None or not m.group(1).isupper():
+        return False
+    run = _IBAN_RUN.match(text, m.start())
+    if run is None:
+        return False
+    compact = re.sub(r"[ \-]", "", run.group())
+    if not 15 <= len(compact) <= 34 or not re.fullmatch(r"[A-Z]{2}\d{2}[A-Z0-9]+", compact):
+        return False
+    return int("".join(str(int(c, 36)) for c in compact[4:] + compact[:4])) % 97 == 1
 
 
 # "account" of something that is not a bank ("AWS account 111122223333", "Steam account").
