@@ -359,3 +359,38 @@ def test_a_security_question_said_to_be_answered_gives_no_answer(text: str) -> N
 
 def test_a_security_question_s_answer_is_still_found() -> None:
     assert _rules("security question: first pet, answer is Biscuit") == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # review rv2: the login pair 'user / password' read a URL's '//', a path's or a
+        # ratio's slash as the pair's ('login page: https://...' was refused, whole filter too)
+        "login page: https://example.com/login",
+        "the login, it's https://acme.com",
+        "SSO login: https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
+        "login handler: /app/routes/auth.py",
+        "login logs: /var/log/auth.log",
+        "login ratio is 3/4 this week",
+        "login endpoint is POST /api/v1/auth/login",
+        "user: POST /users/ is slow",
+    ],
+)
+def test_a_url_path_or_ratio_after_login_is_no_pair(text: str) -> None:
+    assert _rules(text) is None
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "login: admin / Synology!2468",
+        "login is deploy/Wint3r-Harbor!22",
+        "login for the NAS is admin / Harbor#Light42",
+        "login: admin/Hunter2!x",
+        "creds are admin / hunter2",
+        "magic login link: https://staging.engram.io/auth/magic?code=OGZeGNBxJKk86uydFX1W&email=qa%40acme.io",
+    ],
+)
+def test_a_login_pair_is_still_found(text: str) -> None:
+    assert _rules(text) == "secret"

@@ -50,7 +50,26 @@ _CODE_RE = re.compile(
     + r"(?P<value>[#*]?\d(?:[\dA-D\-#*]|\s\d){2,})(?![\w])",
     re.IGNORECASE,
 )
-_LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*\S+\s*/\s*\S+", re.IGNORECASE)
+_LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*(?P<user>\S+)\s*/\s*(?P<pw>\S+)", re.IGNORECASE)
+
+
+def _login_pair(text: str) -> bool:
+    """ "login: admin / Synology!2468"; not a URL, a path or a ratio after the word ("login
+    page: https://example.com/login", "login logs: /var/log/auth.log", "login ratio is 3/4"),
+    unless the URL carries a login code ("magic login link: https://...?code=OGZeGNBxJKk86u")."""
+    for m in _LOGIN_RE.finditer(text):
+        user, pw = m.group("user"), m.group("pw")
+        if "://" in m.group():
+            if _CODE_IN_QUERY.search(pw):
+                return True
+        elif "/" not in user + pw and not (user.isdigit() and pw.isdigit()):
+            return True
+    return False
+
+
+_CODE_IN_QUERY = re.compile(r"[?&][\w\-]*=(?=[^&#\s]*\d)(?=[^&#\s]*[A-Za-z])[^&#\s]{16,}")
+
+
 _QUOTED = re.compile(r"""^["'“‘`]([^"'”’`]{3,})["'”’`]""")
 
 
@@ -254,6 +273,7 @@ _CREDS_RE = re.compile(
 )
 
 
+_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
 _BAND = re.compile(r"(?:\d(?:\.\d)?\s*g(?:hz)?|mbps|_?ext|guest)$", re.IGNORECASE)
 
 
@@ -310,6 +330,7 @@ def _not_a_pair(user: str, pw: str) -> bool:
         or re.fullmatch(r"\d{2,5}/\S*", pw) is not None  # "user:password@localhost:5432/db": a port and a path
         or pw.endswith(":")
         or pw.startswith("//")  # "... timeouts: mongodb+srv://cluster0...": a URL's scheme and host
+        or (user in _HTTP_METHODS and "/" in pw)  # "login endpoint is POST /api/v1/auth/login"
         or _FILE_NAME.fullmatch(pw) is not None
     )
 
@@ -332,7 +353,7 @@ _PAIR_STEMS = LOGIN_STEMS | frozenset(["wi", "fi", "wifi", "wlan"])
 
 
 def keyword_rules(text: str, present: frozenset[str]) -> bool:
-    if present & _PAIR_STEMS and (_LOGIN_RE.search(text) or _creds(text)):
+    if present & _PAIR_STEMS and (_login_pair(text) or _creds(text)):
         return True
     if present & PASSWORD_STEMS and (
         _password(text) or _password_far(text) or _reversed_password(text) or _set_to(text)
