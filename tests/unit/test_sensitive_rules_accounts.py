@@ -175,3 +175,31 @@ def test_a_named_iban_of_another_length_with_its_check_is_an_account(text: str) 
 )
 def test_an_iban_like_number_without_its_word_or_check_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a branch's code alone, the account said to be not given or to come apart -------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sort code 20-45-77, I'll send the account number tonight",
+        "routing 026009593, account number comes tomorrow",
+        "BSB 732-012 is the Westpac branch code, no account given yet",
+        "BLZ 500 105 17, die Kontonummer kommt per SMS",
+    ],
+)
+def test_a_branch_code_alone_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BSB 633-000, account 1447 2298, I'll send the rest later",
+        "sort code 20-45-77 account 43917362, no account given to others",
+        "routing 026009593 and account 4471882093, the account number comes from the form",
+    ],
+)
+def test_a_branch_code_with_its_account_is_still_an_account(text: str) -> None:
+    assert _rules(text) == "bank_account"

@@ -206,6 +206,15 @@ _THE_BANKS_OWN = re.compile(
     r"|(?-i:[A-Z][\w&.\-]*)(?:\s+(?-i:[A-Z][\w&.\-]*)){0,3}(?:['’]s)?(?=[\s,.;:)]|$))",
     re.IGNORECASE,
 )
+# A branch's code given and the account said to be not given, or to come apart ("BSB 062-000
+# is just the CBA branch code, I'll text the account no", "sort code 30-00-00 Lloyds head
+# office, no account given", "BLZ 370 400 44 – die Kontonummer schick ich dir gleich separat").
+_ACCOUNT_NOT_GIVEN = re.compile(
+    r"\b(?:no\s+account(?:\s+(?:number|no))?\s+(?:given|yet|here)|(?:text|send|message|give)\s+(?:you\s+)?the\s+"
+    r"account(?:\s+(?:number|no|num|#))?|account(?:\s+(?:number|no))?\s+(?:comes|follows|will\s+follow|to\s+follow)"
+    r"|kontonummer\s+(?:schick|sende|kommt|folgt)\w*|branch\s+code|head\s+office)\b",
+    re.IGNORECASE,
+)
 _ACCOUNT_ID = re.compile(r"(?i:account|acct|acc)\s+ID\b")
 # The block a YAML line sits in, named by a service ("aws:\n  account: 123456789012").
 _PARENT_LINE = re.compile(r"^([ \t]*)([^\n:]+):[ \t]*$", re.MULTILINE)
@@ -242,7 +251,9 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
     if _NOT_A_BANK_AFTER.match(text, m.end()):
         return True
-    if _BANK_NUMBER_WORD.match(m.group()) and _THE_BANKS_OWN.match(text, m.end()):
+    if _BANK_NUMBER_WORD.match(m.group()) and (
+        _THE_BANKS_OWN.match(text, m.end()) or _ACCOUNT_NOT_GIVEN.search(text) is not None
+    ):
         return sum(1 for r in _NUMBER_RUN.finditer(text) if sum(map(str.isdigit, r.group())) >= 6) == 1
     # (each look is bounded: a long message of many excused accounts read its whole start
     # again for each of them, 10 s at 40,000 characters)
