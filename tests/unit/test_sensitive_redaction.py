@@ -173,3 +173,23 @@ def test_runs_that_keep_coming_end_with_the_values_gone_and_the_keys_kept(monkey
     log = " ".join(f"user=u{i} status=ok" for i in range(120))
     cleaned = redaction_module.redact_piece(log)
     assert cleaned == " ".join(f"user={REDACTED} status=ok" for _ in range(120))
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        # review rv2: a Chinese or Japanese stop ends a sentence with no space after it; the
+        # sentence after a password's went with it ('[redacted][redacted]', '[redacted]')
+        ("パスワードは Sakura#2024 です。明日は晴れ。", "。明日は晴れ。"),
+        ("パスワードはSakura#2024です。明日は晴れです。会議は三時から。", "明日は晴れです。会議は三時から。"),
+        ("我的密码是 Sakura#2024。明天下雨。", "。明天下雨。"),
+        ("我的密码是Sakura#2024，明天下雨。", "明天下雨。"),
+        ("会議のメモ：売上は前年比12%増。パスワードは Sakura#2024 です。明日は晴れ。", "会議のメモ：売上は前年比12%増。"),
+    ],
+)
+def test_a_chinese_or_japanese_sentence_after_a_secret_stays(text: str, kept: str) -> None:
+    out, rules = redact_sensitive(text)
+    assert "Sakura#2024" not in out
+    assert kept in out
+    assert rules
+    assert find_sensitive(out) is None

@@ -291,9 +291,10 @@ def fit_window(newest_first: Sequence[Message], last: int | None, token_budget: 
 # -- redaction --------------------------------------------------------------------------------
 # A stop followed by more text ("123.45.6789", "e.g.x") is inside the sentence: splitting
 # there would cut a number written with dots into pieces no rule recognises. Every
-# character falls in some piece, so joining the pieces gives the text back.
-_SENTENCE = re.compile(r"(?:[^.!?;\n]|[.!?;](?=[^\s.!?;]))+[.!?;]*\n?|[.!?;]+\n?|\n")
-_CLAUSE = re.compile(r"[^,]+,?|,")
+# character falls in some piece, so joining the pieces gives the text back. Chinese and
+# Japanese stops end a sentence with no space after them ("パスワードは X です。明日は晴れ。").
+_SENTENCE = re.compile(r"(?:[^.!?;\n。！？；]|[.!?;](?=[^\s.!?;]))+[.!?;。！？；]*\n?|[.!?;。！？；]+\n?|\n")
+_CLAUSE = re.compile(r"[^,，]+[,，]?|[,，]")
 # Digits grouped by spaces, dashes or dots ("4111 1111 ...", "123.45.6789"): such a number is
 # replaced alone when it trips a rule on its own.
 _NUMBERISH = re.compile(r"[\d][\d \-.]{5,}[\d]")

@@ -239,7 +239,7 @@ def _alnum(word: str) -> str:
 
 def replaced_whole(piece: str) -> str:
     """``piece`` as one redaction, its leading space and trailing stop kept."""
-    tail = piece[len(piece.rstrip(" ,.!?;\n")) :]
+    tail = piece[len(piece.rstrip(" ,.!?;\n。！？；，")) :]
     lead = piece[: len(piece) - len(piece.lstrip())]
     return f"{lead}{REDACTED}{tail}"
 
@@ -416,4 +416,10 @@ def _names_next(chunk: str) -> bool:
 
 
 def _has_value(chunk: str) -> bool:
-    return any(t.value for t in model_tokens(chunk))
+    # (the learned stage's tokens read a run of Chinese or Japanese as a value: a sentence of
+    # them, "明日は晴れ。", went as a listed value of the shape of "パスワードは" before it)
+    return not _CJK_WORDS.fullmatch(chunk) and any(t.value for t in model_tokens(chunk))
+
+
+# Chinese and Japanese script and punctuation with no digit and no Latin letter.
+_CJK_WORDS = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff0f\uff1a-\uff20\uff5b-\uff65]+")
