@@ -212,3 +212,30 @@ def test_an_id_after_the_abbreviation_of_number_is_an_id(text: str) -> None:
 )
 def test_another_number_after_the_abbreviation_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- a company's number of a person's id's form: Iceland's kennitala with 40 added to its day -----
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kennitala félagsins 550372-1939, reikningar á netfangið",
+        "kennitala 610991-3009 (ehf.), fyrir reikninginn",
+    ],
+)
+def test_a_companys_number_of_an_ids_form_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kennitalan mín er 031188-4159",
+        "kennitala 221083-3779, Jón",
+        "o meu NIF é 218433913",
+        "NIF 504188330",  # (a company's by its first digit, but written with no company: kept)
+    ],
+)
+def test_a_persons_kennitala_or_a_nif_is_still_an_id(text: str) -> None:
+    assert _rules(text) == "government_id"

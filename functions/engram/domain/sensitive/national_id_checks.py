@@ -62,7 +62,9 @@ def _amka(d: str) -> bool:
 def _kennitala(d: str) -> bool:
     r = 11 - _weighted(d, (3, 2, 7, 6, 5, 4, 3, 2)) % 11
     century = d[9] in "09"  # 9 for the 1900s, 0 for the 2000s
-    day = int(d[:2]) - (40 if int(d[:2]) >= 40 else 0)  # a company's day is 40 on
+    # a company's kennitala has 40 added to its day: a company's number is no person's id
+    # ("kennitala fyrirtækis 540169-6249 (ehf.)")
+    day = int(d[:2])
     return century and r != 10 and (0 if r == 11 else r) == int(d[8]) and _date_ok(day, int(d[2:4]))
 
 
