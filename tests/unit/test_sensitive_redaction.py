@@ -184,7 +184,10 @@ def test_runs_that_keep_coming_end_with_the_values_gone_and_the_keys_kept(monkey
         ("パスワードはSakura#2024です。明日は晴れです。会議は三時から。", "明日は晴れです。会議は三時から。"),
         ("我的密码是 Sakura#2024。明天下雨。", "。明天下雨。"),
         ("我的密码是Sakura#2024，明天下雨。", "明天下雨。"),
-        ("会議のメモ：売上は前年比12%増。パスワードは Sakura#2024 です。明日は晴れ。", "会議のメモ：売上は前年比12%増。"),
+        (
+            "会議のメモ：売上は前年比12%増。パスワードは Sakura#2024 です。明日は晴れ。",
+            "会議のメモ：売上は前年比12%増。",
+        ),
     ],
 )
 def test_a_chinese_or_japanese_sentence_after_a_secret_stays(text: str, kept: str) -> None:

@@ -81,13 +81,18 @@ def _password(text: str) -> bool:
     return any(_password_value(text, m) for r in _PASSWORD_RES for m in r.finditer(text))
 
 
+_REST_REACH = 600
+
+
 def _a_numeric_seed(m: re.Match[str], rest: str) -> bool:
     """ "--seed 42", "random seed 1234": a seed of numbers; a wallet's seed is words."""
     return m.group().lower().startswith("seed") and not _SEED_WORDS.match(rest)
 
 
 def _password_value(text: str, m: re.Match[str]) -> bool:
-    rest = text[m.end() :]
+    # (what follows is read a few words on, never to the end: a long message of many
+    # password words split all the rest again at each of them, 23 s at 96,000 characters)
+    rest = text[m.end() : m.end() + _REST_REACH]
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
