@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from engram.domain.sensitive import filter as filter_module
 from engram.domain.sensitive import find_by_rules, find_sensitive
+from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 
 
 def _rules(text: str, key: str = "") -> str | None:
@@ -239,3 +240,39 @@ def test_a_companys_number_of_an_ids_form_passes(text: str) -> None:
 )
 def test_a_persons_kennitala_or_a_nif_is_still_an_id(text: str) -> None:
     assert _rules(text) == "government_id"
+
+
+# -- a short capital id word that is a machine's or a shop's abbreviation too (NID, CIN) ------------
+
+_NAMED_AS_ANOTHER_THINGS = [
+    "NID 1234567890 is the network interface id in the logs",
+    "NID: 4412 8890 12 in the sensor table",
+    "CIN 12345678 is the cinema chain's order number",
+    "CIN 44718263 is the ticket number for the printer",
+    "NIDA 4471992 is the device serial in the sensor log",
+    "NID for the sensor: 99817723",
+    "NPWP 55123890 = the node's process id on the cluster",
+]
+
+
+@pytest.mark.parametrize("text", _NAMED_AS_ANOTHER_THINGS)
+def test_a_short_id_words_number_named_as_another_things_passes(text: str) -> None:
+    assert _rules(text) is None
+    assert find_sensitive(text) is None
+    assert not learned_verdict_stands(text, "", "government_id")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my NID is 1990123456789",
+        "CIN: AB123456 pour le dossier de la banque",
+        "NID no. 19857812345678901",
+        "my NID is 1990123456789 and the router's node id is 4471",
+        "her NID 1990123456789 is in the customer table",
+    ],
+)
+def test_a_short_id_words_number_named_as_nothing_else_is_still_an_id(text: str) -> None:
+    assert _rules(text) == "government_id"
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "government_id"

@@ -9,7 +9,12 @@ import re
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
 from engram.domain.sensitive.categories import folded_words, longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
-from engram.domain.sensitive.id_documents import employers_ein, listed_document_number, persons_ein
+from engram.domain.sensitive.id_documents import (
+    employers_ein,
+    listed_document_number,
+    named_as_another_things,
+    persons_ein,
+)
 from engram.domain.sensitive.keys import OTHER_LICENCES
 
 # -- government ids ------------------------------------------------------------------------------
@@ -264,19 +269,40 @@ def _id_after_its_word(text: str) -> bool:
             continue  # a fishing, business or marriage licence is nobody's id
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, at)
-            if m is None or not id_like(m.group("id")) or _invalid_ssn(m):
-                continue
-            if sum(map(str.isdigit, m.group("id"))) < _MIN_DIGITS_AFTER.get(stem, 0):
-                continue
-            if stem in _SHAPE_AFTER and not _SHAPE_AFTER[stem].fullmatch(m.group("id").strip()):
-                continue
-            if _companys_form(stem, m.group("id")):
-                continue
-            if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):
-                continue  # "passport_no FROM people WHERE id = 12345678": the value is the id's
-            if regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", m.group("id"))) >= 7:
+            if m is not None and _persons_id_after(text, at, stem, regex, m):
                 return True
     return not folded_words(text).isdisjoint(_PASSPORT_WORDS) and _PASSPORT_NATIONALITY_RE.search(text) is not None
+
+
+def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: re.Match[str]) -> bool:
+    """Whether the number ``m`` found after the id word ``stem`` at ``at`` is a person's id."""
+    value = m.group("id")
+    if not id_like(value) or _invalid_ssn(m):
+        return False
+    if sum(map(str.isdigit, value)) < _MIN_DIGITS_AFTER.get(stem, 0):
+        return False
+    if stem in _SHAPE_AFTER and not _SHAPE_AFTER[stem].fullmatch(value.strip()):
+        return False
+    if _companys_form(stem, value):
+        return False
+    if stem in SHORT_CAPITAL_STEMS and _another_things(text, at, m):
+        return False  # "NID 1234567890 is the network interface id", "CIN ... the cinema chain's order number"
+    if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):
+        return False  # "passport_no FROM people WHERE id = 12345678": the value is the id's
+    return regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", value)) >= 7
+
+
+# Short capital id words that are a machine's, a network's or a shop's abbreviation too
+# (NID a network or node id, CIN a cinema's or a chain's): the number is the person's id
+# only if nothing names it as another thing's.
+SHORT_CAPITAL_STEMS = frozenset({"nid", "cin", "nida", "npwp", "kra"})
+_ID_WORD_AT = re.compile(r"(?:" + _ID_WORDS + r")\b", re.IGNORECASE)
+
+
+def _another_things(text: str, at: int, m: re.Match[str]) -> bool:
+    word = _ID_WORD_AT.match(text, at)
+    word_end = at if word is None else word.end()
+    return named_as_another_things(text, word_end, m.start("id"), m.end("id"))
 
 
 def _companys_form(stem: str, value: str) -> bool:

@@ -36,9 +36,9 @@ _DOCUMENT = re.compile(
 # How far after the word its numbers may stand: a list of a family's passports.
 _REACH = 160
 _NUMBER = re.compile(r"(?<![\w\-./:#€$£])([A-Z0-9]{8,10})(?![\w\-/]|[.,]\d)")
-# What names a number as another thing's, right before it.
-_ANOTHER_NUMBER = re.compile(
-    r"\b(?:ref(?:erence)?|booking|order|flight|confirmation|pnr|ticket|reservation|case|application|receipt"
+# What names a number as another thing's (right before it, for a document's number).
+ANOTHER_THINGS = (
+    r"(?:ref(?:erence)?|booking|order|flight|confirmation|pnr|ticket|reservation|case|application|receipt"
     r"|invoice|tracking|phone|tel|fax|mobile|serial|appointment|account|iban|card\s+number|visa\s+number"
     r"|esta|vorgang|aktenzeichen|dossier|r[ée]servation|buchung|prenotazione|reserva|model|part|sku|item|postcode"
     # a secret's word: "passport in the safe, wifi password X4RT9BPF2" gives a password
@@ -48,9 +48,37 @@ _ANOTHER_NUMBER = re.compile(
     r"|users?|uid|build|commit|sha|hash|version|release|job|pid|port|meeting|zoom|webex|room|seat|gate"
     r"|population|total|count|amount|price|issue|pr|request|session|trace|error|err|batch|parcel|shipment"
     r"|customer|member|employee|student|patient|policy|claim|image|container"
-    r"|warte\w*|kunden\w*|bestell\w*|auftrags\w*|rechnungs\w*|termin\w*)\b[^\n]{0,20}$",
+    r"|warte\w*|kunden\w*|bestell\w*|auftrags\w*|rechnungs\w*|termin\w*"
+    # a machine's, a network's or a shop's ("NID 1234567890 is the network interface id",
+    # "CIN 12345678 is the cinema chain's order number")
+    r"|interfaces?|network|nic|sensors?|devices?|nodes?|hosts?|servers?|routers?|cluster|instance|machine|vm"
+    r"|process|thread|chain|cinema|store|shop)"
+)
+_ANOTHER_NUMBER = re.compile(r"\b" + ANOTHER_THINGS + r"\b[^\n]{0,20}$", re.IGNORECASE)
+_ANOTHER_THING = re.compile(r"\b" + ANOTHER_THINGS + r"\b", re.IGNORECASE)
+# A number named right after it as another thing's: "... is the network interface id",
+# "... in the sensor table" (a few words between, none that starts another clause or says
+# where a person's number is kept: "my NID is 1990... and the router's node id is 4471",
+# "... is in the customer table" stay the person's).
+_NAMED_AFTER = re.compile(
+    r"[\s,:(\-–—]*(?:(?:is|was|=|aka|i\.e\.)\s+(?:just\s+|only\s+|actually\s+)?(?:the|a|an|our|its|their|this)?"
+    r"|in\s+(?:the|a|an|our|its|their|this))"
+    r"\s*(?:(?!(?:in|on|of|for|from|and|but|or|to|at)\b)[\w'’]+\s+){0,3}?" + ANOTHER_THINGS + r"\b",
     re.IGNORECASE,
 )
+
+
+def named_as_another_things(text: str, word_end: int, start: int, end: int) -> bool:
+    """Whether the number at ``start:end``, after an id's word ending at ``word_end``, is
+    named as another thing's: between the word and the number ("NID for the sensor:
+    99817723"), or right after the number ("CIN 12345678 is the cinema chain's order
+    number"). For the short capital id words that are a machine's or a shop's abbreviation
+    too (NID, CIN, NIDA, NPWP, KRA)."""
+    if _ANOTHER_THING.search(text, word_end, start):
+        return True
+    return _NAMED_AFTER.match(text, end) is not None
+
+
 # A sentence's end (not an initial's: "L. Ortiz 567128813"); a number in a later sentence
 # is the document's only if that sentence names a number ("... abgeholt. Nummer C4Y8R2N71").
 _SENTENCE_END = re.compile(r"(?<=\w\w)[.!?](?=\s)|;")

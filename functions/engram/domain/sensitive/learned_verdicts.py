@@ -23,7 +23,8 @@ import re
 from engram.domain.sensitive.bank_accounts import ACCOUNT_WORDS, BANK_IN_TEXT, NOT_A_BANK_AFTER, NOT_A_BANK_BEFORE
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID, id_digits, numbers_of_other_institutions
 from engram.domain.sensitive.government_id_checks import DIGIT_GROUPS_RE, WORDED_CHECKS, cpr_valid, ssn_like
-from engram.domain.sensitive.government_ids import ID_WORDS, SCRIPT_ID_RE, company_numbers
+from engram.domain.sensitive.government_ids import ID_WORDS, SCRIPT_ID_RE, SHORT_CAPITAL_STEMS, company_numbers
+from engram.domain.sensitive.id_documents import named_as_another_things
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
 
@@ -120,10 +121,18 @@ def _names_an_id(read: str, key: str) -> bool:
     for regex in (_RULES_ID_WORD, _SCRIPT_ID_WORD, _MORE_ID_WORDS):
         for m in regex.finditer(text):
             a, b = m.start(), m.end()
-            near = _ID_NUMBER.search(text[max(0, a - _BEFORE) : b + _AFTER])
+            near = _ID_NUMBER.search(text, max(0, a - _BEFORE), b + _AFTER)
             if near and not _ORGANISATION.search(text[max(0, a - _BESIDE) : b + _BESIDE]):
+                if _another_things(text, m, near):
+                    continue  # "NID 1234567890 is the network interface id": a machine's, as in the rules
                 return True
     return _checked_person_id(text)
+
+
+def _another_things(text: str, word: re.Match[str], number: re.Match[str]) -> bool:
+    """A short capital id word's number named as another thing's (the rules' question)."""
+    stem = word.group().split()[0].lower()
+    return stem in SHORT_CAPITAL_STEMS and named_as_another_things(text, word.end(), number.start(), number.end())
 
 
 def _checked_person_id(text: str) -> bool:
