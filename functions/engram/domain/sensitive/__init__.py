@@ -30,9 +30,12 @@ Where each family lives (one module per concern):
   form, and by check digit.
 - ``secret``: the secret category's dispatch; ``secret_formats`` (a secret by its shape),
   ``secret_settings`` (a setting of code or configuration named by a secret),
-  ``passwords`` (a secret named by a word), ``passwords_other_languages`` (the same where
-  only a credential-looking value counts), ``cjk_passwords`` (Chinese, Japanese and Korean
-  password words run into their value), ``security_answers``, ``lock_codes``, ``secret_words`` (the words)
+  ``passwords`` (a secret named by a word), ``login_pairs`` (a user and a password after
+  their word), ``named_codes`` (an access code after its word), ``passwords_other_languages``
+  (a password named in other languages, where only a credential-looking value counts),
+  ``cjk_passwords`` (Chinese, Japanese and Korean password words run into their value), ``codes_other_languages`` and
+  ``security_answers_other_languages`` (codes and security answers in other languages),
+  ``security_answers``, ``lock_codes``, ``secret_words`` (the words)
   and ``secret_values`` (what a value, a placeholder or a pointer looks like).
 - ``keys``: keys that name or hold a sensitive value.
 - ``records``: ids and bank accounts in records, JSON, ``key=value`` logs and SQL errors,

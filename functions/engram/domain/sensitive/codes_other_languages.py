@@ -9,9 +9,10 @@ English-shaped rules of ``lock_codes`` and ``passwords`` find no word they know:
   كود, رمز, کد, รหัส, msimbo, mã ...) with the thing it opens close by (a door, gate,
   alarm, safe, intercom, padlock, garage, in each language, inflected), then a code;
 - the code first, and the word after it ("2486 это пин от карты", "0417 isch dr Code
-  vom Veloschloss", "8264 是我家门锁的密码");
-- the answer to a security question named in another language ("güvenlik sorusu: ...
-  cevap: ...", "ответ на секретный вопрос «...» — Соколова", "秘密の質問「...」→ ポチ").
+  vom Veloschloss", "8264 是我家门锁的密码").
+
+(The answer to a security question in another language is in
+``security_answers_other_languages``.)
 
 A code here is three to ten digits (spaced digits and other scripts' digits are read as
 ASCII digits by ``reading_view`` first), at most two letters, "#" or "*": not a time, a
@@ -24,7 +25,6 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.secret_values import credential_like, pointer
-from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
 # Words that by themselves name a PIN or a code to keep secret, in Latin and Cyrillic script.
 _STRONG_LATIN = (
@@ -337,7 +337,7 @@ _CODE_WORDS = frozenset(
 )
 # A letter of the scripts the rules name without word boundaries (Hebrew, Arabic, Indic, Thai,
 # Lao, Georgian, Ethiopic, Khmer, Japanese, Chinese, Korean).
-_SCRIPTS = re.compile(
+SCRIPTS = re.compile(
     r"[\u0530-\u07ff\u0900-\u0dff\u0e00-\u0eff\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff\u3040-\u30ff\u3400-\u9fff"
     r"\uac00-\ud7af]"
 )
@@ -351,14 +351,14 @@ _DIRECTIONS = frozenset(
 )
 
 
-def _starts_with(words: frozenset[str], prefixes: tuple[str, ...]) -> bool:
+def starts_with(words: frozenset[str], prefixes: tuple[str, ...]) -> bool:
     return any(w.startswith(prefixes) for w in words)
 
 
 def code_in_other_language(text: str, words: frozenset[str]) -> bool:
     """A PIN, an access code or a one-time code named in another language, with its code."""
-    latin = bool(words & _CODE_WORDS) or _starts_with(words, _CODE_PREFIXES)
-    scripted = not text.isascii() and _SCRIPTS.search(text) is not None
+    latin = bool(words & _CODE_WORDS) or starts_with(words, _CODE_PREFIXES)
+    scripted = not text.isascii() and SCRIPTS.search(text) is not None
     if not latin and not scripted:
         return False
     if _recovery_codes(text) or ((words & _DIRECTIONS or scripted) and _dial(text)):
@@ -384,71 +384,6 @@ def _coded(text: str, latin: bool, scripted: bool) -> bool:
             continue
         # the thing may come between the word and its code ("код від хвіртки на дачі 3141")
         if _code_after(text, m.end(), 90) or _code_before(text, m.start()):
-            return True
-    return False
-
-
-# -- the answer to a security question ---------------------------------------------------------------
-_QUESTION = re.compile(
-    r"question\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheitsfrage|pregunta\s+(?:de\s+seguridad|secreta)"
-    r"|pergunta\s+(?:de\s+seguran[çc]a|secreta)|domanda\s+(?:segreta|di\s+sicurezza)|pytani\w*\s+(?:pomocnicz|zabezpiecz|bezpiecze)\w*"
-    r"|beveiligingsvraag|s[äa]kerhetsfr[åa]ga\w*|sikkerhedssp[øo]rgsm[åa]l\w*|sikkerhetssp[øo]rsm[åa]l\w*|turvakysymy\w*"
-    r"|g[üu]venlik\s+soru\w*|gizli\s+soru\w*|секретн\w+\s+вопрос\w*|контрольн\w+\s+вопрос\w*|таємн\w+\s+питанн\w*"
-    r"|контрольн\w+\s+питанн\w*|bezpe[čc]nostn[íi]\s+ot[áa]zk\w*|biztons[áa]gi\s+k[ée]rd[ée]s\w*|[îi]ntreb[ăa]r\w*\s+de\s+securitate"
-    r"|c[âa]u\s+h[ỏo]i\s+b[ảa]o\s+m[ậa]t|pertanyaan\s+keamanan|ερώτηση\s+ασφαλείας|密码提示问题|安全问题|密保问题|安全問題|秘密の質問"
-    r"|質問の答え|보안\s*질문|השאלה\s*הסודית|שאלת\s*(?:ה)?אבטחה|سؤال\s*الأمان|السؤال\s*السري|سوال\s*امنیتی|सुरक्षा\s*प्रश्न",
-    re.IGNORECASE,
-)
-# The answer's separator: the last one on the line after the question names the answer.
-_ANSWER = re.compile(
-    r"(?:\s*(?:[:：=]|->|→|=>|—|–|\s-)\s*|\s+(?:ist|est|es|é|è|jest|je|er|är|on|это|—)\s+(?=[^\W\d_]*[A-ZÀ-ÞА-ЯΑ-Ω]))"
-    r"[\"“«「『„]?(?P<value>[^\s\"”»」』:：=→—–]+(?:[ \-][^\s\"”»」』:：=→—–(]+){0,3})[\"”»」』]?"
-    r"\s*(?:\(.*\))?[\s,.!]*$"
-)
-
-
-# First words that say there is no answer here ("je ne sais plus", "не помню", "weiß ich nicht").
-_NOT_AN_ANSWER = frozenset(
-    [
-        *("je", "ich", "yo", "eu", "io", "ik", "jag", "jeg", "minä", "en", "ben", "я", "не", "ne", "nie", "non", "no"),
-        *("não", "nao", "nicht", "pas", "kein", "keine", "weiß", "weiss", "sais", "sé", "so", "sei", "weet", "vet"),
-        *("ved", "tiedä", "bilmiyorum", "hatırlamıyorum", "помню", "знаю", "nevím", "nepamatuji", "vergessen"),
-        *("oublié", "olvidé", "esqueci", "dimenticato", "zapomniałem", "zapomniałam", "unknown", "unbekannt"),
-    ]
-)
-
-
-_QUESTION_PREFIXES = (
-    *(
-        "secrète",
-        "secrete",
-        "sécurité",
-        "sicherheitsfrage",
-        "pregunta",
-        "pergunta",
-        "domanda",
-        "pytani",
-        "beveiligingsvraag",
-        "säkerhet",
-    ),
-    *("sakerhet", "sikkerhed", "sikkerhet", "turvakysym", "güvenlik", "guvenlik", "gizli", "секретн", "контрольн"),
-    *("таємн", "bezpečnost", "bezpecnost", "biztonsági", "biztonsagi", "întreb", "intreb", "câu", "cau"),
-    *("pertanyaan", "ερώτηση"),
-)
-
-
-def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
-    if not _starts_with(words, _QUESTION_PREFIXES) and (text.isascii() or _SCRIPTS.search(text) is None):
-        return False
-    for q in _QUESTION.finditer(text):
-        line_end = text.find("\n", q.end())
-        line = text[q.end() : len(text) if line_end == -1 else line_end]
-        m = _ANSWER.search(line)
-        if m is None:
-            continue
-        value = m.group("value").strip(" .,!?")
-        first = value.split()[0].lower().strip(",.;!") if value.split() else ""
-        if value and first not in NOT_A_VALUE | _NOT_AN_ANSWER and not pointer(value) and not value.endswith("?"):
             return True
     return False
 

@@ -7,7 +7,7 @@ import re
 
 from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
-from engram.domain.sensitive.passwords import MADE_UP_LOCK, postal_pin_code
+from engram.domain.sensitive.named_codes import MADE_UP_LOCK, postal_pin_code
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
 # opens, a few words, a separator that says "is" or "opens with", then the digits (often

@@ -1,26 +1,26 @@
-"""Secrets named by a word: a password, credential or access code after the word that names it
-(or before it: "rex99 is my pin"), and login pairs. CJK password words with no space before
-the value are in ``cjk_passwords``."""
+"""Secrets named by a word: a password or credential after the word that names it (or
+before it: "rex99 is my pin"). Login pairs after their word are in ``login_pairs``, access
+codes after theirs in ``named_codes``; CJK password words with no space before the value are
+in ``cjk_passwords``."""
 
 from __future__ import annotations
 
 import re
 
 from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
+from engram.domain.sensitive.named_codes import named_code
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
 from engram.domain.sensitive.secret_words import (
     AROUND_STEMS,
-    CODE_WORDS,
     COPULA,
     CREDENTIAL_STEMS,
     CREDENTIAL_WORD,
     FAR_GAP_META,
     FILLER,
-    LOGIN_STEMS,
     NOT_A_VALUE,
     PASSWORD_STEMS,
     PASSWORD_WORD,
-    SEP,
     WHERE_IT_IS,
 )
 from engram.domain.sensitive.security_answers import QUESTION_STEMS, security_answer
@@ -40,34 +40,6 @@ _CREDENTIAL_RES = (
     ),
     re.compile(CREDENTIAL_WORD + r"[ \t]+(?P<value>[^\s:]++)(?!:)", re.IGNORECASE),
 )
-_CODE_RE = re.compile(
-    r"(?<![\w])(?:"
-    + CODE_WORDS
-    + r")(?![\w])"
-    + FILLER
-    + r"(?:\s*,)?"
-    + SEP
-    + r"(?P<value>[#*]?\d(?:[\dA-D\-#*]|\s\d){2,})(?![\w])",
-    re.IGNORECASE,
-)
-_LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*(?P<user>\S+)\s*/\s*(?P<pw>\S+)", re.IGNORECASE)
-
-
-def _login_pair(text: str) -> bool:
-    """ "login: admin / Synology!2468"; not a URL, a path or a ratio after the word ("login
-    page: https://example.com/login", "login logs: /var/log/auth.log", "login ratio is 3/4"),
-    unless the URL carries a login code ("magic login link: https://...?code=OGZeGNBxJKk86u")."""
-    for m in _LOGIN_RE.finditer(text):
-        user, pw = m.group("user"), m.group("pw")
-        if "://" in m.group():
-            if _CODE_IN_QUERY.search(pw):
-                return True
-        elif "/" not in user + pw and not (user.isdigit() and pw.isdigit()):
-            return True
-    return False
-
-
-_CODE_IN_QUERY = re.compile(r"[?&][\w\-]*=(?=[^&#\s]*\d)(?=[^&#\s]*[A-Za-z])[^&#\s]{16,}")
 
 
 _QUOTED = re.compile(r"""^["'“‘`]([^"'”’`]{3,})["'”’`]""")
@@ -268,76 +240,6 @@ _PASSWORD_FAR_RE = re.compile(
     + r"\?\s*(?P<value3>\S+)",
     re.IGNORECASE,
 )
-# Credentials given as a pair ("creds for Steam -> lena:pass", "my login is user / pass").
-_CREDS_RE = re.compile(
-    r"(?<![\w])(?:creds|credentials|login(?:\s+details)?|log-?in|sign-?in|zugangsdaten|anmeldedaten|identifiants"
-    r"|credenciales|credenziali|inloggegevens|user(?:name)?|wi-?fi|wlan)(?![\w])[^.\n]{0,40}?"
-    r"(?:\s(?:is|are|sind|sont|son)\s|:|->|→|=)\s*(?P<user>[^\s/:]+)\s*(?P<join>:|/|\s+and\s+|,\s*|\s+und\s+|\s+et\s+|\s+y\s+)\s*"
-    r"(?P<pw>\S+)",
-    re.IGNORECASE,
-)
-
-
-_HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
-_BAND = re.compile(r"(?:\d(?:\.\d)?\s*g(?:hz)?|mbps|_?ext|guest)$", re.IGNORECASE)
-
-
-# The network's word right before the pair ("Wi-Fi: Net / pw", "wifi at mum's: Net / pw").
-_NETWORK_PAIR = re.compile(r"(?:wi-?fi|wlan)[^\"'\[\]{}()]{0,16}?(?:\s(?:is|are)\s|:|->|→|=)", re.IGNORECASE)
-
-
-def _creds(text: str) -> bool:
-    for m in _CREDS_RE.finditer(text):
-        pw = m.group("pw").strip(".,;!?)(\"'")
-        if (
-            pointer(m.group("pw"))
-            or pointer(m.group("user"))
-            or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'"))
-        ):
-            continue
-        if "://" in text[text.rfind(" ", 0, m.start()) + 1 : m.start() + 1]:
-            continue  # the word is inside a URL ("mongodb+srv://<username>:<password>@...")
-        if m.group().lower().startswith(("wi", "wlan")) and (
-            not credential_like(pw) or _BAND.search(pw) or not _NETWORK_PAIR.match(m.group())
-        ):
-            continue  # "Wi-Fi: HomeNet / HomeNet-5G": two networks, not a network and its password
-        # joined by a comma or "and", two words are prose ('"Hey, remind me"'), not a pair;
-        # a speaker's label on the next line ("user):\nAgent: Thanks") neither
-        prose = m.group("join").strip() in ("", ",", "and", "und", "et", "y") or "\n" in m.group()
-        if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or (len(pw) >= 6 and not prose)):
-            return True
-    return False
-
-
-# A file name: "--from-file=password=./pw.txt" names where the secret is.
-_FILE_NAME = re.compile(
-    r".*\.(?:txt|json|pem|key|crt|cer|yaml|yml|env|conf|cfg|ini|p12|pfx|jks|gpg|asc|csv|log|md)", re.I
-)
-_SECRET_WORD = re.compile(
-    r"(?:password|passwd|pass|pw|pwd|secret|token|key|credentials?|creds|auth|login|username|user)\W*", re.IGNORECASE
-)
-
-
-def _not_a_pair(user: str, pw: str) -> bool:
-    """A code signature or a flag, not a user and a password ("login(username: str,
-    password: str)", "--from-file=password=./pw.txt")."""
-    return (
-        user.lower().strip("(),") in NOT_A_VALUE
-        or '"' in user.strip('"')  # JSON fields ('"user":"r.mehta77","reason":"bad_password"')
-        or '","' in pw
-        or '":' in pw
-        or re.search(r'"\s*[,}\]]', pw) is not None
-        or "=" in user
-        or user.startswith(("{", "["))  # '"user": {"id": 48213991, ...}': a record opens, no user name
-        or user.endswith((")", "]"))  # "(type=fact, user=u_1182): ...": the bracket closed, text follows
-        or _SECRET_WORD.fullmatch(pw.split("@")[0]) is not None
-        or _SECRET_WORD.fullmatch(user.split("@")[0]) is not None
-        or re.fullmatch(r"\d{2,5}/\S*", pw) is not None  # "user:password@localhost:5432/db": a port and a path
-        or pw.endswith(":")
-        or pw.startswith("//")  # "... timeouts: mongodb+srv://cluster0...": a URL's scheme and host
-        or (user in _HTTP_METHODS and "/" in pw)  # "login endpoint is POST /api/v1/auth/login"
-        or _FILE_NAME.fullmatch(pw) is not None
-    )
 
 
 def _password_far(text: str) -> bool:
@@ -353,12 +255,8 @@ def _password_far(text: str) -> bool:
     return False
 
 
-# The words a user and password pair (or a network and its password) follows.
-_PAIR_STEMS = LOGIN_STEMS | frozenset(["wi", "fi", "wifi", "wlan"])
-
-
 def keyword_rules(text: str, present: frozenset[str]) -> bool:
-    if present & _PAIR_STEMS and (_login_pair(text) or _creds(text)):
+    if named_pair(text, present):
         return True
     if present & PASSWORD_STEMS and (
         _password(text) or _password_far(text) or _reversed_password(text) or _set_to(text)
@@ -368,31 +266,9 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
         return True
     if (present & QUESTION_STEMS or '"' in text or "“" in text) and security_answer(text):
         return True
-    if sum(map(str.isdigit, text)) >= 3 and _named_code(text):
+    if sum(map(str.isdigit, text)) >= 3 and named_code(text):
         return True
     return bool(present & CREDENTIAL_STEMS) and _credential(text)
-
-
-def _named_code(text: str) -> bool:
-    """A code after its word ("door code: 4471"), not another kind of code's number nor a
-    lock in a game or a story."""
-    return (
-        any(
-            not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
-            for m in _CODE_RE.finditer(text)
-        )
-        and MADE_UP_LOCK.search(text) is None
-    )
-
-
-# A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape
-# room game was 1-9-4-5 in the story", "the safe's combination in the final puzzle is 0417").
-MADE_UP_LOCK = re.compile(
-    r"\b(?:escape[\s\-]rooms?\s+(?:game|puzzle|clue|riddle)s?|in\s+the\s+(?:story|game|film|movie|book|novel|episode"
-    r"|show|series|level|quest|puzzle|riddle)|(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*"
-    r"|(?:im|in\s+der|in\s+dem)\s+(?:spiel|r[äa]tsel|escape[\s\-]?room))\b",
-    re.IGNORECASE,
-)
 
 
 # A password manager's master password named by the manager ("the shared 1password master
@@ -420,43 +296,6 @@ def keeper_master(text: str) -> bool:
     return False
 
 
-# A word naming another kind of code right before "code for the house": the number is that
-# code ("the zip code for the new house is 94103", "the area code for the office is 415").
-_OTHER_CODE = re.compile(
-    r"(?<![\w])(?:zip|postal|post|area|country|dialling|dialing|promo|promotional|discount|coupon|voucher|referral"
-    r"|error|status|exit|tracking|qr|bar|source|dress|colou?r|product|tax|sort|swift|bic|iata|airport|course"
-    r"|class)\s+$",
-    re.IGNORECASE,
-)
-
-
-# India's postal code is a "PIN code" of six digits: with an address around it, it is one.
-_ADDRESS_CUE = re.compile(
-    r"\b(?:road|rd|street|st|nagar|colony|sector|lane|marg|layout|city|district|dist|state|address|addr|post|p\.?o"
-    r"|delivery|deliver|courier|shipping|ship|parcel|area|village|town|taluk|tehsil|india|bangalore|bengaluru"
-    r"|mumbai|delhi|chennai|kolkata|hyderabad|pune|ahmedabad|jaipur|lucknow)\b",
-    re.IGNORECASE,
-)
-
-
-def postal_pin_code(text: str, value: str) -> bool:
-    """Six digits with an address around them, or a town after a comma: India's postal PIN code."""
-    digits = re.sub(r"\s", "", value)
-    if len(digits) != 6 or digits[0] == "0":
-        return False
-    town = r"[A-Z][a-z]{2,}"
-    pin = re.escape(value)
-    around = pin + r"\s*,\s*" + town + "|" + town + r"\s*,\s*(?i:pin\s*code|pincode)\s*:?\s*" + pin
-    return _ADDRESS_CUE.search(text) is not None or re.search(around, text) is not None
-
-
-def _postal_pin(text: str, m: re.Match[str]) -> bool:
-    word = m.group().lower()
-    return (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None) and postal_pin_code(
-        text, m.group("value")
-    )
-
-
 # Kinds of key and token that are not credentials.
 _QUALIFIED = re.compile(
     r"\b(?:csrf|xsrf|idempotency|primary|sort|partition|foreign|cache|object|public|next|page|continuation|pagination"
@@ -471,7 +310,7 @@ def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
             value = m.group("value")
-            if pointer(value) or _FILE_NAME.fullmatch(value.lstrip("./~")) or _NAMED_FIELD.match(value):
+            if pointer(value) or FILE_NAME.fullmatch(value.lstrip("./~")) or _NAMED_FIELD.match(value):
                 continue  # "pass api_key= explicitly", "token client_id=acme-etl": a name being given a value
             if _ARN_BEFORE.search(text, max(0, m.start() - 80), m.start()):
                 continue  # "arn:aws:secretsmanager:...:secret:prod/db-Q8mZx2": where a secret is, by name

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
-from engram.domain.sensitive.codes_other_languages import code_in_other_language, security_answer_in_other_language
+from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, user_password_pair
 from engram.domain.sensitive.lock_codes import lock_code
+from engram.domain.sensitive.named_codes import MADE_UP_LOCK
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
-from engram.domain.sensitive.passwords import MADE_UP_LOCK, keeper_master, keyword_rules
+from engram.domain.sensitive.passwords import keeper_master, keyword_rules
 from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
 from engram.domain.sensitive.security_answers import answered_question, security_answer
+from engram.domain.sensitive.security_answers_other_languages import security_answer_in_other_language
 
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:

@@ -1,0 +1,79 @@
+"""An access code after the word that names it ("door code: 4471", "pin 0917"): not
+another kind of code's number (a zip, area or promo code), India's postal PIN code, nor a
+lock in a game or a story."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.secret_words import CODE_WORDS, FILLER, SEP
+
+_CODE_RE = re.compile(
+    r"(?<![\w])(?:"
+    + CODE_WORDS
+    + r")(?![\w])"
+    + FILLER
+    + r"(?:\s*,)?"
+    + SEP
+    + r"(?P<value>[#*]?\d(?:[\dA-D\-#*]|\s\d){2,})(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def named_code(text: str) -> bool:
+    """A code after its word ("door code: 4471"), not another kind of code's number nor a
+    lock in a game or a story."""
+    return (
+        any(
+            not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+            for m in _CODE_RE.finditer(text)
+        )
+        and MADE_UP_LOCK.search(text) is None
+    )
+
+
+# A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape
+# room game was 1-9-4-5 in the story", "the safe's combination in the final puzzle is 0417").
+MADE_UP_LOCK = re.compile(
+    r"\b(?:escape[\s\-]rooms?\s+(?:game|puzzle|clue|riddle)s?|in\s+the\s+(?:story|game|film|movie|book|novel|episode"
+    r"|show|series|level|quest|puzzle|riddle)|(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*"
+    r"|(?:im|in\s+der|in\s+dem)\s+(?:spiel|r[äa]tsel|escape[\s\-]?room))\b",
+    re.IGNORECASE,
+)
+
+
+# A word naming another kind of code right before "code for the house": the number is that
+# code ("the zip code for the new house is 94103", "the area code for the office is 415").
+_OTHER_CODE = re.compile(
+    r"(?<![\w])(?:zip|postal|post|area|country|dialling|dialing|promo|promotional|discount|coupon|voucher|referral"
+    r"|error|status|exit|tracking|qr|bar|source|dress|colou?r|product|tax|sort|swift|bic|iata|airport|course"
+    r"|class)\s+$",
+    re.IGNORECASE,
+)
+
+
+# India's postal code is a "PIN code" of six digits: with an address around it, it is one.
+_ADDRESS_CUE = re.compile(
+    r"\b(?:road|rd|street|st|nagar|colony|sector|lane|marg|layout|city|district|dist|state|address|addr|post|p\.?o"
+    r"|delivery|deliver|courier|shipping|ship|parcel|area|village|town|taluk|tehsil|india|bangalore|bengaluru"
+    r"|mumbai|delhi|chennai|kolkata|hyderabad|pune|ahmedabad|jaipur|lucknow)\b",
+    re.IGNORECASE,
+)
+
+
+def postal_pin_code(text: str, value: str) -> bool:
+    """Six digits with an address around them, or a town after a comma: India's postal PIN code."""
+    digits = re.sub(r"\s", "", value)
+    if len(digits) != 6 or digits[0] == "0":
+        return False
+    town = r"[A-Z][a-z]{2,}"
+    pin = re.escape(value)
+    around = pin + r"\s*,\s*" + town + "|" + town + r"\s*,\s*(?i:pin\s*code|pincode)\s*:?\s*" + pin
+    return _ADDRESS_CUE.search(text) is not None or re.search(around, text) is not None
+
+
+def _postal_pin(text: str, m: re.Match[str]) -> bool:
+    word = m.group().lower()
+    return (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None) and postal_pin_code(
+        text, m.group("value")
+    )

@@ -1,0 +1,74 @@
+"""The answer to a security question named in another language ("güvenlik sorusu: ... cevap:
+...", "ответ на секретный вопрос «...» — Соколова", "秘密の質問「...」→ ポチ"): the question's
+words, then the answer after the last separator on its line."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.codes_other_languages import SCRIPTS, starts_with
+from engram.domain.sensitive.secret_values import pointer
+from engram.domain.sensitive.secret_words import NOT_A_VALUE
+
+_QUESTION = re.compile(
+    r"question\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheitsfrage|pregunta\s+(?:de\s+seguridad|secreta)"
+    r"|pergunta\s+(?:de\s+seguran[çc]a|secreta)|domanda\s+(?:segreta|di\s+sicurezza)|pytani\w*\s+(?:pomocnicz|zabezpiecz|bezpiecze)\w*"
+    r"|beveiligingsvraag|s[äa]kerhetsfr[åa]ga\w*|sikkerhedssp[øo]rgsm[åa]l\w*|sikkerhetssp[øo]rsm[åa]l\w*|turvakysymy\w*"
+    r"|g[üu]venlik\s+soru\w*|gizli\s+soru\w*|секретн\w+\s+вопрос\w*|контрольн\w+\s+вопрос\w*|таємн\w+\s+питанн\w*"
+    r"|контрольн\w+\s+питанн\w*|bezpe[čc]nostn[íi]\s+ot[áa]zk\w*|biztons[áa]gi\s+k[ée]rd[ée]s\w*|[îi]ntreb[ăa]r\w*\s+de\s+securitate"
+    r"|c[âa]u\s+h[ỏo]i\s+b[ảa]o\s+m[ậa]t|pertanyaan\s+keamanan|ερώτηση\s+ασφαλείας|密码提示问题|安全问题|密保问题|安全問題|秘密の質問"
+    r"|質問の答え|보안\s*질문|השאלה\s*הסודית|שאלת\s*(?:ה)?אבטחה|سؤال\s*الأمان|السؤال\s*السري|سوال\s*امنیتی|सुरक्षा\s*प्रश्न",
+    re.IGNORECASE,
+)
+# The answer's separator: the last one on the line after the question names the answer.
+_ANSWER = re.compile(
+    r"(?:\s*(?:[:：=]|->|→|=>|—|–|\s-)\s*|\s+(?:ist|est|es|é|è|jest|je|er|är|on|это|—)\s+(?=[^\W\d_]*[A-ZÀ-ÞА-ЯΑ-Ω]))"
+    r"[\"“«「『„]?(?P<value>[^\s\"”»」』:：=→—–]+(?:[ \-][^\s\"”»」』:：=→—–(]+){0,3})[\"”»」』]?"
+    r"\s*(?:\(.*\))?[\s,.!]*$"
+)
+
+
+# First words that say there is no answer here ("je ne sais plus", "не помню", "weiß ich nicht").
+_NOT_AN_ANSWER = frozenset(
+    [
+        *("je", "ich", "yo", "eu", "io", "ik", "jag", "jeg", "minä", "en", "ben", "я", "не", "ne", "nie", "non", "no"),
+        *("não", "nao", "nicht", "pas", "kein", "keine", "weiß", "weiss", "sais", "sé", "so", "sei", "weet", "vet"),
+        *("ved", "tiedä", "bilmiyorum", "hatırlamıyorum", "помню", "знаю", "nevím", "nepamatuji", "vergessen"),
+        *("oublié", "olvidé", "esqueci", "dimenticato", "zapomniałem", "zapomniałam", "unknown", "unbekannt"),
+    ]
+)
+
+
+_QUESTION_PREFIXES = (
+    *(
+        "secrète",
+        "secrete",
+        "sécurité",
+        "sicherheitsfrage",
+        "pregunta",
+        "pergunta",
+        "domanda",
+        "pytani",
+        "beveiligingsvraag",
+        "säkerhet",
+    ),
+    *("sakerhet", "sikkerhed", "sikkerhet", "turvakysym", "güvenlik", "guvenlik", "gizli", "секретн", "контрольн"),
+    *("таємн", "bezpečnost", "bezpecnost", "biztonsági", "biztonsagi", "întreb", "intreb", "câu", "cau"),
+    *("pertanyaan", "ερώτηση"),
+)
+
+
+def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
+    if not starts_with(words, _QUESTION_PREFIXES) and (text.isascii() or SCRIPTS.search(text) is None):
+        return False
+    for q in _QUESTION.finditer(text):
+        line_end = text.find("\n", q.end())
+        line = text[q.end() : len(text) if line_end == -1 else line_end]
+        m = _ANSWER.search(line)
+        if m is None:
+            continue
+        value = m.group("value").strip(" .,!?")
+        first = value.split()[0].lower().strip(",.;!") if value.split() else ""
+        if value and first not in NOT_A_VALUE | _NOT_AN_ANSWER and not pointer(value) and not value.endswith("?"):
+            return True
+    return False
