@@ -9,7 +9,8 @@ digits, so the number rules (and the learned stage) read one shape whatever the 
 - digits set apart one by one ("5 8 1 9", "4 0 2 1 - 0 0 1 2", "P R 88 90 69 B");
 - OCR's letter-for-digit mix-ups inside a digit run ("4O2O 4111 4891 44l6");
 - a digit group broken over two lines ("059-36-" / "3708", "4329 5700" / "4618 4972");
-- digits of other scripts ("٤٨٢٠") as ASCII digits, the only digits the rules' shapes name.
+- digits of other scripts ("٤٨٢٠") as ASCII digits, the only digits the rules' shapes name,
+  and full-width Latin letters as ASCII letters ("ＰＩＮは４４７１" reads "PINは4471").
 
 Separators between spelled groups stay: a dash between them is a dash ("two one nine - four
 four - five oh six two" reads 219-44-5062), a comma a single space, so a group structure
@@ -82,6 +83,9 @@ _ALSO_A_WORD = frozenset(
 _WORD = re.compile(r"[^\W\d_]+")
 # A digit of another script ("٤٨٢٠"): the rules' shapes are written in ASCII digits.
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")
+# Full-width Latin letters, as Chinese, Japanese and Korean input writes them ("ＰＩＮ").
+_FULL_WIDTH_LETTER = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
+_FULL_WIDTH_TO_ASCII = {c: c - 0xFEE0 for c in (*range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))}
 # What may stand between two number words of one run; a comma, a semicolon or a dash set
 # between spaces ends a group, a space or a hyphen does not.
 _GAP = re.compile(r"[ \t]*(?:[,;]|\s[\-–]\s|\.\.\.?|…)?[ \t]*|-")
@@ -119,6 +123,8 @@ def reading_view(text: str) -> str | None:
     out = text
     if not out.isascii() and _OTHER_DIGIT.search(out):
         out = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), out)
+    if not out.isascii() and _FULL_WIDTH_LETTER.search(out):
+        out = out.translate(_FULL_WIDTH_TO_ASCII)  # "ＰＩＮは４４７１": the word the rules name is PIN
     if _two_number_words_in_a_row(out):
         out = _spelled_to_digits(out)
     if _has_digit_candidates(out):

@@ -37,6 +37,42 @@ _NAME_VALUE_PAIR_RE = re.compile(
 _QUOTED_PAIR_RE = re.compile(
     r"""["'](?P<name>[A-Za-z_][\w\-.]{0,63})["']\s*\]?\s*[,=:]\s*["'](?P<value>[^"'\s]{4,})["']"""
 )
+# A literal fallback after code that reads a secret's variable: the literal is the secret
+# whenever the variable is unset (os.getenv("DB_PASSWORD") or "...", process.env.DB_PASS ||
+# "...", getenv('API_TOKEN') ?: '...', settings.get("password") ?? "...", .orElse("..."),
+# .unwrap_or("..."), a shell's ${DB_PASSWORD:-...}). The variable's name must name a secret
+# and the literal hold a value: "", None, another variable, a placeholder ("changeme") pass.
+_FALLBACK_RE = re.compile(
+    r"""(?:[A-Za-z_$][\w.$:]*\(\s*["'`](?P<name>[\w.\-]{1,64})["'`]\s*\)"""
+    r"""|(?<![\w.])(?:process\.env|import\.meta\.env|os\.environ|ENV|\$_ENV|\$_SERVER|env)"""
+    r"""(?:\.(?P<name2>\w{1,64})|\[\s*["'](?P<name3>[\w.\-]{1,64})["']\s*\]))"""
+    r"""\)*\s*(?:(?:\bor\b|\|\||\?:|\?\?|//)\s*|\.(?:orElse|getOrElse|getOrDefault|unwrap_or|or_else)\(\s*)"""
+    r"""["'`](?P<value>[^"'`\n]{1,200})["'`]"""
+    r"""|\$\{(?P<name4>\w{1,64}):?[\-=](?P<value2>[^}\s]{1,200})\}"""
+)
+_FALLBACK_SIGNS = (
+    " or ",
+    "||",
+    "?:",
+    "??",
+    "//",
+    "${",
+    ".orElse(",
+    ".getOrElse(",
+    ".getOrDefault(",
+    ".unwrap_or(",
+    ".or_else(",
+)
+
+
+def _secret_fallback(text: str) -> bool:
+    for m in _FALLBACK_RE.finditer(text):
+        name = m.group("name") or m.group("name2") or m.group("name3") or m.group("name4") or ""
+        if names_a_secret(name) and _holds_a_value(m.group("value") or m.group("value2") or ""):
+            return True
+    return False
+
+
 # (secret_setting tries the patterns below only when the word or sign each needs is in the
 # text: a new alternative with another word must be added to that look too.)
 # A user and a password given to an HTTP client (auth=("admin", "..."), HTTPBasicAuth(...)),
@@ -252,6 +288,8 @@ def _named_setting(text: str, depth: int = 0) -> bool:
 def secret_setting(text: str) -> bool:
     """A setting that names a secret and is given one."""
     if _CODE_FIELD_RE.search(text) or _named_setting(text):
+        return True
+    if any(sign in text for sign in _FALLBACK_SIGNS) and _secret_fallback(text):
         return True
     low = folded(text)
     needed = ("identified" in low, text.count(":") >= 4, "auth" in low or "credentials" in low, "auth" in text)

@@ -1,0 +1,62 @@
+"""Secrets written in Chinese, Japanese and Korean, whose words run into their values with no
+space: a PIN or a door's code glued to the script around it, in full-width letters and
+digits too, and the numbers beside the same words that count or name something else."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules, find_sensitive
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a PIN or a pass code, the digits between particles and a copula
+        "PINは4471です。",
+        "ＰＩＮは４４７１です",
+        "私のPINは8832だよ",
+        "我的PIN是7731",
+        "PIN码是4471",
+        "ATM暗証番号は8832",
+        "パスコードは1234です",
+        "비밀번호는 4471이야",
+        "핀번호 3390이에요",
+        "PIN번호는 5521입니다",
+        # a door's, a gate's or a safe's code
+        "ドアのコードは4471です",
+        "玄関のコードは8812だよ",
+        "門のコードは4471です",
+        "大门的密码是4471",
+        "保险柜密码是7731",
+        "도어락 비번 3390이에요",
+    ],
+)
+def test_a_pin_or_code_run_into_cjk_script_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+    assert find_sensitive(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # how many, not which ("4 of them", "4 digits", "8 characters or more")
+        "PINは4本あります",
+        "PIN码有4位",
+        "PINは4桁です",
+        "暗証番号は4桁の数字です",
+        "비밀번호는 8자리 이상",
+        "金庫は3000万円",
+        "ドアの番号は12号室です",
+        # another thing's number: a room, a phone, a post code, an order, a department
+        "部屋番号は4471です",
+        "電話番号は4471-2233",
+        "郵便番号は123-4567です",
+        "注文番号は4471です",
+        "部門コードは4471です",
+        "门牌号码是1302",
+        "PIN码是什么？",
+    ],
+)
+def test_a_number_beside_a_cjk_code_word_that_counts_or_names_another_thing_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
