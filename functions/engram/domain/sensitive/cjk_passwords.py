@@ -62,4 +62,67 @@ def cjk_password(text: str) -> bool:
         if _KEEPER_NAME.match(text, m.start("v")):  # "パスワードはSecrets Managerに移しました": where it is now
             continue
         return True
-    return False
+    return _password_in_script(text)
+
+
+# A password written in the script itself after its word and a copula ("我的密码是猫猫爱吃鱼",
+# "パスワードはさくらもちです", "와이파이 비번은 떡볶이좋아"), quoted or ending the clause: one
+# word-run with no space, that none of the words below makes a description, a question, a
+# state or a rule ("密码是什么？", "密码是我的生日", "パスワードは正しいです", "비밀번호는 바꿨어").
+_QUOTED_IN_SCRIPT = re.compile(
+    r"(?:密码|密碼|口令|パスワード|パスコード|暗証番号|合言葉|비밀번호|비번|암호|패스워드)\s*(?:是|为|為|叫|：|:|は|는|은)"
+    r"[\s、,，]*[「『“\"'](?P<v>[^」』”\"'\n]{2,30})[」』”\"']"
+)
+_END = r"(?=[。！!，,；;、~～\s]|$)"
+_ZH_IN_SCRIPT = re.compile(r"(?:密码|密碼|口令)\s*(?:是|为|為|：|:)\s*(?P<v>[\u4e00-\u9fff]{3,12})" + _END)
+_JA_IN_SCRIPT = re.compile(
+    r"(?:パスワード|パスコード|合言葉)は[\s、,]*(?P<v>[ぁ-んァ-ヶー一-龯々]{3,20}?)"
+    r"(?:です|でした|だよ|だね|だ|よ)?" + _END
+)
+# (Korean sets its words apart with spaces: only a clause's end ends the value)
+_KO_END = r"(?=\s*(?:[.!~。,]|$))"
+_KO_IN_SCRIPT = re.compile(
+    r"(?:비밀번호|비번|암호|패스워드)(?:는|은)\s*(?P<v>[가-힣]{2,14}?)"
+    r"(?:이야|야|예요|이에요|입니다|이다|임|요)?" + _KO_END
+)
+# Words that make the clause say what the password is like, where, whose or how many
+# characters, that it changed or is unknown, or ask for it.
+_DESCRIBED = re.compile(
+    r"的|什么|什麼|多少|啥|哪|吗|嗎|呢|了|^[不没沒未我你他她您]|空|对|對|错|錯|正确|正確|一样|一樣|相同|秘密|保密|默认|默認|原来|原來"
+    r"|上次|那个|这个|生日|数字|數字|字母|位数|位數|号码|號碼|手机|手機|电话|電話|身份证|名字|拼音|英文|中文|大写|小写|符号|设置|設置"
+    r"|修改|改|换|換|忘|加密|隐藏|隱藏|简单|簡單|复杂|複雜|通过|通過|发送|發送|短信|邮件|郵件|邮箱|收到|需要|必|填|项|可选|包含|至少"
+    r"|最少|保存|写在|記在|记在|放在|区分|大小写|明文|密文|随机|隨機|生成|管理员|安全|强|弱|长|短"
+    r"|何|なに|なん|正し|違|同じ|秘密|内緒|ないしょ|ひみつ|変更|設定|未|済|必要|以上|以下|文字|桁|英数|記号|誕生日|名前|番号|忘れ"
+    r"|わから|分から|知ら|教え|なし|無し|いつも|共通|送|メール|メモ|保存|管理|入力|確認|登録|リセット|再設定|発行|別途|後で|あとで"
+    r"|(?:い|ます|ました|ません|った|って|して|する|れる|られる|てある|ている|てる|てた|たい|ておく|ない|そう)$"
+    # (a particle after a kanji or katakana word: "ルーターの裏のシールに書いてある")
+    r"|[ァ-ヶー一-龯々][のにをがでとへもや]|書"
+    r"|비밀|생일|몰라|모르|없|뭐|무엇|어디|같|바꿨|바뀌|변경|잊|까먹|틀렸|맞|자리|이상|이하|숫자|문자|영문|특수|대문자|소문자|전화"
+    r"|번호|이름|알려|기억|설정|초기화|그대로|예전|저번|어려|쉬워|길어|짧아|안전|위험|강력|약해|약함|중요|필수|나중|문자|메일|보내"
+    # (a Korean word ending in a particle or a verb's ending: "나중에", "문자로", "알려줄게", "한다")
+    r"|(?:[에로서께도만을를와과게다고면니까]|한테)$"
+)
+
+
+def _password_in_script(text: str) -> bool:
+    if text.isascii():
+        return False
+    for m in (*_QUOTED_IN_SCRIPT.finditer(text), *_ZH_IN_SCRIPT.finditer(text)):
+        if _a_value_in_script(m.group("v")):
+            return True
+    return any(
+        _a_value_in_script(m.group("v")) and not _past_tense(m.group("v"))
+        for m in (*_JA_IN_SCRIPT.finditer(text), *_KO_IN_SCRIPT.finditer(text))
+    )
+
+
+def _a_value_in_script(value: str) -> bool:
+    value = value.strip()
+    return not (
+        _DESCRIBED.search(value) or PLACEHOLDER.match(value) or MASKED.fullmatch(value) or value.lower() in NOT_A_VALUE
+    )
+
+
+def _past_tense(word: str) -> bool:
+    """A Korean verb in the past ("바꿨어", "했어"): a syllable closed by ㅆ says what was done."""
+    return any("가" <= c <= "힣" and (ord(c) - 0xAC00) % 28 == 20 for c in word)
