@@ -307,3 +307,39 @@ def test_a_secret_in_another_language_is_found(key: str, text: str) -> None:
 )
 def test_what_only_looks_like_one_passes(key: str, text: str) -> None:
     assert _rules(text, key) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a quoted value after a password word of any language and a copula, a colon or a dash
+        'heslo pro wifi je "modrá obloha"',
+        "hasło na router to „zielona herbata”",
+        'adgangskoden til routeren er "blå himmel"',
+        'kotin wifin salasana on "kahvi ja pulla" ilman välejä',
+        "пароль от роутера — «синее небо»",
+        'parola de la router e "ciorba de burta"',
+        'كلمة المرور للراوتر هي "قهوة الصباح"',
+    ],
+)
+def test_a_quoted_password_after_its_word_in_any_language_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # unquoted, the words may describe it; quoted, a label, a hint, a keeper or a folder
+        "heslo na wifi je příliš krátké",
+        "adgangskoden til banken er udløbet",
+        'the password field says "required"',
+        'the password hint is "first dog"',
+        'the password manager is "Bitwarden"',
+        'the password for "Guest Network" expired',
+        'hasło jest w menedżerze haseł, katalog "praca"',
+        'das Passwort steht im Tresor unter "Bank"',
+        'FATAL:  password authentication failed for user "billing"',
+    ],
+)
+def test_a_quoted_label_folder_or_keeper_after_a_password_word_passes(text: str) -> None:
+    assert find_by_rules(text) is None

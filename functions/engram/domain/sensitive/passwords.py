@@ -42,7 +42,7 @@ _CREDENTIAL_RES = (
 )
 
 
-_QUOTED = re.compile(r"""^["'“‘`]([^"'”’`]{3,})["'”’`]""")
+_QUOTED = re.compile(r"""^["'“‘`«„]([^"'”’`»“]{3,})["'”’`»“]""")
 
 
 # A wallet's seed: words, maybe quoted or numbered.

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.codes_other_languages import clause_after, not_a_secret_near, value_opening_clause
 from engram.domain.sensitive.secret_values import credential_like, pointer
 from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
@@ -178,3 +179,47 @@ _OTHER_THING = re.compile(
     r"|usuario|utilisateur|login|e-?mail|file|datei|fichier|archivo|hint|tipp|dica|pista|indice|manager|policy)(?![\w])",
     re.IGNORECASE,
 )
+
+
+# A value in quotes a few words after a password word of any language, a copula or a dash
+# before it: the quotes say where the value starts and ends, whatever it looks like ("heslo
+# na wifi je "knedlíky a zelí"", "passordet til wifi er "brunost og vafler"", "пароль від
+# wi-fi — «вишневий садок»"). Unquoted, these words may describe it ("heslo na wifi je
+# příliš krátké"), so only the quotes make a plain word the value.
+_QUOTED_AFTER = re.compile(
+    r"(?P<gap>(?:[ \t]+[^\s\"“«„'‘:=—–]+){0,5}?)[ \t]*(?P<sep>[:=—–]|[ \t]-|(?<=\s))[ \t]*"
+    r"[\"“«„‘'](?P<v>[^\"”»“’'\n]{3,40})[\"”»“’']"
+)
+_QUOTE_COPULA = re.compile(
+    r"(?<!\S)(?:is|was|ist|lautet|war|est|c['’]est|es|era|é|è|to|jest|je|är|er|on|e|este|є|е|это|είναι|ni|adalah|là|hai|hoga"
+    r"|هي|هو|היא|הוא|है)$",
+    re.IGNORECASE,
+)
+# What is quoted is a label, a message or a button, not the value ('the password field says
+# "Enter password"', 'password "reset" link').
+_QUOTED_LABEL = re.compile(
+    r"\b(?:says?|said|shows?|showed|reads?|labell?ed|called|named|titled|message|error|prompt|button|field|option"
+    r"|menu|link|tab|dialog|box|screen|page|heißt|steht|dit|indique|requirements?|rules?|strength|question|tip"
+    # where it is kept: in a manager, under a folder or an entry ("is in 1Password under", "im Ordner")
+    r"|in|im|dans|w|we|en|i|under|unter|sous|ordner|folder|dossier|carpeta|cartella|map|entry|eintrag|saved|stored"
+    r"|liegt|failed)\b",
+    re.IGNORECASE,
+)
+_QUOTED_WORDS = frozenset(
+    ["password", "passwort", "enter", "invalid", "wrong", "incorrect", "forgot", "reset", "submit", "required", "weak"]
+)
+
+
+def quoted_password(text: str) -> bool:
+    """A quoted value after a password word of any language, a copula or a dash between."""
+    regexes = [_ANY_PASSWORD_WORD, _LATIN_RE] + ([_SCRIPT_RE] if not text.isascii() else [])
+    for regex in regexes:
+        for m in regex.finditer(text):
+            q = _QUOTED_AFTER.match(text, m.end())
+            if q is None or _QUOTED_LABEL.search(q.group("gap")) or _OTHER_THING.search(q.group("gap")):
+                continue
+            said = q.group("sep").strip() != "" or _QUOTE_COPULA.search(q.group("gap").strip()) is not None
+            value = q.group("v").strip()
+            if said and not pointer(value) and not (set(WORDS.findall(value.lower())) & _QUOTED_WORDS):
+                return True
+    return False

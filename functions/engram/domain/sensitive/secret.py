@@ -11,7 +11,11 @@ from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
 from engram.domain.sensitive.passwords import keeper_master, keyword_rules
-from engram.domain.sensitive.passwords_other_languages import password_before_its_word, password_in_other_language
+from engram.domain.sensitive.passwords_other_languages import (
+    password_before_its_word,
+    password_in_other_language,
+    quoted_password,
+)
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
 from engram.domain.sensitive.security_answers import answered_question, security_answer
@@ -49,10 +53,12 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
 
 
 def _in_other_language(text: str, digits: int, words: frozenset[str]) -> bool:
-    """Codes, security answers and passwords before their word, in other languages."""
+    """Codes, security answers, passwords before their word and quoted after it, in other languages."""
     if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words) and not MADE_UP_LOCK.search(text):
         return True  # (a lock in a game or a story opens nothing: MADE_UP_LOCK)
-    return security_answer_in_other_language(text, words) or password_before_its_word(text, words)
+    if security_answer_in_other_language(text, words) or password_before_its_word(text, words):
+        return True
+    return any(q in text for q in '"“«„') and quoted_password(text)  # (a quoted value, any language)
 
 
 _BEFORE, _AFTER = 160, 320
