@@ -432,3 +432,30 @@ def test_a_password_described_then_given_in_the_same_sentence_is_found_by_the_ru
 )
 def test_a_password_sentence_with_so_and_no_value_passes(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a dot inside the value does not end the clause before it
+        "e-devlet şifrem Kartal.1907 unutma",
+        "my password Rosa.Gardenia58 she can't get in",
+        "le mot de passe Soleil.2024 pour la box",
+        "Passwort Kaffee.Tasse77 für den Laptop",
+    ],
+)
+def test_a_password_with_a_dot_inside_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password reset.example.com",
+        "password policy.md explains the rules",
+        "Enter passphrase for key '/home/deploy/.ssh/id_rsa':\nIdentity added: /home/deploy/.ssh/id_rsa",
+        "password file config.yaml has it",
+    ],
+)
+def test_a_site_a_file_or_a_path_after_a_password_word_passes(text: str) -> None:
+    assert find_by_rules(text) is None

@@ -69,6 +69,9 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
     words = clause.split()
+    token = rest.split(None, 1)[0].rstrip(".") if rest.strip() else ""
+    if words and "." in token and token.startswith(words[0]):
+        words[0] = token  # a dot inside the first word is no sentence's end ("şifrem Lale.1923")
     if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
         return False  # ... or "passwd: password updated successfully", "password:  24 bytes"
     if m.group("sep").strip() == ":" and rest.startswith("//"):
@@ -107,6 +110,8 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
         return False  # the form with its copula is read by the other pattern
     if not separated and re.fullmatch(r"\d{4,8}", first.rstrip(",")):
         return True  # "kartın şifresi 4719": a PIN, straight after the word
+    if _HOST.fullmatch(first):
+        return False  # "password reset.example.com": a site's name, the dots no longer end the clause
     if first in _WHERE_FIRST or (first in _ON_FIRST and separated):
         # where it is kept ("is in 1Password", "is under the router", "ist bei Oma");
         # "on" with no separator before it is Finnish for "is" ("salasana on ...")
@@ -217,6 +222,12 @@ def _value_further_on(words: list[str]) -> bool:
     return False
 
 
+# A host name: words joined by dots ending in a top-level domain.
+_HOST = re.compile(
+    r"(?:[\w\-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|es|it|nl|se|no|dk|fi|pl|ru|jp|cn|br|in|au|ca|ch|at|be|eu|gov"
+    r"|edu|local|internal|lan|cloud|ai|me|info|biz)",
+    re.IGNORECASE,
+)
 _TICKET = re.compile(r"[A-Z]{2,6}-\d{2,7}")
 _KEEPERS = frozenset(["1password", "bitwarden", "lastpass", "keepass", "keychain", "vault", "kluis", "dashlane"])
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(")  # code: "await getPassword();"
