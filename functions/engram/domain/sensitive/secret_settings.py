@@ -73,6 +73,34 @@ def _secret_fallback(text: str) -> bool:
     return False
 
 
+# A value typed into a form's secret field by a browser automation or an agent's tool call
+# ({"selector": "input[name=otp]", "text": "619204"}, page.fill("#password", "..."),
+# cy.get("#pin").type("..."), find_element(By.ID, "password").send_keys("...")): the field's
+# name, id or type says what the value is.
+_FIELD_FILL_RE = re.compile(
+    r"""["']selector["']\s*:\s*["'](?P<sel>[^"'\n]{1,120})["']\s*,\s*["'](?:text|value|keys|input)["']\s*:\s*"""
+    r"""["'](?P<value>[^"'\n]{1,100})["']"""
+    r"""|\.(?:fill|type)\(\s*["'](?P<sel2>[^"'\n]{1,120})["']\s*,\s*["'](?P<value2>[^"'\n]{1,100})["']"""
+    r"""|(?:\.get|locator|\$|find_element|findElement|querySelector)\(\s*(?:By\.\w+\s*,\s*)?["'](?P<sel3>[^"'\n]{1,120})["']\s*\)"""
+    r"""\s*\.\s*(?:type|fill|send_keys|sendKeys|setValue)\(\s*["'](?P<value3>[^"'\n]{1,100})["']"""
+)
+# The names in a selector: an id, a class, an attribute's value ("input[name=otp]", "#pin").
+_SELECTOR_NAME = re.compile(r"""(?:^|[#.=\s"'])(?P<name>[A-Za-z][\w\-]*)""")
+_CODE_FIELDS = frozenset(["pin", "pincode", "passcode", "cvv", "cvc", "otp", "totp", "mfa", "2fa", "mfacode"])
+
+
+def _typed_into_secret_field(text: str) -> bool:
+    for m in _FIELD_FILL_RE.finditer(text):
+        selector = m.group("sel") or m.group("sel2") or m.group("sel3") or ""
+        value = m.group("value") or m.group("value2") or m.group("value3") or ""
+        names = [n.group("name") for n in _SELECTOR_NAME.finditer(selector)]
+        parts = {p.lower() for n in names for p in (n, *re.split(r"[\-_]", n))}
+        secret = any(names_a_secret(n) for n in names) or bool(parts & _CODE_FIELDS)
+        if secret and _holds_a_value(value):
+            return True
+    return False
+
+
 # (secret_setting tries the patterns below only when the word or sign each needs is in the
 # text: a new alternative with another word must be added to that look too.)
 # A user and a password given to an HTTP client (auth=("admin", "..."), HTTPBasicAuth(...)),
@@ -290,6 +318,8 @@ def secret_setting(text: str) -> bool:
     if _CODE_FIELD_RE.search(text) or _named_setting(text):
         return True
     if any(sign in text for sign in _FALLBACK_SIGNS) and _secret_fallback(text):
+        return True
+    if ("selector" in text or "(" in text) and _typed_into_secret_field(text):
         return True
     low = folded(text)
     needed = ("identified" in low, text.count(":") >= 4, "auth" in low or "credentials" in low, "auth" in text)
