@@ -289,6 +289,34 @@ _CODE_FIELD_RE = re.compile(
 )
 
 
+# A service's key named by the service ("OPENWEATHER_KEY", "LAUNCHDARKLY_SDK_KEY",
+# "CYPRESS_RECORD_KEY", "JWT_SIGNING_KEY"): "key" alone names a cache's, a table's or a map's
+# key too, so only a value drawn at random counts (hex of 24 or more, a UUID, or 20 or more
+# letters and digits in both cases), and not under a kind of key that is no credential.
+_RANDOM_VALUE = re.compile(
+    r"(?:[a-z]{2,8}[\-_])?(?:[0-9a-f]{24,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    r"|(?=[\w\-]*\d)(?=[\w\-]*[A-Z])(?=[\w\-]*[a-z])[\w\-]{20,})",
+    re.IGNORECASE,
+)
+_NOT_A_CREDENTIAL_KEY = frozenset(
+    [
+        *("cache", "sort", "partition", "primary", "foreign", "public", "pub", "publishable", "site", "idempotency"),
+        *("dedup", "dedupe", "object", "row", "hash", "lookup", "routing", "license", "licence", "product"),
+        *("activation", "s3", "bucket", "storage", "map", "idempotent", "unique", "composite", "shard", "group"),
+        *("message", "event", "request", "correlation", "trace", "tenant", "entity", "record", "item", "user"),
+    ]
+)
+
+
+def _random_under_a_key(name: str, value: str) -> bool:
+    parts = [p.lower() for p in _NAME_PARTS.findall(name)]
+    if len(parts) < 2 or parts[-1] not in ("key", "keys"):
+        return False
+    if set(parts[:-1]) & (_NOT_A_CREDENTIAL_KEY | _ABOUT_BEFORE | _ABOUT_THE_SECRET):
+        return False
+    return _RANDOM_VALUE.fullmatch(value.strip("\"'`")) is not None and _holds_a_value(value)
+
+
 def _named_setting(text: str, depth: int = 0) -> bool:
     """A name that says it holds a secret, given a value (a key field whose value is the next
     field names a key, not a secret: '"clave":"bizum_telefono","valor":...')."""
@@ -298,6 +326,8 @@ def _named_setting(text: str, depth: int = 0) -> bool:
         if _RECORD_VALUE_NEXT.match(text, m.end("value")):
             continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
+            return True
+        if _random_under_a_key(m.group("name"), m.group("value")):
             return True
     # Each pattern below is tried only if what it needs is in the text (a word, "</", four
     # colons): on a long message each one tried costs a scan of it.
