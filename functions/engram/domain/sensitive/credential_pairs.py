@@ -7,7 +7,9 @@ such as root); a bare "user:password" needs one of those accounts ("root:Rh8!xPq
 
 A password in brackets right after its word, in any language the password words cover
 ("nous a donné son mot de passe (Chaton2019!)", "gaf zijn wachtwoord (Molen#Kaas88)"), with
-the same look of a chosen password: "password (optional)", "(SHA-256)" pass."""
+the same look of a chosen password: "password (optional)", "(SHA-256)" pass. So is a chosen
+password said to be what someone set for an account ("Tr0mbone!Sunday was what i set for
+the church email")."""
 
 from __future__ import annotations
 
@@ -85,4 +87,27 @@ def password_in_brackets(text: str) -> bool:
     return "(" in text and any(
         _chosen(m.group("value")) and not _PASSWORD_SYMBOLS.isdisjoint(m.group("value"))
         for m in _IN_BRACKETS.finditer(text)
+    )
+
+
+# A chosen password said to be what someone set or went with for an account, with no
+# password word ("Tr0mbone!Sunday was what i set for the church email", '"Quasar#Lime91" is
+# what i set for the shared qa account', "i just went with Ravioli!2024 for the school
+# portal"): only the look of a chosen password (_chosen) tells it from a version or a name.
+_SET_FOR = re.compile(
+    r"""(?<![^\s"'“‘])["'“‘]?(?P<value>[^\s"'”’]{8,64})["'”’]?\s+(?:is|was)\s+what\s+(?:i|we|he|she|they|you)\s+"""
+    r"""(?:set|use|used|picked|chose|typed|entered|put\s+in|went\s+with)\s+(?:for|as|on)\b"""
+    r"""|\b(?:went|go|going|gone)\s+with\s+["'“‘]?(?P<value2>[^\s"'”’]{8,64})["'”’]?\s+(?:for|as|on)\s""",
+    re.IGNORECASE,
+)
+
+
+def set_for_an_account(text: str) -> bool:
+    """ "went with" is said of a model or a product too ("went with GPT-4o-mini for the
+    summaries"): after it, the value needs a password's symbol."""
+    return any(
+        _chosen(m.group("value"))
+        if m.group("value")
+        else _chosen(m.group("value2")) and not _PASSWORD_SYMBOLS.isdisjoint(m.group("value2"))
+        for m in _SET_FOR.finditer(text)
     )

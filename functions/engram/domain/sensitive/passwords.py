@@ -376,8 +376,10 @@ _THATS_PASSWORD_RE = re.compile(
     # what it is said after it, in brackets or behind an arrow ("it's tango-mango-7 (the vpn
     # password)", '"margaritaville99" <- router admin pw')
     r"|(?<![^\s\"'“”‘’])(?P<value2>[^\s\"'“”‘’()]+)[\"'“”‘’]?\s*(?:\(\s*(?:the|my|our|his|her|their)\s+"
-    r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pw|passphrase|passcode|pin)\s*\)|(?:<-|<--|←)\s*(?:the\s+|my\s+)?"
-    r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pw|passphrase|passcode|pin)\b"
+    r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pw|passphrase|passcode|pin)\s*\)|(?:<-|<--|←)\s*"
+    # ("Sn0wy-Owl-88 <- that's the pwd for the staging jenkins")
+    r"(?:(?:that['’]?s|thats|it['’]?s)\s+)?(?:the\s+|my\s+)?"
+    r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pwd|pw|passphrase|passcode|pin)\b"
     # (the word ends what is said: "release-2024.05 <- the password reset fix" names a fix)
     r"(?=\s*(?:$|[.,;:!?)\n]|\s(?:at|for|of|on|to|in|from|@)\b)))",
     re.IGNORECASE,

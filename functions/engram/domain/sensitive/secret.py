@@ -6,7 +6,7 @@ from __future__ import annotations
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
-from engram.domain.sensitive.credential_pairs import password_in_brackets, user_password_pair
+from engram.domain.sensitive.credential_pairs import password_in_brackets, set_for_an_account, user_password_pair
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
@@ -26,9 +26,9 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     text = public_or_sealed(text)
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
         return True
-    if password_in_other_language(text, words) or copied_key(text, words) or user_password_pair(text):
+    if password_in_other_language(text, words) or copied_key(text, words) or _known_by_its_look(text, words):
         return True
-    if password_in_brackets(text) or answered_question(text) or ("master" in words and keeper_master(text)):
+    if answered_question(text) or ("master" in words and keeper_master(text)):
         return True
     if ('"' in text or "“" in text) and security_answer(text):
         return True
@@ -41,6 +41,17 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # text around it: long messages often hold such a word ("office", "key") and no secret,
     # and the rules, not the words, are the costly part.
     return any(keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+_SET_FOR_WORDS = frozenset(["what", "with"])
+
+
+def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
+    """A chosen password with no password word before it: beside its user, in brackets after
+    the word, or said to be what someone set for an account."""
+    if user_password_pair(text) or password_in_brackets(text):
+        return True
+    return bool(words & _SET_FOR_WORDS) and set_for_an_account(text)
 
 
 def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:

@@ -180,7 +180,7 @@ LOGIN_STEMS = frozenset(
 )
 AROUND_STEMS = frozenset(
     [
-        *("password", "passwd", "pw", "passphrase", "passcode", "pin", "pins", "login", "log", "sign", "signin"),
+        *("password", "passwd", "pwd", "pw", "passphrase", "passcode", "pin", "pins", "login", "log", "sign", "signin"),
         *("unlock", "type", "enter", "punch", "key", "dial", "recovery", "backup", "mfa"),
     ]
 )
