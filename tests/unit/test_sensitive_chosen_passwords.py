@@ -1,5 +1,6 @@
 """A chosen password with no password word before it: said to be what someone set or went
-with for an account, or pointed at by an arrow with "that's the pwd" after it."""
+with for an account, or pointed at by an arrow with "that's the pwd" after it. And a card's
+password given as its digits after the card's name ("senha do cartão 6620")."""
 
 from __future__ import annotations
 
@@ -35,4 +36,29 @@ def test_a_chosen_password_set_for_an_account_or_pointed_at_is_found(text: str) 
     ],
 )
 def test_a_version_product_or_option_set_for_something_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "senha do cartão 6620, guarda bem",
+        "contraseña de la tarjeta 4471 no la compartas",
+        "password for the atm card 0917",
+    ],
+)
+def test_a_card_s_password_given_as_its_digits_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "senha do cartão errada 3 vezes",
+        "senha do cartão expira em 2 dias",
+        "password for the card ending 4471 was reset",
+        "contraseña de la tarjeta 4471-2233-1234",
+    ],
+)
+def test_a_count_or_a_card_s_number_after_a_card_s_password_passes(text: str) -> None:
     assert find_by_rules(text) is None

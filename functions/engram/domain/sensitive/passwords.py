@@ -110,6 +110,8 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
         return False  # the form with its copula is read by the other pattern
     if not separated and re.fullmatch(r"\d{4,8}", first.rstrip(",")):
         return True  # "kartın şifresi 4719": a PIN, straight after the word
+    if not separated and _CARD_PIN.match(rest):
+        return True  # "senha do cartão 8824": a card's password is its PIN
     if _HOST.fullmatch(first):
         return False  # "password reset.example.com": a site's name, the dots no longer end the clause
     if first in _WHERE_FIRST or (first in _ON_FIRST and separated):
@@ -127,6 +129,15 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     if first in {"manager", "managers", "reset", "rules", "policy", "must", "should"}:
         return False
     return _value_further_on(words[1:8]) or _value_after_so(rest)
+
+
+# A card's password is its PIN: the card named after the word, then its digits ("senha do
+# cartão 8824", "contraseña de la tarjeta 4471", "password for the atm card 0917").
+_CARD_PIN = re.compile(
+    r"(?:do|da|de|del|de\s+la|de\s+ma|der|for|of|for\s+the|of\s+the|for\s+my|of\s+my)\s+(?:[^\W\d]+\s+){0,2}?"
+    r"(?:cart[ãa]o|tarjeta|carte|karte|card|atm|cajero|multibanco|bankomat)\s*:?\s*(?P<value>\d{4,8})(?![\d.,/:\-]*\d)",
+    re.IGNORECASE,
+)
 
 
 # The copula right after the word ("contraseña está guardada ..."): the form with its
