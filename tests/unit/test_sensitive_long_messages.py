@@ -65,3 +65,21 @@ def test_many_password_words_are_cheap_to_find() -> None:
     started = time.process_time()
     find_sensitive(text)
     assert time.process_time() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "billing:\n" + "  account: 31926819\n" * 2000,
+        "services:\n  aws:\n" + "    account: 31926819\n" * 2000,
+    ],
+)
+def test_a_long_text_of_repeated_secrets_is_cheap_to_redact(text: str) -> None:
+    # Redaction asked the filter about the same texts again for every line (the slot's words
+    # with a canary value, the line that is its own clause): 3.9 and 4.4 s on main at 5bdcdc1,
+    # under load (review rv4); each verdict is now asked once a message (~0.55 s).
+    find_sensitive("warm the learned stage up")
+    started = time.process_time()
+    cleaned, rules = redact_sensitive(text)
+    assert time.process_time() - started < 1.5
+    assert "31926819" not in cleaned and len(rules) == 2000

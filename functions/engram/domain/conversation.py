@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any
 
 from engram.domain.relative_time import find_relative_times
-from engram.domain.sensitive import find_by_rules, find_sensitive
+from engram.domain.sensitive import SensitiveMatch, find_by_rules, find_sensitive
 from engram.domain.sensitive.redaction import (
     REDACTED,
     redact_piece,
@@ -25,6 +25,7 @@ from engram.domain.sensitive.redaction import (
     without_named_values,
     without_repeats,
 )
+from engram.domain.sensitive.remembered import remembered, remembering
 
 LIMIT_NOTICE = "Your conversation has been summarized and important information saved."
 
@@ -313,7 +314,12 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
     the filter flags goes, widened to its phrase (``sensitive.redaction``).
     Returns the text and the rules that fired, one per replacement.
     """
-    first = find_sensitive(text)
+    with remembering():  # the filter's verdict on a text is asked once (sensitive.remembered)
+        return _redacted_text(text)
+
+
+def _redacted_text(text: str) -> tuple[str, tuple[str, ...]]:
+    first = _sensitive(text)
     if first is None:
         return text, ()
     rules: list[str] = []
@@ -321,13 +327,13 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
     sentences = _SENTENCE.findall(text)
     for sentence in sentences:
         # (a message of one sentence, a sentence of one clause: already found flagged)
-        if sentence != text and find_sensitive(sentence) is None:
+        if sentence != text and _sensitive(sentence) is None:
             out.append(sentence)
             continue
         parts: list[str] = []
         for clause in _CLAUSE.findall(sentence):
             numbers_out = _redact_numbers(clause, rules)
-            match = find_sensitive(numbers_out) if numbers_out != text else first
+            match = _sensitive(numbers_out) if numbers_out != text else first
             if match is not None:
                 rules.append(match.rule)
                 numbers_out = redact_piece(numbers_out, flagged=True)
@@ -335,7 +341,7 @@ def redact_sensitive(text: str) -> tuple[str, tuple[str, ...]]:
         out.append("".join(parts))
     joined = "".join(out)
     # a message of one clause is what redact_piece left, which the filter passes
-    clean = (len(sentences) == 1 and len(_CLAUSE.findall(text)) == 1) or find_sensitive(joined) is None
+    clean = (len(sentences) == 1 and len(_CLAUSE.findall(text)) == 1) or _sensitive(joined) is None
     if not clean:
         _redact_across_sentences(out, rules)
     without_listed_values(sentences, out)
@@ -354,19 +360,19 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
     per sentence and window, which a message of many short lines would make seconds."""
     for i in range(len(sentences) if len(sentences) <= _WINDOWED_MAX else 0):
         for j in range(i, max(-1, i - _SENTENCES_BACK), -1):
-            match = find_sensitive("".join(sentences[j : i + 1]))
+            match = _sensitive("".join(sentences[j : i + 1]))
             if match is None:
                 continue
             rules.append(match.rule)
             for k in range(j, i + 1):
                 sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentences[k])
             window = "".join(sentences[j : i + 1])
-            if find_by_rules(window) is not None:
+            if remembered(find_by_rules, window) is not None:
                 sentences[i] = replaced_whole(sentences[i])
-            elif find_sensitive(window) is not None:
+            elif _sensitive(window) is not None:
                 sentences[i] = redact_piece(sentences[i])
             break
-    match = find_sensitive("".join(sentences))
+    match = _sensitive("".join(sentences))
     if match is None:
         return
     rules.append(match.rule)
@@ -374,7 +380,7 @@ def _redact_across_sentences(sentences: list[str], rules: list[str]) -> None:
         sentences[k] = _NUMBER_RUN.sub(_number_redacted, sentence)
     # With no number left, the learned stage alone reading many sentences together finds no
     # value to remove (it wiped whole messages of everyday text); a rule still matching does.
-    if find_by_rules("".join(sentences)) is not None:
+    if remembered(find_by_rules, "".join(sentences)) is not None:
         sentences[:] = [REDACTED]
 
 
@@ -392,7 +398,11 @@ def redact_metadata(value: Any, key: str = "", rules: list[str] | None = None) -
     is replaced whole, numbers are checked as text (a card sent as a JSON number), and
     keys that hold a secret themselves are replaced too.
     """
-    found: list[str] = [] if rules is None else rules
+    with remembering():
+        return _redacted_metadata(value, key, [] if rules is None else rules)
+
+
+def _redacted_metadata(value: Any, key: str, found: list[str]) -> tuple[Any, tuple[str, ...]]:
     if isinstance(value, dict):
         return _redacted_mapping(value, found), tuple(found)
     if isinstance(value, list):
@@ -406,7 +416,7 @@ def _redacted_mapping(value: dict[Any, Any], found: list[str]) -> dict[str, Any]
     out: dict[str, Any] = {}
     for k, v in value.items():
         name = str(k)
-        in_key = find_sensitive(name.replace("_", " "))
+        in_key = _sensitive(name.replace("_", " "))
         if in_key is not None:
             found.append(in_key.rule)
             name = f"{REDACTED}{len(out)}"
@@ -417,8 +427,8 @@ def _redacted_mapping(value: dict[Any, Any], found: list[str]) -> dict[str, Any]
 def _redacted_scalar(value: Any, key: str, found: list[str]) -> Any:
     """A string or number, redacted as text; ``key`` may say the whole value is secret."""
     text = value if isinstance(value, str) else str(value)
-    whole = find_sensitive(text, key) if key else None
-    if whole is not None and find_sensitive(text) is None:
+    whole = _sensitive(text, key) if key else None
+    if whole is not None and _sensitive(text) is None:
         # Only the key says what it is ({"pin": "4821"}): the value goes whole.
         found.append(whole.rule)
         return REDACTED
@@ -429,9 +439,14 @@ def _redacted_scalar(value: Any, key: str, found: list[str]) -> Any:
     return redacted
 
 
+def _sensitive(text: str, key: str = "") -> SensitiveMatch | None:
+    # (the module's own name, looked up when asked: a test may count or replace it)
+    return remembered(find_sensitive, text, key)
+
+
 def _redact_numbers(clause: str, rules: list[str]) -> str:
     def swap(m: re.Match[str]) -> str:
-        match = find_sensitive(m.group())
+        match = _sensitive(m.group())
         if match is None:
             return m.group()
         rules.append(match.rule)
