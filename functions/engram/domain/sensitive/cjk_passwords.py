@@ -91,7 +91,11 @@ _DESCRIBED = re.compile(
     r"的|什么|什麼|多少|啥|哪|吗|嗎|呢|了|^[不没沒未我你他她您]|空|对|對|错|錯|正确|正確|一样|一樣|相同|秘密|保密|默认|默認|原来|原來"
     r"|上次|那个|这个|生日|数字|數字|字母|位数|位數|号码|號碼|手机|手機|电话|電話|身份证|名字|拼音|英文|中文|大写|小写|符号|设置|設置"
     r"|修改|改|换|換|忘|加密|隐藏|隱藏|简单|簡單|复杂|複雜|通过|通過|发送|發送|短信|邮件|郵件|邮箱|收到|需要|必|填|项|可选|包含|至少"
-    r"|最少|保存|写在|記在|记在|放在|区分|大小写|明文|密文|随机|隨機|生成|管理员|安全|强|弱|长|短"
+    r"|最少|保存|写在|記在|记在|放在|区分|大小写|明文|密文|随机|隨機|生成|管理员|安全|强|弱|长|短|初始|临时|臨時|有效|无效|無效"
+    # (a password named again is what kind it is: "密码是初始密码", "パスワードは前と同じパスワード")
+    r"|密码|密碼|口令|パスワード|パスコード|비밀번호|비번|암호|패스워드"
+    # (Japanese words that say what it is like: "大丈夫", "簡単", "大切"; the copula is cut first)
+    r"|大丈夫|問題|平気|簡単|複雑|大切|大事|重要|危険|完璧|無効|有効|初期|仮|一時|一緒|共有|不明|同様"
     r"|何|なに|なん|正し|違|同じ|秘密|内緒|ないしょ|ひみつ|変更|設定|未|済|必要|以上|以下|文字|桁|英数|記号|誕生日|名前|番号|忘れ"
     r"|わから|分から|知ら|教え|なし|無し|いつも|共通|送|メール|メモ|保存|管理|入力|確認|登録|リセット|再設定|発行|別途|後で|あとで"
     r"|(?:い|ます|ました|ません|った|って|して|する|れる|られる|てある|ている|てる|てた|たい|ておく|ない|そう)$"
@@ -116,8 +120,13 @@ def _password_in_script(text: str) -> bool:
     )
 
 
+# A Japanese copula or a sentence's particle after the word: "長いです" is "長い" (long), an
+# adjective's ending the described words read at the end.
+_JA_COPULA = re.compile(r"(?:です|でした|だよ|だね|だ|よ|ね)+$")
+
+
 def _a_value_in_script(value: str) -> bool:
-    value = value.strip()
+    value = _JA_COPULA.sub("", value.strip()) or value.strip()
     return not (
         _DESCRIBED.search(value) or PLACEHOLDER.match(value) or MASKED.fullmatch(value) or value.lower() in NOT_A_VALUE
     )
