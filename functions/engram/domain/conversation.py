@@ -297,8 +297,9 @@ def fit_window(newest_first: Sequence[Message], last: int | None, token_budget: 
 _SENTENCE = re.compile(r"(?:[^.!?;\n。！？；]|[.!?;](?=[^\s.!?;]))+[.!?;。！？；]*\n?|[.!?;。！？；]+\n?|\n")
 _CLAUSE = re.compile(r"[^,，]+[,，]?|[,，]")
 # Digits grouped by spaces, dashes or dots ("4111 1111 ...", "123.45.6789"): such a number is
-# replaced alone when it trips a rule on its own.
-_NUMBERISH = re.compile(r"[\d][\d \-.]{5,}[\d]")
+# replaced alone when it trips a rule on its own, with the letters of the word it is in
+# ("A123456789Z", "PL61109010140000071219812874": "A[redacted]Z" kept the id's letters).
+_NUMBERISH = re.compile(r"(?:[^\W_]*[^\W\d_])?(?P<number>\d[\d \-.]{5,}\d)[^\W_]*")
 # Words holding a digit and the runs of them set apart by spaces ("X1234567", "943 476 5919").
 _NUMBER_RUN = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
 # How many sentences back the word that names a value is looked for before the whole message.
@@ -446,7 +447,7 @@ def _sensitive(text: str, key: str = "") -> SensitiveMatch | None:
 
 def _redact_numbers(clause: str, rules: list[str]) -> str:
     def swap(m: re.Match[str]) -> str:
-        match = _sensitive(m.group())
+        match = _sensitive(m.group("number"))
         if match is None:
             return m.group()
         rules.append(match.rule)

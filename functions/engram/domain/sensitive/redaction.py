@@ -390,13 +390,20 @@ def _cut_after_name(text: str, run: tuple[int, int], phrases: tuple[int, int]) -
         if _has_value(text[start:named]) or not _names_a_slot(text, cut):
             continue
         rest = text[cut:end]
-        trail = rest[len(rest.rstrip(_EDGE + " ")) :]
-        lead = rest[: len(rest) - len(rest.lstrip(_EDGE + " "))]
-        return text[start:cut] + lead + REDACTED + trail
+        return text[start:cut] + _edges_of(rest)[0] + REDACTED + _edges_of(rest)[1]
     return None
 
 
 _CUTS_TRIED = 3
+
+
+def _edges_of(rest: str) -> tuple[str, str]:
+    """The quotes, brackets and stops around a value, not a marker's own brackets: "x_[redacted]"
+    (a number in it went first) ends in no "]" of its own."""
+    body = rest.replace(REDACTED, "\0" * len(REDACTED))
+    lead = body[: len(body) - len(body.lstrip(_EDGE + " "))]
+    trail = body[len(body.rstrip(_EDGE + " ")) :]
+    return lead, trail
 
 
 def _names_a_slot(text: str, cut: int) -> bool:
