@@ -339,6 +339,11 @@ def test_a_quoted_password_after_its_word_in_any_language_is_found(text: str) ->
         'hasło jest w menedżerze haseł, katalog "praca"',
         'das Passwort steht im Tresor unter "Bank"',
         'FATAL:  password authentication failed for user "billing"',
+        # a manager's entry named by its label, title or note (review rv4: refused on main)
+        'password label: "Work laptop"',
+        'password title: "Netflix family"',
+        'wifi password note: "ask Dave"',
+        'password name: "Bank of Ireland"',
     ],
 )
 def test_a_quoted_label_folder_or_keeper_after_a_password_word_passes(text: str) -> None:

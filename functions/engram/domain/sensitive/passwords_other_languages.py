@@ -200,6 +200,8 @@ _QUOTE_COPULA = re.compile(
 _QUOTED_LABEL = re.compile(
     r"\b(?:says?|said|shows?|showed|reads?|labell?ed|called|named|titled|message|error|prompt|button|field|option"
     r"|menu|link|tab|dialog|box|screen|page|heißt|steht|dit|indique|requirements?|rules?|strength|question|tip"
+    # a password manager's entry: its label, title, note or hint ('password label: "Work laptop"')
+    r"|labels?|titles?|names?|notes?|hints?|tags?|category|description|comments?|memo|reminder"
     # where it is kept: in a manager, under a folder or an entry ("is in 1Password under", "im Ordner")
     r"|in|im|dans|w|we|en|i|under|unter|sous|ordner|folder|dossier|carpeta|cartella|map|entry|eintrag|saved|stored"
     r"|liegt|failed)\b",
