@@ -57,6 +57,14 @@ The parts, reported apart:
   naming secrets; and secrets that do not look like values, with their negative twins).
   Scored once when complete, before anyone read them, with the filter at 23379cf
   (``bench/results/sensitive_corpus_outside_10_11_first_run.json``).
+- ``held_out_g1``, ``held_out_g2`` and ``held_out_g3`` (first run recorded; never trained on):
+  ``bench/sensitive_samples_holdout_g1.txt`` (1,033), ``_g2.txt`` (1,000) and ``_g3.txt`` (996),
+  written by hand by three more independent writers (a personal assistant's life chat and
+  memory entries; developer and ops text; business and admin documents). Their one honest run,
+  by the lead with the filter frozen at fd8a624, is
+  ``bench/results/sensitive_corpus_g_first_run.json`` and the honest figure in
+  docs/security.md. They are not in ``bench.sensitive_train``'s ``TRAIN_PARTS``; once anyone
+  reads their misses, their later figures are fitted too.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -111,6 +119,9 @@ PARTS = {
     "outside_13": [HERE / "sensitive_samples_outside_13.txt"],
     "outside_10": [HERE / "sensitive_samples_outside_10.txt"],
     "outside_11": [HERE / "sensitive_samples_outside_11.txt"],
+    "held_out_g1": [HERE / "sensitive_samples_holdout_g1.txt"],
+    "held_out_g2": [HERE / "sensitive_samples_holdout_g2.txt"],
+    "held_out_g3": [HERE / "sensitive_samples_holdout_g3.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
