@@ -93,6 +93,8 @@ _CARD_WORD = re.compile(
     r"|uzcard|humo|napas|shetab|meeza|mada|knet|bankk[áa]rtya|kort(?:et|nummer)?|kartu|thẻ|kad"
     # the word for a card in Cyrillic, Persian, Arabic and Hebrew
     r"|карт[аыуеоi]\w*|картк[аиу]|кредитк[аи])\b"
+    # a card word inside a compound ("Kreditkarte", "EC-Karte", "creditcard", "betaalkaart")
+    r"|\b(?:kredit|credit|debit|bank|giro|geld|betaal|visa)-?(?:kart(?:e|en)?|card|kaart|kort)\w*"
     r"|카드|カード|卡号|银行卡|کارت|بطاق[ةه]|כרטיס",
     re.IGNORECASE,
 )
@@ -159,7 +161,7 @@ def _card_in_pieces(text: str) -> bool:
 # Cards that pay for nothing: loyalty, library, gift, id cards.
 _OTHER_CARD = re.compile(
     r"\b(?:loyalty|library|member(?:ship)?|gift|id|sim|business|health|insurance|student|key|boarding|transit|bus"
-    r"|metro|oyster|rewards?|club|discount|store|payback|miles|points|flyer|vitale|nectar|bonus)\s+card\b"
+    r"|metro|oyster|rewards?|(?<!diners\s)club|discount|store|payback|miles|points|flyer|vitale|nectar|bonus)\s+card\b"
     r"|\bcarte\s+vitale\b|\b(?:club|gift|bonus|loyalty)card\b"
     # in Russian: a loyalty, discount, bonus or gift card
     r"|карт\w*\s+(?:лояльности|магазина|клиента|покупателя)|(?:скидочн|бонусн|подарочн|клубн)\w*\s+карт\w*",
@@ -170,7 +172,7 @@ _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
 # ("Tesco clubcard 634004 ...", "nectar card 6340 ..."; "My gift card? No it's a real
 # card, 4222 ..." is a payment card).
 _OTHER_CARD_RIGHT_BEFORE = re.compile(
-    r"\b(?:club\s*card|nectar(?:\s+card)?|library\s+card|gift\s*card|rewards?(?:\s+card)?|points\s+card"
+    r"\b(?:(?<!diners\s)club\s*card|nectar(?:\s+card)?|library\s+card|gift\s*card|rewards?(?:\s+card)?|points\s+card"
     r"|bonus\s*card|payback(?:\s+card)?|loyalty\s*card)\s*(?:number|no\.?|nr\.?|#)?\s*[:\-]?\s*$",
     re.IGNORECASE,
 )
