@@ -45,3 +45,39 @@ def test_a_card_named_by_a_brand_with_club_or_a_compound_word_is_found(text: str
 )
 def test_a_club_card_or_a_ticket_number_still_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- SQL dumps and escaped logs ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        # pg_dump's COPY: the column list names the tab-separated rows under it
+        ("COPY hr.staff (id, name, national_id) FROM stdin;\n4\tJo Bauer\tL01X00T47\n\\.", "government_id"),
+        ("COPY billing.payees (id, account_number, sort_code) FROM stdin;\n12\t41222919\t200000\n\\.", "bank_account"),
+        # the same dump pasted with its tabs and line breaks escaped
+        ("dump:\\nCOPY hr.staff (id, passport_no) FROM stdin;\\n9\\tX4471229\\n\\\\.", "government_id"),
+        ("COPY crm.cards (id, pan) FROM stdin;\n17\\t4539148803436467\n\\.", "payment_card"),
+        ('log: "row=7\\tssn=512447781\\tok"', "government_id"),
+        # an INSERT's values under its columns
+        ("INSERT INTO hr.staff (id, name, ssn) VALUES (4, 'Jo Bauer', '512-44-7781');", "government_id"),
+        ("INSERT INTO payees (id, account_no) VALUES (1, '41222919'), (2, '55120094');", "bank_account"),
+    ],
+)
+def test_an_id_account_or_card_in_a_sql_dump_is_found(text: str, rule: str) -> None:
+    assert _rules(text) == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "COPY hr.staff (id, name, team) FROM stdin;\n4\tJo Bauer\t41222919\n\\.",
+        "INSERT INTO orders (id, passport_checked, total) VALUES (4471229, true, 12.50);",
+        "INSERT INTO hr.staff (id, name, ssn) VALUES (4, 'Jo Bauer', '***-**-7781');",
+        "COPY hr.staff (id, passport_no) FROM stdin;\n4\t\\N\n\\.",
+        "build log: C:\\tools\\2024\\notes.txt\\n12 warnings",
+    ],
+)
+def test_a_dump_with_no_such_column_or_value_still_passes(text: str) -> None:
+    assert _rules(text) is None

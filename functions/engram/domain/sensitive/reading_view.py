@@ -9,6 +9,7 @@ digits, so the number rules (and the learned stage) read one shape whatever the 
 - digits set apart one by one ("5 8 1 9", "4 0 2 1 - 0 0 1 2", "P R 88 90 69 B");
 - OCR's letter-for-digit mix-ups inside a digit run ("4O2O 4111 4891 44l6");
 - a digit group broken over two lines ("059-36-" / "3708", "4329 5700" / "4618 4972");
+- a tab or line break written as its escape next to a digit ("17\\t4539...") as one;
 - digits of other scripts ("٤٨٢٠") as ASCII digits, the only digits the rules' shapes name,
   and full-width Latin letters as ASCII letters ("ＰＩＮは４４７１" reads "PINは4471").
 
@@ -117,10 +118,19 @@ _TIME_BEFORE = re.compile(
 )
 
 
+# A tab or line break written as its escape in a dump or an escaped log line
+# ("COPY ... FROM stdin;\n9\tAmal Idris\t572918364"): its letter would stick to the number.
+_ESCAPE_BY_A_DIGIT = re.compile(r"(?<=\d)\\[tnr]|\\[tnr](?=\d)")
+_ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": ""}
+
+
 def reading_view(text: str) -> str | None:
     """The text with spelled, spaced, OCR'd and broken numbers written as digit groups, or
     ``None`` when it reads the same."""
     out = text
+    if "\\" in out and _ESCAPE_BY_A_DIGIT.search(out):
+        for escape, char in _ESCAPES.items():
+            out = out.replace(escape, char)
     if not out.isascii() and _OTHER_DIGIT.search(out):
         out = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), out)
     if not out.isascii() and _FULL_WIDTH_LETTER.search(out):

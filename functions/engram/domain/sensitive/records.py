@@ -46,7 +46,15 @@ _MASKED = re.compile(r"[*•]|[xX#]{3}")
 _CAMEL_KEY = re.compile(r"(?:Number|Num|No|Id|License|Licence|Account|Routing|Passport)\b")
 # What follows a key's word in a key ("passport_no": , tax_id=).
 _KEY_TAIL = re.compile(r"[\w.\-]{0,40}[\"'`]?\s*(?::|=|>)")
-_HEADER_TAIL = re.compile(r"[\w.\-]{0,40}[ ]*(?:\||,|\t|;|\n|$)")  # a table's header cell
+_HEADER_TAIL = re.compile(r"[\w.\-]{0,40}[ ]*(?:\||,|\t|;|\n|\)|$)")  # a table's header cell
+# A SQL dump's column list: pg_dump's "COPY hr.employees (id, passport_no) FROM stdin;" (its
+# rows follow, tab-separated) and "INSERT INTO t (id, iban) VALUES (3, 'IT60...'), (...)".
+_COPY_HEADER = re.compile(r"^COPY\s+[\w.\"]+\s*\((?P<columns>[^()\n]{1,400})\)\s*FROM\s+stdin", re.IGNORECASE)
+_INSERT = re.compile(
+    r"\bINSERT\s+INTO\s+[\w.\"`]+\s*\((?P<columns>[^()\n]{1,400})\)\s*VALUES\s*(?P<rows>(?:\([^()\n]{1,400}\)[\s,]*)+)",
+    re.IGNORECASE,
+)
+_INSERT_ROW = re.compile(r"\(([^()\n]{1,400})\)")
 
 
 def record_rule(text: str, words: frozenset[str]) -> str | None:
@@ -82,6 +90,8 @@ def _may_hold_a_field(text: str, words: frozenset[str]) -> bool:
         return True
     if not names_id_or_account(words):
         return False
+    if "insert" in words and "values" in words:
+        return True  # a SQL INSERT's column list
     lower = text.lower()
     table = "\n" in text
     if "key (" in lower or any(f" {p} {c} " in lower for p in ("for", "in", "of") for c in ("column", "key", "field")):
@@ -113,12 +123,24 @@ def _fields(text: str, words: frozenset[str]) -> Iterator[tuple[str, str]]:
             yield m.group("key"), m.group("value")
     if "\n" in text:
         yield from _table_fields(text, words)
+    if "insert" in words and "values" in words:
+        yield from _insert_fields(text)
+
+
+def _insert_fields(text: str) -> Iterator[tuple[str, str]]:
+    """Each value of a SQL INSERT under the column it is given for."""
+    for m in _INSERT.finditer(text):
+        columns = [c.strip().strip('"`') for c in m.group("columns").split(",")]
+        for row in _INSERT_ROW.finditer(m.group("rows")):
+            values = [v.strip().strip("'\"") for v in row.group(1).split(",")]
+            if len(values) == len(columns):
+                yield from zip(columns, values, strict=True)
 
 
 def _table_fields(text: str, words: frozenset[str]) -> Iterator[tuple[str, str]]:
     """Each cell under a header cell that names an id or an account ("name,passport_no"
     then "Ana Lopez,X1234567"; a markdown table; tab-separated rows)."""
-    lines = [line.strip().strip("|").strip() for line in text.splitlines()[:_MAX_ROWS] if line.strip()]
+    lines = [_as_header(line.strip().strip("|").strip()) for line in text.splitlines()[:_MAX_ROWS] if line.strip()]
     named = [w for w in words & RECORD_KEY_WORDS if len(w) > 2]
     for n, line in enumerate(lines):
         lower = line.lower()
@@ -134,6 +156,12 @@ def _table_fields(text: str, words: frozenset[str]) -> Iterator[tuple[str, str]]
                 if len(values) != len(cells):
                     break
                 yield from ((cells[i], values[i]) for i in columns)
+
+
+def _as_header(line: str) -> str:
+    """A dump's COPY line as the header of the tab-separated rows under it."""
+    copy = _COPY_HEADER.match(line) if line[:4].upper() == "COPY" else None
+    return line if copy is None else "\t".join(c.strip().strip('"') for c in copy.group("columns").split(","))
 
 
 def _context(text: str, at: int) -> str:
