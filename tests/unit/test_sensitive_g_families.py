@@ -81,3 +81,45 @@ def test_an_id_account_or_card_in_a_sql_dump_is_found(text: str, rule: str) -> N
 )
 def test_a_dump_with_no_such_column_or_value_still_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- bank accounts in more printed forms ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # New Zealand's bank-branch-account-suffix
+        "rent goes to 38 9012 0776543 001 at kiwibank",
+        "my acct 02-0248-0123456-000",
+        "salary into 01-0102-0567890-00 from next month",
+        # a cheque's MICR on-us field, Canadian and US
+        "cheque scan:\n⑈00231⑈ 10042⑆ 004⑆ 6012257⑈",
+        "cheque bottom line: ⑈001024⑈ ⑆061000104⑆ 7743029188⑈",
+        # a BACS payment row
+        "BACS export\n401122;55120094;J SMITH;420.00",
+        "sort code and account for the file: 309950,17264451",
+        # an ACH entry's account field; a form's "#account"
+        "nacha log: entry 3 dfi_acct=5512009431 amount=88.10",
+        "ach entry: DFI_ACCOUNT: 84410290 name=K LEE",
+        'page.fill({"#bsb": "062-000", "#account": "10092231"})',
+    ],
+)
+def test_an_account_in_another_printed_form_is_found(text: str) -> None:
+    assert _rules(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "part 12-3140-0448126-00 ordered",
+        "batch 04-2024-0001234-01 shipped?",
+        "order 12 3140 0448126 00 shipped",
+        "sort the file: 200000,41222919 rows",
+        "bacs run on 24/11, 214 payments, total 41222919.00",
+        "ach batch 4412: dfi_acct=XXXXXX4493",
+        "⑆⑈ are the MICR symbols, ⑆ transit and ⑈ on-us",
+    ],
+)
+def test_the_same_shapes_without_an_account_still_pass(text: str) -> None:
+    assert _rules(text) is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.bank_account_forms import account_of_another_form
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
@@ -424,7 +425,7 @@ def _cbu_valid(d: str) -> bool:
 
 
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
-    if _nordic_account(text, words):
+    if _nordic_account(text, words) or account_of_another_form(text, words):
         return True
     if words & _CBU_WORDS and any(_cbu_valid(m.group()) for m in _CBU_RE.finditer(text)):
         return True

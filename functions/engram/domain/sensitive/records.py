@@ -14,11 +14,11 @@ from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
 from engram.domain.sensitive.government_ids import company_numbers, id_like
 from engram.domain.sensitive.keys import RECORD_KEY_WORDS, key_rule, names_id_or_account
 
-# A field: a key (quoted or not, dotted paths and camelCase too), ":", "=" or "=>", then a
-# quoted value or a bare one.
+# A field: a key (quoted or not, dotted paths and camelCase too, a form's "#key"), ":", "="
+# or "=>", then a quoted value or a bare one (not the next field: "entry: dfi_acct=...").
 _FIELD = re.compile(
-    r"(?<![\w.\-])(?P<kq>[\"'`]?)(?P<key>[A-Za-z][\w.\-]{0,60})(?P=kq)\s*(?::|=>|=)\s*"
-    r"(?:(?P<vq>[\"'])(?P<quoted>[^\"'\n]{1,40})(?P=vq)|(?P<bare>[^\s\"',;&{}\[\]()]{1,40}))"
+    r"(?<![\w.\-])(?P<kq>[\"'`]?)#?(?P<key>[A-Za-z][\w.\-]{0,60})(?P=kq)\s*(?::|=>|=)\s*"
+    r"(?:(?P<vq>[\"'])(?P<quoted>[^\"'\n]{1,40})(?P=vq)|(?![A-Za-z][\w.\-]{0,60}(?:=|:\s))(?P<bare>[^\s\"',;&{}\[\]()]{1,40}))"
 )
 # An XML element ("<passportNumber>X1234567</passportNumber>").
 _ELEMENT = re.compile(r"<(?P<key>[A-Za-z][\w.\-:]{0,60})>(?P<value>[^<\n]{1,40})</(?P=key)>")
@@ -41,6 +41,8 @@ _TYPE_FIELD = re.compile(
     r"[\"'`]?(?:type|kind|document_?type|doc_?type|id_?type)[\"'`]?\s*[:=]\s*[\"'`]?([\w\- ]{1,40})", re.IGNORECASE
 )
 _REACH = 400
+# An ACH (NACHA) entry's receiving account field ("dfi_acct=7710284493", "DFI Account Number").
+_NACHA_ACCOUNT = re.compile(r"\bdfi[_\- ]?(?:acct|account)", re.IGNORECASE)
 _MASKED = re.compile(r"[*•]|[xX#]{3}")
 # camelCase keys ("bankAccountNumber", "nationalId") are one word to the word splitter.
 _CAMEL_KEY = re.compile(r"(?:Number|Num|No|Id|License|Licence|Account|Routing|Passport)\b")
@@ -62,7 +64,7 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
     if not _may_hold_a_field(text, words):
         return None
     for key, value in _fields(text, words):
-        rule = key_rule(key)
+        rule = BANK if _NACHA_ACCOUNT.search(key) else key_rule(key)
         if rule == GOVERNMENT_ID and _software_licence(key, words):
             continue
         if rule == GOVERNMENT_ID and _id_value(value) and not company_numbers(text.replace("_", " ")):
@@ -88,6 +90,8 @@ def _may_hold_a_field(text: str, words: frozenset[str]) -> bool:
     field of a long message costs more than looking at these few words)."""
     if any(m.start() and text[m.start() - 1].islower() for m in _CAMEL_KEY.finditer(text)):
         return True
+    if "dfi" in words and _NACHA_ACCOUNT.search(text):
+        return True  # an ACH entry's account field
     if not names_id_or_account(words):
         return False
     if "insert" in words and "values" in words:
