@@ -123,3 +123,43 @@ def test_an_account_in_another_printed_form_is_found(text: str) -> None:
 )
 def test_the_same_shapes_without_an_account_still_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- government ids: printed forms, abbreviations, an SSN given over the phone --------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # DVLA prints a UK driving licence number in three groups
+        "my driving licence is MORGA 753116 SM9IJ, full licence since 2015",
+        "UK licence for the hire car: WOOLL 610028 JA9GQ",
+        # Japan's My Number and Turkey's kimlik number by a record's or log's key
+        "import log: mynumber=295112614176 (plain text)",
+        "export.csv row 4: tckn=10000000146, ad=Ayşe",
+        "TCKN 10000000146 müşteri kaydında açık duruyor",
+        # an SSN given over the phone is still an SSN
+        "she read me her SSN over the phone (512-44-7781), please file it",
+        "the social security number she gave on the phone: 219-09-9998",
+    ],
+)
+def test_an_id_in_its_printed_form_or_by_its_abbreviation_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+def test_a_kimlik_number_under_an_abbreviated_key_is_found() -> None:
+    assert _rules("10000000146", "veli.tckn") == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call me on the phone: 349-65-5924",
+        "ticket 349-65-5924 closed",
+        "tckn=10000000147 (invalid test value from the fixture)",
+        "mynumber=295112614177 is the old fixture",
+        "part MORGA 753116 is out of stock",
+    ],
+)
+def test_the_same_forms_without_a_valid_id_still_pass(text: str) -> None:
+    assert _rules(text) is None

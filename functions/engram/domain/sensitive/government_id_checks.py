@@ -237,7 +237,9 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
     (frozenset({"aadhaar", "aadhar", "aadhaars", "uidai"}), 12, _aadhaar_valid),
     (frozenset({"cpr"}), 10, _cpr_valid),
     (frozenset({"cpf"}), 11, _cpf_valid),
-    (frozenset({"マイナンバー", "個人番号"}), 12, _my_number_valid),
+    (frozenset({"マイナンバー", "個人番号", "mynumber"}), 12, _my_number_valid),
+    # Turkey's T.C. kimlik numarası by its abbreviation, as a log's or record's key ("tckn=...")
+    (frozenset({"tckn", "tckimlik", "tckimlikno"}), 11, _tr_kimlik_valid),
     *WORDED_NATIONAL_CHECKS,
 )
 

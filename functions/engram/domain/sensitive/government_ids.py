@@ -21,7 +21,8 @@ from engram.domain.sensitive.keys import OTHER_LICENCES
 _SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1\n?(?!0000)\d{4}(?![\d])(?![\-/]\w)")
 _BARE_SSN_RE = re.compile(r"\s*(?!000|666|9)\d{3}(?!00)\d{2}(?!0000)\d{4}\s*")
 _UK_NINO_RE = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
-_UK_DRIVING_RE = re.compile(r"\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b")
+# (DVLA's licence prints the number in three groups: "MORGA 753116 SM9IJ")
+_UK_DRIVING_RE = re.compile(r"\b[A-Z9]{5} ?\d{6} ?[A-Z9]{2}\d[A-Z]{2}\b")
 _CODICE_FISCALE_RE = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b")
 _ID_WORDS = (
     r"ssn|ss\s*#|ss\s+(?:number|no)|social(?:\s+security)?(?:\s+(?:number|no|#|sec))?|social\s+sec|soc\.?\s*sec\.?"
@@ -389,7 +390,7 @@ def _us_licence(text: str) -> bool:
 
 def _id_by_format(text: str) -> bool:
     """Ids whose written form alone says what they are (an SSN's dashes, a UK NINO, ...)."""
-    if any(not NOT_A_CARD_BEFORE.search(text[: m.start()]) for m in _SSN_RE.finditer(text)):
+    if any(_ssn_not_another_number(text, m) for m in _SSN_RE.finditer(text)):
         return True
     if _BARE_SSN_RE.fullmatch(text):
         return True
@@ -398,6 +399,21 @@ def _id_by_format(text: str) -> bool:
     if longest_digit_run(text) >= 6 and _UK_DRIVING_RE.search(text):  # six digits in a row
         return True
     return bool(_UK_NINO_RE.search(text) or _CODICE_FISCALE_RE.search(text) or _us_licence(text))
+
+
+_SSN_WORD = re.compile(r"\b(?:ssn|social\s+security)\b", re.IGNORECASE)
+_BY_PHONE = re.compile(r"\b(?:over|on|by|via)\s+(?:the\s+)?$", re.IGNORECASE)
+
+
+def _ssn_not_another_number(text: str, m: re.Match[str]) -> bool:
+    """An SSN's form is another number's after a phone's, order's or ticket's word, unless an
+    SSN's word comes between or the phone is how it was given ("the SSN you read me over the
+    phone (349-65-5924)" is one)."""
+    other = None
+    for other in NOT_A_CARD_BEFORE.finditer(text, 0, m.start()):
+        if _BY_PHONE.search(text, max(0, other.start() - 12), other.start()) and _SSN_WORD.search(text, 0, m.start()):
+            other = None
+    return other is None or _SSN_WORD.search(text, other.end(), m.start()) is not None
 
 
 # A passport's machine-readable zone: its second line (number, check digit, nationality,
