@@ -163,3 +163,44 @@ def test_a_kimlik_number_under_an_abbreviated_key_is_found() -> None:
 )
 def test_the_same_forms_without_a_valid_id_still_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- numbers an id's word names that are nobody's id -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a trade's licence, a sports club's licence
+        "the electrician's licence number is EL-55120, ask him for the certificate",
+        "our roofer's license no. RF 40912 checks out on the state site",
+        "cuota del club de tenis pagada, licencia n° 3390127 para la temporada",
+        # an application's or an enrolment's own number
+        "the passport application number is APP 7731 2290 4, status: printing",
+        "aadhaar enrolment id 2291/44120/00318 on the acknowledgement slip",
+        # India's UTR is a bank transfer's reference; a scheme's tax reference is the scheme's
+        "NEFT done, UTR AXISN2026112200441, ₹12,000 to the landlord",
+        "Scheme: Nest. Pension scheme tax reference 00512771RT",
+        # a company's tax number said to be the company's (review rv4)
+        "the NPWP 09.254.294.3-407.000 is the company's tax number",
+        "KRA PIN A123456789Z is the firm's registration",
+    ],
+)
+def test_a_number_an_id_word_names_as_another_things_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NID 1987654321 in the company payroll",
+        "the NPWP 09.254.294.3-407.000 is my own, not the company's",
+        "my UTR is 12345 67890",
+        "licence n° 2411882 for my driving test, permis B",
+        "passport number X4471229 for the application",
+        "nurse's passport number E19284756",
+        "tax reference 1234567890 for my self assessment",
+    ],
+)
+def test_a_persons_id_beside_those_words_is_still_found(text: str) -> None:
+    assert _rules(text) == "government_id"

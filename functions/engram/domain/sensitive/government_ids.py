@@ -82,6 +82,9 @@ _ID_WORDS = (
 # What an id word may name instead of the id: the office, its phone line, a photo, a fee.
 _NOT_THE_ID_AFTER = (
     r"(?!\s+(?:office|photos?|appointments?|agency|cent(?:re|er)|hotline|helpline|phone|fax|fees?|size|queue|line"
+    # an application's or an enrolment's own number ("passport application reference ...",
+    # "aadhaar enrolment number ...")
+    r"|application|enrol?ment|enrollment"
     r"|renewal\s+fee|application\s+fee|desk|counter|website)\b)"
 )
 _ID_CONTEXT_RE = re.compile(
@@ -161,7 +164,11 @@ _ID_STEMS = frozenset(
 _MIN_DIGITS_AFTER = {"patente": 5}
 # Words that are everyday words too count only with their id's own shape: India's EPIC (a
 # voter's card) is three letters and seven digits; "epic 516742717 in Jira" is a story's.
-_SHAPE_AFTER = {"epic": re.compile(r"[A-Za-z]{3}[\s\-]?\d{7}")}
+_SHAPE_AFTER = {
+    "epic": re.compile(r"[A-Za-z]{3}[\s\-]?\d{7}"),
+    # the UK's UTR has ten digits; India's UTR is a bank transfer's reference (SBIN3263...)
+    "utr": re.compile(r"\d{5}\s?\d{5}K?|\d{3}\s?\d{3}\s?\d{4}", re.IGNORECASE),
+}
 
 
 # A value under an id's key holds the id: a run of an id's shape, not only years or words
@@ -251,6 +258,34 @@ _ANOTHER_KEY_BEFORE = re.compile(
 _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
+# A trade's or profession's licence, and a sports club's or federation's ("the plumber's
+# license number is PL-77104", "licence n° 2411882" for the football club): nobody's id.
+_TRADE_LICENCE_BEFORE = re.compile(
+    r"\b(?:plumber|electrician|builder|roofer|locksmith|gas\s*fitter|nurse|doctor|physician|dentist|pharmacist"
+    r"|realtor|attorney|lawyer|accountant|teacher|therapist|architect|engineer|pilot|club|federation|league)(?:['’]s)?"
+    r"\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+_SPORTS_WORDS = frozenset(
+    {"club", "foot", "football", "soccer", "tennis", "golf", "judo", "rugby", "basket", "handball", "fédération"}
+    | {"federation", "fff", "ffr", "fft", "league", "cotisation", "licencié", "licencia", "federativa"}
+)
+_DRIVING_WORDS = frozenset({"driver", "drivers", "driving", "dvla", "dmv", "conduire", "conducir", "permis", "car"})
+# An organisation's tax reference named by the organisation right before it.
+_SHAPE_BEFORE = {
+    "tax": re.compile(r"\b(?:scheme|trust|charity|company|corporation|partnership|paye|employer['’]?s?)\s+$", re.I)
+}
+
+
+def _another_licence(text: str, at: int) -> bool:
+    if _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at) or _TRADE_LICENCE_BEFORE.search(
+        text, max(0, at - 40), at
+    ):
+        return True
+    words = folded_words(text)
+    return not words.isdisjoint(_SPORTS_WORDS) and words.isdisjoint(_DRIVING_WORDS)
+
+
 _NAME_STEMS_OF_IDS = frozenset({"nik"})
 _EIN_STEMS = frozenset({"ein", "employer"})
 
@@ -266,8 +301,10 @@ def _id_after_its_word(text: str) -> bool:
             continue  # "Nik's phone is 9905483969": a name, not Indonesia's NIK
         if _VAT_BEFORE.search(text, max(0, at - 6), at):
             continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
-        if stem in _LICENCE_WORDS and _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at):
+        if stem in _LICENCE_WORDS and _another_licence(text, at):
             continue  # a fishing, business or marriage licence is nobody's id
+        if stem in _SHAPE_BEFORE and _SHAPE_BEFORE[stem].search(text, max(0, at - 30), at):
+            continue  # "Pension Scheme Tax Reference": the scheme's
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, at)
             if m is not None and _persons_id_after(text, at, stem, regex, m):

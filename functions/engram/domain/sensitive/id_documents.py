@@ -76,7 +76,18 @@ def named_as_another_things(text: str, word_end: int, start: int, end: int) -> b
     too (NID, CIN, NIDA, NPWP, KRA)."""
     if _ANOTHER_THING.search(text, word_end, start):
         return True
-    return _NAMED_AFTER.match(text, end) is not None
+    return _NAMED_AFTER.match(text, end) is not None or _AN_ORGANISATIONS.match(text, end) is not None
+
+
+# A number said to be an organisation's, possessive ("NPWP 09.254.294.3-407.000 is the
+# company's tax number", "KRA PIN A123456789Z is the firm's registration"); not "in the
+# company payroll", where a person's number is kept.
+_AN_ORGANISATIONS = re.compile(
+    r"[\s,:(\-–—]*(?:is|was|=)\s+(?:just\s+|only\s+|actually\s+)?(?:the|our|its|their|this|my)?\s*"
+    r"(?:company|firm|business|employer|organi[sz]ation|corporation|partnership|shop|store|agency|charity|supplier"
+    r"|vendor|client|restaurant|school|ngo|llc|ltd|pt|cv)['’]s?\b",
+    re.IGNORECASE,
+)
 
 
 # A sentence's end (not an initial's: "L. Ortiz 567128813"); a number in a later sentence
