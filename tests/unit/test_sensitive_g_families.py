@@ -204,3 +204,30 @@ def test_a_number_an_id_word_names_as_another_things_passes(text: str) -> None:
 )
 def test_a_persons_id_beside_those_words_is_still_found(text: str) -> None:
     assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Führerscheinnummer meines Mannes: F0723RT9K51, Klasse B",
+        "número de afiliación a la seguridad social de mi padre 08/1234567890",
+        "Reisepassnummer meiner Tochter C01X00T47",
+        "número de pasaporte de mi hija: PAF482910",
+        "il numero di passaporto di mia figlia YA1234567",
+        "SSN of her husband 512-44-7781",
+    ],
+)
+def test_an_id_with_whose_it_is_between_its_word_and_the_number_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "passport of my mother expires 2031",
+        "passport for my son renewed in 2024, cost 95",
+        "the driving licence of my dad expired on 12.03.2024",
+    ],
+)
+def test_a_date_or_sum_after_whose_id_it_is_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -87,13 +87,23 @@ _NOT_THE_ID_AFTER = (
     r"|application|enrol?ment|enrollment"
     r"|renewal\s+fee|application\s+fee|desk|counter|website)\b)"
 )
+_KIN = (
+    r"mother|father|mum|mom|dad|wife|husband|son|daughter|partner|madre|padre|hij[oa]|espos[oa]|marido|mujer"
+    r"|brother|sister|child|kid|hermano|hermana|bruder|schwester|kind(?:es)?"
+    r"|mam[áa]|pap[áa]|frau|mann(?:es)?|mutter|vaters?|sohn(?:es)?|tochter|m[èe]re|p[èe]re|fils|fille|femme|mari|moglie|marito"
+    r"|figli[oa]|m[ãa]e|pai|filh[oa]|esposa|mulher"
+)
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b" + _NOT_THE_ID_AFTER + r"(?:\s*\([^)]{0,20}\))?"
-    r"(?:\s*(?:number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n\.?\s?[°º]\.?|nro\.?|n[úu]m\.|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
+    # whose it is, between the word and the number ("de mi madre", "meiner Frau", "of my wife"),
+    # tried first: "ma" must not take the start of "madre"
+    r"(?:\s*(?:(?:" + _KIN + r")(?:['’]s)?(?!\w)|his|her|their|our|meiner|meines|meine|mein|seiner|ihrer"
+    r"|number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n\.?\s?[°º]\.?|nro\.?|n[úu]m\.|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]?\d))"
     r"|card|its|it['’]s|,|\(japan\)|a#|[\"'`‘’“”]"
-    r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\.))*\s*"
+    r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\."
+    r"))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
 )
