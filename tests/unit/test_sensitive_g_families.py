@@ -231,3 +231,23 @@ def test_an_id_with_whose_it_is_between_its_word_and_the_number_is_found(text: s
 )
 def test_a_date_or_sum_after_whose_id_it_is_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # an IBAN whose digits after the bank's letters pass Luhn is an IBAN, not a card
+        ("GB69 BARC 5884 9340 7224 70", ""),
+        ("rent to IE59 AIBK 5082 9657 2492 08 by friday", ""),
+        ("GB20 NWBK 6356 1748 3380 14", "bank.uk.natwest"),
+        # a routing number beside "social security" is the bank's, not an SSN
+        ("routing 211078737 account 55120094 for dad's social security deposit", ""),
+        ("social security benefit goes to ABA 221750456, acct 7710284493", ""),
+    ],
+)
+def test_an_account_that_looks_like_a_card_or_an_ssn_is_an_account(text: str, key: str) -> None:
+    assert _rules(text, key) == "bank_account"
+
+
+def test_an_ssn_after_a_routing_number_is_still_an_ssn() -> None:
+    assert _rules("routing number 021000021 and my social security number 512447781") == "government_id"

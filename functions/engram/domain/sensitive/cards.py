@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.bank_accounts import iban_valid
 from engram.domain.sensitive.categories import folded_words, longest_number
 
 
@@ -206,6 +207,8 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
     digits = re.sub(r"\D", "", m.group())
     if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
         return False
+    if _tail_of_an_iban(text, m):
+        return False  # "GB24 MONZ 5703 4514 2473 61": the digits of an IBAN
     before = text[max(0, m.start() - 40) : m.start()]
     paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
     if not (_brand(digits) or (12 < len(digits) < 20 and paid_with and _CARD_WORD.search(before))):
@@ -221,3 +224,12 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
     # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
     return not (_ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text))
+
+
+# An IBAN's country, check digits and first groups right before a run of digits.
+_IBAN_HEAD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ \-]?[A-Za-z0-9]{1,4}){0,7}[ \-]?$")
+
+
+def _tail_of_an_iban(text: str, m: re.Match[str]) -> bool:
+    head = _IBAN_HEAD.search(text, max(0, m.start() - 40), m.start())
+    return head is not None and iban_valid(re.sub(r"[ \-]", "", head.group() + m.group()))

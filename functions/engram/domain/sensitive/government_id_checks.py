@@ -254,6 +254,8 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
         d = re.sub(r"\D", "", m.group())
         if ein_form(m.group()):
             continue  # "SSN box blank ... EIN 84-1273390": nine digits, written as an EIN
+        if _ROUTING_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            continue  # "routing 319947621 account ... social security deposit": the bank's number
         if any(len(d) == n and check(d) for n, check in checks) and not _PHONE_BEFORE.search(text, 0, m.start()):
             return True
     return False
@@ -305,6 +307,7 @@ _STORAGE_WORDS = frozenset(
 
 
 # A phone number after its word passes a mod-11 check one time in eleven.
+_ROUTING_BEFORE = re.compile(r"\b(?:routing|aba|rtn|transit|bsb|blz|sort\s*code)\b[^\n\d]{0,12}$", re.IGNORECASE)
 _PHONE_BEFORE = re.compile(
     r"\b(?:phone|tel|telephone|mobile|cell|call|ring|dial|fax|whatsapp|hotline|helpline)\b[^\n\d]{0,20}$",
     re.IGNORECASE,
