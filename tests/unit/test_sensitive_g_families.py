@@ -251,3 +251,36 @@ def test_an_account_that_looks_like_a_card_or_an_ssn_is_an_account(text: str, ke
 
 def test_an_ssn_after_a_routing_number_is_still_an_ssn() -> None:
     assert _rules("routing number 021000021 and my social security number 512447781") == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a scan's file name holding the id
+        "uploaded ssn_512447781.png to the shared drive",
+        "saved the scan as passport_X4471229.jpg",
+        "dni_12345678Z.pdf is in the shared folder",
+        # a US state's code before a licence number that starts with letters
+        "my driver license: WA WDLK7X2P9KQ1 expires 2029",
+        "drivers license MN KLMS4420931 on file",
+        # the German pension insurance number by its abbreviation "…nr."
+        "Stammdaten\nName: K. Weber\nRentenversicherungsnr.: 65 170839 J 003\nKasse: AOK",
+    ],
+)
+def test_an_id_in_a_file_name_after_a_state_code_or_an_abbreviated_word_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "passport_photo_2024.jpg",
+        "see passport_template_01.docx",
+        "license_2024-11.pdf",
+        "license_key_ABCD1234.pdf",
+        "driver license WA state renewal due",
+        "Sozialversicherungsnr.: folgt per Post",
+    ],
+)
+def test_file_names_and_words_without_an_id_pass(text: str) -> None:
+    assert _rules(text) is None

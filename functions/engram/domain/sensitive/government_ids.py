@@ -74,6 +74,7 @@ _ID_WORDS = (
     r"|pr\s+card|permanent\s+resident\s+card|(?-i:UCI)|irp(?:\s+card)?|a#|a-no\.?"
     r"|health\s+card(?:\s+(?:number|no))?|ohip|ramq|carte\s+(?:ramq|soleil)|(?-i:PHN)|personal\s+health\s+number"
     r"|chi\s+(?:number|no)|(?:kranken)?versichertennummer|krankenversicherungsnummer|sv[\-\s]?(?:nummer|nr\.?)"
+    r"|(?:sozial|renten)versicherungsnr\.?"
     r"|medicare\s+beneficiary\s+identifier|(?-i:NIN)|clave\s+de\s+elector|credencial\s+para\s+votar|(?-i:INE|IFE)"
     r"|voter\s+id|epic\s+(?:number|no\.?|card)|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
     r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?|emirates\s+id|(?-i:RG)|registro\s+geral"
@@ -100,7 +101,7 @@ _ID_CONTEXT_RE = re.compile(
     r"(?:\s*(?:(?:" + _KIN + r")(?:['’]s)?(?!\w)|his|her|their|our|meiner|meines|meine|mein|seiner|ihrer"
     r"|number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n\.?\s?[°º]\.?|nro\.?|n[úu]m\.|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
-    r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]?\d))"
+    r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]{0,4}\d))"
     r"|card|its|it['’]s|,|\(japan\)|a#|[\"'`‘’“”]"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\."
     r"))*\s*"
@@ -134,6 +135,7 @@ _ID_STEMS = frozenset(
         *("cnp", "oib", "egn", "assurance", "numéro", "numero", "sécurité", "securite", "henkilötunnus"),
         *("henkilotunnus", "fødselsnummer", "fodselsnummer", "rijksregisternummer", "registre"),
         *("steueridentifikationsnummer", "sozialversicherungsnummer", "rentenversicherungsnummer", "svnr"),
+        *("sozialversicherungsnr", "rentenversicherungsnr"),
         *("passeport", "reisepassnummer", "pasaporte", "passaporto", "paspoort", "paszport", "führerschein"),
         *(
             "führerscheinnummer",
@@ -243,7 +245,19 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True  # a sole proprietor's EIN is the person's, whatever the business is called
     if bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text):
         return True
-    return listed_document_number(text)
+    return listed_document_number(text) or _id_in_a_file_name(text)
+
+
+# A scan's file name that holds the id ("passport_E19284756.pdf", "dni-12345678Z.jpg").
+_ID_FILE_NAME = re.compile(
+    r"\b(?:passport|reisepass|pasaporte|passeport|ssn|dni|nie|aadhaa?r|ausweis|personalausweis|licen[cs]e|dl|nric)"
+    r"[_\-](?P<id>[A-Za-z]{0,3}\d[A-Za-z0-9]{5,12})(?:[_\-][\w\-]*)?\.(?:pdf|jpe?g|png|heic|tiff?|docx?)\b",
+    re.IGNORECASE,
+)
+
+
+def _id_in_a_file_name(text: str) -> bool:
+    return "." in text and any(id_like(m.group("id")) for m in _ID_FILE_NAME.finditer(text))
 
 
 def company_numbers(text: str) -> bool:
