@@ -31,7 +31,8 @@ Where each family lives (one module per concern):
 - ``secret``: the secret category's dispatch; ``secret_formats`` (a secret by its shape),
   ``secret_settings`` (a setting of code or configuration named by a secret),
   ``passwords`` (a secret named by a word), ``login_pairs`` (a user and a password after
-  their word), ``named_codes`` (an access code after its word), ``passwords_other_languages``
+  their word), ``named_codes`` (an access code after its word), ``password_mentions`` (a password named in
+  code or prose that gives none), ``passwords_other_languages``
   (a password named in other languages, where only a credential-looking value counts),
   ``cjk_passwords`` (Chinese, Japanese and Korean password words run into their value), ``codes_other_languages`` and
   ``security_answers_other_languages`` (codes and security answers in other languages),

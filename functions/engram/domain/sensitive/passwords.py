@@ -10,6 +10,7 @@ import re
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code
+from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE, FIGURATIVE_KEY, no_value_in_code, reads_code
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
 from engram.domain.sensitive.secret_words import (
     AROUND_STEMS,
@@ -65,6 +66,8 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     # (what follows is read a few words on, never to the end: a long message of many
     # password words split all the rest again at each of them, 23 s at 96,000 characters)
     rest = text[m.end() : m.end() + _REST_REACH]
+    if no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()):
+        return False
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
     if _QUOTED.match(rest):
         return not pointer(rest.split()[0] if rest.split() else rest)
@@ -224,7 +227,14 @@ def _value_further_on(words: list[str]) -> bool:
             return False  # "het wachtwoord staat in de kluis van 1Password": where it is kept
         if re.search(r'"\s*[,:}\]]', w):
             return False  # the JSON string that held the word ends ('(reset pw if needed)","at":...')
-        if "=" in w or _HEX_RUN.fullmatch(bare) or _SHORT_HEX_ID.fullmatch(bare) or _CALL.match(w) or pointer(bare):
+        if (
+            "=" in w
+            or ABBREVIATION_CASE.fullmatch(bare)
+            or _HEX_RUN.fullmatch(bare)
+            or _SHORT_HEX_ID.fullmatch(bare)
+            or _CALL.match(w)
+            or pointer(bare)
+        ):
             continue
         if _TICKET.fullmatch(bare):
             continue  # "rotated the password (incident INC-2291)": a ticket, not the password
@@ -268,7 +278,14 @@ def _password_far(text: str) -> bool:
     for m in _PASSWORD_FAR_RE.finditer(text):
         value = m.group("value") or m.group("value2") or m.group("value3") or ""
         gap = text[m.start() : m.end() - len(value)].lower()
-        if FAR_GAP_META & set(WORDS.findall(gap)) or pointer(value) or "@" in gap or "://" in gap:
+        if (
+            FAR_GAP_META & set(WORDS.findall(gap))
+            or pointer(value)
+            or reads_code(value)
+            or value[:1] == "."
+            or "@" in gap
+            or "://" in gap
+        ):
             continue
         if '","' in gap + value or "','" in gap + value:
             continue  # the word and the value are in different fields of a record

@@ -246,7 +246,9 @@ def names_a_secret(name: str) -> bool:
 # Code, not a value: a keyword, or a call ("token = await getToken()", "= tokenizer.encode(").
 _CODE = re.compile(
     r"(?:await|async|new|function|lambda|yield|self|this|require|import|return|None|nil|undefined)\b.*"
-    r"|[A-Za-z_][\w.]*\(.*",
+    r"|[A-Za-z_][\w.]*\(.*"
+    # a Terraform or template variable ("password = var.db_password"): where the value is
+    r"|(?:var|local|data|module|each)\.[A-Za-z_][\w.\[\]\"']*",
 )
 
 

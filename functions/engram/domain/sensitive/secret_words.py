@@ -116,6 +116,13 @@ NOT_A_VALUE = frozenset(
         *("ungültig", "verlopen", "geblokkeerd", "onjuist", "wygasło", "zablokowane", "błędne", "utgånget"),
         # where it is, in Polish and Czech ("hasło jest u mamy", "heslo je napsané na routeru")
         *("u", "napsané", "napsaný", "napsaná", "zapsané", "uložené", "zapisane", "zapisany", "napisane"),
+        # switched off, sealed away or too big to remember, not a value ("das alte Kennwort ist
+        # abgeschaltet", "its password is sealed in an envelope", "a senha do wifi é enorme")
+        *("sealed", "disabled", "deactivated", "locked", "blocked", "invalid", "huge", "enormous", "massive"),
+        *("abgeschaltet", "deaktiviert", "gesperrt", "ungültig", "enorm", "riesig", "enorme", "gigante"),
+        *("desactivada", "desactivado", "desativada", "desativado", "bloqueada", "énorme", "désactivé"),
+        *("désactivée", "disattivata", "disattivato", "lunghissima", "larguísima", "longuíssima", "avstängt"),
+        *("inaktiverat", "spärrat", "jättelångt", "versiegelt", "lacrada", "sellada", "sigillata", "scellé"),
     ]
 )
 

@@ -1,0 +1,68 @@
+"""A password named in developer, terminal or figurative text that gives none: a prompt
+with no answer on its line, code that reads it, a log line's next field, a case ending
+after an abbreviation's colon, and "the key to success"."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.secret_values import credential_like
+
+_QUOTED = re.compile(r"""^["'“‘`«„]([^"'”’`»“]{3,})["'”’`»“]""")
+_NAMED_FIELD = re.compile(r"[\w.\-]*=")
+
+
+def no_value_in_code(m: re.Match[str], rest: str) -> bool:
+    """Developer and terminal text that names the password and gives none: a prompt with no
+    answer on its line ("New password:" then "Re-type new password:"), code that reads it
+    (``password = getpass.getpass("DB password: ")``, ``password = var.db_password``), a
+    log line's next field (``method=password result=success``), or a Swedish or Finnish
+    ending after an abbreviation's colon ("lösenord till VPN:et")."""
+    sep = m.group("sep")
+    line = rest.split("\n", 1)[0].strip()
+    if "\n" in sep:
+        first = line.split()[0] if line else ""
+        return not (_QUOTED.match(line) or (not first.endswith(":") and (" " not in line or credential_like(first))))
+    if _CODE_READ.fullmatch(line):
+        return True
+    if not sep.strip() and _NAMED_FIELD.match(rest):
+        return True
+    if sep.strip() == ":" and m.group().lower().startswith("passwd"):
+        at_line_start = m.start() == 0 or m.string[m.start() - 1] == "\n"
+        if at_line_start and len(line.split()) >= 3:
+            return True  # the passwd tool's message ("passwd: Authentication token manipulation error")
+    return sep == ":" and _after_abbreviation(m) and _CASE_ENDING.match(rest) is not None
+
+
+def reads_code(value: str) -> bool:
+    """A call or a variable of Terraform or a template, where a value would be."""
+    return _CODE_READ.fullmatch(value) is not None
+
+
+def _after_abbreviation(m: re.Match[str]) -> bool:
+    return re.search(r"(?<![\w])[A-Z0-9]{2,}$", m.string[: m.end() - 1]) is not None
+
+
+# "the key to success" in the languages where one word means key and password ("la clave
+# del éxito es automatizar", "a chave do sucesso é ...", "la chiave del successo è ...").
+FIGURATIVE_KEY = re.compile(
+    r"^(?:clave|chave|chiave|cl[ée]|schl[üu]ssel|nyckel|n[øo]gle)\s+(?:del|de|do|da|du|della|zum|till|til)\s+"
+    r"(?:[ée]xito|sucesso|succ[èe]s|successo|erfolg|framg[åa]ng|succes)\b",
+    re.IGNORECASE,
+)
+
+
+# A line that reads the secret from somewhere: a call, a reference to a variable of
+# Terraform or a template, or a chain of calls ("aws_config::load_from_env().await").
+_CODE_READ = re.compile(
+    # (a call is named by a path or a snake-case name, or given a string or nothing: a
+    # password may look like one, "Summer(2024)")
+    r"(?:(?:await\s+)?(?:[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+\([^()\n]*\)|[a-z]+_\w+\([^()\n]*\)"
+    r"|[A-Za-z_]\w*\((?:[\"'][^\"'\n]*[\"'])?\))(?:\.\w+(?:\([^()\n]*\))?)*"
+    r"|(?:var|local|data|module|each|vars|inputs|params)\.[\w.\[\]\"']+)\s*[;,]?\s*(?:(?:#|//)[^\n]*)?"
+)
+# "VPN:et", "WLAN:in", "PIN:n": a case ending after an abbreviation's colon, not a value.
+_CASE_ENDING = re.compile(r"(?:et|en|n|in|ssa|ssä|lle|llä|ään|iin|na|nä|ta|tä|ja|jä|s|t)(?![\w])")
+
+
+ABBREVIATION_CASE = re.compile(r"[A-Z0-9]{2,}:[a-zåäö]{1,3}")  # "VPN:et", "WLAN:in"
