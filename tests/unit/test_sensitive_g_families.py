@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pytest
 from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
+from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 
 
 def _rules(text: str, key: str = "") -> str | None:
@@ -284,3 +286,36 @@ def test_an_id_in_a_file_name_after_a_state_code_or_an_abbreviated_word_is_found
 )
 def test_file_names_and_words_without_an_id_pass(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- when a learned id or account verdict may refuse -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "learned"),
+    [
+        # an id word whose value is not given; a sum of money near an id word
+        ("Onboarding form\nPAN: to be provided by the employee\nUAN: 100918822304", GOVERNMENT_ID),
+        ("Aadhaar: pending\nMember id 2291004471", GOVERNMENT_ID),
+        ("NI 198.44  Tax 441.20  Gross 3,250.00", GOVERNMENT_ID),
+        # India's UTR is a transfer's reference
+        ("RTGS received, UTR ICICR42026112200318811, amount ₹2,40,000", GOVERNMENT_ID),
+        # digits spread over short numbers are no account
+        ("la CLABE viene en tu estado de cuenta, son 18 dígitos; transferencia con concepto A-4471", BANK),
+    ],
+)
+def test_a_learned_verdict_without_the_number_it_needs_does_not_stand(text: str, learned: str) -> None:
+    assert not learned_verdict_stands(text, "", learned)
+
+
+@pytest.mark.parametrize(
+    ("text", "learned"),
+    [
+        ("PAN: 100918822304 for the employee file", GOVERNMENT_ID),
+        ("NI number QQ 12 34 56 C, gross 3,250.00", GOVERNMENT_ID),
+        ("my UTR is 12345 67890", GOVERNMENT_ID),
+        ("transferencia a la cuenta 0049 1500 05 1234567892 del banco", BANK),
+    ],
+)
+def test_a_learned_verdict_with_its_number_still_stands(text: str, learned: str) -> None:
+    assert learned_verdict_stands(text, "", learned)

@@ -132,3 +132,10 @@ _JOINED_NUMBER = re.compile(r"\d(?:(?: {1,2}|[.\-/]| ?\n)?\d)*")
 def longest_number(text: str) -> int:
     """The most digits of one number in ``text`` (see ``_JOINED_NUMBER``): a card needs 12."""
     return max((sum(map(str.isdigit, m)) for m in _JOINED_NUMBER.findall(text)), default=0)
+
+
+def longest_id_number(text: str) -> int:
+    """The most digits of one number outside dates, times, digests, UUIDs and sums of money:
+    an account's digits are one number, not a "18 dígitos" and an "A-4471" added up."""
+    masked = _OTHER_NUMBERS.sub(" ", text)
+    return max((sum(map(str.isdigit, m)) for m in _JOINED_NUMBER.findall(masked)), default=0)

@@ -484,4 +484,5 @@ _MRZ_RE = re.compile(r"[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MFX<]\d{6}\d[A-Z0-9<]{14}[
 
 # The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).
 ID_WORDS = _ID_WORDS
+SHAPE_AFTER = _SHAPE_AFTER
 SCRIPT_ID_RE = _SCRIPT_ID_RE

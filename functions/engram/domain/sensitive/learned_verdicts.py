@@ -21,9 +21,21 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.bank_accounts import ACCOUNT_WORDS, BANK_IN_TEXT, NOT_A_BANK_AFTER, NOT_A_BANK_BEFORE
-from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID, id_digits, numbers_of_other_institutions
+from engram.domain.sensitive.categories import (
+    BANK,
+    GOVERNMENT_ID,
+    id_digits,
+    longest_id_number,
+    numbers_of_other_institutions,
+)
 from engram.domain.sensitive.government_id_checks import DIGIT_GROUPS_RE, WORDED_CHECKS, cpr_valid, ssn_like
-from engram.domain.sensitive.government_ids import ID_WORDS, SCRIPT_ID_RE, SHORT_CAPITAL_STEMS, company_numbers
+from engram.domain.sensitive.government_ids import (
+    ID_WORDS,
+    SCRIPT_ID_RE,
+    SHAPE_AFTER,
+    SHORT_CAPITAL_STEMS,
+    company_numbers,
+)
 from engram.domain.sensitive.id_documents import named_as_another_things
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
@@ -117,16 +129,41 @@ def _names_an_id(read: str, key: str) -> bool:
     spelled = KEY_SPLIT.sub(" ", key)
     if key and (key_rule(key) == GOVERNMENT_ID or _names_id(spelled)):
         return True  # [personnummer] 8112189876: the key names the id
-    text = read.replace("_", " ")  # a record's fields ("driver_license")
+    # (a record's fields, "driver_license"; sums of money, "NI 198.44", are no id's number)
+    text = _AMOUNT.sub(_blank, read.replace("_", " "))
     for regex in (_RULES_ID_WORD, _SCRIPT_ID_WORD, _MORE_ID_WORDS):
         for m in regex.finditer(text):
             a, b = m.start(), m.end()
             near = _ID_NUMBER.search(text, max(0, a - _BEFORE), b + _AFTER)
             if near and not _ORGANISATION.search(text[max(0, a - _BESIDE) : b + _BESIDE]):
-                if _another_things(text, m, near):
-                    continue  # "NID 1234567890 is the network interface id": a machine's, as in the rules
+                if _another_things(text, m, near) or _NOT_GIVEN.match(text, b) or _not_its_shape(text, m):
+                    continue  # "NID 1234567890 is the network interface id", "PAN: to be provided"
                 return True
     return _checked_person_id(text)
+
+
+# A sum of money with its cents ("Gross 3,250.00  Tax 441.20  NI 198.44").
+_AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.])")
+# An id word whose value the text says is not given ("PAN: to be provided by employee").
+_NOT_GIVEN = re.compile(
+    r"\s*[:\-=]?\s*(?:to\s+be\s+(?:provided|supplied|confirmed|sent|added)|pending|n/?a\b|tbd|tbc|blank|missing"
+    r"|not\s+(?:yet\s+)?(?:provided|given|known|available))",
+    re.IGNORECASE,
+)
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " * len(m.group())
+
+
+def _not_its_shape(text: str, word: re.Match[str]) -> bool:
+    """An id word whose id has one shape, with no number of that shape after it (India's
+    "UTR no. HDFCR52026112044812290" is a bank transfer's, a UK UTR has ten digits)."""
+    shape = SHAPE_AFTER.get(word.group().split()[0].lower())
+    if shape is None:
+        return False
+    bounded = re.compile(r"(?<![\w\-])(?:" + shape.pattern + r")(?![\w\-])", shape.flags)
+    return bounded.search(text, word.end(), word.end() + _AFTER) is None
 
 
 def _another_things(text: str, word: re.Match[str], number: re.Match[str]) -> bool:
@@ -157,6 +194,8 @@ def _names_id(text: str) -> bool:
 def _an_account(read: str) -> bool:
     if _no_number(read, _ACCOUNT_MIN_DIGITS) or _MASKED.search(read) or NOT_A_BANK_AFTER.search(read):
         return False
+    if longest_id_number(read) < _ACCOUNT_MIN_DIGITS:
+        return False  # "la CLABE ... son 18 dígitos. Concepto: factura A-4471": no number is an account's
     words = list(_ACCOUNT_WORD.finditer(read))
     if words and all(_another_account(read, m.start()) for m in words):
         return False  # "council tax account 0418833417", "AWS account 111122223333"
