@@ -319,3 +319,28 @@ def test_a_learned_verdict_without_the_number_it_needs_does_not_stand(text: str,
 )
 def test_a_learned_verdict_with_its_number_still_stands(text: str, learned: str) -> None:
     assert learned_verdict_stands(text, "", learned)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "> what's her passport number?\n531 884 207",
+        "what's your SSN number?\n512 44 7781",
+        "is his passport number 9 digits? it's 548 213 907",
+    ],
+)
+def test_an_id_asked_for_by_its_number_and_answered_alone_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "when does the passport number change? 2031 05 12",
+        "what's the passport office number?\n020 7946 0958",
+        "passport number? 2 of them expire in 2031",
+        "what's the passport number format? 9 digits",
+    ],
+)
+def test_a_question_about_an_id_answered_with_a_date_or_an_offices_number_passes(text: str) -> None:
+    assert _rules(text) is None

@@ -14,6 +14,7 @@ from engram.domain.sensitive.id_documents import (
     listed_document_number,
     named_as_another_things,
     persons_ein,
+    trade_or_sports_licence,
 )
 from engram.domain.sensitive.keys import OTHER_LICENCES
 
@@ -245,7 +246,7 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True  # a sole proprietor's EIN is the person's, whatever the business is called
     if bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text):
         return True
-    return listed_document_number(text) or _id_in_a_file_name(text)
+    return listed_document_number(text) or _id_in_a_file_name(text) or _answered_id(text)
 
 
 # A scan's file name that holds the id ("passport_E19284756.pdf", "dni-12345678Z.jpg").
@@ -254,6 +255,29 @@ _ID_FILE_NAME = re.compile(
     r"[_\-](?P<id>[A-Za-z]{0,3}\d[A-Za-z0-9]{5,12})(?:[_\-][\w\-]*)?\.(?:pdf|jpe?g|png|heic|tiff?|docx?)\b",
     re.IGNORECASE,
 )
+
+
+# An id asked for by its number and answered with the number alone ("> what's his passport
+# number?" then "548 213 907"; "her passport is 9 digits right? its 531 220 948").
+_ANSWERED = re.compile(
+    r"\b(?:"
+    + _ID_WORDS
+    + r")\b"
+    + _NOT_THE_ID_AFTER
+    + r"[^?\n]{0,30}?\b(?:number|no|digits?|nummer|n[úu]mero|num[ée]ro)\b[^?\n]{0,20}\?"
+    r"\s*(?:>\s*)?(?:(?:it['’]?s|it\s+is|here|yes|yeah|sure)\s*:?\s*)?"
+    r"(?P<id>[A-Z]{0,2}\d(?:[ \-]?\d){5,13}[A-Z]?)(?![\w\-])",
+    re.IGNORECASE,
+)
+
+
+_A_DATE = re.compile(r"(?:19|20)\d\d\D?\d\d\D?\d\d")
+
+
+def _answered_id(text: str) -> bool:
+    return "?" in text and any(
+        id_like(m.group("id")) and not _A_DATE.fullmatch(m.group("id")) for m in _ANSWERED.finditer(text)
+    )
 
 
 def _id_in_a_file_name(text: str) -> bool:
@@ -282,32 +306,13 @@ _ANOTHER_KEY_BEFORE = re.compile(
 _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
-# A trade's or profession's licence, and a sports club's or federation's ("the plumber's
-# license number is PL-77104", "licence n° 2411882" for the football club): nobody's id.
-_TRADE_LICENCE_BEFORE = re.compile(
-    r"\b(?:plumber|electrician|builder|roofer|locksmith|gas\s*fitter|nurse|doctor|physician|dentist|pharmacist"
-    r"|realtor|attorney|lawyer|accountant|teacher|therapist|architect|engineer|pilot|club|federation|league)(?:['’]s)?"
-    r"\s+(?:\w+\s+)?$",
-    re.IGNORECASE,
-)
-_SPORTS_WORDS = frozenset(
-    {"club", "foot", "football", "soccer", "tennis", "golf", "judo", "rugby", "basket", "handball", "fédération"}
-    | {"federation", "fff", "ffr", "fft", "league", "cotisation", "licencié", "licencia", "federativa"}
-)
-_DRIVING_WORDS = frozenset({"driver", "drivers", "driving", "dvla", "dmv", "conduire", "conducir", "permis", "car"})
-# An organisation's tax reference named by the organisation right before it.
 _SHAPE_BEFORE = {
     "tax": re.compile(r"\b(?:scheme|trust|charity|company|corporation|partnership|paye|employer['’]?s?)\s+$", re.I)
 }
 
 
 def _another_licence(text: str, at: int) -> bool:
-    if _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at) or _TRADE_LICENCE_BEFORE.search(
-        text, max(0, at - 40), at
-    ):
-        return True
-    words = folded_words(text)
-    return not words.isdisjoint(_SPORTS_WORDS) and words.isdisjoint(_DRIVING_WORDS)
+    return _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at) is not None or trade_or_sports_licence(text, at)
 
 
 _NAME_STEMS_OF_IDS = frozenset({"nik"})

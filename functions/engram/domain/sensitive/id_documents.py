@@ -157,3 +157,27 @@ def employers_ein(text: str) -> bool:
 def ein_form(group: str) -> bool:
     """An EIN's printed form, 12-3456789: nine digits, but no SSN's."""
     return _EIN_FORM.fullmatch(group.strip()) is not None
+
+
+# A trade's or profession's licence, and a sports club's or federation's ("the plumber's
+# license number is PL-77104", "licence n° 2411882" for the football club): nobody's id.
+_TRADE_LICENCE_BEFORE = re.compile(
+    r"\b(?:plumber|electrician|builder|roofer|locksmith|gas\s*fitter|nurse|doctor|physician|dentist|pharmacist"
+    r"|realtor|attorney|lawyer|accountant|teacher|therapist|architect|engineer|pilot|club|federation|league)(?:['’]s)?"
+    r"\s+(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+_SPORTS_WORDS = frozenset(
+    {"club", "foot", "football", "soccer", "tennis", "golf", "judo", "rugby", "basket", "handball", "fédération"}
+    | {"federation", "fff", "ffr", "fft", "league", "cotisation", "licencié", "licencia", "federativa"}
+)
+_DRIVING_WORDS = frozenset({"driver", "drivers", "driving", "dvla", "dmv", "conduire", "conducir", "permis", "car"})
+# An organisation's tax reference named by the organisation right before it.
+
+
+def trade_or_sports_licence(text: str, at: int) -> bool:
+    """Whether the licence word at ``at`` names a trade's or a sports club's licence."""
+    if _TRADE_LICENCE_BEFORE.search(text, max(0, at - 40), at):
+        return True
+    words = folded_words(text)
+    return not words.isdisjoint(_SPORTS_WORDS) and words.isdisjoint(_DRIVING_WORDS)
