@@ -31,7 +31,8 @@ Where each family lives (one module per concern):
 - ``secret``: the secret category's dispatch; ``secret_formats`` (a secret by its shape),
   ``secret_settings`` (a setting of code or configuration named by a secret),
   ``passwords`` (a secret named by a word), ``login_pairs`` (a user and a password after
-  their word), ``named_codes`` (an access code after its word), ``password_mentions`` (a password named in
+  their word), ``named_codes`` (an access code after its word), ``issued_codes`` (a code an account
+  issues, after a longer description), ``password_mentions`` (a password named in
   code or prose that gives none), ``passwords_other_languages``
   (a password named in other languages, where only a credential-looking value counts),
   ``cjk_passwords`` (Chinese, Japanese and Korean password words run into their value), ``codes_other_languages`` and

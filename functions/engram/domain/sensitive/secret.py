@@ -7,6 +7,7 @@ from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, set_for_an_account, user_password_pair
+from engram.domain.sensitive.issued_codes import issued_code
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
@@ -25,6 +26,8 @@ from engram.domain.sensitive.security_answers_other_languages import security_an
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     text = public_or_sealed(text)
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
+        return True
+    if digits >= 1 and issued_code(text):
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or _known_by_its_look(text, words):
         return True

@@ -1,0 +1,57 @@
+"""A code an account or a place issues, after its word and a longer description of what it
+is for ("your access code for the online exam marking platform is MARK-7Q2X-44KP", "code
+d'accès temporaire au portail fournisseurs est : 7KX-44P-2QM", "el PIN de la tarjeta de
+gasolina del coche de empresa es 8823"). The value must look like an issued code: groups of
+capitals and digits with at least one digit, or digits, maybe grouped."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.named_codes import postal_pin_code
+
+_CODE_WORD = (
+    r"(?:access|account|verification|security|one[\s\-]time|sms|login|sign[\s\-]?in|entry|enrol{1,2}ment"
+    r"|copier|photocopier|printer|toilet|keypad|smartcard|parent|authentication)\s+(?:code|key|pin|passcode)"
+    r"|passcode|pin(?:\s+code)?|pin-code|c[óo]digo\s+(?:de\s+)?(?:acceso|acesso|verificaci[óo]n|verifica[çc][ãa]o"
+    r"|seguridad|seguran[çc]a|sms)|c[óo]digo\s+sms|code\s+d['’]acc[èe]s|code\s+de\s+v[ée]rification"
+    r"|codice\s+(?:di\s+)?(?:accesso|verifica|sicurezza)|zugangscode|best[äa]tigungscode|elterncode|zugangs-?pin"
+)
+# Words between the code's word and its value: what it is for, maybe in brackets, never a
+# copula (which would make a later number the value of something else).
+_FILLER = (
+    r"(?:\s+(?:\([^()\n]{0,60}\)|(?!(?:is|was|are|were|es|est|ist|é|è|är|era|will|expires?|has|had)(?![\w']))"
+    r"[^\s.:;!?()=]+)){0,10}?"
+)
+_SEP = r"\s*(?:(?<![\w])(?:is|was|es|est|é|è|ist|lautet|är|er)(?![\w])\s*:?|:|=|→|->|\s[\-–—])\s*"
+_VALUE = (
+    r"(?P<value>(?=[A-Za-z0-9\-]*\d)(?:[A-Z0-9]{4,10}|[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){1,4})"
+    r"|[#*]?\d{3,8}#?|\d{2,4}(?:[ \-]\d{2,4}){1,3})"
+)
+_ISSUED_CODE_RE = re.compile(
+    r"(?<![\w])(?:" + _CODE_WORD + r")(?![\w])" + _FILLER + _SEP + _VALUE + r"(?![\w\-/.,]\w|[\w\-])",
+    re.IGNORECASE,
+)
+
+
+_HARDWARE = re.compile(
+    r"\b(?:count|socket|header|connector|gpio|cpu|chip|cable|plug|pinout|voltage|board|wire|lga|dip)\b", re.IGNORECASE
+)
+
+
+def issued_code(text: str) -> bool:
+    """A code an account or a place issues, after its word and what it is for."""
+    for m in _ISSUED_CODE_RE.finditer(text):
+        value = m.group("value")
+        if m.group().lower().startswith("pin") and postal_pin_code(text, value):
+            continue  # India's postal PIN code ("pin code: 400050, Mumbai")
+        if _HARDWARE.search(m.group()):
+            continue  # a chip's or a connector's pins ("the pin count on the cpu socket is 1700")
+        if re.fullmatch(r"[A-Za-z]{0,3}\d{1,3}", value) and not value.isdigit():
+            continue  # a short label ("v2", "A12")
+        if re.fullmatch(r"(?:19|20)\d\d", value) and not m.group().lower().startswith(("pin", "passcode")):
+            continue  # a year after a long description, not a code
+        if any(c.isalpha() for c in value) and not any(c.isupper() for c in value.split("-")[0] + value):
+            continue  # lower-case words and a number ("covid-19"): a name, not an issued code
+        return True
+    return False
