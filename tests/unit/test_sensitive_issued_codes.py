@@ -46,3 +46,29 @@ def test_an_issued_code_after_a_long_description_is_found(text: str) -> None:
 )
 def test_a_description_a_count_or_a_pin_of_hardware_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a word copula stands alone ("per" ends in "er"), and "API key" in more languages
+        "la chiave API per il meteo: 4e7b2a9c1d8f3e6a0b5c9d1f7a2e4b8c",
+        "chave da API do Asaas é a7e2c9f1b3d84e60a5c1f9b7d2e8a4c6",
+        "API-nyckel för Visma: 2c8e4a1f-7b3d-4e9a-a5c1-8d2f6b3e9a07",
+    ],
+)
+def test_an_api_key_named_in_more_languages_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "la chiave API per il meteo è scaduta",
+        "API-nyckel för Fortnox: se 1Password",
+        "chave da API: string",
+        "WARN [auth] token for user 4410 expired at 2026-12-01T08:30:00Z, retrying",
+    ],
+)
+def test_an_api_key_named_without_its_value_passes(text: str) -> None:
+    assert find_by_rules(text) is None

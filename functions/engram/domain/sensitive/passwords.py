@@ -36,7 +36,10 @@ _CREDENTIAL_RES = (
     re.compile(
         CREDENTIAL_WORD
         + FILLER
-        + r"\s*(?:(?:is|was|ist|est|es|é|è|är|er|je|jest|это|είναι|là|adalah)(?![\w])|=|:)\s*(?P<value>\S+)",
+        # (a word copula stands alone: "per" ends in "er", "chiave API di Aruba per il DNS: ...";
+        # a colon between digits is a time's: "token for user 8812 expired at 2026-11-22T23:59:59Z")
+        + r"\s*(?:(?<![\w'’.\-])(?:is|was|ist|est|es|é|è|är|er|je|jest|это|είναι|là|adalah)(?![\w])"
+        + r"|=|(?<!\d):|:(?!\d))\s*(?P<value>\S+)",
         re.IGNORECASE,
     ),
     re.compile(CREDENTIAL_WORD + r"[ \t]+(?P<value>[^\s:]++)(?!:)", re.IGNORECASE),

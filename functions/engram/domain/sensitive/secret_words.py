@@ -25,6 +25,8 @@ _PASSWORD_WORDS = (
 _CREDENTIAL_WORDS = (
     r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
     r"|api[\s\-]?schl[üu]ssel|cl[ée]\s+(?:d['’]\s*)?api|clave\s+(?:de\s+(?:la\s+)?)?api|chiave\s+api|シークレット"
+    # Portuguese, Swedish, Danish, Norwegian, Dutch and Polish ("chave da API", "API-nyckel")
+    r"|chave\s+(?:d[ae]\s+)?api|api[\s\-]?(?:nyckel(?:n)?|n[øo]gle(?:n)?|sleutel|klucz)|klucz\s+api"
 )
 # Words after which a number is an access code.
 CODE_WORDS = (
