@@ -66,6 +66,13 @@ The parts, reported apart:
   docs/security.md. Then (the lead's decision, 17:30 UTC the same day) their misses were read
   and the rules fixed by family, so their later figures are fitted, not evidence. They are not
   in ``bench.sensitive_train``'s ``TRAIN_PARTS`` (the learned stage was not retrained on them).
+- ``held_out_h1`` and ``held_out_h2`` (first run recorded; not read, not tuned on, never trained
+  on): ``bench/sensitive_samples_holdout_h1.txt`` (856) and ``_h2.txt`` (876), written by hand by
+  two more independent writers (an agent's messages and memory in Asia, the Middle East, Africa
+  and Latin America; work text in Europe, North America and Oceania). Their one honest run, by
+  the lead with the filter frozen at c1c77ed, is ``bench/results/sensitive_corpus_h_first_run.json``
+  and the honest figure in docs/security.md. Once anyone reads their misses, their later figures
+  are fitted too.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -123,6 +130,8 @@ PARTS = {
     "held_out_g1": [HERE / "sensitive_samples_holdout_g1.txt"],
     "held_out_g2": [HERE / "sensitive_samples_holdout_g2.txt"],
     "held_out_g3": [HERE / "sensitive_samples_holdout_g3.txt"],
+    "held_out_h1": [HERE / "sensitive_samples_holdout_h1.txt"],
+    "held_out_h2": [HERE / "sensitive_samples_holdout_h2.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
