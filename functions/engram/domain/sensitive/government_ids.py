@@ -275,9 +275,15 @@ _A_DATE = re.compile(r"(?:19|20)\d\d\D?\d\d\D?\d\d")
 
 
 def _answered_id(text: str) -> bool:
-    return "?" in text and any(
-        id_like(m.group("id")) and not _A_DATE.fullmatch(m.group("id")) for m in _ANSWERED.finditer(text)
-    )
+    # Tried only where an id's word starts (every id phrase starts with one of the stems):
+    # the alternation tried at every position cost 14 ms of a 10,000-character message.
+    if "?" not in text:
+        return False
+    for at, _, _ in word_spans(text, _ID_STEMS.__contains__):
+        m = _ANSWERED.match(text, at)
+        if m is not None and id_like(m.group("id")) and not _A_DATE.fullmatch(m.group("id")):
+            return True
+    return False
 
 
 def _id_in_a_file_name(text: str) -> bool:
