@@ -24,6 +24,7 @@ from engram.domain.sensitive.redaction import (
     without_listed_values,
     without_named_values,
     without_repeats,
+    words_with_numbers,
 )
 from engram.domain.sensitive.remembered import remembered, remembering
 
@@ -296,10 +297,6 @@ def fit_window(newest_first: Sequence[Message], last: int | None, token_budget: 
 # Japanese stops end a sentence with no space after them ("パスワードは X です。明日は晴れ。").
 _SENTENCE = re.compile(r"(?:[^.!?;\n。！？；]|[.!?;](?=[^\s.!?;]))+[.!?;。！？；]*\n?|[.!?;。！？；]+\n?|\n")
 _CLAUSE = re.compile(r"[^,，]+[,，]?|[,，]")
-# Digits grouped by spaces, dashes or dots ("4111 1111 ...", "123.45.6789"): such a number is
-# replaced alone when it trips a rule on its own, with the letters of the word it is in
-# ("A123456789Z", "PL61109010140000071219812874": "A[redacted]Z" kept the id's letters).
-_NUMBERISH = re.compile(r"(?:[^\W_]*[^\W\d_])?(?P<number>\d[\d \-.]{5,}\d)[^\W_]*")
 # Words holding a digit and the runs of them set apart by spaces ("X1234567", "943 476 5919").
 _NUMBER_RUN = re.compile(r"(?<!\S)[^\s\d]*+\d\S*+(?:[ \t]++[^\s\d]*+\d\S*+)*+")
 # How many sentences back the word that names a value is looked for before the whole message.
@@ -446,14 +443,15 @@ def _sensitive(text: str, key: str = "") -> SensitiveMatch | None:
 
 
 def _redact_numbers(clause: str, rules: list[str]) -> str:
-    def swap(m: re.Match[str]) -> str:
-        match = _sensitive(m.group("number"))
-        if match is None:
-            return m.group()
-        rules.append(match.rule)
-        return REDACTED
-
-    return _NUMBERISH.sub(swap, clause)
+    """A word holding a number the filter flags alone goes whole (``words_with_numbers``)."""
+    out, pos = [], 0
+    for start, end, number in words_with_numbers(clause):
+        match = _sensitive(number)
+        if match is not None:
+            rules.append(match.rule)
+        out += [clause[pos:start], clause[start:end] if match is None else REDACTED]
+        pos = end
+    return "".join(out) + clause[pos:]
 
 
 # -- the rolling summary ------------------------------------------------------------------
