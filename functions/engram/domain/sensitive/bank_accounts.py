@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.bank_account_forms import account_of_another_form
+from engram.domain.sensitive.bank_names import account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
@@ -17,6 +18,9 @@ _IBAN_LENGTHS = {
     "LT": 20, "LU": 20, "LV": 21, "MC": 27, "MD": 24, "ME": 22, "MK": 19, "MR": 27, "MT": 31, "MU": 30,
     "NL": 18, "NO": 15, "PK": 24, "PL": 28, "PS": 29, "PT": 25, "QA": 29, "RO": 24, "RS": 22, "SA": 24,
     "SE": 24, "SI": 19, "SK": 24, "SM": 27, "TN": 24, "TR": 26, "UA": 29, "VG": 24, "XK": 20,
+    # more of the registry, and Iran's sheba (an IBAN in form and check)
+    "BY": 28, "IQ": 23, "IR": 26, "LY": 25, "SC": 31, "SD": 18, "SV": 28, "ST": 25, "TL": 23, "VA": 22,
+    "LC": 32, "BI": 27, "DJ": 27, "SO": 23, "MN": 20, "NI": 28, "RU": 33, "FK": 18, "OM": 23, "YE": 30,
 }  # fmt: skip
 
 
@@ -37,7 +41,8 @@ def iban_valid(candidate: str) -> bool:
 _IBAN_WORD = re.compile(r"\biban\b", re.IGNORECASE)
 _IBAN_START = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{2})[ \-]?(\d{2})(?=[ \-A-Za-z0-9])")
 _ACCOUNT_WORDS = (
-    r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?|cuenta|n[úu]mero\s+de\s+cuenta|compte"
+    r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?"
+    r"|cuenta(?:\s+(?:corriente|de\s+ahorros?|bancaria|vista|de\s+cheques|rut))?|n[úu]mero\s+de\s+cuenta|compte"
     r"|num[ée]ro\s+de\s+compte|rekening(?:nummer)?|conto(?:\s+corrente)?|numer\s+konta|kontonummer|checking|savings"
     r"|routing|aba|transit|bsb|blz|sort\s*code|sc|clabe(?:\s+interbancaria)?|cbu|cvu|cci|nuban|(?-i:RTN|DDA)"
     # more languages' account words
@@ -425,7 +430,7 @@ def _cbu_valid(d: str) -> bool:
 
 
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
-    if _nordic_account(text, words) or account_of_another_form(text, words):
+    if _nordic_account(text, words) or account_of_another_form(text, words) or account_at_named_bank(text):
         return True
     if words & _CBU_WORDS and any(_cbu_valid(m.group()) for m in _CBU_RE.finditer(text)):
         return True

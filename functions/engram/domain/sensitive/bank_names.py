@@ -1,0 +1,112 @@
+"""An account number named by its bank's name, with no account word right before it: "BCA
+8720391846 a/n CV Sumber Rejeki", "account at Bangkok Bank: 402-7-31958-6", "her bank is
+Co-op Bank 0115 0348 9927 00", "Techcombank 19033827461015", "เข้าบัญชีกสิกร 043-8-27194-6".
+People in Asia, Africa, the Middle East and Latin America name the bank, not the word
+"account", when they pass an account on.
+
+A bank's name is a name of the banks people there most often write (their short forms in
+capitals only: "BNI", "SCB"), or any name with "Bank"/"Banco"/"Banque" in it ("Dutch-Bangla
+Bank", "Bank Muscat", "Banco de Chile"). What may stand between the name and the number is
+punctuation and an account's own little words ("a/c", "no.", "N°", "rek"), nothing else: a
+bank's SWIFT, IFSC, routing or tax number ("Bancolombia NIT 890903938-8") has its own word
+there. Numbers that are no account pass: a phone (a phone's word near it, a leading "+",
+a toll-free prefix), a sum (groups of three after dots or commas, a currency), a date."""
+
+from __future__ import annotations
+
+import re
+
+# Banks written as one word or an acronym (case as printed); names with "Bank", "Banco",
+# "Banque" in them are found by their shape below.
+_BANK_ACRONYMS = (
+    r"BCA|BNI|BRI|BSI|BTN|CIMB(?:\s+Niaga)?|RHB|BDO|BPI|PNB|SBI|HDFC|ICICI|HBL|UBL|MCB|BRAC|KCB|NCBA|CRDB|NMB|GTB"
+    r"|UBA|FNB|ADCB|FAB|QNB|NBK|KFH|SNB|BCP|BBVA|HSBC|ACB|BIDV|SCB|TTB|KBank|MB\s?Bank|TPBank|VPBank|OCB|BNP"
+)
+_BANK_ONE_WORD = (
+    r"mandiri|maybank|permata|danamon|jenius|techcombank|vietcombank|vietinbank|agribank|sacombank|metrobank"
+    r"|unionbank|landbank|security\s?bank|kasikorn(?:bank)?|krungthai|krungsri|stanbic|equity|absa|nedbank|capitec"
+    r"|ecobank|zenith|meezan|bancolombia|davivienda|banorte|citibanamex|banamex|bancoestado|interbank|scotiabank"
+    r"|santander|ita[úu]|bradesco|nubank|galicia|mercantil|banreservas|bancomer|barclays|monzo|revolut|kotak"
+    r"|axis|canara|alrajhi|al\s+rajhi|emirates\s+nbd|mashreq|garanti|akbank|ziraat|halkbank|vak[ıi]fbank"
+    r"|sampath|opay|moniepoint|kuda|gcash|maya"
+)
+# A name with a bank's word in it: one to three capitalised words then "Bank" ("Co-op Bank",
+# "Dutch-Bangla Bank", "Bank of Ceylon"), or the word first ("Bank Muscat", "Banco de Chile").
+_BANK_SHAPED = (
+    r"(?:(?-i:[A-Z][\w&'’\-]*)\s+){1,3}(?-i:Bank)(?:\s+(?-i:[A-Z][\w\-]*))?"
+    r"|(?-i:Bank|Banco|Banque|Banca)\s+(?:(?:of|de|do|da|del|du|di|the)\s+)?(?-i:[A-Z][\w\-]*)(?:\s+(?-i:[A-Z][\w\-]*))?"
+)
+# Thai banks' names, which run on into the words before them ("เข้าบัญชีกสิกร").
+_THAI_BANKS = r"กสิกร(?:ไทย)?|ไทยพาณิชย์|กรุงไทย|กรุงเทพ|กรุงศรี(?:อยุธยา)?|ทหารไทย|ธนชาต|ออมสิน|ทีทีบี"
+
+_BETWEEN = (
+    r"(?:\s*(?:[:=#\-–]|\(|\)|,|(?i:a/c|acc(?:ount)?|acct|no\.?|number|nr\.?|n\.?\s?[°º]|rek(?:ening)?|nomor"
+    r"|s[ốo]|cuenta|conta|account\s+(?:no\.?|number)|is|es|ni))){0,4}\s*"
+)
+_NUMBER = r"(?P<num>\d(?:[ \-.]?\d){7,21})(?![\d\-])(?![.,]\d)"
+_NAMED_BANK = re.compile(
+    r"(?<![\w\-])(?:(?-i:"
+    + _BANK_ACRONYMS
+    + r")|"
+    + _BANK_ONE_WORD
+    + r"|"
+    + _BANK_SHAPED
+    + r")(?![\w\-])"
+    + _BETWEEN
+    + _NUMBER,
+    re.IGNORECASE,
+)
+_THAI_NAMED = re.compile(r"(?:" + _THAI_BANKS + r"|บัญชี)[\u0e00-\u0e7f]{0,30}\s*" + _NUMBER)
+
+# What says the number is a phone's or a sum's, near it.
+_PHONE_WORDS = re.compile(
+    r"\b(?:call|calls|phone|tel|telephone|hotline|helpline|care|contact|whatsapp|wa|sms|fax|dial|ring|customer"
+    r"\s+service|cs|halo|line|toll[\s\-]?free|mobile|cell)\b",
+    re.IGNORECASE,
+)
+_CURRENCY = re.compile(
+    r"(?:\b(?:rp|idr|usd|eur|gbp|thb|vnd|php|myr|inr|rs|ngn|kes|ksh|zar|cop|clp|mxn|brl|ars|omr|aed|sar|egp)\.?"
+    r"|[$€£¥₹₦₱฿₫])\s*$",
+    re.IGNORECASE,
+)
+_CURRENCY_AFTER = re.compile(
+    r"\s*(?:rp|idr|usd|eur|gbp|thb|vnd|php|myr|inr|ngn|kes|zar|cop|clp|mxn|brl|ars|omr|aed|sar|baht|bath|đồng"
+    r"|dong|rupiah|pesos?|naira|shillings?|rand|reais|dirhams?|riyals?)\b",
+    re.IGNORECASE,
+)
+_THOUSANDS = re.compile(r"\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*")
+_TOLL_FREE = re.compile(r"(?:1[\s\-]?[89]00|0800|1300|800)\b")
+_DATE = re.compile(r"(?:19|20)\d\d[\-./]?(?:0[1-9]|1[0-2])[\-./]?(?:0[1-9]|[12]\d|3[01])")
+
+
+def _an_account_number(text: str, m: re.Match[str]) -> bool:
+    number = m.group("num")
+    digits = re.sub(r"\D", "", number)
+    if len(set(digits)) <= 2 or _THOUSANDS.fullmatch(number) or _DATE.fullmatch(number):
+        return False  # a template's zeros, a sum in thousands, a date
+    if _TOLL_FREE.match(number) or text[max(0, m.start("num") - 1) : m.start("num")] == "+":
+        return False
+    if _CURRENCY.search(text, max(0, m.start("num") - 6), m.start("num")) or _CURRENCY_AFTER.match(text, m.end()):
+        return False
+    # a phone's word between the bank's name and the number, or just before the name
+    return _PHONE_WORDS.search(text, max(0, m.start() - 12), m.start("num")) is None
+
+
+_LONG_NUMBER = re.compile(r"\d(?:[ \-.]?\d){7,21}")
+# (a bank's name and what may follow it before the number fit in this many characters)
+_NAME_REACH = 60
+
+
+def account_at_named_bank(text: str) -> bool:
+    """Whether the text holds an account number right after its bank's name. The names are
+    looked for only shortly before a number long enough to be an account (the alternation
+    tried at every character of a long message would cost more than the rest of the rule)."""
+    thai = not text.isascii()
+    for run in _LONG_NUMBER.finditer(text):
+        start = max(0, run.start() - _NAME_REACH)
+        end = min(len(text), run.end() + 30)
+        if any(_an_account_number(text, m) for m in _NAMED_BANK.finditer(text, start, end)):
+            return True
+        if thai and any(_an_account_number(text, m) for m in _THAI_NAMED.finditer(text, start, end)):
+            return True
+    return False
