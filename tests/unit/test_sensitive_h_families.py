@@ -62,3 +62,72 @@ def test_an_account_named_by_its_banks_name_is_found(text: str) -> None:
 )
 def test_a_banks_name_beside_a_phone_a_sum_a_date_or_a_code_passes(text: str) -> None:
     assert _rules(text) is None
+
+
+# -- ids: more countries' words, whose it is, and printed forms beside their word --------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        # civil numbers, Vietnam's passport, Nepal's citizenship certificate, Ethiopia's Fayda
+        ("Kuwaiti civil ID number 289041501234 for the visa transfer", ""),
+        ("my Omani civil card no 10493827, needed at the clinic", ""),
+        ("hộ chiếu của chồng: B8821034, gửi cho đại lý", ""),
+        ("citizenship certificate number 12-02-71-03318 for the bank account", ""),
+        ("Fayda number 5521 7730 1948 2206 for the SIM registration", ""),
+        # Sri Lanka's NIC in its two shapes (a woman's day of the year has 500 added)
+        ("NIC 200156300125 is my sister's, for the school form", ""),
+        ("old NIC 853400937V on the passport application", ""),
+        # whose it is, in Vietnamese, Indonesian and Swahili, and Swahili's "nambari"
+        ("số căn cước của vợ 079190004512, nộp hồ sơ vay", ""),
+        ("số hộ chiếu của bố N2219034", ""),
+        ("kitambulisho nambari 30119284 ya mama", ""),
+        # Turkey's kimlik as "TC" with its possessive, by its two check digits
+        ("annemin TC'si 32541876196, randevu için", ""),
+        ("TC'm 47602194812 yaz forma", ""),
+        # Greece's ΑΦΜ by its check digit, a few words from its word
+        ("ΑΦΜ της μητέρας μου για τη δήλωση: 092715384", ""),
+        # Mexico's RFC of a person (four letters), Chile's RUT without dots
+        ("RFC con homoclave de mi esposo: HEGJ820506M10", ""),
+        ("el rut de mi papá: 14752689-K", ""),
+        # Hong Kong's id after its Chinese name, the check digit as written
+        ("身份证号码 A123456(3)，请保密", ""),
+        ("香港身份證 K734129(5) 影印本", ""),
+        # id words of scripts the gate did not read (Telugu, Sinhala) and Sweden's personnr
+        ("ఆధార్ నంబర్ 4567 8912 3456 బ్యాంక్ కోసం", ""),
+        ("personnr 8112189876 till försäkringskassan", ""),
+        # South Africa's id (Luhn and 13 digits, as an old Visa) after an id's word
+        ("RSA ID number: 8001015009087, for the UIF claim", ""),
+        ("my identity number is 9307220123087", ""),
+        # an identity card's key, not a payment card's
+        ("4417 2290 1183", "my_number_card"),
+        ("1987 0312 4471", "national_id_card"),
+    ],
+)
+def test_an_id_of_more_countries_by_its_word_or_printed_form_is_found(text: str, key: str) -> None:
+    assert _rules(text, key) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a company's number of a person's id's form: CUIT 30/33, RFC of three letters, a RUT
+        # of 50 million and up, an organisation's INN
+        "CUIT de la empresa proveedora: 30-50001091-2, va en la factura",
+        "CUIT 33-71234567-0 (la cooperativa)",
+        "RFC de la empresa: MAB911231QA1 para facturar",
+        "RUT de la empresa 96.790.240-3 para la boleta",
+        "ИНН организации 7736050003 указан в договоре",
+        # "NIC" a network card, "Fayda" an app, a civil engineer's number
+        "NIC 12345678 firmware update failed on the server",
+        "Fayda app version 2.1.3 crashed on login",
+        "civil engineering course code 4471",
+    ],
+)
+def test_a_companys_number_or_another_nic_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+def test_a_13_digit_card_paid_with_is_still_a_card() -> None:
+    assert _rules("paid with my old Visa 4222222222222") == "payment_card"

@@ -195,6 +195,19 @@ def has_card(text: str) -> bool:
     return _card_in_pieces(text) or _card_in_halves(text)
 
 
+# An identity's word before a number (South Africa's id is 13 digits with a Luhn check, as
+# an old Visa is): the date of birth and the citizenship digit tell the id.
+_ID_WORD_BEFORE = re.compile(r"\b(?:id|identity|identification|(?-i:RSA|SA)\s+id)\b[^\d\n]{0,30}$", re.IGNORECASE)
+
+
+def _south_african_id(text: str, m: re.Match[str], d: str) -> bool:
+    """ "the South African ID of my gogo: 4405130097089": Luhn too, and a 13-digit Visa's shape."""
+    if len(d) != 13 or not (1 <= int(d[2:4]) <= 12 and 1 <= int(d[4:6]) <= 31 and d[10] in "01"):
+        return False
+    before = text[max(0, m.start() - 40) : m.start()]
+    return _ID_WORD_BEFORE.search(before) is not None and not (_CARD_WORD.search(before) or _PAID_WITH.search(before))
+
+
 def _card_named_before(text: str, at: int) -> bool:
     """A payment card named earlier in the clause that an order's or booking's word is in."""
     line = text[max(0, text.rfind("\n", 0, at) + 1, at - 60) : at]
@@ -207,7 +220,7 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
     digits = re.sub(r"\D", "", m.group())
     if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
         return False
-    if _tail_of_an_iban(text, m):
+    if _tail_of_an_iban(text, m) or _south_african_id(text, m, digits):
         return False  # "GB24 MONZ 5703 4514 2473 61": the digits of an IBAN
     before = text[max(0, m.start() - 40) : m.start()]
     paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)

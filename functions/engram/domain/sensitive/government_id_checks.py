@@ -240,6 +240,8 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
     (frozenset({"マイナンバー", "個人番号", "mynumber"}), 12, _my_number_valid),
     # Turkey's T.C. kimlik numarası by its abbreviation, as a log's or record's key ("tckn=...")
     (frozenset({"tckn", "tckimlik", "tckimlikno"}), 11, _tr_kimlik_valid),
+    # and "TC" with Turkish's possessive ("babamın TC'si 98904788070", "tc'm ..."): two check digits
+    (frozenset({"tc", "tcno"}), 11, _tr_kimlik_valid),
     *WORDED_NATIONAL_CHECKS,
 )
 
@@ -332,7 +334,11 @@ def id_by_check_digit(text: str) -> bool:
         return True
     if distinctive_national_id(text):
         return True
-    return any(_rut_valid(m.group(1), m.group(2)) for m in _RUT_RE.finditer(text))
+    # (a RUT of 50 million and up is a company's: "RUT de la empresa 76.086.428-5")
+    return any(
+        int(m.group(1).replace(".", "")) < 50_000_000 and _rut_valid(m.group(1), m.group(2))
+        for m in _RUT_RE.finditer(text)
+    )
 
 
 # The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).

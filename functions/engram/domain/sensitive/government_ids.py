@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
-from engram.domain.sensitive.categories import folded_words, longest_digit_run, word_spans
+from engram.domain.sensitive.categories import WORDS, folded_words, longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
 from engram.domain.sensitive.id_documents import (
     employers_ein,
@@ -17,6 +17,16 @@ from engram.domain.sensitive.id_documents import (
     trade_or_sports_licence,
 )
 from engram.domain.sensitive.keys import OTHER_LICENCES
+from engram.domain.sensitive.national_id_words import (
+    MORE_ID_STEMS,
+    MORE_ID_WORDS,
+    MORE_KIN,
+    NIC_SHAPE,
+    OTHER_SCRIPT,
+    SCRIPT_ID_RE,
+    companys_form,
+    printed_id_beside_its_word,
+)
 
 # -- government ids ------------------------------------------------------------------------------
 _SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1\n?(?!0000)\d{4}(?![\d])(?![\-/]\w)")
@@ -79,7 +89,7 @@ _ID_WORDS = (
     r"|medicare\s+beneficiary\s+identifier|(?-i:NIN)|clave\s+de\s+elector|credencial\s+para\s+votar|(?-i:INE|IFE)"
     r"|voter\s+id|epic\s+(?:number|no\.?|card)|num[ée]ro\s+fiscal(?:\s+de\s+r[ée]f[ée]rence)?"
     r"|n[úu]mero\s+de\s+identifica[çc][ãa]o\s+fiscal|ausweis(?:nummer|nr)?|emirates\s+id|(?-i:RG)|registro\s+geral"
-    r"|assurance\s+maladie|num[ée]ro\s+(?:de\s+)?s[ée]cu|carte\s+vitale"
+    r"|assurance\s+maladie|num[ée]ro\s+(?:de\s+)?s[ée]cu|carte\s+vitale|" + MORE_ID_WORDS
 )
 # What an id word may name instead of the id: the office, its phone line, a photo, a fee.
 _NOT_THE_ID_AFTER = (
@@ -93,7 +103,7 @@ _KIN = (
     r"mother|father|mum|mom|dad|wife|husband|son|daughter|partner|madre|padre|hij[oa]|espos[oa]|marido|mujer"
     r"|brother|sister|child|kid|hermano|hermana|bruder|schwester|kind(?:es)?"
     r"|mam[áa]|pap[áa]|frau|mann(?:es)?|mutter|vaters?|sohn(?:es)?|tochter|m[èe]re|p[èe]re|fils|fille|femme|mari|moglie|marito"
-    r"|figli[oa]|m[ãa]e|pai|filh[oa]|esposa|mulher"
+    r"|figli[oa]|m[ãa]e|pai|filh[oa]|esposa|mulher|" + MORE_KIN
 )
 _ID_CONTEXT_RE = re.compile(
     r"\b(?:" + _ID_WORDS + r")\b" + _NOT_THE_ID_AFTER + r"(?:\s*\([^)]{0,20}\))?"
@@ -169,7 +179,8 @@ _ID_STEMS = frozenset(
         *("tarjeta", "pr", "permanent", "uci", "irp", "health", "ohip", "ramq", "phn", "chi", "versichertennummer"),
         *("krankenversichertennummer", "krankenversicherungsnummer", "sv", "nin", "clave", "credencial", "ine"),
         *("ife", "voter", "epic", "número", "ausweis", "ausweisnr", "emirates", "rg", "registro", "assurance"),
-        *("soc", "kitambulisho", "nida", "raqam", "fin", "fİn", "npwp", "nid", "cin", "kra"),
+        *("soc", "kitambulisho", "nida", "raqam", "fin", "fİn", "fi̇n", "npwp", "nid", "cin", "kra"),
+        *MORE_ID_STEMS,
     ]
 )
 # Words that name an id only with enough digits after them ("patente" is an Italian
@@ -181,6 +192,7 @@ _SHAPE_AFTER = {
     "epic": re.compile(r"[A-Za-z]{3}[\s\-]?\d{7}"),
     # the UK's UTR has ten digits; India's UTR is a bank transfer's reference (SBIN3263...)
     "utr": re.compile(r"\d{5}\s?\d{5}K?|\d{3}\s?\d{3}\s?\d{4}", re.IGNORECASE),
+    "nic": NIC_SHAPE,  # (Sri Lanka's and Pakistan's: "NIC" is a network card too)
 }
 
 
@@ -210,33 +222,20 @@ _LOWER_WORD = re.compile(r"[a-z]{3,}")
 _DATE = re.compile(
     r"(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d"
 )
-# A letter of the scripts below (Greek to Bengali, Thai, kana, CJK ideographs, Hangul).
-_OTHER_SCRIPT = re.compile(r"[\u0370-\u09ff\u0e00-\u0e7f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-# Id words of scripts the word splitter cuts apart or that run on into the next word
-# (Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, Japanese, Chinese, Korean), then the
-# value within a few characters.
-_SCRIPT_ID_RE = re.compile(
-    r"(?:паспорт[аеу]?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
-    r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
-    r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
-    r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
-    # the document's name, "の" and then its number (運転免許証の番号, パスポートの番号は)
-    r"|(?:運転免許証?|免許証|パスポート|旅券|在留カード|マイナンバーカード)の?番号|驾照|駕照|駕駛執照|운전면허증?"
-    r"|водительск\w+\s+удостоверени\w+|посвідчення\s+водія|רישיון\s*נהיגה|رخصة\s*(?:ال)?(?:قيادة|سياقة)|ใบขับขี่"
-    r"|δίπλωμα\s+οδήγησης)"
-    r"[^\d\n]{0,12}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
-    re.IGNORECASE,
-)
 
 
 def has_government_id(text: str, words: frozenset[str]) -> bool:
+    if "İ" in text:  # (Turkish's capital İ lower-cases to "i" and a dot, which splits "FİN")
+        words = words | frozenset(WORDS.findall(text.replace("İ", "I").lower()))
     if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, words):
         return True
+    if printed_id_beside_its_word(text) and not _company(text):
+        return True  # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
     if (
-        _OTHER_SCRIPT.search(text)
-        and (any(id_like(m.group("id").strip()) for m in _SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text))
+        OTHER_SCRIPT.search(text)
+        and (any(id_like(m.group("id").strip()) for m in SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text))
         and not _company(text)
     ):
         return True
@@ -356,7 +355,7 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
         return False
     if stem in _SHAPE_AFTER and not _SHAPE_AFTER[stem].fullmatch(value.strip()):
         return False
-    if _companys_form(stem, value):
+    if companys_form(stem, value):
         return False
     if stem in SHORT_CAPITAL_STEMS and _another_things(text, at, m):
         return False  # "NID 1234567890 is the network interface id", "CIN ... the cinema chain's order number"
@@ -368,7 +367,7 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
 # Short capital id words that are a machine's, a network's or a shop's abbreviation too
 # (NID a network or node id, CIN a cinema's or a chain's): the number is the person's id
 # only if nothing names it as another thing's.
-SHORT_CAPITAL_STEMS = frozenset({"nid", "cin", "nida", "npwp", "kra"})
+SHORT_CAPITAL_STEMS = frozenset({"nid", "cin", "nida", "npwp", "kra", "nic"})
 _ID_WORD_AT = re.compile(r"(?:" + _ID_WORDS + r")\b", re.IGNORECASE)
 
 
@@ -376,14 +375,6 @@ def _another_things(text: str, at: int, m: re.Match[str]) -> bool:
     word = _ID_WORD_AT.match(text, at)
     word_end = at if word is None else word.end()
     return named_as_another_things(text, word_end, m.start("id"), m.end("id"))
-
-
-def _companys_form(stem: str, value: str) -> bool:
-    """A company's number of a person's id's form: an Icelandic kennitala with 40 added to
-    its day. (Not Portugal's NIF by its first digit: numbers written for people by a rule
-    that knows only the check digit start with any digit.)"""
-    digits = re.sub(r"\D", "", value)
-    return stem == "kennitala" and len(digits) == 10 and int(digits[:2]) >= 40
 
 
 def _invalid_ssn(m: re.Match[str]) -> bool:
@@ -425,7 +416,7 @@ _BUSINESS = re.compile(
     r"|entreprise|impresa|azienda|f[öo]retag(?:et)?|yritys|virksomhed|selskab|firm[ayieą]|sp[óo][łl]k\w*|sp\.\s*z\s*o\.o"
     r"|sarl|sas|eurl|srl|s\.r\.l|s\.p\.a|spa|oy|oyj|aps|a/s|kft|zrt|s\.r\.o|ltda|eireli|pty|llp|pvt|ehf|fyrirt[æa]k\w*"
     r"|business)\b"
-    r"|公司|株式会社|εταιρ|компани|фирм|شركة",
+    r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة",
     re.IGNORECASE,
 )
 _BUSINESS_ID = re.compile(
@@ -496,4 +487,3 @@ _MRZ_RE = re.compile(r"[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MFX<]\d{6}\d[A-Z0-9<]{14}[
 # The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).
 ID_WORDS = _ID_WORDS
 SHAPE_AFTER = _SHAPE_AFTER
-SCRIPT_ID_RE = _SCRIPT_ID_RE

@@ -182,6 +182,7 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
             ("driving", "permit"),
             ("id", "number"),
             ("id", "card"),
+            ("my", "number", "card"),  # (Japan's My Number card)
             ("state", "id"),
             ("codice", "fiscale"),
             ("permis", "conduire"),
@@ -285,6 +286,8 @@ _NOT_PAYMENT_CARD = frozenset(
         *("library", "loyalty", "member", "membership", "gift", "id", "sim", "business", "health", "insurance"),
         *("student", "boarding", "transit", "bus", "metro", "oyster", "reward", "rewards", "points", "miles"),
         *("club", "discount", "store", "passport", "green", "residence", "voter", "gym", "key", "vitale"),
+        # an identity card's key ([my_number_card], [national_id_card], [aadhaar_card])
+        *("mynumber", "national", "identity", "aadhaar", "aadhar", "citizen", "citizenship", "nic", "nric", "ktp"),
     ]
 )
 # Accounts that are not at a bank ([aws_account_number], [patient_account_no]).
@@ -348,6 +351,10 @@ def key_is_meta(key: str) -> bool:
     return any(w.lower() in _KEY_META for w in KEY_SPLIT.split(key) if w) or _CJK_KEY_META.search(key) is not None
 
 
+def _not_a_payment_card(words: set[str]) -> bool:
+    return bool(words & _NOT_PAYMENT_CARD) or {"my", "number", "card"} <= words  # (Japan's My Number card)
+
+
 def key_rule(key: str) -> str | None:
     words = [w.lower() for w in KEY_SPLIT.split(key) if w]
     if not words or any(w in _KEY_META for w in words) or _CJK_KEY_META.search(key):
@@ -356,7 +363,7 @@ def key_rule(key: str) -> str | None:
         return SECRET
     present = set(words)
     for rule, single, pairs in _KEY_RULES:
-        if (rule == CARD and present & _NOT_PAYMENT_CARD) or (rule == BANK and present & _NOT_BANK):
+        if (rule == CARD and _not_a_payment_card(present)) or (rule == BANK and present & _NOT_BANK):
             continue
         if rule == GOVERNMENT_ID and present & _LICENCE_KEY_WORDS and present & OTHER_LICENCES:
             continue

@@ -31,7 +31,6 @@ from engram.domain.sensitive.categories import (
 from engram.domain.sensitive.government_id_checks import DIGIT_GROUPS_RE, WORDED_CHECKS, cpr_valid, ssn_like
 from engram.domain.sensitive.government_ids import (
     ID_WORDS,
-    SCRIPT_ID_RE,
     SHAPE_AFTER,
     SHORT_CAPITAL_STEMS,
     company_numbers,
@@ -39,6 +38,7 @@ from engram.domain.sensitive.government_ids import (
 from engram.domain.sensitive.id_documents import named_as_another_things
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
+from engram.domain.sensitive.national_id_words import SCRIPT_ID_RE
 
 # One vocabulary: the words the rules read as naming an id ...
 _RULES_ID_WORD = re.compile(r"\b(?:" + ID_WORDS + r")\b", re.IGNORECASE)

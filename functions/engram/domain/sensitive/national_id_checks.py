@@ -101,8 +101,13 @@ def _svnr(d: str) -> bool:  # Austria: serial, check digit, birth date DDMMYY
 
 
 def _cuil(d: str) -> bool:
+    # a person's prefixes only: a CUIT of 30, 33 or 34 is a company's ("CUIT de la empresa")
     r = 11 - _weighted(d, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11
-    return d[:2] in {"20", "23", "24", "27", "30", "33", "34"} and {11: 0, 10: 9}.get(r, r) == int(d[10])
+    return d[:2] in {"20", "23", "24", "27"} and {11: 0, 10: 9}.get(r, r) == int(d[10])
+
+
+def _se_pnr(d: str) -> bool:  # Sweden: YYMMDD (a coordination number's day + 60), serial, Luhn
+    return luhn_valid(d) and _date_ok(int(d[4:6]) % 60, int(d[2:4]))
 
 
 def _taj(d: str) -> bool:
@@ -156,6 +161,9 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"identity", "id", "rsa", "african"}), 13, _za_id),  # (not "sa": Tagalog's "at, to")
     (frozenset({"iqama", "هوية", "الإقامة", "اقامة", "إقامة"}), 10, _saudi_id),
     (frozenset({"nik", "ktp", "ektp", "kependudukan"}), 16, _nik),
+    # Sweden's personnummer without its dash, of ten digits or twelve (with the century)
+    (frozenset({"personnummer", "personnr", "personalnumber"}), 10, _se_pnr),
+    (frozenset({"personnummer", "personnr", "personalnumber"}), 12, lambda d: d[:2] in ("19", "20") and _se_pnr(d[2:])),
 )
 
 # A nationality alone names no id ("our Thai restaurant booking 5484811875351", "my Israeli

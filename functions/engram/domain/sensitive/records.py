@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
 from engram.domain.sensitive.government_ids import company_numbers, id_like
 from engram.domain.sensitive.keys import RECORD_KEY_WORDS, key_rule, names_id_or_account
+from engram.domain.sensitive.national_id_words import companys_form
 
 # A field: a key (quoted or not, dotted paths and camelCase too, a form's "#key"), ":", "="
 # or "=>", then a quoted value or a bare one (not the next field: "entry: dfi_acct=...").
@@ -65,8 +66,8 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
         return None
     for key, value in _fields(text, words):
         rule = BANK if _NACHA_ACCOUNT.search(key) else key_rule(key)
-        if rule == GOVERNMENT_ID and _software_licence(key, words):
-            continue
+        if rule == GOVERNMENT_ID and (_software_licence(key, words) or companys_form(key.lower(), value)):
+            continue  # (a software licence's key; "RFC: ABC920315KX9", a company's RFC)
         if rule == GOVERNMENT_ID and _id_value(value) and not company_numbers(text.replace("_", " ")):
             return rule  # (tax_id_type=eu_vat tax_id_value=DE123456789 company=Acme GmbH: a company's)
         if rule == BANK and _account_value(value):

@@ -1,0 +1,101 @@
+"""More countries' id words, and ids told by their own printed form beside their word
+(held-out H's misses: Asia, the Middle East, Africa and Latin America).
+
+- Id words of scripts the word splitter cuts apart or that run on into the next word
+  (Cyrillic, Greek, Arabic, Hebrew, the Indic scripts and Sinhala, Ethiopic, Thai,
+  Japanese, Chinese, Korean), then the value within a few characters (``SCRIPT_ID_RE``).
+- Latin-script id words of more countries (``MORE_ID_WORDS``): Oman's and Kuwait's civil
+  number, Vietnam's hộ chiếu (passport), Nepal's citizenship certificate, Ethiopia's Fayda,
+  Sri Lanka's and Pakistan's NIC (in capitals, and only in its own shapes), Sweden's
+  "personnr"; and whose the id is in more languages (``MORE_KIN``: "căn cước của mẹ",
+  "KTP ibu saya", Swahili's "nambari").
+- Ids with a printed form of their own, beside their word: Greece's ΑΦΜ by its check digit
+  (the word may stand further off: "ΑΦΜ του εργαζομένου: …"); Mexico's RFC of a person
+  (four letters, a birth date, three characters: a company's has three letters and passes);
+  Chile's RUT without its dots ("mi rut es 21407690-K"; a company's RUT, 50 million and
+  up, passes); a Hong Kong id after its Chinese name ("身份證 E062838(5)", whatever the
+  check digit: the word and the form say it)."""
+
+from __future__ import annotations
+
+import re
+
+# A letter of the scripts below (Greek to Sinhala, Thai, Ethiopic, kana, CJK ideographs, Hangul).
+OTHER_SCRIPT = re.compile(r"[\u0370-\u0dff\u0e00-\u0e7f\u1200-\u137f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+SCRIPT_ID_RE = re.compile(
+    r"(?:паспорт[аеу]?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+    r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
+    r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
+    r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
+    # the document's name, "の" and then its number (運転免許証の番号, パスポートの番号は)
+    r"|(?:運転免許証?|免許証|パスポート|旅券|在留カード|マイナンバーカード)の?番号|驾照|駕照|駕駛執照|운전면허증?"
+    r"|водительск\w+\s+удостоверени\w+|посвідчення\s+водія|רישיון\s*נהיגה|رخصة\s*(?:ال)?(?:قيادة|سياقة)|ใบขับขี่"
+    r"|δίπλωμα\s+οδήγησης"
+    # China's and Hong Kong's identity card and its number (身份證號碼), Bengali's NID with
+    # either spelling of its "য়", Tamil's, Telugu's and Kannada's Aadhaar, Ethiopia's Fayda
+    r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ)"
+    # (the number's word and an acronym in brackets may stand between: "নম্বর (NID) ")
+    r"[^\d\n]{0,16}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
+    re.IGNORECASE,
+)
+
+MORE_ID_WORDS = (
+    r"civil\s+(?:id|number|no|card)(?:\s+(?:card|number|no))?|h[ộo]\s+chi[ếe]u|citizenship\s+(?:certificate|card"
+    r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
+    r"|num[ée]ro\s+d['’]identification\s+national[e]?"
+)
+MORE_ID_STEMS = frozenset({"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"})
+MORE_KIN = (
+    r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
+    r"|nambari|namba"
+)
+# The shapes a short word's id has: Sri Lanka's NIC (a birth year, the day of the year, 500
+# added for a woman, a serial; or the old nine digits and V or X) and Pakistan's CNIC.
+NIC_SHAPE = re.compile(r"(?:19|20)\d\d(?:[0-3]\d\d|[5-8]\d\d)\d{5}|\d{9}[VvXx]|\d{5}-?\d{7}-?\d")
+
+_AFM = re.compile(r"(?:αφμ|a\.?φ\.?μ\.?)[^\d\n]{0,40}?(?<![\d.])(\d{9})(?![\d.])", re.IGNORECASE)
+_RFC_PERSON = re.compile(
+    r"\bRFC\b[^\n]{0,30}?(?<![\w&])[A-ZÑ&]{4}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{2}[\dA](?!\w)"
+)
+_RUT_WORD = re.compile(r"\b(?:rut|run)\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
+_HK_ID = re.compile(r"身份[证證][^\n\dA-Za-z]{0,6}([A-Z]{1,2}\d{6})\s?\(([\dA])\)")
+
+
+def afm_valid(d: str) -> bool:
+    """Greece's ΑΦΜ: eight digits weighted by powers of two, mod 11, mod 10."""
+    return sum(int(c) << (8 - i) for i, c in enumerate(d[:8])) % 11 % 10 == int(d[8]) and d != "000000000"
+
+
+def rut_valid(body: str, check: str) -> bool:
+    total, factor = 0, 2
+    for c in reversed(body):
+        total += int(c) * factor
+        factor = 2 if factor == 7 else factor + 1
+    expected = 11 - total % 11
+    return {11: "0", 10: "K"}.get(expected, str(expected)) == check.upper()
+
+
+def companys_form(stem: str, value: str) -> bool:
+    """A company's number of a person's id's form, after its word ``stem``: Argentina's
+    CUIT of 30, 33 or 34, Mexico's RFC of three letters, an Icelandic kennitala with 40
+    added to its day. (Not Portugal's NIF by its first digit: numbers written for people by a rule
+    that knows only the check digit start with any digit.)"""
+    digits = re.sub(r"\D", "", value)
+    if stem == "cuit" and len(digits) == 11 and digits[:2] in ("30", "33", "34"):
+        return True  # Argentina's CUIT of a company (a person's starts 20, 23, 24 or 27)
+    if stem == "rfc" and re.match(r"[A-ZÑ&]{3}\d{6}", value.strip().upper()):
+        return True  # Mexico's RFC of a company: three letters (a person's has four)
+    return stem == "kennitala" and len(digits) == 10 and int(digits[:2]) >= 40
+
+
+def printed_id_beside_its_word(text: str) -> bool:
+    """An id of the printed forms in the module's docstring, beside its word. (A company's
+    ΑΦΜ is left to the caller, which knows a company's words.)"""
+    lowered = text.lower()
+    if ("αφμ" in lowered or "a.φ.μ" in lowered) and any(afm_valid(m.group(1)) for m in _AFM.finditer(text)):
+        return True
+    if "RFC" in text and _RFC_PERSON.search(text):
+        return True
+    if any(int(m.group(1)) < 50_000_000 and rut_valid(m.group(1), m.group(2)) for m in _RUT_WORD.finditer(text)):
+        return True
+    return not text.isascii() and _HK_ID.search(text) is not None
