@@ -9,6 +9,7 @@ from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.cjk_passwords import CJK_COUNTER
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK, postal_pin_code
+from engram.domain.sensitive.secret_words import FILED_AS
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
 # opens, a few words, a separator that says "is" or "opens with", then the digits (often
@@ -122,9 +123,24 @@ def _locked(text: str) -> list[re.Match[str]]:
     out = []
     for at, _, _ in word_spans(text, lambda word: word in _LOCK_STEMS or word.startswith(_LOCK_PREFIXES)):
         m = _LOCK_CODE_RE.match(text, at)
-        if m is not None:
+        if m is not None and not _its_own_number(text[m.start() : m.start("value")]):
             out.append(m)
     return out
+
+
+# The lock's own number is which one it is, not how it opens ("the locker number is 214",
+# "Schließfach Nr. 12", "gate no. 14"), unless a code word came first ("locker code no. 2291").
+_ITS_NUMBER = re.compile(
+    r"(?<![\w])(?:number|no\.?|nr\.?|nummer|numéro|numero|número|numer|numara|#)\s*(?:is|was|:|=|ist|est|es|är|er|je)?\s*$",
+    re.IGNORECASE,
+)
+_CODE_WORD = re.compile(
+    r"(?<![\w])(?:code|combo|combination|pin|kod|koden|kode|c[óo]digo|codice)(?![\w])", re.IGNORECASE
+)
+
+
+def _its_own_number(before_value: str) -> bool:
+    return _ITS_NUMBER.search(before_value) is not None and _CODE_WORD.search(before_value) is None
 
 
 _PIN_WORD = re.compile(
@@ -153,7 +169,7 @@ _PIN_NEAR_RE = re.compile(
 _GAP_NOT_A_CODE = re.compile(
     r"\b(?:in|since|until|till|from|by|of|after|before|attempts?|tries|digits?|times|ending|ends|last|expires?|expired"
     r"|changed|reset|valid|for|code|zip|postal|area|pinned|version|v|order|invoice|ref|reference|booking|tracking"
-    r"|phone|tel|amount|total|transaction|zam[óo]wieni[ea]|pedido|bestellung)\b",
+    r"|phone|tel|amount|total|transaction|zam[óo]wieni[ea]|pedido|bestellung|" + FILED_AS + r")\b",
     re.IGNORECASE,
 )
 

@@ -56,7 +56,10 @@ _OTHER_CODE = re.compile(
 _ADDRESS_CUE = re.compile(
     r"\b(?:road|rd|street|st|nagar|colony|sector|lane|marg|layout|city|district|dist|state|address|addr|post|p\.?o"
     r"|delivery|deliver|courier|shipping|ship|parcel|area|village|town|taluk|tehsil|india|bangalore|bengaluru"
-    r"|mumbai|delhi|chennai|kolkata|hyderabad|pune|ahmedabad|jaipur|lucknow)\b",
+    r"|mumbai|delhi|chennai|kolkata|hyderabad|pune|ahmedabad|jaipur|lucknow|noida|gurgaon|gurugram|thane|bandra"
+    # the shops and couriers it is told to, and Hindi's "area" words ("amazon wale ko bol")
+    r"|amazon|flipkart|swiggy|zomato|myntra|meesho|blinkit|zepto|bigbasket|dunzo|dtdc|bluedart|delhivery|ilaka"
+    r"|mohalla|gali|chowk|locality)\b",
     re.IGNORECASE,
 )
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.secret_words import FILED_AS
+
 # A one-time code as messages write it: 4 to 8 digits, or two groups of three, or three
 # of two, maybe after a letter and a dash ("G-482917"); not part of a longer number, an
 # amount or a date.
@@ -188,7 +190,7 @@ _NAMED_CODE = re.compile(
 )
 _NOT_THE_CODE_GAP = re.compile(
     r"\b(?:since|version|v|ago|attempts?|tries|digits?|order|invoice|ref|reference|costs?|price|limit|fee|fees"
-    r"|model|serial|users?|customers?|until|till|expires?|expired|every|per)\b",
+    r"|model|serial|users?|customers?|until|till|expires?|expired|every|per|" + FILED_AS + r")\b",
     re.IGNORECASE,
 )
 _MAKER_WORDS = frozenset(

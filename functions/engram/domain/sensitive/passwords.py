@@ -11,6 +11,7 @@ from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code
 from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE, FIGURATIVE_KEY, no_value_in_code, reads_code
+from engram.domain.sensitive.secret_settings import ticket_pass_before
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
 from engram.domain.sensitive.secret_words import (
     AROUND_STEMS,
@@ -69,6 +70,9 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     # (what follows is read a few words on, never to the end: a long message of many
     # password words split all the rest again at each of them, 23 s at 96,000 characters)
     rest = text[m.end() : m.end() + _REST_REACH]
+    if "@" in rest:
+        # (an address's dots end no clause: "das Passwort für buchhaltung@firma.de ist ...")
+        rest = _ADDRESS.sub("mailbox", rest)
     if no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()):
         return False
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
@@ -241,6 +245,8 @@ def _value_further_on(words: list[str]) -> bool:
             continue
         if _TICKET.fullmatch(bare):
             continue  # "rotated the password (incident INC-2291)": a ticket, not the password
+        if _HANDLE.fullmatch(bare):
+            continue  # whose password it is: "das Passwort für das Postfach buchhaltung@ wurde zurückgesetzt"
         if credential_like(w):
             return True
     return False
@@ -253,6 +259,10 @@ _HOST = re.compile(
     re.IGNORECASE,
 )
 _TICKET = re.compile(r"[A-Z]{2,6}-\d{2,7}")
+# A mailbox: an e-mail address, or its name cut at the "@" as offices write a shared one
+# ("info@", "faktury@"): whose password it is, never the password.
+_ADDRESS = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
+_HANDLE = re.compile(r"[\w.+\-]+@")
 _KEEPERS = frozenset(["1password", "bitwarden", "lastpass", "keepass", "keychain", "vault", "kluis", "dashlane"])
 _CALL = re.compile(r"[A-Za-z_][\w.]*\(")  # code: "await getPassword();"
 _SHORT_HEX_ID = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,15}")
@@ -358,6 +368,8 @@ def _credential(text: str) -> bool:
                 continue  # "arn:aws:secretsmanager:...:secret:prod/db-Q8mZx2": where a secret is, by name
             if _QUALIFIED.search(text[max(0, m.start() - 16) : m.start()]):
                 continue  # "idempotency-key: ...", "primary key is ...", "XSRF-TOKEN=...", "age public key age1..."
+            if m.group().lower().startswith("pass") and ticket_pass_before(text, m.start()):
+                continue  # "parking pass = PK-20931-B": a ticket's number
             bare = value.strip(".,;)(\"'")
             word = re.match(r"[^\W\d_]+", m.group())
             if (

@@ -323,7 +323,11 @@ _CLI_PASSWORD_RE = re.compile(
 _WIFI_QR_RE = re.compile(r"\bWIFI:[^\n]*?\bP:(?P<pw>[^;\n]{1,63});", re.IGNORECASE)
 
 # An e-mail address and a password after it ("Wise → ana@gmail.com / Basalt891!").
-_EMAIL_PAIR_RE = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)")
+# (a package at its version is no address: "@acme/ui-kit@4.12.0, sha512 ...", "x/net@v0.17.0")
+_EMAIL_PAIR_RE = re.compile(
+    r"(?<![\w.+\-])[\w.+\-]+@(?!v?\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?(?![\w.\-]))[\w\-]+(?:\.[\w\-]+)+"
+    r"\s*(?:/|\||:|,)\s*(?P<pw>[^\s@]+)"
+)
 
 
 def _cli_password(text: str) -> bool:

@@ -13,6 +13,7 @@ import re
 
 from engram.domain.sensitive.categories import folded
 from engram.domain.sensitive.secret_values import pointer
+from engram.domain.sensitive.secret_words import TICKET_PASS
 
 # Any name given a value: the name is checked in code below, since a regular expression
 # cannot read camelCase under IGNORECASE.
@@ -226,6 +227,8 @@ def _secret_part(part: str, before: str) -> bool:
         prefix = part.removesuffix("token") or before
         if prefix in _NOT_A_CREDENTIAL_TOKEN:
             return False
+    if part == "pass" and before in TICKET_PASS:
+        return False
     return part in _SECRET_PARTS or (part == "key" and before in _KEY_KINDS) or part.endswith(_FUSED_ENDINGS)
 
 
@@ -319,6 +322,16 @@ def _random_under_a_key(name: str, value: str) -> bool:
     return _RANDOM_VALUE.fullmatch(value.strip("\"'`")) is not None and _holds_a_value(value)
 
 
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s_\-]*$")
+
+
+def ticket_pass_before(text: str, at: int) -> bool:
+    """The word before ``at`` makes a "pass" there a ticket, not a password ("boarding pass:
+    M1SMITH/JOHN ...", "ski-pass: 01-1614-2291", "parking pass = PK-20931-B")."""
+    before = _WORD_BEFORE.search(text, max(0, at - 24), at)
+    return before is not None and before.group(1).lower() in TICKET_PASS
+
+
 def _named_setting(text: str, depth: int = 0) -> bool:
     """A name that says it holds a secret, given a value (a key field whose value is the next
     field names a key, not a secret: '"clave":"bizum_telefono","valor":...')."""
@@ -326,6 +339,8 @@ def _named_setting(text: str, depth: int = 0) -> bool:
         if depth < 3 and "=" in m.group("value")[1:] and _named_setting(m.group("value"), depth + 1):
             return True  # a setting inside a value ("url: https://host/x?api_token=...", "content":"PGPASSWORD=...")
         if _RECORD_VALUE_NEXT.match(text, m.end("value")):
+            continue
+        if m.group("name").lower() == "pass" and ticket_pass_before(text, m.start("name")):
             continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
             return True

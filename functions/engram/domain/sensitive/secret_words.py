@@ -208,3 +208,22 @@ PASSWORD_STEMS = (
         ]
     )
 )
+
+
+# A pass that is a ticket or a card, not a password ("boarding pass: M1SMITH/JOHN ...",
+# "ski pass 01-1614-2291"): what it lets through is a gate, with the holder's name on it.
+TICKET_PASS = frozenset(
+    [
+        *("boarding", "bus", "rail", "train", "metro", "transit", "travel", "day", "week", "weekly", "monthly"),
+        *("season", "annual", "ski", "lift", "gym", "hall", "press", "vip", "backstage", "festival", "museum"),
+        *("park", "parking", "event", "golf", "student", "ferry", "zoo", "cinema", "theme"),
+    ]
+)
+
+
+# The case or ticket a code's trouble was filed as, named before its number ("engangskoden
+# kom aldri, sak 839201", "der TAN kam nicht an, Vorgang 448120"): that number is the case's.
+FILED_AS = (
+    r"case|ticket|incident|sak|saksnummer|ärende|ärendenummer|sag|sagsnummer|zgłoszeni[ae]|fall|vorgang|caso"
+    r"|dossier|protocolo|protokoll|melding|tiketti|tapaus"
+)

@@ -1,0 +1,64 @@
+"""Secret families behind held-out H's wrong refusals and misses (18w, session s8), tested
+with unseen variants in several languages, never H's own samples, and with the values next
+to the same words that must still be found."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # whose password it is: a mailbox, by its address or its name cut at the "@"
+        "the password for the shared inbox sales@acme.co.uk was changed by IT, ask Jo",
+        "le mot de passe de la boîte compta@ a expiré, ticket ouvert",
+        "la contraseña del buzón soporte@empresa.es caducó ayer, ya pedí otra",
+        "Passwort vom Funktionspostfach einkauf@ wurde heute gesperrt",
+        # a pass that is a ticket, with its holder's or its own number
+        "ski pass: 01-1614-2291-7 (Verbier, 6 days)",
+        "my rail pass: EUR7731-AB22 valid till june",
+        "Parking pass = PK-20931-B, hang it on the mirror",
+        "season-pass: STP-2026-88812",
+        # a package at its version is no e-mail address before a password
+        "go install example.com/tool@v1.4.2, sha256: 9f2c...",
+        "pip pinned requests@2.31.0: sha256 verified",
+        # the number of the case a code's trouble was filed as
+        "BankID-koden kom aldri fram, ärende 552190 hos banken",
+        "der TAN kam nicht an, Vorgang 448120 bei der Sparkasse",
+        "the OTP never arrived, ticket 558201 opened with support",
+        # a locker's or a gate's own number
+        "my locker number is 318 (the code's on the app)",
+        # India's postal PIN code, told to a shop or a courier
+        "swiggy wale ko pin code 110017 bata do",
+        "pin code 560034 hai koramangala ka, zomato ko bol do",
+        "Amazon pe pin code 226010 dala",
+    ],
+)
+def test_what_names_no_secret_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "das Passwort für buchhaltung@firma.de ist Kiwi!2024",
+        "password for info@shop.nl: Zomer2026!",
+        "wachtwoord van info@ is nu Zomer2026!",
+        "hasło do skrzynki biuro@firma.pl to Kotek#2025",
+        "wifi pass: Kettle-Drum-5521",
+        "admin pass: Tr0ub4dor&3",
+        "guest wifi pass: Welcome2026",
+        "login ops@acme.io / Kiwi!2024",
+        "root@10.0.0.5: S3cure!pass",
+        "engangskode 839201, del den ikke med nogen",
+        "your TAN for the transfer is 849120",
+        "Schließfachnummer 318, der Code ist 5521",
+        "the gate number is 4, code 8842",
+        "locker code is 2291",
+        "UPI pin code 482913, kisi ko mat batana",
+    ],
+)
+def test_a_secret_next_to_the_same_words_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
