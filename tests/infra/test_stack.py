@@ -201,45 +201,6 @@ def test_given_the_stack_then_every_function_is_python312_on_arm64_traced_with_t
         assert "LogGroup" in props["LoggingConfig"]
 
 
-def test_given_the_stack_then_all_functions_ship_one_code_asset(synth: Synth) -> None:
-    keys = {json.dumps(f["Properties"]["Code"]) for f in functions(synth).values()}
-
-    assert len(keys) == 1
-
-
-def test_given_the_code_asset_then_it_holds_the_package_without_caches_or_tests(synth: Synth) -> None:
-    from engram_infra.assets import CODE_DIR, shipped_files
-
-    s3_key = next(iter(functions(synth).values()))["Properties"]["Code"]["S3Key"]
-    staged = synth.outdir / f"asset.{s3_key.removesuffix('.zip')}"
-    staged_files = sorted(p.relative_to(staged) for p in staged.rglob("*") if p.is_file())
-
-    assert staged_files == list(shipped_files(CODE_DIR))
-    assert Path("engram/handlers/api.py") in staged_files
-    assert not [p for p in staged_files if "__pycache__" in p.parts or p.suffix == ".pyc" or "tests" in p.parts]
-
-
-def test_given_the_code_asset_then_it_leaves_out_the_client_and_nothing_shipped_imports_it(synth: Synth) -> None:
-    """The agent-side client is its own distribution; a function importing it would fail in Lambda."""
-    import ast
-
-    from engram_infra.assets import CODE_DIR, shipped_files
-
-    shipped = list(shipped_files(CODE_DIR))
-    assert not [p for p in shipped if p.parts[0] == "engram_memory_client" or p.parts[:2] == ("engram", "client")]
-    importers = []
-    for rel in shipped:
-        if rel.suffix != ".py":
-            continue
-        for node in ast.walk(ast.parse((CODE_DIR / rel).read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            if any(n.split(".")[0] == "engram_memory_client" or n.startswith("engram.client") for n in names):
-                importers.append(str(rel))
-    assert importers == []
-
-
 def test_given_the_stack_then_functions_carry_powertools_and_engram_settings(synth: Synth) -> None:
     for name, function in functions(synth).items():
         env = function["Properties"]["Environment"]["Variables"]
