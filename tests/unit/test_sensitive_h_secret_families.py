@@ -62,3 +62,39 @@ def test_what_names_no_secret_passes(text: str) -> None:
 )
 def test_a_secret_next_to_the_same_words_is_still_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the wifi password is "on the back of the router"',
+        'le mot de passe est "dans le tiroir"',
+        'password is "ask Maria"',
+        'password: "in 1Password under Family"',
+        "the password is 'written on the fridge'",
+        'a senha do wifi é "atrás do roteador"',
+        'hasło to "u mamy w szufladzie"',
+        'la password è "sotto la tastiera"',
+        'lösenordet är "på kylskåpet"',
+        'het wachtwoord is "onder het toetsenbord"',
+    ],
+)
+def test_a_quoted_pointer_after_a_password_word_passes(text: str) -> None:
+    # where the password is, or who has it, grants nothing; the quotes do not make it a value
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the password is "in-the-drawer42"',
+        'the password is "Drawer2024!"',
+        'the password is "blue lantern 77"',
+        'wifi password is "sunflower"',
+        'password: "in the drawer 42"',
+        'das Passwort ist "Tresor-Schlüssel#9"',
+        'la contraseña es "gato con botas"',
+    ],
+)
+def test_a_quoted_password_is_still_found_whatever_its_words(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -12,7 +12,7 @@ from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code
 from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE, FIGURATIVE_KEY, no_value_in_code, reads_code
 from engram.domain.sensitive.secret_settings import ticket_pass_before
-from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
+from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import (
     AROUND_STEMS,
     COPULA,
@@ -76,8 +76,8 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()):
         return False
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
-    if _QUOTED.match(rest):
-        return not pointer(rest.split()[0] if rest.split() else rest)
+    if (quoted := _QUOTED.match(rest)) is not None:
+        return not pointer(rest.split()[0] if rest.split() else rest) and not quoted_pointer(quoted.group(1))
     words = clause.split()
     token = rest.split(None, 1)[0].rstrip(".") if rest.strip() else ""
     if words and "." in token and token.startswith(words[0]):
@@ -108,7 +108,10 @@ def _value_after_address(rest: str) -> bool:
 def _value_after_colon(rest: str) -> bool:
     later = _AFTER_COLON.match(rest)
     value = "" if later is None else later.group("value")
-    return bool(value) and (_QUOTED.match(value) is not None or credential_like(value.split()[0]))
+    quoted = _QUOTED.match(value)
+    if quoted is not None:
+        return not quoted_pointer(quoted.group(1))
+    return bool(value) and credential_like(value.split()[0])
 
 
 def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:

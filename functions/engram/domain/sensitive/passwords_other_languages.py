@@ -18,7 +18,7 @@ import re
 
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.codes_other_languages import clause_after, not_a_secret_near, value_opening_clause
-from engram.domain.sensitive.secret_values import credential_like, pointer
+from engram.domain.sensitive.secret_values import credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
 
 _LATIN_WORDS = (
@@ -222,6 +222,11 @@ def quoted_password(text: str) -> bool:
                 continue
             said = q.group("sep").strip() != "" or _QUOTE_COPULA.search(q.group("gap").strip()) is not None
             value = q.group("v").strip()
-            if said and not pointer(value) and not (set(WORDS.findall(value.lower())) & _QUOTED_WORDS):
+            if (
+                said
+                and not pointer(value)
+                and not quoted_pointer(value)
+                and not (set(WORDS.findall(value.lower())) & _QUOTED_WORDS)
+            ):
                 return True
     return False

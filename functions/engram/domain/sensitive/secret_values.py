@@ -75,3 +75,30 @@ TYPE_NAME = re.compile(
     r"(?:optional|list|dict|union|secretstr|secretbytes|str|string|bytes|int|bool|boolean|none|any)(?:\W.*)?",
     re.IGNORECASE,
 )
+
+
+# A quoted phrase that says where the secret is or who has it, not the secret ('the password
+# is "in the drawer"', 'pin is "on the fridge"', 'das Passwort ist "im Tresor"', '"ask
+# Maria"'): plain words led by a place, a keeper or a person to ask. A quoted password has a
+# digit, a symbol or a first word no pointer starts with ("in-the-drawer42", "Drawer2024!").
+_POINTER_LEAD = frozenset(
+    [
+        *("in", "inside", "on", "under", "underneath", "beneath", "behind", "beside", "next", "at", "with", "ask"),
+        *("see", "check", "written", "taped", "stuck", "printed", "kept", "stored", "saved", "same", "from"),
+        *("im", "auf", "unter", "hinter", "bei", "neben", "am", "frag", "siehe", "wie", "dans", "sur", "sous"),
+        *("derrière", "chez", "au", "demande", "demander", "voir", "comme", "en", "dentro", "sobre", "debajo"),
+        *("detrás", "con", "pregunta", "pregúntale", "no", "na", "em", "embaixo", "atrás", "com", "pergunta"),
+        *("pergunte", "nel", "nella", "sul", "sulla", "sotto", "dietro", "da", "chiedi", "vedi", "come", "op"),
+        *("onder", "achter", "bij", "vraag", "zie", "w", "pod", "za", "u", "zapytaj", "przy", "i", "på", "bakom"),
+        *("bak", "hos", "fråga", "spør", "spørg", "se", "v", "zeptej"),
+    ]
+)
+_KEEPER_NAME = re.compile(r"1password|bitwarden|lastpass|keepass(?:xc)?|dashlane|keychain", re.IGNORECASE)
+
+
+def quoted_pointer(value: str) -> bool:
+    words = value.strip().split()
+    if not 2 <= len(words) <= 7 or words[0].lower() not in _POINTER_LEAD:
+        return False
+    plain = [w.strip(".,;:!?'’") for w in words if not _KEEPER_NAME.fullmatch(w.strip(".,;:!?'’"))]
+    return all(w.isalpha() for w in plain)
