@@ -131,3 +131,58 @@ def test_a_companys_number_or_another_nic_passes(text: str) -> None:
 
 def test_a_13_digit_card_paid_with_is_still_a_card() -> None:
     assert _rules("paid with my old Visa 4222222222222") == "payment_card"
+
+
+# -- which category: a credential given with its value decides ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "PIN for the tax office portal account: 44-19-07, valid 48 hours",
+        "login de la web de la pensión: usuario 12345678Z, contraseña Marea!Baja77",
+        "Passwort fürs Online-Banking: Sonne#Regen2024, Kontonummer 1234567890",
+        "backup codes for the bank app account:\n 5512 0093\n 7781 2204\n 1190 4432",
+    ],
+)
+def test_a_credential_with_its_value_decides_the_category(text: str) -> None:
+    assert _rules(text) == "secret"
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("social security number 123-45-6789, please keep it secure", "government_id"),
+        ("my SSN is 219-09-9999 and I forgot my password again", "government_id"),
+        ("Equity Bank account 0170 2994 7712 83, branch code 068", "bank_account"),
+    ],
+)
+def test_an_id_or_account_without_a_credential_keeps_its_category(text: str, rule: str) -> None:
+    assert _rules(text) == rule
+
+
+# -- a utility's, a phone plan's or a reference's account is no bank's ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "gas bill: account GX-5521-8830, due on the 14th",
+        "water utility account number 4471 2290 33 for the new flat",
+        "Vodafone sim for the tablet, account 7781-2290-11, prepaid",
+        '{"ticket": 5512, "account_ref": "ACCT-4471-9920", "status": "open"}',
+    ],
+)
+def test_a_utilitys_or_a_references_account_passes(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "electricity bill paid by transfer from account 44719920, Barclays",
+        "account 31926819, sort code 20-00-00, for the gas bill",
+    ],
+)
+def test_a_bank_account_paying_a_bill_is_still_found(text: str) -> None:
+    assert _rules(text) == "bank_account"

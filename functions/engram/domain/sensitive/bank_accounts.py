@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.bank_account_forms import account_of_another_form
-from engram.domain.sensitive.bank_names import account_at_named_bank
+from engram.domain.sensitive.bank_names import BANK_WORDS, a_services_account, account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
@@ -248,6 +248,13 @@ def key_names_another_account(key: str, text: str = "") -> bool:
     return named and not _BANK_IN_TEXT.search(text)
 
 
+def _service_named_before(text: str, at: int) -> bool:
+    """A service's word shortly before the account word at ``at``, and no bank's word between
+    ("electricity bill paid by transfer from account ..." is a bank's)."""
+    service = _NOT_A_BANK_BEFORE.search(text, max(0, at - 80), at)
+    return service is not None and not BANK_WORDS.search(text, service.start(), at)
+
+
 def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     """An account match that the text says is no bank's: an account "ID", a CRM's or a
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
@@ -255,7 +262,7 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
         return True  # "account ID 4471-3308-22": a system's id for the account
     if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
-    if _NOT_A_BANK_AFTER.match(text, m.end()):
+    if _NOT_A_BANK_AFTER.match(text, m.end()) or a_services_account(text, m.start(), m.start("num"), m.end()):
         return True
     if _BANK_NUMBER_WORD.match(m.group()) and (
         _THE_BANKS_OWN.match(text, m.end()) or _ACCOUNT_NOT_GIVEN.search(text) is not None
@@ -458,7 +465,7 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         return True
     if any(
         # (the words it looks for end at most ~50 characters before the number)
-        not _NOT_A_BANK_BEFORE.search(text, max(0, m.start() - 80), m.start())
+        not _service_named_before(text, m.start())
         and not _placeholder(m.group("num"))
         and not _not_a_bank_account(text, m)
         for m in _account_matches(text)

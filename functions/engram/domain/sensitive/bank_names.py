@@ -110,3 +110,32 @@ def account_at_named_bank(text: str) -> bool:
         if thai and any(_an_account_number(text, m) for m in _THAI_NAMED.finditer(text, start, end)):
             return True
     return False
+
+
+# A bill's, a utility's or a phone plan's words around an account, and no bank's word in the
+# text: the account is the provider's customer account ("broadband bill £32.50, account
+# BT-4471-2290", "DEWA account number 2004183920 for the electricity bill", "work sim: ...
+# Telstra account 1840-2277"). So is an account word joined to its number by a dash, a
+# reference's form ("customer_ref": "ACC-7781-22").
+_BILL_WORDS = re.compile(
+    r"\b(?:bills?|billing|electricity|electric|water|gas|broadband|internet|fib(?:re|er)|utility|utilities"
+    r"|consumer\s+(?:no|number)|meter|subscription|e?sim|iccid|energy|telco|mobile\s+plan|phone\s+plan)\b",
+    re.IGNORECASE,
+)
+BANK_WORDS = re.compile(
+    r"\b(?:bank\w*|iban|routing|sort\s*code|bsb|transfer\w*|wire|deposit\w*|salary|payroll|savings|checking"
+    r"|chequing|direct\s+debit|debit\s+order|standing\s+order|branch|swift|bic|ifsc|cuenta|konto|compte|conto)\b",
+    re.IGNORECASE,
+)
+_REFERENCE_FORM = re.compile(r"[A-Za-z]{2,6}-\d")
+
+
+def a_services_account(text: str, start: int, number_start: int, end: int) -> bool:
+    """Whether the account word at ``start`` and its number at ``number_start:end`` are a
+    utility's, a phone plan's or a reference's (above), not a bank's."""
+    if BANK_WORDS.search(text):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    clause = text[max(line_start, start - 100) : min(len(text) if line_end < 0 else line_end, end + 80)]
+    return bool(_BILL_WORDS.search(clause)) or _REFERENCE_FORM.match(text, max(0, number_start - 4), end) is not None

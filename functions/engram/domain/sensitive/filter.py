@@ -267,6 +267,21 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     return found
 
 
+# Words that name a credential outright. A text that gives one with its value is about the
+# login, whatever id or account it names too ("PIN for your new Medicare online account:
+# 58-20-44", "usuario 47000656H, clave Ronda#Toledo19", "MFA backup codes for ops@ account").
+_CREDENTIAL_WORDS = frozenset(
+    {"password", "passwords", "passwort", "contraseña", "clave", "senha", "pin", "passcode", "login", "acceso"}
+    | {"backup", "otp", "passe", "wachtwoord", "hasło", "haslo", "şifre", "sifre", "parola", "lösenord"}
+)
+
+
+def _unless_a_credential(text: str, digits: int, words: frozenset[str], rule: str) -> SensitiveMatch:
+    if words & _CREDENTIAL_WORDS and has_secret(text, digits, words):
+        return sensitive_match(SECRET)
+    return sensitive_match(rule)
+
+
 def _find_in_text(text: str, *, bank: bool = True) -> SensitiveMatch | None:
     # Most text has few digits: every number rule needs some, and skipping them keeps the
     # filter cheap on long messages (it runs on every write and message).
@@ -277,9 +292,9 @@ def _find_in_text(text: str, *, bank: bool = True) -> SensitiveMatch | None:
     if digits >= 2 and has_iban(text):  # a Romanian IBAN may hold as few as 2 digits
         return sensitive_match(BANK)
     if digits >= 2 and has_government_id(text, words):
-        return sensitive_match(GOVERNMENT_ID)
+        return _unless_a_credential(text, digits, words, GOVERNMENT_ID)
     if bank and digits >= 6 and has_bank_account(text, words):
-        return sensitive_match(BANK)
+        return _unless_a_credential(text, digits, words, BANK)
     if digits >= 6 and (in_record := record_rule(text, words)) is not None:
         return sensitive_match(in_record)
     if has_secret(text, digits, words):
