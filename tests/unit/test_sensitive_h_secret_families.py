@@ -98,3 +98,57 @@ def test_a_quoted_pointer_after_a_password_word_passes(text: str) -> None:
 )
 def test_a_quoted_password_is_still_found_whatever_its_words(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a wallet's MPIN, a bank's token, a 2FA text's code, a verification code in more
+        # languages, with the digits grouped as people group them
+        "GCash MPIN 558210, palitan mo after",
+        "Easypaisa MPIN: 40 19",
+        "token do itaú: 55 71 93",
+        "token de Santander 90 31 77",
+        "got a 2fa text, code 338102",
+        "onay kodu: 482 991",
+        "code de vérification 552 019, à saisir tout de suite",
+        "verificatiecode 83 12 77",
+        # a dial's turns with spaces alone, when a safe or a lock is named
+        "padlock: R 5 L 22 R 17",
+        "combination is right 12 left 30 right 5",
+        # a lock's code in traditional Chinese and in Hindi
+        "大廈密碼鎖 4418，別告訴別人",
+        "तिजोरी का कोड 4471 है",
+        "गेट का कोड 2-5-8-0 है, किसी को मत बताना",
+    ],
+)
+def test_a_pin_or_code_named_in_more_ways_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MFA backup codes for the payroll@ account:\n 5521 0093\n 7710 2284\n 9034 1167",
+        "recovery codes (admin account)\n- 55120 88214\n- 33018 90027",
+    ],
+)
+def test_backup_codes_under_an_account_are_secrets_not_an_account(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "turn left 2 right 3 left 4 at the lights",
+        "the PIN has 4 digits",
+        "PIN attempts 3",
+        "लॉकर नंबर 214 है",
+        "the meeting has a host key, ask Sam",
+        "token for user 8812 expired at 2026-11-22T23:59:59Z",
+    ],
+)
+def test_a_count_a_route_or_a_number_near_the_same_words_passes(text: str) -> None:
+    assert find_by_rules(text) is None

@@ -37,6 +37,7 @@ from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
+from engram.domain.sensitive.one_time_codes import backup_codes
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
@@ -293,6 +294,8 @@ def _find_in_text(text: str, *, bank: bool = True) -> SensitiveMatch | None:
         return sensitive_match(BANK)
     if digits >= 2 and has_government_id(text, words):
         return _unless_a_credential(text, digits, words, GOVERNMENT_ID)
+    if digits >= 16 and backup_codes(text, words):
+        return sensitive_match(SECRET)  # (one under "account:" is no account number)
     if bank and digits >= 6 and has_bank_account(text, words):
         return _unless_a_credential(text, digits, words, BANK)
     if digits >= 6 and (in_record := record_rule(text, words)) is not None:

@@ -53,11 +53,19 @@ _LOCK_CODE_RE = re.compile(
 # (doors and gates too: "ドアのコードは4471です", "大门密码是2580"; "部門コード", a department's
 # code, is no gate's; a counter after the number counts: "金庫は3000万円")
 _CJK_LOCK_CODE_RE = re.compile(
-    r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|密码锁|保险箱|保险柜|保險箱|金库|도어락|현관|금고|대문|공동현관"
+    r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|門禁|密码锁|密碼鎖|保险箱|保险柜|保險箱|保險櫃|金库|도어락|현관|금고|대문|공동현관"
     r"|ドア|玄関|南京錠|(?<![部専入名関水校])門(?![牌號号])|(?<![部专入关水校])门(?![牌號号])|사물함|자물쇠|번호키)[^\d。\n]{0,10}?"
     r"(?:番号|コード|码|碼|密码|密碼|비밀번호|비번|번호)?\s*(?:は|：|:|是|는|은)?\s*(?P<value>\d{3,8})(?!\d)(?!"
     + CJK_COUNTER
     + ")"
+)
+
+
+# A lock's code in Hindi: the thing, its code word, then the digits ("लॉकर का कोड 19-04-77 है",
+# "तिजोरी का पिन 4471"); its number ("लॉकर नंबर 214") says which one, not how it opens.
+_HINDI_LOCK_CODE_RE = re.compile(
+    r"(?:लॉकर|लाकर|तिजोरी|ताले|ताला|दरवाज़े|दरवाजे|गेट|अलमारी)\s*(?:का|की|के)?\s*(?:कोड|पिन|पासवर्ड|कॉम्बिनेशन)"
+    r"\s*(?:है|:|-)?\s*(?P<value>\d{2}[\- ]\d{2}[\- ]\d{2}|\d{3,8}|\d(?:[ \-]\d){2,7})(?![\d\-])"
 )
 
 
@@ -87,6 +95,8 @@ def _lock_code(text: str) -> bool:
     if _REVERSED_LOCK_RE.search(text):
         return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
+    if not text.isascii():
+        cjk = (*cjk, *_HINDI_LOCK_CODE_RE.finditer(text))
     # "set to 0-0-0" is the reset, not the code; "the alarm is 0630" and "the gate at 1430" are times
     # "código postal do portão: 4050-123": the postal code of the place the gate is at
     if any(
@@ -144,7 +154,9 @@ def _its_own_number(before_value: str) -> bool:
 
 
 _PIN_WORD = re.compile(
-    r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन|(?-i:TAN|NIP|BLIK)",
+    r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|mfa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन"
+    r"|puk|host\s+key|token|kodu|v[ée]rification|verifica|verificatie|verifiering|bekr|vahvistus|weryfikac|ověřovací"
+    r"|(?-i:TAN|NIP|BLIK)",
     re.I,
 )
 
@@ -155,13 +167,23 @@ _PIN_WORD = re.compile(
 _PIN_NEAR_RE = re.compile(
     r"(?<![\w])(?:pin(?:[\s\-]?(?:code|kod|kód|koodi|nummer|numero|número))?|geheimzahl|geheimnummer|пин(?:-?код)?|пін(?:-?код)?|otp|passcode"
     r"|verification\s+code|2fa\s+code|one[\s\-]time\s+(?:code|password|pin)|код\s+подтверждения|暗証番号"
+    # a mobile wallet's PIN (GCash's or JazzCash's MPIN), a SIM's unlock key, a meeting's host
+    # key, a 2FA text's code, a bank's token ("token do nubank: 55 71 93", "token de BBVA ...")
+    r"|m-?pin|puk2?(?:[\s\-]?code)?|host\s+key|(?:2fa|mfa|two[\s\-]factor)\s+(?:text|sms|message|e-?mail)[\s,:\-–]+code"
+    r"|token(?=\s+(?:do|da|de|del|du|from|von|of)\s+[^\W\d]+[\s:]+\d)"
+    # a verification code in more languages (Turkish, Spanish, Portuguese, French, Italian,
+    # Dutch, Swedish, Danish, Norwegian, Finnish, Polish, Czech)
+    r"|doğrulama\s+kodu|dogrulama\s+kodu|onay\s+kodu|güvenlik\s+kodu|c[óo]digo\s+de\s+verifica(?:ci[óo]n|[çc][ãa]o)"
+    r"|code\s+de\s+v[ée]rification|codice\s+di\s+verifica|verificatiecode|verifieringskod(?:en)?"
+    r"|bekr[æa]ftelseskode(?:n)?|bekreftelseskode(?:n)?|vahvistuskoodi|kod\s+weryfikacyjny|ověřovací\s+kód"
     r"|الرقم\s*السري|رمز\s*التحقق|كود\s*التحقق|رمز\s*التفعيل|رمز\s*سري|קוד\s*(?:אימות|סודי)|סיסמה"
     r"|(?:رمز|كود)\s*(?:البطاقة|الصراف|الدخول|الباب|البوابة)"
     # Hindi's PIN; a bank's transaction number (TAN, pushTAN, mTAN), Mexico's and Quebec's
     # PIN (NIP), Poland's BLIK code: upper case, since "tan", "nip" and "blik" are words too
     r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK))(?![\w])"
     r"(?P<gap>(?:[\s,:\-–]+[^\s\d,.;:!?]{1,20}){0,4}?)[\s,:\-–]*"
-    r"(?P<value>\d{3}[ \-]\d{3}|\d{4,8}|\d(?: \d){3,7})"
+    # (a PIN or a code as people group it: "903 514", "55 71 93", "70 81", "5 8 3 0")
+    r"(?P<value>\d{3}[ \-]\d{3}|\d\d \d\d(?: \d\d)?|\d{4,8}|\d(?: \d){3,7})"
     r"(?![\d.,/:\-]\d|\d|\s*(?:%|€|\$|£|years?|days?|hours?|min|times|digits|tries"
     r"|attempts|x\b|(?:z[łl]|pln|kr|sek|nok|dkk|chf|czk|kč|huf|ft|inr|rs|rub|₽|₹|¥|yen|won|₩|usd|eur|gbp)(?!\w)))",
     re.IGNORECASE,

@@ -55,12 +55,21 @@ _YOUR_CODE_IS = re.compile(
 _VALUE_AT_END = re.compile(_VALUE + r"$")
 _VALUE_RE = re.compile(_VALUE)
 _CODE_WORD_RE = re.compile(_CODE_WORD, re.IGNORECASE)
-# Backup codes read off their sheet: two or more codes of one shape after the words.
+# Backup codes read off their sheet: two or more codes of one shape after the words, on
+# their line or one a line below it ("MFA backup codes for ops@ account:\n 8841 2290\n 1573 0086").
 _BACKUP_CODE_LIST = re.compile(
-    r"\b(?:recovery|backup|2fa|mfa|scratch)\s+codes\b[^\n]{0,100}?"
-    r"(?P<code>\d{4,5}[\- ]\d{4,5})(?:\s*,\s*|\s+)\d{4,5}[\- ]\d{4,5}\b",
+    r"\b(?:recovery|backup|2fa|mfa|scratch)\s+codes\b[^\n]{0,100}?(?:\n[ \t\-*•]*)?"
+    r"(?P<code>\d{4,5}[\- ]\d{4,5})(?:\s*,\s*|\s+)(?:[\-*•]\s*)?\d{4,5}[\- ]\d{4,5}\b",
     re.IGNORECASE,
 )
+
+
+def backup_codes(text: str, words: frozenset[str]) -> bool:
+    """A list of backup codes after their name: asked before the account rules, which read
+    "account" and a column of digit pairs as an account number."""
+    return "codes" in words and _BACKUP_CODE_LIST.search(text) is not None
+
+
 # A BitLocker recovery key: 48 digits in eight groups of six.
 _BITLOCKER_KEY = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
 
@@ -90,6 +99,14 @@ _DIAL = re.compile(
     r"(?:left|right|l|r)\s?\d{1,2}\b",
     re.IGNORECASE,
 )
+# ... or with spaces alone between turns that alternate ("L 36 R 14 L 92"), when a safe, a
+# lock or a combination is named ("turn left 2 right 3" alone is a route).
+_SPACED_DIAL = re.compile(
+    r"\b(?:(?:left|l)\s?\d{1,2}\s+(?:right|r)|(?:right|r)\s?\d{1,2}\s+(?:left|l))\s?\d{1,2}\s+(?:left|right|l|r)"
+    r"\s?\d{1,2}\b",
+    re.IGNORECASE,
+)
+_DIAL_THINGS = frozenset(["combo", "combination", "safe", "dial", "lock", "padlock", "vault", "locker", "tresor"])
 
 
 def _recovery_phrase(text: str) -> bool:
@@ -120,6 +137,7 @@ def copied_key(text: str, words: frozenset[str]) -> bool:
     return bool(
         (words & _TOTP_WORDS and _TOTP_KEY.search(text))
         or (words & _DIAL_WORDS and _DIAL.search(text))
+        or (words & _DIAL_WORDS and words & _DIAL_THINGS and _SPACED_DIAL.search(text))
         or (words & _PHRASE_WORDS and _recovery_phrase(text))
     )
 
@@ -134,7 +152,7 @@ def service_code(text: str, words: frozenset[str]) -> bool:
 def one_time_code(text: str, words: frozenset[str]) -> bool:
     if text.count("-") >= 7 and _BITLOCKER_KEY.search(text):
         return True
-    if "codes" in words and _BACKUP_CODE_LIST.search(text):
+    if backup_codes(text, words):
         return True
     for m in _IS_YOUR_CODE.finditer(text):
         if _VALUE_AT_END.search(text, max(0, m.start() - 12), m.start()) and not _NOT_A_ONE_TIME_CODE.search(
