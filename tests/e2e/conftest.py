@@ -115,6 +115,25 @@ class EngramServer:
         return done.stdout
 
     def key(self, tenant: str, agent: str, *roles: str, groups: tuple[str, ...] = ()) -> str:
+        """A key in the server's own store, made in this process as `engram keys create`
+        makes it (same service, same store): the CLI pays a fresh interpreter and the
+        container's imports per key, about 1 s of CPU, and the suite made dozens.
+        ``cli_key`` goes through the CLI (tests/e2e/test_cli.py keeps that path proven)."""
+        from engram.container import build
+        from engram.domain.models import Role
+        from engram.settings import Settings
+
+        saved = dict(os.environ)
+        os.environ.update(self.env)  # the backend's settings and credentials, as the server has them
+        try:
+            engram = build(Settings())
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        wanted = frozenset(Role(r) for r in roles or ("writer",))
+        return engram.keys.create(tenant, agent, wanted, groups)[1]
+
+    def cli_key(self, tenant: str, agent: str, *roles: str, groups: tuple[str, ...] = ()) -> str:
         args = ["keys", "create", "--tenant", tenant, "--agent", agent, "--json"]
         for r in roles or ("writer",):
             args += ["--role", r]

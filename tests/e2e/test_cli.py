@@ -22,7 +22,7 @@ def test_demo_walks_through_the_features(server: EngramServer) -> None:
 
 
 def test_export_then_import_into_another_tenant_round_trips(server: EngramServer) -> None:
-    key = server.key("exp", "a")
+    key = server.cli_key("exp", "a")  # `engram keys create`, end to end: the key works over HTTP
     with server.client(key) as c:
         c.put("/v1/users/bob/memories", json={"key": "city", "value": "Paris"})
         c.put("/v1/users/bob/memories", json={"key": "city", "value": "Rome"})
