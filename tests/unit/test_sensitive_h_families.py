@@ -186,3 +186,36 @@ def test_a_utilitys_or_a_references_account_passes(text: str) -> None:
 )
 def test_a_bank_account_paying_a_bill_is_still_found(text: str) -> None:
     assert _rules(text) == "bank_account"
+
+
+# -- ids: printed forms beside their word, and numbers said to be no person's id ----------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "für die Rente brauche ich die Versicherungsnummer, 53 120871 K 024, steht auf dem Brief",
+        "IC no. G1234567X for the work pass renewal",
+        "matricule (numéro d'identification nationale) 1975 0617 12345 pour la caisse",
+        "NIP firmy to 5261040828, a mój PESEL 84110180586",
+    ],
+)
+def test_an_id_beside_its_word_in_its_printed_form_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("ref 445-21-9087 is the clinic's internal chart number, not a social security number", ""),
+        ("the lab code 318-44-2291 isn't anyone's SSN, just a sample id", ""),
+        ("pos log: PAN=412345******1111 AUTH=004411", ""),
+        ("aadhaar linked phone: 98450 12345, the OTP goes there", ""),
+        ("NIF da empresa 509442013 na fatura", ""),
+        ("our VAT no. is GB 987 6543 21 on every invoice, the company reg is 01234567", ""),
+        ("police case ref 2026/118834/11", "id_card_lost"),
+        ("คำสั่งซื้อ 851206-4471 ส่งแล้ว", ""),
+    ],
+)
+def test_a_number_said_to_be_no_persons_id_passes(text: str, key: str) -> None:
+    assert _rules(text, key) is None

@@ -19,6 +19,7 @@ from engram.domain.sensitive.national_id_checks import (
     mod11_10_valid,
     worded_alphanumeric_id,
 )
+from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER
 
 
 def _dni_valid(number: str, letter: str) -> bool:
@@ -102,7 +103,9 @@ _TR_KIMLIK_RE = re.compile(r"(?<!\d)[1-9]\d{10}(?!\d)")
 _OTHER_NUMBER_BEFORE = re.compile(
     r"\b(?:juror|jury|patient|hospital|mrn|employee|staff|student|pupil|member(?:ship)?|case|ref(?:erence)?|order"
     r"|ticket|invoice|booking|claim|policy|customer|badge|library|tracking|serial|batch|lot|job|build|request"
-    r"|transaction|receipt|shipment|parcel|matter|docket|file)\b[^\n\d]{0,15}$",
+    r"|transaction|receipt|shipment|parcel|matter|docket|file)\b[^\n\d]{0,15}$"
+    # an order's number in scripts without spaces and in more languages ("เลขที่คำสั่งซื้อ 240811-5521")
+    r"|(?:คำสั่งซื้อ|พัสดุ|注文番号|订单号|訂單號|주문번호|m[ãa]\s+đơn(?:\s+h[àa]ng)?|(?:nomor|no\.?)\s+pesanan|رقم\s+الطلب)[^\n\d]{0,15}$",
     re.IGNORECASE,
 )
 
@@ -254,7 +257,7 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
         return False
     for m in _DIGIT_GROUPS_RE.finditer(text):
         d = re.sub(r"\D", "", m.group())
-        if ein_form(m.group()):
+        if ein_form(m.group()) or NOT_AN_SSN_AFTER.match(text, m.end()):
             continue  # "SSN box blank ... EIN 84-1273390": nine digits, written as an EIN
         if _ROUTING_BEFORE.search(text, max(0, m.start() - 30), m.start()):
             continue  # "routing 319947621 account ... social security deposit": the bank's number

@@ -10,6 +10,7 @@ from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
 from engram.domain.sensitive.categories import WORDS, folded_words, longest_digit_run, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
 from engram.domain.sensitive.id_documents import (
+    another_things_number,
     employers_ein,
     listed_document_number,
     named_as_another_things,
@@ -18,11 +19,16 @@ from engram.domain.sensitive.id_documents import (
 )
 from engram.domain.sensitive.keys import OTHER_LICENCES
 from engram.domain.sensitive.national_id_words import (
+    COMPANY_ID_WORDS,
     MORE_ID_STEMS,
     MORE_ID_WORDS,
     MORE_KIN,
     NIC_SHAPE,
+    NOT_AN_SSN_AFTER,
     OTHER_SCRIPT,
+    PASSPORT_NATIONALITY_RE,
+    PASSPORT_WORDS,
+    RU_PASSPORT_RE,
     SCRIPT_ID_RE,
     companys_form,
     printed_id_beside_its_word,
@@ -96,7 +102,7 @@ _NOT_THE_ID_AFTER = (
     r"(?!\s+(?:office|photos?|appointments?|agency|cent(?:re|er)|hotline|helpline|phone|fax|fees?|size|queue|line"
     # an application's or an enrolment's own number ("passport application reference ...",
     # "aadhaar enrolment number ...")
-    r"|application|enrol?ment|enrollment"
+    r"|application|enrol?ment|enrollment|linked|seeded"
     r"|renewal\s+fee|application\s+fee|desk|counter|website)\b)"
 )
 _KIN = (
@@ -113,7 +119,7 @@ _ID_CONTEXT_RE = re.compile(
     r"|number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n\.?\s?[°º]\.?|nro\.?|n[úu]m\.|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]{0,4}\d))"
-    r"|card|its|it['’]s|,|\(japan\)|a#|[\"'`‘’“”]"
+    r"|card|its|it['’]s|,|\)|\(japan\)|a#|[\"'`‘’“”]"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\."
     r"))*\s*"
     r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
@@ -198,11 +204,12 @@ _SHAPE_AFTER = {
 
 # A value under an id's key holds the id: a run of an id's shape, not only years or words
 # ([passport_family] "all four passports in the red folder ... expire Aug 2029").
-_ID_RUN = re.compile(r"(?:[A-Za-z]{1,3}[\s\-]?)?\d(?:[\s\-./]?[\dA-Za-z]){5,}")
+_ID_RUN = re.compile(r"(?:[A-Za-z]{1,3}[\s\-]?)?(\d)(?:[\s\-./]?[\dA-Za-z]){5,}")
 
 
 def holds_an_id(value: str) -> bool:
-    return any(id_like(m.group()) for m in _ID_RUN.finditer(value))
+    # (not a number named as another thing's: [id_card_lost] "reported to police, crime ref 01/447821/26")
+    return any(id_like(m.group()) and not another_things_number(value, m.start(1)) for m in _ID_RUN.finditer(value))
 
 
 def id_like(token: str) -> bool:
@@ -224,18 +231,25 @@ _DATE = re.compile(
 )
 
 
+def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
+    # (a company's tax number's word names no person's id beside a company: "NIF da empresa 500100144")
+    checked = words - COMPANY_ID_WORDS if words & COMPANY_ID_WORDS and _company(text) else words
+    if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
+        return True
+    # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
+    return printed_id_beside_its_word(text) and not _company(text)
+
+
 def has_government_id(text: str, words: frozenset[str]) -> bool:
     if "İ" in text:  # (Turkish's capital İ lower-cases to "i" and a dot, which splits "FİN")
         words = words | frozenset(WORDS.findall(text.replace("İ", "I").lower()))
-    if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, words):
+    if _by_check_or_form(text, words):
         return True
-    if printed_id_beside_its_word(text) and not _company(text):
-        return True  # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
     if (
         OTHER_SCRIPT.search(text)
-        and (any(id_like(m.group("id").strip()) for m in SCRIPT_ID_RE.finditer(text)) or _RU_PASSPORT_RE.search(text))
+        and (any(id_like(m.group("id").strip()) for m in SCRIPT_ID_RE.finditer(text)) or RU_PASSPORT_RE.search(text))
         and not _company(text)
     ):
         return True
@@ -343,14 +357,14 @@ def _id_after_its_word(text: str) -> bool:
             m = regex.match(text, at)
             if m is not None and _persons_id_after(text, at, stem, regex, m):
                 return True
-    return not folded_words(text).isdisjoint(_PASSPORT_WORDS) and _PASSPORT_NATIONALITY_RE.search(text) is not None
+    return not folded_words(text).isdisjoint(PASSPORT_WORDS) and PASSPORT_NATIONALITY_RE.search(text) is not None
 
 
 def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: re.Match[str]) -> bool:
     """Whether the number ``m`` found after the id word ``stem`` at ``at`` is a person's id."""
     value = m.group("id")
-    if not id_like(value) or _invalid_ssn(m):
-        return False
+    if not id_like(value) or _invalid_ssn(m) or text[m.end("id") : m.end("id") + 1] in ("*", "•"):
+        return False  # (a masked number: "PAN=464192******6793" is a card's, masked)
     if sum(map(str.isdigit, value)) < _MIN_DIGITS_AFTER.get(stem, 0):
         return False
     if stem in _SHAPE_AFTER and not _SHAPE_AFTER[stem].fullmatch(value.strip()):
@@ -397,17 +411,6 @@ _ID_FAR_RE = re.compile(
     r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?)(?![\w])",
     re.IGNORECASE,
 )
-# A passport number after a nationality ("pasaporte español PAF482910").
-_PASSPORT_WORDS = frozenset(
-    ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "paspoort", "paszport", "pasaport"]
-)
-_PASSPORT_NATIONALITY_RE = re.compile(
-    r"\b(?:" + "|".join(sorted(_PASSPORT_WORDS)) + r")\s+[^\W\d_]{3,15}\s+"
-    r"(?P<id>[A-Z]{1,3}\d{5,9})\b",
-    re.IGNORECASE,
-)
-# A Russian passport: series (four digits) and number (six).
-_RU_PASSPORT_RE = re.compile(r"паспорт\w*\s+(?:серия\s+)?\d{2}\s?\d{2}\s*(?:№|номер|n)?\s*\d{6}(?!\d)", re.IGNORECASE)
 # A company named, and its tax or registration number.
 _BUSINESS = re.compile(
     r"\b(?:gmbh|ag|ltd|limited|inc|llc|plc|s\.a\.|s\.l\.|b\.v\.|sociedad|empresa|bedrijf|company|firma|corp"
@@ -422,7 +425,7 @@ _BUSINESS = re.compile(
 _BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
     r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi|regon|krs|siret|ape|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
-    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|cin|bin|бсн|бин)\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|cin|bin|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
     r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,
@@ -472,6 +475,8 @@ def _ssn_not_another_number(text: str, m: re.Match[str]) -> bool:
     """An SSN's form is another number's after a phone's, order's or ticket's word, unless an
     SSN's word comes between or the phone is how it was given ("the SSN you read me over the
     phone (349-65-5924)" is one)."""
+    if NOT_AN_SSN_AFTER.match(text, m.end()):
+        return False  # "118-22-0473 (clinic internal, not SSN)"
     other = None
     for other in NOT_A_CARD_BEFORE.finditer(text, 0, m.start()):
         if _BY_PHONE.search(text, max(0, other.start() - 12), other.start()) and _SSN_WORD.search(text, 0, m.start()):

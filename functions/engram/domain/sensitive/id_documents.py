@@ -56,6 +56,13 @@ ANOTHER_THINGS = (
 )
 _ANOTHER_NUMBER = re.compile(r"\b" + ANOTHER_THINGS + r"\b[^\n]{0,20}$", re.IGNORECASE)
 _ANOTHER_THING = re.compile(r"\b" + ANOTHER_THINGS + r"\b", re.IGNORECASE)
+
+
+def another_things_number(text: str, at: int) -> bool:
+    """Whether the number at ``at`` follows a word naming it another thing's ("crime ref 01/...")."""
+    return _ANOTHER_NUMBER.search(text, max(0, at - 40), at) is not None
+
+
 # A number named right after it as another thing's: "... is the network interface id",
 # "... in the sensor table" (a few words between, none that starts another clause or says
 # where a person's number is kept: "my NID is 1990... and the router's node id is 4471",

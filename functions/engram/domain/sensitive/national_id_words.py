@@ -39,11 +39,24 @@ SCRIPT_ID_RE = re.compile(
     re.IGNORECASE,
 )
 
+# A passport number after a nationality ("pasaporte español PAF482910").
+PASSPORT_WORDS = frozenset(
+    ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "paspoort", "paszport", "pasaport"]
+)
+PASSPORT_NATIONALITY_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(PASSPORT_WORDS)) + r")\s+[^\W\d_]{3,15}\s+"
+    r"(?P<id>[A-Z]{1,3}\d{5,9})\b",
+    re.IGNORECASE,
+)
+# A Russian passport: series (four digits) and number (six).
+RU_PASSPORT_RE = re.compile(r"паспорт\w*\s+(?:серия\s+)?\d{2}\s?\d{2}\s*(?:№|номер|n)?\s*\d{6}(?!\d)", re.IGNORECASE)
 MORE_ID_WORDS = (
     r"civil\s+(?:id|number|no|card)(?:\s+(?:card|number|no))?|h[ộo]\s+chi[ếe]u|citizenship\s+(?:certificate|card"
     r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
     r"|num[ée]ro\s+d['’]identification\s+national[e]?"
 )
+# Tax numbers' words that a company's number has too (its words as the word splitter gives them).
+COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
 MORE_ID_STEMS = frozenset({"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"})
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
@@ -59,6 +72,25 @@ _RFC_PERSON = re.compile(
 )
 _RUT_WORD = re.compile(r"\b(?:rut|run)\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
 _HK_ID = re.compile(r"身份[证證][^\n\dA-Za-z]{0,6}([A-Z]{1,2}\d{6})\s?\(([\dA])\)")
+
+
+# An SSN's form said to be no SSN right after it ("118-22-0473 (clinic internal, not SSN)",
+# "555-01-8833 is the fax line at the clinic, not anybody's SSN").
+NOT_AN_SSN_AFTER = re.compile(
+    r"[^\n]{0,60}?\b(?:not|isn['’]t|is\s+no)\s+(?:an?\s+|any(?:body|one)['’]s\s+|some(?:body|one)['’]s\s+|my\s+|the\s+"
+    r"|his\s+|her\s+|a\s+real\s+)?(?:ssn|social\s+security)\b",
+    re.IGNORECASE,
+)
+# Germany's Rentenversicherungsnummer (area, birth date DDMMYY, the surname's letter, serial
+# and check digit: "12 150354 M 017") and Singapore's NRIC or FIN after "IC" ("my ic is
+# T5333147H"), whatever the check letter, beside their word.
+_RVNR = re.compile(r"(?<![\w])\d{2}\s?(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])\d{2}\s?[A-Z]\s?\d{3}(?![\w])")
+_RVNR_WORD = re.compile(r"sozialversicherung|rentenversicherung|versicherungsnummer|\bsvnr\b|\brvnr\b", re.IGNORECASE)
+_IC = re.compile(
+    r"\b(?:ic|nric|fin|i/c)\b[^\n\w]{0,4}(?:(?:no|number|is|:)\W{0,3}){0,2}[STFGM]\d{7}[A-Z]\b", re.IGNORECASE
+)
+# A VAT number with its country's prefix ("GB 123 4567 89", "VAT GB123456789"): a company's.
+_VAT_NUMBER = re.compile(r"(?:vat\s*)?(?:GB|XI)\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?|vat\b.*", re.IGNORECASE)
 
 
 def afm_valid(d: str) -> bool:
@@ -81,6 +113,8 @@ def companys_form(stem: str, value: str) -> bool:
     added to its day. (Not Portugal's NIF by its first digit: numbers written for people by a rule
     that knows only the check digit start with any digit.)"""
     digits = re.sub(r"\D", "", value)
+    if _VAT_NUMBER.fullmatch(value.strip()):
+        return True  # "tax reference ... GB 123 4567 89", "tax_id_seller": "VAT GB 123 4567 89"
     if stem == "cuit" and len(digits) == 11 and digits[:2] in ("30", "33", "34"):
         return True  # Argentina's CUIT of a company (a person's starts 20, 23, 24 or 27)
     if stem == "rfc" and re.match(r"[A-ZÑ&]{3}\d{6}", value.strip().upper()):
@@ -97,5 +131,9 @@ def printed_id_beside_its_word(text: str) -> bool:
     if "RFC" in text and _RFC_PERSON.search(text):
         return True
     if any(int(m.group(1)) < 50_000_000 and rut_valid(m.group(1), m.group(2)) for m in _RUT_WORD.finditer(text)):
+        return True
+    if _RVNR_WORD.search(text) and _RVNR.search(text):
+        return True
+    if _IC.search(text):
         return True
     return not text.isascii() and _HK_ID.search(text) is not None
