@@ -24,12 +24,16 @@ _BANK_ACRONYMS = (
 )
 _BANK_ONE_WORD = (
     r"mandiri|maybank|permata|danamon|jenius|techcombank|vietcombank|vietinbank|agribank|sacombank|metrobank"
-    r"|unionbank|landbank|security\s?bank|kasikorn(?:bank)?|krungthai|krungsri|stanbic|equity|absa|nedbank|capitec"
-    r"|ecobank|zenith|meezan|bancolombia|davivienda|banorte|citibanamex|banamex|bancoestado|interbank|scotiabank"
-    r"|santander|ita[úu]|bradesco|nubank|galicia|mercantil|banreservas|bancomer|barclays|monzo|revolut|kotak"
-    r"|axis|canara|alrajhi|al\s+rajhi|emirates\s+nbd|mashreq|garanti|akbank|ziraat|halkbank|vak[ıi]fbank"
-    r"|sampath|opay|moniepoint|kuda|gcash|maya"
+    r"|unionbank|landbank|security\s?bank|kasikorn(?:bank)?|krungthai|krungsri|stanbic|absa|nedbank|capitec"
+    r"|ecobank|meezan|bancolombia|davivienda|banorte|citibanamex|banamex|bancoestado|interbank|scotiabank"
+    r"|ita[úu]|bradesco|nubank|banreservas|bancomer|barclays|monzo|revolut|kotak|canara"
+    r"|alrajhi|al\s+rajhi|emirates\s+nbd|mashreq|garanti|akbank|ziraat|halkbank|vak[ıi]fbank"
+    r"|sampath|opay|moniepoint|kuda|gcash"
 )
+# Banks whose one-word name is also an everyday word or a place ("the y axis 0 10 20 30", "total
+# equity", "Galicia"): only as printed, capitalised or in capitals. Maya is left out: a person's
+# name before a phone in a list of contacts, and the wallet's number is a phone's (review rv5).
+_BANK_ONE_WORD_AS_PRINTED = r"(?-i:Equity|EQUITY|Axis|AXIS|Zenith|ZENITH|Galicia|Mercantil|Santander|SANTANDER)"
 # A name with a bank's word in it: one to three capitalised words then "Bank" ("Co-op Bank",
 # "Dutch-Bangla Bank", "Bank of Ceylon"), or the word first ("Bank Muscat", "Banco de Chile").
 _BANK_SHAPED = (
@@ -49,6 +53,8 @@ _NAMED_BANK = re.compile(
     + _BANK_ACRONYMS
     + r")|"
     + _BANK_ONE_WORD
+    + r"|"
+    + _BANK_ONE_WORD_AS_PRINTED
     + r"|"
     + _BANK_SHAPED
     + r")(?![\w\-])"
@@ -79,12 +85,40 @@ _TOLL_FREE = re.compile(r"(?:1[\s\-]?[89]00|0800|1300|800)\b")
 _DATE = re.compile(r"(?:19|20)\d\d[\-./]?(?:0[1-9]|1[0-2])[\-./]?(?:0[1-9]|[12]\d|3[01])")
 
 
+# A bank's own line by its prefix and length: South Africa's share-call 086x, India's 1860, the
+# UK's non-geographic 03, Saudi Arabia's unified 9200 (review rv5: "Absa 0860 008 600").
+_BANKS_LINES = (("086", 10), ("1860", 11), ("03", 11), ("9200", 9))
+# The line named after the number ("BBVA 91 224 94 26 call center").
+_LINE_AFTER = re.compile(
+    r"\W{0,3}(?:call\s*cent(?:er|re)|contact\s+cent(?:er|re)|customer\s+(?:care|service)|help\s*line|hot\s*line"
+    r"|toll[\s\-]?free)\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _a_list_of_numbers(number: str) -> bool:
+    """Years one after another ("Santander 2019 2020 2021") or evenly spaced numbers ("axis 0 10 20
+    30 40"): a list after a name, not one account written in groups."""
+    groups = re.split(r"[ \-.]", number)
+    if len(groups) >= 2 and all(_YEAR.fullmatch(g) for g in groups):
+        return True
+    if len(groups) < 3 or any(len(g) > 1 and g[0] == "0" for g in groups):
+        return False
+    steps = {int(b) - int(a) for a, b in zip(groups, groups[1:], strict=False)}
+    return len(steps) == 1 and steps.pop() > 0
+
+
 def _an_account_number(text: str, m: re.Match[str]) -> bool:
     number = m.group("num")
     digits = re.sub(r"\D", "", number)
     if len(set(digits)) <= 2 or _THOUSANDS.fullmatch(number) or _DATE.fullmatch(number):
         return False  # a template's zeros, a sum in thousands, a date
+    if _a_list_of_numbers(number):
+        return False
     if _TOLL_FREE.match(number) or text[max(0, m.start("num") - 1) : m.start("num")] == "+":
+        return False
+    if any(digits.startswith(p) and len(digits) == n for p, n in _BANKS_LINES) or _LINE_AFTER.match(text, m.end()):
         return False
     if _CURRENCY.search(text, max(0, m.start("num") - 6), m.start("num")) or _CURRENCY_AFTER.match(text, m.end()):
         return False
