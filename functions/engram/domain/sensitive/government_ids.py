@@ -19,6 +19,7 @@ from engram.domain.sensitive.id_documents import (
 )
 from engram.domain.sensitive.keys import OTHER_LICENCES
 from engram.domain.sensitive.national_id_words import (
+    CIVIL_SHAPE,
     COMPANY_ID_WORDS,
     MORE_ID_STEMS,
     MORE_ID_WORDS,
@@ -199,6 +200,7 @@ _SHAPE_AFTER = {
     # the UK's UTR has ten digits; India's UTR is a bank transfer's reference (SBIN3263...)
     "utr": re.compile(r"\d{5}\s?\d{5}K?|\d{3}\s?\d{3}\s?\d{4}", re.IGNORECASE),
     "nic": NIC_SHAPE,  # (Sri Lanka's and Pakistan's: "NIC" is a network card too)
+    "civil": CIVIL_SHAPE,  # (a court's "Civil No. 2023-004512" is a case)
 }
 
 

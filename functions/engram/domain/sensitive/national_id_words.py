@@ -65,12 +65,16 @@ MORE_KIN = (
 # The shapes a short word's id has: Sri Lanka's NIC (a birth year, the day of the year, 500
 # added for a woman, a serial; or the old nine digits and V or X) and Pakistan's CNIC.
 NIC_SHAPE = re.compile(r"(?:19|20)\d\d(?:[0-3]\d\d|[5-8]\d\d)\d{5}|\d{9}[VvXx]|\d{5}-?\d{7}-?\d")
+# Kuwait's civil id (twelve digits) and Oman's civil number (up to nine), digits only: "Civil
+# No. 2023-004512" with a year and a dash is a court's case number (review rv5).
+CIVIL_SHAPE = re.compile(r"\d{7,12}")
 
 _AFM = re.compile(r"(?:αφμ|a\.?φ\.?μ\.?)[^\d\n]{0,40}?(?<![\d.])(\d{9})(?![\d.])", re.IGNORECASE)
 _RFC_PERSON = re.compile(
     r"\bRFC\b[^\n]{0,30}?(?<![\w&])[A-ZÑ&]{4}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{2}[\dA](?!\w)"
 )
-_RUT_WORD = re.compile(r"\b(?:rut|run)\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
+# (Chile's RUN only in capitals: "run" is English's, "CI run 20231124-5" its number; review rv5)
+_RUT_WORD = re.compile(r"\b(?:rut|(?-i:RUN))\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
 _HK_ID = re.compile(r"身份[证證][^\n\dA-Za-z]{0,6}([A-Z]{1,2}\d{6})\s?\(([\dA])\)")
 
 

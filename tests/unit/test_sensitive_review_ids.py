@@ -1,0 +1,48 @@
+"""Ordinary text the review (rv5) of b8e9b91's id words found refused: a court's civil case
+number ("Civil No.") read as Kuwait's or Oman's civil number, and English "run" read as
+Chile's RUN when the run's number happens to pass the RUT's check. Each negative's number
+passes the check the rule applies (or has none), so only the words and the form decide."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+def _rules(text: str) -> str | None:
+    found = find_by_rules(text)
+    return None if found is None else found.rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a court's case number: a year or a district's digits, a dash, a serial
+        "Civil No. 2023-004512 was filed in the district court",
+        "Case: Civil No. 2022-118734, hearing on 3 March",
+        "Civil No. 04-1234 (D. Mass.)",
+        "In re Smith, Civil No. 2019-0412, the court held that the clause was void",
+        "Civil Number 2023-004512 in the Superior Court",
+        # a run's number whose last digit is the mod-11 check of the rest
+        "CI run 20231124-5 failed on arm64",
+        "the nightly run 12345678-5 failed again",
+        "Run 20231124-5: 14 tests skipped",
+    ],
+)
+def test_a_court_case_or_a_runs_number_is_no_id(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my civil number is 289040100123",
+        "Kuwait civil ID 289040100123, expires 2027",
+        "the Omani civil number is 82917345 (my wife's)",
+        "mi rut es 12345678-5",
+        "RUT: 12345678-5, para la boleta",
+        "RUN 12345678-5 del titular",
+    ],
+)
+def test_a_civil_number_and_a_rut_are_still_found(text: str) -> None:
+    assert _rules(text) == "government_id"
