@@ -96,9 +96,77 @@ _POINTER_LEAD = frozenset(
 _KEEPER_NAME = re.compile(r"1password|bitwarden|lastpass|keepass(?:xc)?|dashlane|keychain", re.IGNORECASE)
 
 
+# What a pointer points at (review rv5: the lead alone let '"i love paris"', '"on my way home"',
+# '"see you soon"' through as pointers): a place or thing a password is kept in or on, by the
+# stem of its word in the languages of the leads above ...
+_KEPT_STEMS = (
+    *("drawer", "fridge", "router", "modem", "keyboard", "desk", "wallet", "purse", "notebook", "note", "book"),
+    *("card", "box", "safe", "envelope", "paper", "sticker", "label", "back", "bottom", "underside", "monitor"),
+    *("screen", "laptop", "phone", "app", "manager", "vault", "file", "doc", "folder", "binder", "diary"),
+    *("planner", "cabinet", "shelf", "cupboard", "kitchen", "office", "board", "calendar", "sheet", "email"),
+    *("e-mail", "mail", "message", "text", "chat", "post-it", "postit", "bag", "pocket", "jar", "closet"),
+    *("wardrobe", "nightstand", "table", "wall", "door", "manual", "letter", "receipt", "drive", "wifi"),
+    *("wi-fi", "wlan", "account"),
+    *("schublade", "kühlschrank", "tresor", "tastatur", "schreibtisch", "geldbörse", "portemonnaie"),
+    *("notiz", "zettel", "brief", "karte", "ordner", "rückseite", "unterseite", "handy", "mappe", "küche"),
+    *("tiroir", "frigo", "réfrigérateur", "coffre", "clavier", "bureau", "portefeuille", "carnet", "papier"),
+    *("enveloppe", "dos", "dessous", "carte", "classeur", "lettre", "cuisine", "cajón", "cajon", "nevera"),
+    *("heladera", "caja", "teclado", "escritorio", "cartera", "billetera", "libreta", "cuaderno", "tarjeta"),
+    *("cocina", "gaveta", "geladeira", "cofre", "roteador", "mesa", "carteira", "caderno", "cartão", "cozinha"),
+    *("cassett", "cassaforte", "tastiera", "scrivania", "portafoglio", "quaderno", "foglio", "busta", "retro"),
+    *("cucina", "lade", "koelkast", "kluis", "toetsenbord", "portemonnee", "boekje", "briefje", "envelop"),
+    *("achterkant", "onderkant", "keuken", "szuflad", "lodówk", "sejf", "klawiatur", "biurk", "portfel"),
+    *("zeszyt", "kartk", "kopert", "kuchni", "baksidan", "köket", "kjøkken"),
+)
+# ... a person to ask or keeping it ...
+_PERSON_STEMS = (
+    *("mum", "mom", "mother", "dad", "father", "wife", "husband", "sister", "brother", "boss", "admin"),
+    *("helpdesk", "support", "partner", "son", "daughter", "grandma", "grandpa", "nan", "mama", "papa", "maman"),
+    *("mamá", "papá", "mãe", "pai", "madre", "padre", "moglie", "marito", "mamy", "taty", "mamma", "oma", "opa"),
+    *("mutter", "vater", "frau", "mann", "chef", "femme", "mari", "mamie", "papi", "esposa", "esposo", "marido"),
+)
+# (stems of words that inflect in their language take any ending; the others a plural or a
+# possessive only: "son" is no "song")
+# (Scandinavian's definite ending is part of the word: "kylskåpet", "lådan")
+_INFLECTED = (
+    *("szuflad", "lodówk", "klawiatur", "biurk", "kartk", "kopert", "kuchni", "cassett", "zeszyt", "låd"),
+    *("kylskåp", "kjøleskap", "køleskab", "kassaskåp", "tangentbord", "skrivbord", "plånbok", "lommebok"),
+    *("lapp", "kuvert", "skuff"),
+)
+_KEPT_AT = re.compile(
+    r"(?:(?:" + "|".join(map(re.escape, _INFLECTED)) + r")\w*"
+    r"|(?:" + "|".join(map(re.escape, _KEPT_STEMS + _PERSON_STEMS)) + r")(?:s|es|n|en|['’]s)?)",
+    re.IGNORECASE,
+)
+# ... or whom: what follows a lead that asks ("ask Maria"), or a name after one that says
+# with whom it is ("bij Sanne", "chez Julie").
+_ASK_LEAD = frozenset(
+    [
+        *("ask", "frag", "demande", "demander", "pregunta", "pregúntale", "pergunta", "pergunte", "chiedi"),
+        *("vraag", "zapytaj", "fråga", "spør", "spørg", "zeptej"),
+    ]
+)
+_WITH_LEAD = frozenset(["with", "bei", "chez", "bij", "hos", "u", "da", "con", "com"])
+_NAME = re.compile(r"[A-ZÀ-ÖØ-Þ][a-zß-öø-ÿ]+")
+# ... or another password it is the same as ("same as always", "wie beim WLAN").
+_SAME_LEAD = frozenset(["same", "wie", "comme", "come", "como", "zoals", "som"])
+_BEFORE = frozenset(["usual", "always", "before", "last", "other", "immer", "toujours", "sempre", "siempre", "altijd"])
+
+
+def _names_where_or_whom(words: list[str]) -> bool:
+    lead, rest = words[0].lower(), words[1:]
+    if lead in _ASK_LEAD or (lead in _WITH_LEAD and any(_NAME.fullmatch(w) for w in rest)):
+        return True
+    if lead in _SAME_LEAD and any(w.lower() in _BEFORE for w in rest):
+        return True
+    return any(_KEPT_AT.fullmatch(w) or w in ("IT", "HR") for w in rest)
+
+
 def quoted_pointer(value: str) -> bool:
     words = value.strip().split()
     if not 2 <= len(words) <= 7 or words[0].lower() not in _POINTER_LEAD:
         return False
-    plain = [w.strip(".,;:!?'’") for w in words if not _KEEPER_NAME.fullmatch(w.strip(".,;:!?'’"))]
-    return all(w.isalpha() for w in plain)
+    if any(_KEEPER_NAME.search(w) for w in words):
+        return True  # 'in 1Password under Family'
+    plain = [w.strip(".,;:!?'’") for w in words]
+    return all(w.isalpha() for w in plain) and _names_where_or_whom(plain)

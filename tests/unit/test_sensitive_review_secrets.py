@@ -1,0 +1,68 @@
+"""Quoted passwords the review (rv5) of b5b4d5f found let through: a quoted passphrase of plain
+words whose first word can also start a pointer ("i", "on", "see", "same", "come", "am", "en",
+"con") was read as saying where the password is. A pointer names where it is kept, a keeper
+or a person to ask; a phrase that names none of them is the password."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules, find_sensitive
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the wifi password is "i love paris"',
+        'wifi password: "i love my dog"',
+        'the password is "on my way home"',
+        'my netflix password is "come as you are"',
+        'guest wifi password is "see you soon"',
+        'the password is "same old song"',
+        'the password is "under the sea"',
+        'das WLAN-Passwort ist "am liebsten Kaffee"',
+        'le mot de passe est "en vacances toujours"',
+        'la contraseña es "con amor siempre"',
+    ],
+)
+def test_a_quoted_passphrase_is_a_password_whatever_its_first_word(text: str) -> None:
+    assert find_by_rules(text) is not None
+    assert find_sensitive(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the password is "in the drawer"',
+        'the pin is "in my wallet"',
+        'the wifi password is "under the router"',
+        'password is "ask Maria"',
+        'the password is "same as the wifi"',
+        'the pin is "on a note in my desk"',
+        'das Passwort ist "im Tresor"',
+        'le mot de passe est "chez maman"',
+        'la contraseña está "en el cajón de la cocina"',
+        'het wachtwoord is "bij Sanne"',
+    ],
+)
+def test_a_quoted_pointer_to_a_place_a_keeper_or_a_person_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'the password is "see it through"',
+        'the password is "on the other side"',
+        'the password is "at last we meet"',
+    ],
+)
+def test_a_passphrase_with_a_pronoun_or_a_time_word_is_no_pointer(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['the password is "same as always"', 'the password is "check with IT"', 'das Passwort ist "wie immer"'],
+)
+def test_a_pointer_to_the_usual_one_or_to_it_passes(text: str) -> None:
+    assert find_by_rules(text) is None
