@@ -152,3 +152,71 @@ def test_backup_codes_under_an_account_are_secrets_not_an_account(text: str) -> 
 )
 def test_a_count_a_route_or_a_number_near_the_same_words_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # said to be public, or used up, with no contrast and no password or PIN word
+        "my tron wallet TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE, its public anyway",
+        "branch code 0417 (public, on the bank website)",
+        "the door code 4471 is public, it is on the flyer",
+        "electricity token: 5619 2048 7713 0028 6514, already used",
+        "EKO prepaid token: 1234 5678 9012 3456 7890 ya cargado",
+        # a card payment's authorisation code, on a receipt or a payment note
+        "receipt: VISA ****4417, auth code 0B8812, terminal 0081",
+        "payment approved over the phone, auth code 551902",
+        # the number of the payment a code approved
+        "BLIK zatwierdzony, numer transakcji 77120941",
+        # India's postal PIN code, "is" in Hindi before the town
+        "pin code 560034 hai, Koramangala",
+        # whose password it is, before the copula
+        "das Passwort für MyFritz2 ist abgelaufen",
+        "het wachtwoord van Ziggo8831 is verlopen",
+        "the password for Netflix2 is in the drawer",
+    ],
+)
+def test_a_value_said_to_grant_nothing_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "zoom meeting password 4dJ2kQ (the meeting id is public but the password isn't)",
+        "plaid secret: 7d3b9e1f0a5c4e2b8d6f1a9c3e5b7d20, the client id is public but keep this one safe",
+        "the old door code is already used up, the new code is 5521#",
+        "wifi password is public anyway: Sunflower-22",
+        "your auth code is 558201",
+        "das Passwort für MyFritz ist Kiwi!2024",
+        "password of WLAN2 is Sommer2024!",
+    ],
+)
+def test_a_secret_beside_a_harmless_one_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("outlook.app_password", "wxyz kmnb lqrt pvsd"),
+        ("apple_app_specific_password", "zxcv-bnmq-wert-yuio"),
+        ("nip_cajero_papa", "4 4 1 7"),
+    ],
+)
+def test_an_app_password_or_a_card_nip_under_its_key_is_found(key: str, text: str) -> None:
+    found = find_by_rules(text, key)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [("password_manager_app", "Bitwarden, on my phone"), ("app_password_howto", "use the page in Google settings")],
+)
+def test_an_app_that_keeps_passwords_under_its_key_passes(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None
+
+
+def test_an_app_password_after_its_word_is_found_and_words_are_not() -> None:
+    assert find_by_rules("mail relay for the scanner, app password kqzt wmrv pbxe lhnd") is not None
+    assert find_by_rules("the app password must have more than four words") is None

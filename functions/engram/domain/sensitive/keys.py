@@ -355,13 +355,29 @@ def _not_a_payment_card(words: set[str]) -> bool:
     return bool(words & _NOT_PAYMENT_CARD) or {"my", "number", "card"} <= words  # (Japan's My Number card)
 
 
+# An app password is a password a provider issues for one app ("app" alone names a manager
+# or a store: [password_manager_app]); Mexico's and Quebec's card PIN is a NIP (Poland's NIP
+# is a tax id, so only beside a card's or a bank's word).
+_APP_PASSWORD = re.compile(
+    r"(?<![a-z])app[\W_]*(?:specific[\W_]*)?(?:password|passwort|pw|pass)(?![a-z])", re.IGNORECASE
+)
+_CARD_NIP = frozenset(
+    ["tarjeta", "cajero", "debito", "débito", "credito", "crédito", "banco", "bancaria", "carte", "atm"]
+)
+
+
 def key_rule(key: str) -> str | None:
     words = [w.lower() for w in KEY_SPLIT.split(key) if w]
+    if _APP_PASSWORD.search(key) or (_CARD_NIP & set(words) and "nip" in words):
+        return SECRET  # [gmail.app_password], [apple_app_specific_password], [nip_tarjeta_mama]
     if not words or any(w in _KEY_META for w in words) or _CJK_KEY_META.search(key):
         return None
     if not key.isascii() and _CJK_SECRET_KEY.search(key):
         return SECRET
-    present = set(words)
+    return _rule_of_words(set(words))
+
+
+def _rule_of_words(present: set[str]) -> str | None:
     for rule, single, pairs in _KEY_RULES:
         if (rule == CARD and _not_a_payment_card(present)) or (rule == BANK and present & _NOT_BANK):
             continue

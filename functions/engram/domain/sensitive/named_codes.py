@@ -25,11 +25,27 @@ def named_code(text: str) -> bool:
     lock in a game or a story."""
     return (
         any(
-            not _postal_pin(text, m) and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+            not _postal_pin(text, m)
+            and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+            and not _payment_authorisation(text, m)
             for m in _CODE_RE.finditer(text)
         )
         and MADE_UP_LOCK.search(text) is None
     )
+
+
+# A card payment's authorisation code, as a receipt or a payment note gives it ("payment
+# taken, auth code 084411", "receipt: ... auth code 0A7731, terminal 0042"): it approved one
+# payment and opens nothing. ("the auth code from the card reader" is a bank's login code.)
+_AUTH_CODE = re.compile(r"auth\s+code", re.IGNORECASE)
+_PAYMENT_NOTE = re.compile(
+    r"\b(?:receipts?|terminal|payment|transaction|merchant|approved|approval|declined|ivr|arrears|refund|pos)\b",
+    re.IGNORECASE,
+)
+
+
+def _payment_authorisation(text: str, m: re.Match[str]) -> bool:
+    return _AUTH_CODE.match(m.group()) is not None and _PAYMENT_NOTE.search(text) is not None
 
 
 # A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape
@@ -71,7 +87,8 @@ def postal_pin_code(text: str, value: str) -> bool:
         return False
     town = r"[A-Z][a-z]{2,}"
     pin = re.escape(value)
-    around = pin + r"\s*,\s*" + town + "|" + town + r"\s*,\s*(?i:pin\s*code|pincode)\s*:?\s*" + pin
+    # (Hindi's "is" may stand between: "pin code 110001 hai, Connaught Place")
+    around = pin + r"(?:\s+(?i:hai|he|h))?\s*,\s*" + town + "|" + town + r"\s*,\s*(?i:pin\s*code|pincode)\s*:?\s*" + pin
     return _ADDRESS_CUE.search(text) is not None or re.search(around, text) is not None
 
 

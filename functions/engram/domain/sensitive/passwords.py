@@ -8,9 +8,10 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_further_on
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code
-from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE, FIGURATIVE_KEY, no_value_in_code, reads_code
+from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, reads_code
 from engram.domain.sensitive.secret_settings import ticket_pass_before
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import (
@@ -72,7 +73,7 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     rest = text[m.end() : m.end() + _REST_REACH]
     if "@" in rest:
         # (an address's dots end no clause: "das Passwort für buchhaltung@firma.de ist ...")
-        rest = _ADDRESS.sub("mailbox", rest)
+        rest = MAIL_ADDRESS.sub("mailbox", rest)
     if no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()):
         return False
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
@@ -119,10 +120,12 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     then given ("..., so Rex2016"), or further on, not where it is kept."""
     first = words[0].strip(".,;!?)(\"'\\{}[]").lower()  # (and a JSON string's escapes and braces)
     separated = m.group("sep").strip() != ""
-    if not separated and first in _COPULAS:
+    if not separated and first in COPULAS:
         return False  # the form with its copula is read by the other pattern
     if not separated and re.fullmatch(r"\d{4,8}", first.rstrip(",")):
         return True  # "kartın şifresi 4719": a PIN, straight after the word
+    if _app_password(m, rest):
+        return True  # "app password xqvk tmrw pbze lhnd": four groups of four letters, as Google and Apple issue them
     if not separated and _CARD_PIN.match(rest):
         return True  # "senha do cartão 8824": a card's password is its PIN
     if _HOST.fullmatch(first):
@@ -134,14 +137,35 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     if first in _ADVICE_FIRST:
         # advice, not a value ("master password: never store it anywhere"), unless one
         # follows ("password: never changed, still Hunter2!")
-        return _value_further_on(rest.split()[1:10])
+        return value_further_on(rest.split()[1:10], rest.split()[0])
     if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
         return True
     if first == "hint":
         return _value_after_so(rest)  # "password hint says 'dog + year', so Rex2016"
     if first in {"manager", "managers", "reset", "rules", "policy", "must", "should"}:
         return False
-    return _value_further_on(words[1:8]) or _value_after_so(rest)
+    return value_further_on(words[1:8], words[0]) or _value_after_so(rest)
+
+
+def _app_password(m: re.Match[str], rest: str) -> bool:
+    """Drawn at random, so none of its groups is a common word ("the app password must have
+    more than four words" gives none)."""
+    value = _ISSUED_APP_PASSWORD.match(rest.lstrip())
+    if value is None or not _APP_BEFORE.search(m.string, max(0, m.start() - 20), m.start()):
+        return False
+    return not set(re.findall(r"[a-z]{4}", value.group())) & _COMMON_FOUR
+
+
+_COMMON_FOUR = frozenset(
+    [
+        *("must", "have", "more", "than", "that", "with", "from", "your", "this", "will", "been", "were", "they"),
+        *("what", "when", "some", "only", "like", "into", "just", "also", "each", "make", "need", "does", "here"),
+        *("then", "them", "very", "much", "long", "used", "work", "four", "five", "nine", "word", "once", "ever"),
+        *("over", "same", "sent", "via", "mail", "gmail", "goes", "into", "want", "able", "know", "next", "time"),
+    ]
+)
+_APP_BEFORE = re.compile(r"\bapp(?:lication)?(?:[\s\-]+specific)?[\s\-]*$", re.IGNORECASE)
+_ISSUED_APP_PASSWORD = re.compile(r"[\"'“]?[a-z]{4}(?:[ \-][a-z]{4}){3}(?![\w\-])")
 
 
 # A card's password is its PIN: the card named after the word, then its digits ("senha do
@@ -153,14 +177,6 @@ _CARD_PIN = re.compile(
 )
 
 
-# The copula right after the word ("contraseña está guardada ..."): the form with its
-# copula is read by the other pattern.
-_COPULAS = frozenset(
-    [
-        *("is", "was", "are", "ist", "est", "es", "é", "è", "är", "to", "je", "jest", "está", "esta", "estaba"),
-        *("είναι", "ειναι"),
-    ]
-)
 _ADVICE_FIRST = frozenset(
     ["never", "don't", "dont", "do", "nie", "jamais", "nunca", "niemals", "nie", "aldrig", "nooit", "mai", "always"]
 )
@@ -225,53 +241,12 @@ def _withheld(first: str, rest: str) -> bool:
     return bare in WHERE_IT_IS or bare in {"see", "ask", "check"}
 
 
-def _value_further_on(words: list[str]) -> bool:
-    """ "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99".
-    A commit hash, a digest or a short hex id further on is not the password, nor a
-    key=value pair of a log line ("password refreshed for user_id=12262")."""
-    for w in words:
-        bare = w.strip(".,;:!?)(\"'")
-        if re.match(r"--\w", w):
-            return False  # a command's options follow ("secret-id prod/db/password --query SecretString")
-        if bare.lower() in _KEEPERS:
-            return False  # "het wachtwoord staat in de kluis van 1Password": where it is kept
-        if re.search(r'"\s*[,:}\]]', w):
-            return False  # the JSON string that held the word ends ('(reset pw if needed)","at":...')
-        if (
-            "=" in w
-            or ABBREVIATION_CASE.fullmatch(bare)
-            or _HEX_RUN.fullmatch(bare)
-            or _SHORT_HEX_ID.fullmatch(bare)
-            or _CALL.match(w)
-            or pointer(bare)
-        ):
-            continue
-        if _TICKET.fullmatch(bare):
-            continue  # "rotated the password (incident INC-2291)": a ticket, not the password
-        if _HANDLE.fullmatch(bare):
-            continue  # whose password it is: "das Passwort für das Postfach buchhaltung@ wurde zurückgesetzt"
-        if credential_like(w):
-            return True
-    return False
-
-
 # A host name: words joined by dots ending in a top-level domain.
 _HOST = re.compile(
     r"(?:[\w\-]+\.)+(?:com|org|net|io|dev|app|co|uk|de|fr|es|it|nl|se|no|dk|fi|pl|ru|jp|cn|br|in|au|ca|ch|at|be|eu|gov"
     r"|edu|local|internal|lan|cloud|ai|me|info|biz)",
     re.IGNORECASE,
 )
-_TICKET = re.compile(r"[A-Z]{2,6}-\d{2,7}")
-# A mailbox: an e-mail address, or its name cut at the "@" as offices write a shared one
-# ("info@", "faktury@"): whose password it is, never the password.
-_ADDRESS = re.compile(r"(?<![\w.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+")
-_HANDLE = re.compile(r"[\w.+\-]+@")
-_KEEPERS = frozenset(["1password", "bitwarden", "lastpass", "keepass", "keychain", "vault", "kluis", "dashlane"])
-_CALL = re.compile(r"[A-Za-z_][\w.]*\(")  # code: "await getPassword();"
-_SHORT_HEX_ID = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,15}")
-
-
-_HEX_RUN = re.compile(r"(?:sha\d*:)?[0-9a-fA-F]{16,}")
 
 
 # A password after a longer gap ("the password I use for Steam is ..."): only a value that

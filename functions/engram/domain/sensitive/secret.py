@@ -17,6 +17,7 @@ from engram.domain.sensitive.passwords_other_languages import (
     password_in_other_language,
     quoted_password,
 )
+from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
 from engram.domain.sensitive.security_answers import answered_question, security_answer
@@ -25,9 +26,9 @@ from engram.domain.sensitive.security_answers_other_languages import security_an
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     text = public_or_sealed(text)
-    if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
-        return True
-    if digits >= 1 and issued_code(text):
+    if said_harmless(text):
+        return False
+    if _by_its_shape_or_lock(text, digits):
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or _known_by_its_look(text, words):
         return True
@@ -44,6 +45,13 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # text around it: long messages often hold such a word ("office", "key") and no secret,
     # and the rules, not the words, are the costly part.
     return any(keyword_rules(part, words & _words_in(part)) for part in _around(text, present))
+
+
+def _by_its_shape_or_lock(text: str, digits: int) -> bool:
+    """A secret in a provider's format or a setting, a CJK password, a lock's or an issued code."""
+    if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
+        return True
+    return digits >= 1 and issued_code(text)
 
 
 _SET_FOR_WORDS = frozenset(["what", "with"])

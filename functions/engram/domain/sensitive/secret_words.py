@@ -226,4 +226,6 @@ TICKET_PASS = frozenset(
 FILED_AS = (
     r"case|ticket|incident|sak|saksnummer|ärende|ärendenummer|sag|sagsnummer|zgłoszeni[ae]|fall|vorgang|caso"
     r"|dossier|protocolo|protokoll|melding|tiketti|tapaus"
+    # ... or the payment it approved ("Płatność BLIK zatwierdzona, nr transakcji 88120042")
+    r"|transaction|transakcji|transakcja|transakce|transacci[óo]n|transa[çc][ãa]o|transaktion\w*"
 )
