@@ -220,3 +220,42 @@ def test_an_app_that_keeps_passwords_under_its_key_passes(key: str, text: str) -
 def test_an_app_password_after_its_word_is_found_and_words_are_not() -> None:
     assert find_by_rules("mail relay for the scanner, app password kqzt wmrv pbxe lhnd") is not None
     assert find_by_rules("the app password must have more than four words") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an issued code after a longer description: a card's NIP, a SIM's PUK, a meeting's
+        # host key, a floor given as an ordinal, a Danish access code
+        "el NIP de la tarjeta de crédito de mi hermano es 5530",
+        "PUK code for the Vodafone SIM in the tablet: 71830264",
+        "webex host key for the quarterly call: 771902",
+        "der PIN für den Drucker im 3. Stock ist 9921",
+        "adgangskoden til lønportalen er 4821-77",
+        # a login pair: a shared mailbox cut at its "@", an account at a host, a default
+        "payroll mailbox: lonn@ / Fjord2026!x",
+        "test box: root@qa-02 / letmein2024",
+        "router login admin / password123",
+        # a security question quoted, then answered further on
+        'the answer to the "town you were born in" question on the council tax payments portal is Wanganui',
+    ],
+)
+def test_an_issued_code_a_login_pair_or_an_answer_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the NIP of the company is 5260001234",
+        "host key length is 6 digits",
+        "PUK code is on the SIM card holder",
+        "admin / version12 is the next milestone",
+        "the admin / ubuntu2204 image",
+        "sa / sqlserver2019 instance",
+        "the answer to life the universe and everything is 42, said Douglas Adams in the book Hitchhiker",
+    ],
+)
+def test_a_tax_id_a_size_a_version_or_a_quip_passes(text: str) -> None:
+    assert find_by_rules(text) is None

@@ -23,7 +23,11 @@ _SPACED_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>[A-Za-z0-9][\w.+\-@]{1,40})[ 
 # Accounts every system has, so "root:Rh8!xPq2Lz" is a pair with no other word.
 _ACCOUNTS = r"root|admin|administrator|pi|ubuntu|postgres|sa|deploy|ec2-user|guest|sysadmin|superuser"
 _COLON_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>" + _ACCOUNTS + r"):(?P<pw>[^\s:@/'\"]{8,64})", re.IGNORECASE)
-_USER = re.compile(r"(?=.*[a-z])[\w.+\-]+(?:@[\w\-]+(?:\.[\w\-]+)+)?|" + _ACCOUNTS, re.IGNORECASE)
+# (a shared mailbox's name cut at its "@", or a user at a host: "hr.test@", "admin@staging")
+_USER = re.compile(r"(?=.*[a-z])[\w.+\-]+(?:@(?:[\w\-]+(?:\.[\w\-]+)*)?)?|" + _ACCOUNTS, re.IGNORECASE)
+# An account every system has, alone or at a host ("admin@staging"): its password may be
+# letters and digits alone ("changeme123"), a default nobody changed.
+_ACCOUNT_USER = re.compile(r"(?:" + _ACCOUNTS + r")(?:@[\w.\-]*)?", re.IGNORECASE)
 _SYMBOLS = frozenset("!@#$%^&*~_+=?<>|-")
 # A product's, a model's or a version's name ("Galaxy-S24", "Python3.12", "iOS-17.4").
 _PRODUCT = re.compile(r"[A-Za-z]+[\-_]?[A-Za-z]?\d+(?:[.\-]\d+)*[A-Za-z]?", re.IGNORECASE)
@@ -59,13 +63,31 @@ def _pair(user: str, pw: str) -> bool:
     return _chosen(pw)
 
 
+def _default_of(user: str, pw: str) -> bool:
+    pw = pw.rstrip(".,;:)(\"'")
+    return (
+        _ACCOUNT_USER.fullmatch(user) is not None
+        and re.fullmatch(r"(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{8,32}", pw) is not None
+        and not _NOT_A_DEFAULT.match(pw)
+    )
+
+
+# What follows an account's name and a slash and is no password: a system, a version, a page.
+_NOT_A_DEFAULT = re.compile(
+    r"(?:version|release|build|ubuntu|debian|centos|fedora|alpine|rhel|python|node|java|windows|win|ios|android"
+    r"|macos|sqlserver|mssql|mysql|postgres|oracle|chapter|page|section|step|item|room|floor|level|group|team|port"
+    r"|vlan|site|server|host)\d",
+    re.IGNORECASE,
+)
+
+
 def user_password_pair(text: str) -> bool:
     if "/" in text:
         for m in _SPACED_PAIR.finditer(text):
             user, pw = m.group("user"), m.group("pw")
             if pw.lower().startswith(user.lower()):
                 continue  # "FritzBox / FritzBox_Guest5": a network and its guest network
-            if _USER.fullmatch(user) and not user.isdigit() and _pair(user, pw):
+            if _USER.fullmatch(user) and not user.isdigit() and (_pair(user, pw) or _default_of(user, pw)):
                 return True
     if ":" in text:
         return any(_pair(m.group("user"), m.group("pw")) for m in _COLON_PAIR.finditer(text))

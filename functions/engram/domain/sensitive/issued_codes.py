@@ -16,12 +16,15 @@ _CODE_WORD = (
     r"|passcode|pin(?:\s+code)?|pin-code|c[óo]digo\s+(?:de\s+)?(?:acceso|acesso|verificaci[óo]n|verifica[çc][ãa]o"
     r"|seguridad|seguran[çc]a|sms)|c[óo]digo\s+sms|code\s+d['’]acc[èe]s|code\s+de\s+v[ée]rification"
     r"|codice\s+(?:di\s+)?(?:accesso|verifica|sicurezza)|zugangscode|best[äa]tigungscode|elterncode|zugangs-?pin"
+    # a SIM's unlock key, a meeting's host key, Mexico's card PIN (upper case: "nip" is a
+    # word), Danish and Norwegian codes ("adgangskoden til portalen er 4821-77")
+    r"|puk2?(?:\s+code)?|host\s+key|(?-i:NIP)|(?:adgangs|sikkerheds|bekr[æa]ftelses)koden?"
 )
 # Words between the code's word and its value: what it is for, maybe in brackets, never a
 # copula (which would make a later number the value of something else).
 _FILLER = (
-    r"(?:\s+(?:\([^()\n]{0,60}\)|(?!(?:is|was|are|were|es|est|ist|é|è|är|era|will|expires?|has|had)(?![\w']))"
-    r"[^\s.:;!?()=]+)){0,10}?"
+    r"(?:\s+(?:\([^()\n]{0,60}\)|\d{1,2}\.(?=\s)|(?!(?:is|was|are|were|es|est|ist|é|è|är|era|will|expires?|has|had)"
+    r"(?![\w']))[^\s.:;!?()=]+)){0,10}?"
 )
 _SEP = r"\s*(?:(?<![\w])(?:is|was|es|est|é|è|ist|lautet|är|er)(?![\w])\s*:?|:|=|→|->|\s[\-–—])\s*"
 _VALUE = (
@@ -45,6 +48,8 @@ def issued_code(text: str) -> bool:
         value = m.group("value")
         if m.group().lower().startswith("pin") and postal_pin_code(text, value):
             continue  # India's postal PIN code ("pin code: 400050, Mumbai")
+        if m.group().startswith("NIP") and not re.fullmatch(r"\d{4,6}", value):
+            continue  # Poland's NIP is a tax id of ten digits; Mexico's card NIP has four
         if _HARDWARE.search(m.group()):
             continue  # a chip's or a connector's pins ("the pin count on the cpu socket is 1700")
         if re.fullmatch(r"[A-Za-z]{0,3}\d{1,3}", value) and not value.isdigit():

@@ -12,7 +12,7 @@ from engram.domain.sensitive.secret_words import NOT_A_VALUE
 # up on" -> Willowbrook', 'the answer to "mother's maiden name" ... is Kowalczyk').
 _SECURITY_ANSWER_RE = re.compile(
     r"(?:security\s+(?:question|q\b)|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+(?:to|for)"
-    r"|security\s+word|code\s*word)[^\n]{0,60}?"
+    r"|security\s+word|code\s*word)[^\n]{0,90}?"
     r"(?:\banswer\b(?:\s+is\b)?|->|→|=|\bis\b)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
     r"|[\"“'‘](?:what|who|where|which|name|first|favou?rite|mother)[^\"”'’\n]{3,60}[\"”'’]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
     r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)"
@@ -41,6 +41,7 @@ _QUESTION = (
     r"(?:mother'?s?|mothers|mum'?s|mom'?s)\s+maiden\s+name|first\s+(?:pet|school|car|teacher|job|street|concert|boss|love)"
     r"(?:'?s\s+name)?|childhood\s+(?:nickname|friend|street|hero|best\s+friend)|favou?rite\s+(?:teacher|food|book|movie"
     r"|film|band|colou?r|sport|team|place|holiday)|city\s+where\s+[\w\s]{2,25}?\s+(?:met|born|grew\s+up)"
+    r"|(?:city|town)\s+(?:you\s+were|i\s+was)\s+born\s+in"
     r"|name\s+of\s+(?:your|my)\s+first\s+\w+|make\s+of\s+(?:your\s+|my\s+)?first\s+car|street\s+(?:you|i)\s+grew\s+up\s+on"
     r"|memorable\s+(?:info(?:rmation)?|data|date|word|name|place)|security\s+(?:word|answer)s?|sec\s+q|secret\s+word"
 )
