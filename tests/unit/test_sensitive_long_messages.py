@@ -45,6 +45,10 @@ def test_a_long_run_of_one_shape_is_cheap(text: str) -> None:
         "billing:\n" + "  account: 31926819\n" * 2000,
         "aws account 31926819 " * 1900,
         "services:\n  aws:\n" + "    account: 31926819\n" * 2000,
+        # each account beside a bill's word searched the whole message for a bank's word:
+        # 14 s at 50,000 characters on main at 015e809 (review rv5)
+        "account 12345678 bill " * 2000,
+        "acct 4471-2290 water bill paid. " * 1400,
     ],
 )
 def test_many_accounts_a_word_may_excuse_are_cheap_to_find(text: str) -> None:
