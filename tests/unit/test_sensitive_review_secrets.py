@@ -66,3 +66,22 @@ def test_a_passphrase_with_a_pronoun_or_a_time_word_is_no_pointer(text: str) -> 
 )
 def test_a_pointer_to_the_usual_one_or_to_it_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # an SSH host key's size and type, not a meeting's host key (review rv5 of e7dce90)
+        "the host key 4096 RSA fingerprint mismatch, check known_hosts",
+        "WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED! host key 2048 bit",
+        "server host key 3072 bits, ECDSA 256 too",
+        "a new host key: 4096 (RSA), accept it with ssh-keyscan",
+    ],
+)
+def test_a_host_keys_size_is_no_code(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", ["Zoom host key 482913", "webinar host key: 771042, claim host after 5 min"])
+def test_a_meetings_host_key_is_still_a_code(text: str) -> None:
+    assert find_by_rules(text) is not None

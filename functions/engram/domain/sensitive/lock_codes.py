@@ -196,11 +196,17 @@ _GAP_NOT_A_CODE = re.compile(
 )
 
 
+# What follows a key's size: its unit or its type.
+_KEY_SIZE = re.compile(r"[\s\-(]*(?:bits?|rsa|e?dsa|ed25519)\b", re.IGNORECASE)
+
+
 def _not_a_code(m: re.Match[str]) -> bool:
     """ "PIN changed in 2024", "pin code 560001 Bangalore" (an Indian postal code), "PIN
     attempts 3": a year, a count or a place after the word."""
     if _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value")):
         return True
+    if m.group().lower().startswith("host") and _KEY_SIZE.search(m.string, m.end(), m.end() + 24):
+        return True  # an SSH host key's size: "host key 4096 RSA", "host key 2048 bit" (review rv5)
     # Hindi's "पिन कोड" before six digits is the postal code
     return "कोड" in m.group("gap") and len(m.group("value")) == 6
 
