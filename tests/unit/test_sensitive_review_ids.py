@@ -46,3 +46,20 @@ def test_a_court_case_or_a_runs_number_is_no_id(text: str) -> None:
 )
 def test_a_civil_number_and_a_rut_are_still_found(text: str) -> None:
     assert _rules(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a person's own tax number on a text that names a company too (an employer, an insurer)
+        "o meu NIF é 123456789 e trabalho na empresa Sonae",
+        "NIF pessoal 123456789, a empresa paga o seguro",
+        "mi NIF es 123456789 pero la factura va a la empresa",
+    ],
+)
+def test_a_persons_own_tax_number_beside_a_company_is_found(text: str) -> None:
+    assert _rules(text) == "government_id"
+
+
+def test_a_companys_tax_number_beside_the_company_still_passes() -> None:
+    assert _rules("NIF da empresa 500100144, Sonae SGPS S.A.") is None

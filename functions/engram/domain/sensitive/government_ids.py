@@ -32,6 +32,7 @@ from engram.domain.sensitive.national_id_words import (
     RU_PASSPORT_RE,
     SCRIPT_ID_RE,
     companys_form,
+    persons_tax_number,
     printed_id_beside_its_word,
 )
 
@@ -235,7 +236,8 @@ _DATE = re.compile(
 
 def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
     # (a company's tax number's word names no person's id beside a company: "NIF da empresa 500100144")
-    checked = words - COMPANY_ID_WORDS if words & COMPANY_ID_WORDS and _company(text) else words
+    company = words & COMPANY_ID_WORDS and _company(text) and not persons_tax_number(text)
+    checked = words - COMPANY_ID_WORDS if company else words
     if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
         return True
     # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)

@@ -57,6 +57,24 @@ MORE_ID_WORDS = (
 )
 # Tax numbers' words that a company's number has too (its words as the word splitter gives them).
 COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
+# ... unless the text says the tax number is a person's own ("o meu NIF é ...", "NIF pessoal ...",
+# "ΑΦΜ μου"): an employee's form names the employer too (review rv5).
+_TAX_WORD = r"(?:nif|nipc|nip|cif|cuit|rfc|rut|inn|afm|αφμ|инн)"
+_PERSONS_TAX_WORD = re.compile(
+    r"\b(?:my|meu|minha|mi|mio|mia|mon|ma|mein|meine|mój|moje)\s+(?:\w+\s+)?" + _TAX_WORD + r"\b"
+    r"|\b"
+    + _TAX_WORD
+    + r"\s+(?:pessoal|personal|persönlich|personale|personnel|μου|мой|do\s+trabalhador|da\s+trabalhadora"
+    r"|del\s+trabajador|de\s+la\s+trabajadora|of\s+the\s+employee|do\s+funcion[áa]rio|del\s+empleado"
+    r"|του\s+εργαζομένου|работника)(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def persons_tax_number(text: str) -> bool:
+    return _PERSONS_TAX_WORD.search(text) is not None
+
+
 MORE_ID_STEMS = frozenset({"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"})
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
