@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.named_codes import postal_pin_code
+from engram.domain.sensitive.named_codes import a_key_size_after, postal_pin_code
 
 _CODE_WORD = (
     r"(?:access|account|verification|security|one[\s\-]time|sms|login|sign[\s\-]?in|entry|enrol{1,2}ment"
@@ -50,6 +50,8 @@ def issued_code(text: str) -> bool:
             continue  # India's postal PIN code ("pin code: 400050, Mumbai")
         if m.group().startswith("NIP") and not re.fullmatch(r"\d{4,6}", value):
             continue  # Poland's NIP is a tax id of ten digits; Mexico's card NIP has four
+        if m.group().lower().startswith("host") and a_key_size_after(text, m.end()):
+            continue  # an SSH host key's size ("a new host key: 4096 (RSA)")
         if _HARDWARE.search(m.group()):
             continue  # a chip's or a connector's pins ("the pin count on the cpu socket is 1700")
         if re.fullmatch(r"[A-Za-z]{0,3}\d{1,3}", value) and not value.isdigit():

@@ -8,7 +8,7 @@ import re
 from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.cjk_passwords import CJK_COUNTER
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
-from engram.domain.sensitive.named_codes import MADE_UP_LOCK, postal_pin_code
+from engram.domain.sensitive.named_codes import MADE_UP_LOCK, a_key_size_after, postal_pin_code
 from engram.domain.sensitive.secret_words import FILED_AS
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
@@ -196,16 +196,12 @@ _GAP_NOT_A_CODE = re.compile(
 )
 
 
-# What follows a key's size: its unit or its type.
-_KEY_SIZE = re.compile(r"[\s\-(]*(?:bits?|rsa|e?dsa|ed25519)\b", re.IGNORECASE)
-
-
 def _not_a_code(m: re.Match[str]) -> bool:
     """ "PIN changed in 2024", "pin code 560001 Bangalore" (an Indian postal code), "PIN
     attempts 3": a year, a count or a place after the word."""
     if _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value")):
         return True
-    if m.group().lower().startswith("host") and _KEY_SIZE.search(m.string, m.end(), m.end() + 24):
+    if m.group().lower().startswith("host") and a_key_size_after(m.string, m.end()):
         return True  # an SSH host key's size: "host key 4096 RSA", "host key 2048 bit" (review rv5)
     # Hindi's "पिन कोड" before six digits is the postal code
     return "कोड" in m.group("gap") and len(m.group("value")) == 6

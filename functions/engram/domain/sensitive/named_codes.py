@@ -97,3 +97,12 @@ def _postal_pin(text: str, m: re.Match[str]) -> bool:
     return (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None) and postal_pin_code(
         text, m.group("value")
     )
+
+
+# What follows a key's size: its unit or its type ("host key 4096 RSA", "host key 2048 bit",
+# "4096 (RSA)"): an SSH host key's size, not a meeting's host key (review rv5).
+_KEY_SIZE = re.compile(r"[\s\-(]*(?:bits?|rsa|e?dsa|ed25519)\b", re.IGNORECASE)
+
+
+def a_key_size_after(text: str, at: int) -> bool:
+    return _KEY_SIZE.match(text, at) is not None
