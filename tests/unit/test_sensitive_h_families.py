@@ -219,3 +219,44 @@ def test_an_id_beside_its_word_in_its_printed_form_is_found(text: str) -> None:
 )
 def test_a_number_said_to_be_no_persons_id_passes(text: str, key: str) -> None:
     assert _rules(text, key) is None
+
+
+# -- cards: card words of more scripts, the brand after the number, an expiry run on ------------
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("रुपे डेबिट कार्ड 6070 1234 5678 9017, बिजली बिल के लिए", ""),
+        ("ডেবিট কার্ড নম্বর 6081 0011 2233 4458", ""),
+        ("บัตรเดบิต 6070 1234 5678 9017 ใช้จ่ายค่าเทอม", ""),
+        ("booking for the hotel — 4532 0151 1283 0366 (Visa)", ""),
+        ("4539 1488 0343 6467", "wallet.default.pan"),
+        ("card 371449635398431 1228 please", ""),
+    ],
+)
+def test_a_card_in_more_scripts_or_named_after_its_number_is_found(text: str, key: str) -> None:
+    assert _rules(text, key) == "payment_card"
+
+
+def test_a_pan_key_with_an_indian_pan_is_still_an_id() -> None:
+    assert _rules("ABCPE1234F", "pan") == "government_id"
+
+
+# -- accounts: Iceland's word, a record's run-together key, a bank's own requisites -------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "reikningsnúmer 0133-26-012345 fyrir leiguna",
+        '{"ContactName": "Tui Plumbing", "BankDetails": "12-3140-0448126-00"}',
+        "счёт 40817810099910004312, БИК 044525225",
+    ],
+)
+def test_an_account_in_more_forms_is_found(text: str) -> None:
+    assert _rules(text) == "bank_account"
+
+
+def test_a_banks_own_requisites_pass() -> None:
+    assert _rules("к/с 30101810145250000974, БИК 044525974 — реквизиты банка") is None

@@ -7,6 +7,8 @@
 - A cheque's MICR on-us field: the digits between a transit symbol and an on-us symbol
   ("⑆ 5220884⑈", Canada's "⑈04471⑈004⑆ 5220884⑈ 112") are the account. Only a cheque
   line holds these symbols.
+- Iceland's bank-ledger-account ("0159-26-480302") beside "reikningur" or a bank's word
+  ("reikningur" alone is an invoice too: "reikningur 8210861599").
 - A UK BACS payment row: a sort code of six digits, then an account of eight
   ("200000,41222919,"P HUGHES",1850.00"), in a text about a BACS file or sort codes."""
 
@@ -21,17 +23,21 @@ _NZ_WORDS = frozenset(
     | {"payment", "deposit", "transfer", "bond", "rent", "salary", "wages", "stipend", "refund"}
 )
 _MICR_ON_US = re.compile(r"⑆\s?(\d(?:[ \-]?\d){4,16})\s?⑈")
+_IS_ACCOUNT = re.compile(r"(?<![\d\-])\d{4}-\d{2}-\d{6}(?![\d\-])")
 _BACS_ROW = re.compile(r"(?<![\d\-])\d{6}\s*[,;\t|]\s*\d{8}(?![\d\-.])")
 _BACS_WORDS = frozenset({"bacs", "sortcode"})
 
 
 def account_of_another_form(text: str, words: frozenset[str]) -> bool:
     """Whether the text holds an account in one of the forms above."""
-    if words & _NZ_WORDS and (
+    # (a record's key may run the words together: "BankAccountDetails")
+    if (words & _NZ_WORDS or "bank" in text.lower()) and (
         any(len(set(m.group().replace("-", ""))) > 2 for m in _NZ_DASHED.finditer(text)) or _NZ_SPACED.search(text)
     ):
         return True
     if "⑈" in text and any(len(set(m.group(1))) > 2 for m in _MICR_ON_US.finditer(text)):
+        return True
+    if any(w.startswith(("reikning", "bank", "banki")) for w in words) and _IS_ACCOUNT.search(text):
         return True
     bacs = bool(words & _BACS_WORDS) or "sort code" in text.lower()
     return bacs and _BACS_ROW.search(text) is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.bank_account_forms import account_of_another_form
-from engram.domain.sensitive.bank_names import BANK_WORDS, a_services_account, account_at_named_bank
+from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
@@ -258,7 +258,7 @@ def _service_named_before(text: str, at: int) -> bool:
 def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     """An account match that the text says is no bank's: an account "ID", a CRM's or a
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
-    if _ACCOUNT_ID.match(m.group()):
+    if _ACCOUNT_ID.match(m.group()) or a_banks_own(text, m):
         return True  # "account ID 4471-3308-22": a system's id for the account
     if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
         return True  # the name between the word and the number is a service's ("account Steam 1234...")

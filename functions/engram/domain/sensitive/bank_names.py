@@ -182,3 +182,16 @@ def a_services_account(text: str, start: int, number_start: int, end: int) -> bo
     line_end = text.find("\n", end, end + 80)
     clause = text[max(line_start, start - 100) : min(len(text) if line_end < 0 else line_end, end + 80)]
     return bool(_BILL_WORDS.search(clause)) or _REFERENCE_FORM.match(text, max(0, number_start - 4), end) is not None
+
+
+# A bank's own numbers: its correspondent account ("корр. счёт 30101…") and its БИК (a code).
+_CORRESPONDENT = re.compile(r"(?:корр?\.?|к/)\s*$", re.IGNORECASE)
+_RU_ACCOUNT = re.compile(r"(?<!\d)(?!30101)\d{5} ?\d{3} ?\d ?\d{4} ?\d{7}(?!\d)")
+
+
+def a_banks_own(text: str, m: re.Match[str]) -> bool:
+    """A bank's БИК with no client's account (20 digits, not a correspondent's 30101…) in the
+    text, or its correspondent account: the bank's requisites, no person's account."""
+    if m.group()[:3].lower() == "бик":
+        return _RU_ACCOUNT.search(text) is None
+    return _CORRESPONDENT.search(text, max(0, m.start() - 6), m.start()) is not None

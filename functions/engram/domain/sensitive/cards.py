@@ -80,6 +80,7 @@ def _brand(digits: str) -> bool:
 
 
 _EXPIRY = re.compile(r"(?<=\d)([ ,\n]+)(?=(?:0[1-9]|1[0-2])/\d{2,4}\b)")
+_MMYY_AFTER = re.compile(r"(?<=\d{15}) (?=(?:0[1-9]|1[0-2])\d\d\b)")
 
 
 _ACCOUNT_BEFORE = re.compile(
@@ -96,7 +97,9 @@ _CARD_WORD = re.compile(
     r"|карт[аыуеоi]\w*|картк[аиу]|кредитк[аи])\b"
     # a card word inside a compound ("Kreditkarte", "EC-Karte", "creditcard", "betaalkaart")
     r"|\b(?:kredit|credit|debit|bank|giro|geld|betaal|visa)-?(?:kart(?:e|en)?|card|kaart|kort)\w*"
-    r"|카드|カード|卡号|银行卡|کارت|بطاق[ةه]|כרטיס",
+    r"|카드|カード|卡号|银行卡|کارت|بطاق[ةه]|כרטיס"
+    # and in Hindi, Bengali, Tamil, Telugu, Kannada, Urdu, Thai and Greek
+    r"|कार्ड|কার্ড|கார்டு|కార్డ్|ಕಾರ್ಡ್|کارڈ|บัตร(?:เครดิต|เดบิต)|κάρτα",
     re.IGNORECASE,
 )
 # Digits of other scripts ("۶۰۳۷ ۹۹۹۵ ...", "٤٥٣٢"), read as the ASCII digits they are.
@@ -188,8 +191,8 @@ def has_card(text: str) -> bool:
         text = text.translate(_TO_ASCII_DIGITS)
     if "codes" in folded_words(text) and _CODES.search(text):
         return False  # a list of backup codes, whatever they add up to
-    # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number.
-    text = _EXPIRY.sub(r"\1exp ", text)
+    # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number (nor "… 0927")
+    text = _MMYY_AFTER.sub(" exp ", _EXPIRY.sub(r"\1exp ", text))
     if any(_card_at(text, m) for m in (_CARD_RE.finditer(text) if longest_number(text) >= 12 else ())):
         return True
     return _card_in_pieces(text) or _card_in_halves(text)
@@ -198,6 +201,22 @@ def has_card(text: str) -> bool:
 # An identity's word before a number (South Africa's id is 13 digits with a Luhn check, as
 # an old Visa is): the date of birth and the citizenship digit tell the id.
 _ID_WORD_BEFORE = re.compile(r"\b(?:id|identity|identification|(?-i:RSA|SA)\s+id)\b[^\d\n]{0,30}$", re.IGNORECASE)
+
+
+# A card's brand named right after its number ("5018 7675 7259 0506 (Maestro)", "… — Visa").
+_BRAND_AFTER = re.compile(
+    r"\s*[(\-–—,]?\s*(?:visa|master\s*card|amex|american\s+express|maestro|discover|diners|jcb|unionpay|rupay"
+    r"|elo|hipercard)\b",
+    re.IGNORECASE,
+)
+
+
+def _paid_with(text: str, m: re.Match[str], before: str) -> bool:
+    """Whether the text pays with the number ``m``: a card word or paying word before it (not
+    another card's), or its brand right after it."""
+    if _BRAND_AFTER.match(text, m.end()):
+        return True
+    return bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
 
 
 def _south_african_id(text: str, m: re.Match[str], d: str) -> bool:
@@ -223,7 +242,7 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
     if _tail_of_an_iban(text, m) or _south_african_id(text, m, digits):
         return False  # "GB24 MONZ 5703 4514 2473 61": the digits of an IBAN
     before = text[max(0, m.start() - 40) : m.start()]
-    paid_with = bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
+    paid_with = _paid_with(text, m, before)
     if not (_brand(digits) or (12 < len(digits) < 20 and paid_with and _CARD_WORD.search(before))):
         # an unknown prefix or length counts only after a card word ("카드번호 9410 ...",
         # "carta di credito: 5409 9169 2061 5977 550": ISO allows 19 digits to every brand)

@@ -112,6 +112,8 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     if inside is not None:
         return inside
     rule = key_rule(key)
+    if rule == GOVERNMENT_ID and "pan" in _key_words(key) and has_card(text):
+        rule = CARD  # [paymentMethod.primary.pan] "5491…": a card's primary account number, not India's PAN
     digits = sum(map(str.isdigit, text))
     pointer = rule == SECRET and (POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(text, key))
     holds = rule != GOVERNMENT_ID or holds_an_id(text)
