@@ -259,3 +259,31 @@ def test_an_issued_code_a_login_pair_or_an_answer_is_found(text: str) -> None:
 )
 def test_a_tax_id_a_size_a_version_or_a_quip_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("", "the datasheet lists PIN 2210 as the reset line on the PCB"),
+        ("", "Note: pin 4471 on the connector drawing is a part number"),
+        ("", "Security question: Who was your first teacher?\nAnswer: (please choose one you will remember)"),
+        ("anthropic_api_key_env", "ANTHROPIC_API_KEY"),
+        ("db_password_var", "DB_PASSWORD"),
+        ("token_budget_daily", "150000 tokens for the batch jobs"),
+    ],
+)
+def test_a_board_a_form_a_variable_or_a_budget_passes(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("", "Security question: first pet?\nAnswer: Biscuit"),
+        ("", "my pin is 4471"),
+        ("wifi_password", "Hunter_Two_X9"),
+        ("password", "hunter_two_x"),
+    ],
+)
+def test_an_answer_a_pin_or_a_value_beside_them_is_still_found(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is not None

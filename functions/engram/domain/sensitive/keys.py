@@ -243,6 +243,8 @@ _KEY_META = frozenset(
         "issuer",
         "brand",
         "limit",
+        "budget",
+        "quota",
         "colour",
         "nickname",
         # where it is kept, or only its last digits (held-out D: [pin_location], [card_last4])
@@ -336,6 +338,8 @@ _CJK_SECRET_KEY = re.compile(r"密码|密碼|口令|パスワード|パスコー
 # A value that says where the secret is or who has it, not the secret.
 POINTER_VALUE = re.compile(
     r"^(?:see|ask|check|look|in|stored|kept|it['’]?s\s+in|from|via|use|get\s+it|call|text)\b"
+    # the name of the variable that holds it, not its value ([api_key_env_var] "OPENAI_API_KEY")
+    r"|^(?-i:[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+)$"
     # "ask" in other languages ("demander au gardien", "zapytaj mamę", "frag Oma")
     r"|^(?:demander|demande|fragen|frag|preguntar|pregunta|pedir|pide|chiedere|chiedi|vragen|vraag|fråga|spør"
     r"|spørg|zapytaj|zeptej|kysy|sor)\b"

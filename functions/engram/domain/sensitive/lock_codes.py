@@ -8,7 +8,7 @@ import re
 from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.cjk_passwords import CJK_COUNTER
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
-from engram.domain.sensitive.named_codes import MADE_UP_LOCK, a_key_size_after, postal_pin_code
+from engram.domain.sensitive.named_codes import BOARD, MADE_UP_LOCK, a_key_size_after, postal_pin_code
 from engram.domain.sensitive.secret_words import FILED_AS
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
@@ -198,11 +198,14 @@ _GAP_NOT_A_CODE = re.compile(
 
 def _not_a_code(m: re.Match[str]) -> bool:
     """ "PIN changed in 2024", "pin code 560001 Bangalore" (an Indian postal code), "PIN
-    attempts 3": a year, a count or a place after the word."""
+    attempts 3": a year, a count or a place after the word; a chip's or a board's pin
+    ('"PIN 4471" in the datasheet is the connector pin number on the PCB')."""
     if _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value")):
         return True
     if m.group().lower().startswith("host") and a_key_size_after(m.string, m.end()):
         return True  # an SSH host key's size: "host key 4096 RSA", "host key 2048 bit" (review rv5)
+    if BOARD.search(m.string) is not None:
+        return True
     # Hindi's "पिन कोड" before six digits is the postal code
     return "कोड" in m.group("gap") and len(m.group("value")) == 6
 

@@ -28,6 +28,7 @@ def named_code(text: str) -> bool:
             not _postal_pin(text, m)
             and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
             and not _payment_authorisation(text, m)
+            and not (m.group()[:3].lower() == "pin" and BOARD.search(text))
             for m in _CODE_RE.finditer(text)
         )
         and MADE_UP_LOCK.search(text) is None
@@ -46,6 +47,13 @@ _PAYMENT_NOTE = re.compile(
 
 def _payment_authorisation(text: str, m: re.Match[str]) -> bool:
     return _AUTH_CODE.match(m.group()) is not None and _PAYMENT_NOTE.search(text) is not None
+
+
+# A chip's or a board's pins, named as the thing they are on ('"PIN 4471" in the datasheet is
+# the connector pin number on the PCB').
+BOARD = re.compile(
+    r"\b(?:datasheet|pcb|pinout|connector|gpio|header\s+pin|breadboard|microcontroller|arduino)\b", re.IGNORECASE
+)
 
 
 # A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape

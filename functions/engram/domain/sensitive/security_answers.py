@@ -47,7 +47,7 @@ _QUESTION = (
 )
 _ANSWERED = re.compile(
     r"(?<![\w])(?:" + _QUESTION + r")(?![\w])(?:\s*\))?"
-    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer\s+is|a:)?|:\s*(?:a:)?|=|->|→|\s(?:answer\s+is|is|was|are))"
+    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer(?:\s+is|\s*:)|a:)?|:\s*(?:a:)?|=|->|→|\s(?:answer\s+is|is|was|are))"
     # (or the answer right after the question, capitalised: "first school St Brigid's")
     r"|(?-i:[ \t](?=[A-Z])))\s*"
     r"(?P<value>[\"“'‘«]?(?:(?:mr|mrs|ms|miss|dr|st)\.?\s+)?[^\W\d_][\w'’.\-]{2,30}(?:\s+[A-Z][\w'’\-]+)?)",
@@ -67,6 +67,8 @@ _NOT_AN_ANSWER = frozenset(
         *("way", "too", "very", "so", "easy", "hard", "simple", "obvious", "weak", "changed", "updated", "removed"),
         *("still", "also", "just", "really", "now", "deleted", "gone", "blank", "empty", "public", "guessable"),
         *("they", "we", "you", "he", "she", "them", "us", "me", "there", "here", "ask", "asks", "asked", "see"),
+        # a form's instruction where the answer goes ("Answer: (please choose an answer you will remember)")
+        *("please", "choose", "enter", "type", "select", "pick", "write", "fill", "answer", "answers"),
     ]
 )
 
