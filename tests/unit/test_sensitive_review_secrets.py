@@ -85,3 +85,17 @@ def test_a_host_keys_size_is_no_code(text: str) -> None:
 @pytest.mark.parametrize("text", ["Zoom host key 482913", "webinar host key: 771042, claim host after 5 min"])
 def test_a_meetings_host_key_is_still_a_code(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a provider's credential said to be harmless still grants what it grants (review rv5 of 2f739aa)
+        "sk_live_51Hx9QpLk2mZ8vN3rT6yB0cD4eF7gH1jK it's public anyway",
+        "here's the token ghp_Zr8Nq3Kx7Lm1Wv5Tp9Yb2Hc6Jd4Fs0Ga3Eu7, it's not a secret, just a test repo",
+        "AKIAZ7QXRM3KV9PLW2TE with secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzz9KEYq2 - safe to commit, sandbox",
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n----- (not sensitive, throwaway VM)",
+    ],
+)
+def test_a_providers_credential_said_to_be_harmless_is_still_a_secret(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -18,7 +18,7 @@ from engram.domain.sensitive.passwords_other_languages import (
     quoted_password,
 )
 from engram.domain.sensitive.said_harmless import said_harmless
-from engram.domain.sensitive.secret_formats import public_or_sealed, shaped_like_a_secret
+from engram.domain.sensitive.secret_formats import providers_credential, public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS
 from engram.domain.sensitive.security_answers import answered_question, security_answer
 from engram.domain.sensitive.security_answers_other_languages import security_answer_in_other_language
@@ -26,8 +26,8 @@ from engram.domain.sensitive.security_answers_other_languages import security_an
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     text = public_or_sealed(text)
-    if said_harmless(text):
-        return False
+    if said_harmless(text) and not providers_credential(text):
+        return False  # (a live key said to be public still grants what it grants; review rv5)
     if _by_its_shape_or_lock(text, digits):
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or _known_by_its_look(text, words):

@@ -259,11 +259,17 @@ def _url_password(pw: str) -> bool:
     return not PLACEHOLDER.match(pw) and pw.lower() not in _EXAMPLE_PASSWORDS and not _FILLED.search(pw)
 
 
+def providers_credential(text: str) -> bool:
+    """A credential in a provider's documented format, or a private key: what it grants does
+    not change with what its writer says of it ("sk_live_... it's public anyway")."""
+    return _SPACED_TOKEN_RE.search(text) is not None or any(_token(text, m) for m in _TOKEN_RUN_RE.finditer(text))
+
+
 def shaped_like_a_secret(text: str) -> bool:
     """A secret by its shape alone, whatever words surround it (tokens, credentials in a
     URL, query or assignment, random strings, e-mail and password pairs, CLI passwords,
     Wi-Fi QR payloads); public keys are already masked."""
-    if _SPACED_TOKEN_RE.search(text) or any(_token(text, m) for m in _TOKEN_RUN_RE.finditer(text)):
+    if providers_credential(text):
         return True
     if "://" in text and any(_url_password(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
