@@ -57,21 +57,21 @@ The parts, reported apart:
   naming secrets; and secrets that do not look like values, with their negative twins).
   Scored once when complete, before anyone read them, with the filter at 23379cf
   (``bench/results/sensitive_corpus_outside_10_11_first_run.json``).
-- ``held_out_g1``, ``held_out_g2`` and ``held_out_g3`` (tuned on since their first run; never trained on):
+- ``held_out_g1``, ``held_out_g2`` and ``held_out_g3`` (tuned on since their first run; trained on since session 18x):
   ``bench/sensitive_samples_holdout_g1.txt`` (1,033), ``_g2.txt`` (1,000) and ``_g3.txt`` (996),
   written by hand by three more independent writers (a personal assistant's life chat and
   memory entries; developer and ops text; business and admin documents). Their one honest run,
   by the lead with the filter frozen at fd8a624, is
   ``bench/results/sensitive_corpus_g_first_run.json`` and the honest figure in
   docs/security.md. Then (the lead's decision, 17:30 UTC the same day) their misses were read
-  and the rules fixed by family, so their later figures are fitted, not evidence. They are not
-  in ``bench.sensitive_train``'s ``TRAIN_PARTS`` (the learned stage was not retrained on them).
-- ``held_out_h1`` and ``held_out_h2`` (first run recorded; not read, not tuned on, never trained
-  on): ``bench/sensitive_samples_holdout_h1.txt`` (856) and ``_h2.txt`` (876), written by hand by
+  and the rules fixed by family, so their later figures are fitted, not evidence. Since session
+  18x they are in ``bench.sensitive_train``'s ``TRAIN_PARTS`` (the learned stage is trained on them).
+- ``held_out_h1`` and ``held_out_h2`` (first run recorded; development data since 20:25 UTC on
+  2026-11-24, read and tuned on; trained on since session 18x): ``bench/sensitive_samples_holdout_h1.txt`` (856) and ``_h2.txt`` (876), written by hand by
   two more independent writers (an agent's messages and memory in Asia, the Middle East, Africa
   and Latin America; work text in Europe, North America and Oceania). Their one honest run, by
   the lead with the filter frozen at c1c77ed, is ``bench/results/sensitive_corpus_h_first_run.json``
-  and the honest figure in docs/security.md. Once anyone reads their misses, their later figures
+  and the honest figure in docs/security.md. Their misses are read now, so their later figures
   are fitted too.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the

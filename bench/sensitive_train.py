@@ -795,11 +795,17 @@ FIRST_RUN_RULES = {
     "outside_13": "4b53f6f",
     "outside_10": "23379cf",
     "outside_11": "23379cf",
+    "held_out_g1": "fd8a624",
+    "held_out_g2": "fd8a624",
+    "held_out_g3": "fd8a624",
+    "held_out_h1": "c1c77ed",
+    "held_out_h2": "c1c77ed",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
 # held_out_e is trained on since its three clean runs were recorded, held_out_f1 and _f2 since
-# their first run (docs/security.md); a part still held out (G) is never named here.
+# their first run (docs/security.md), G1-G3 and H1-H2 since session 18x (after their first runs); a
+# part still held out (I) is never named here.
 TRAIN_PARTS = (
     "development",
     "held_out",
@@ -822,6 +828,11 @@ TRAIN_PARTS = (
     "outside_13",
     "outside_10",
     "outside_11",
+    "held_out_g1",
+    "held_out_g2",
+    "held_out_g3",
+    "held_out_h1",
+    "held_out_h2",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
