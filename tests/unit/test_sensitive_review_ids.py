@@ -63,3 +63,26 @@ def test_a_persons_own_tax_number_beside_a_company_is_found(text: str) -> None:
 
 def test_a_companys_tax_number_beside_the_company_still_passes() -> None:
     assert _rules("NIF da empresa 500100144, Sonae SGPS S.A.") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a year, a month and a serial beside a bank's word or "reikningur" (an invoice too): a
+        # reference's form, not Iceland's bank-ledger-account (review rv5 of 32c39a7)
+        "bank transfer reference 2024-11-004512, amount 250 EUR",
+        "banking app ticket 2024-11-123456 still open",
+        "Bankruptcy petition no. 2023-10-118734 filed in March",
+        "banknote serial 2019-05-884412",
+        "reikningur 2024-11-004512",
+    ],
+)
+def test_a_dated_reference_beside_a_bank_word_is_no_icelandic_account(text: str) -> None:
+    assert _rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text", ["reikningsnúmer 0133-26-012345 fyrir leiguna", "bankinn minn: 0515-26-480302, kt. á eftir"]
+)
+def test_an_icelandic_account_is_still_found(text: str) -> None:
+    assert _rules(text) == "bank_account"

@@ -23,7 +23,12 @@ _NZ_WORDS = frozenset(
     | {"payment", "deposit", "transfer", "bond", "rent", "salary", "wages", "stipend", "refund"}
 )
 _MICR_ON_US = re.compile(r"⑆\s?(\d(?:[ \-]?\d){4,16})\s?⑈")
-_IS_ACCOUNT = re.compile(r"(?<![\d\-])\d{4}-\d{2}-\d{6}(?![\d\-])")
+# (a bank's number is 01xx to 11xx: "2024-11-004512" is a year, a month and a serial, a
+# reference's or an invoice's; review rv5)
+_IS_ACCOUNT = re.compile(r"(?<![\d\-])(?:0[1-9]|1[01])\d\d-\d{2}-\d{6}(?![\d\-])")
+# Its words: the account's ("reikningur", "reikningsnúmer") or a bank's, not "banking",
+# "bankruptcy" or "banknote".
+_IS_WORDS = frozenset({"bank", "banki", "bankinn", "banka", "bankans", "bankanum", "bankareikningur"})
 _BACS_ROW = re.compile(r"(?<![\d\-])\d{6}\s*[,;\t|]\s*\d{8}(?![\d\-.])")
 _BACS_WORDS = frozenset({"bacs", "sortcode"})
 
@@ -37,7 +42,7 @@ def account_of_another_form(text: str, words: frozenset[str]) -> bool:
         return True
     if "⑈" in text and any(len(set(m.group(1))) > 2 for m in _MICR_ON_US.finditer(text)):
         return True
-    if any(w.startswith(("reikning", "bank", "banki")) for w in words) and _IS_ACCOUNT.search(text):
+    if (words & _IS_WORDS or any(w.startswith("reikning") for w in words)) and _IS_ACCOUNT.search(text):
         return True
     bacs = bool(words & _BACS_WORDS) or "sort code" in text.lower()
     return bacs and _BACS_ROW.search(text) is not None
