@@ -287,3 +287,19 @@ def test_a_board_a_form_a_variable_or_a_budget_passes(key: str, text: str) -> No
 )
 def test_an_answer_a_pin_or_a_value_beside_them_is_still_found(key: str, text: str) -> None:
     assert find_by_rules(text, key) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["tell the locum the dispensary fridge lock is 3-3-0-6", "drug cabinet lock: 4 1 9 2", "cabinet lock is 4471"],
+)
+def test_a_lock_named_by_what_it_locks_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the medicine cabinet lock is broken since 2019", "the fridge lock costs 1299 yen", "window lock: left, 2 turns"],
+)
+def test_a_lock_with_a_year_a_price_or_a_count_passes(text: str) -> None:
+    assert find_by_rules(text) is None

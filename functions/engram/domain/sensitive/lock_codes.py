@@ -29,7 +29,8 @@ _LOCKED = (
     r"|storage|office|building|house|main|entrance|gym|pool)\s+door|door|gate|garage|storage\s+unit|mailbox|letterbox"
     r"|haust[üu]r|t[üu]r|tor|deur|d[øo]r|dörr|porte|portail|puerta|porta|port[ãa]o|drzwi|brama|vchod\w*|dve[řr]\w*"
     # a lock named by what it locks ("bike lock 3-9-0-6", "luggage lock is 3 7 7")
-    r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|shed|trunk|u)[\s\-]?lock"
+    r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|shed|trunk|u|fridge|freezer|cabinet"
+    r"|cupboard|drawer|medicine|drug|dispensary|briefcase|gun|tool\s?box|window|filing)[\s\-]?lock"
 )
 _LOCK_SEP = (
     r"(?::|=|–|—|(?-i:(?<![A-Z]))-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
@@ -121,7 +122,9 @@ _LOCK_STEMS = frozenset(
         *("tablet", "ipad", "laptop", "front", "back", "side", "garage", "storage", "office", "building", "house"),
         *("main", "entrance", "gym", "pool", "door", "gate", "mailbox", "letterbox", "haustür", "haustur", "tür"),
         *("tur", "tor", "deur", "dør", "dor", "dörr", "porte", "portail", "puerta", "porta", "portão", "portao"),
-        *("bike", "bicycle", "cycle", "luggage", "suitcase", "cable", "chain", "shed", "trunk", "u"),
+        *("bike", "bicycle", "cycle", "luggage", "suitcase", "cable", "chain", "shed", "trunk", "u", "fridge"),
+        *("freezer", "cabinet", "cupboard", "drawer", "medicine", "drug", "dispensary", "briefcase", "gun", "tool"),
+        *("toolbox", "window", "filing"),
         *("drzwi", "brama", "tresorcode", "safecode", "schlosscode", "zahlenschlosscode", "garagencode"),
         *("garagentorcode", "alarmcode", "haustürcode", "haustuercode", "briefkastencode"),
     ]
