@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -72,13 +71,15 @@ class RoleRun:
 
 
 def _create_key(data_dir: Path, role: str) -> str:
-    engram = str(Path(sys.executable).with_name("engram"))
-    env = {**os.environ, "ENGRAM_DATA_DIR": str(data_dir), "ENGRAM_BACKEND": "sqlite"}
-    args = [engram, "keys", "create", "--tenant", "fuzz", "--agent", f"fuzz-{role}", "--role", role, "--json"]
-    if role == "writer":
-        args += ["--group", "g1"]
-    out = subprocess.run(args, env=env, capture_output=True, text=True, check=True, timeout=60)
-    return str(json.loads(out.stdout)["key"])
+    """The role's key in the server's store, made in this process as `engram keys create`
+    makes it (the same service and store; a CLI run costs a fresh interpreter, ~1 s CPU)."""
+    from engram.container import build
+    from engram.domain.models import Role
+    from engram.settings import Settings
+
+    engram = build(Settings(data_dir=data_dir, backend="sqlite"))
+    groups = ("g1",) if role == "writer" else ()
+    return engram.keys.create("fuzz", f"fuzz-{role}", frozenset({Role(role)}), groups)[1]
 
 
 def read_report(path: Path, run: RoleRun) -> None:
