@@ -260,3 +260,15 @@ def test_an_account_in_more_forms_is_found(text: str) -> None:
 
 def test_a_banks_own_requisites_pass() -> None:
     assert _rules("к/с 30101810145250000974, БИК 044525974 — реквизиты банка") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("Your receipt: order 55120, document no. 774411902233, paid by card", None),
+        ("invoice 2026-118, document number 4471290331 for the refund", None),
+        ("document number 533918462 on my passport", "government_id"),
+    ],
+)
+def test_a_receipts_document_number_is_no_id(text: str, rule: str | None) -> None:
+    assert _rules(text) == rule

@@ -31,6 +31,7 @@ from engram.domain.sensitive.national_id_words import (
     PASSPORT_WORDS,
     RU_PASSPORT_RE,
     SCRIPT_ID_RE,
+    SHAPE_BEFORE,
     companys_form,
     persons_tax_number,
     printed_id_beside_its_word,
@@ -329,11 +330,6 @@ _ANOTHER_KEY_BEFORE = re.compile(
 _VAT_BEFORE = re.compile(r"\b(?:ust|vat|uid|mwst|tva|iva)[\s\-]?$", re.IGNORECASE)
 
 
-_SHAPE_BEFORE = {
-    "tax": re.compile(r"\b(?:scheme|trust|charity|company|corporation|partnership|paye|employer['’]?s?)\s+$", re.I)
-}
-
-
 def _another_licence(text: str, at: int) -> bool:
     return _OTHER_LICENCE_BEFORE.search(text, max(0, at - 25), at) is not None or trade_or_sports_licence(text, at)
 
@@ -355,7 +351,7 @@ def _id_after_its_word(text: str) -> bool:
             continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
         if stem in _LICENCE_WORDS and _another_licence(text, at):
             continue  # a fishing, business or marriage licence is nobody's id
-        if stem in _SHAPE_BEFORE and _SHAPE_BEFORE[stem].search(text, max(0, at - 30), at):
+        if stem in SHAPE_BEFORE and SHAPE_BEFORE[stem].search(text, max(0, at - 30), at):
             continue  # "Pension Scheme Tax Reference": the scheme's
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, at)

@@ -115,6 +115,18 @@ _IC = re.compile(
 _VAT_NUMBER = re.compile(r"(?:vat\s*)?(?:GB|XI)\s?\d{3}\s?\d{4}\s?\d{2}(?:\s?\d{3})?|vat\b.*", re.IGNORECASE)
 
 
+# A receipt's, an invoice's or an order's words shortly before "Document No.": the receipt's number.
+RECEIPT_BEFORE = re.compile(r"\b(?:receipt|invoice|order|purchase|billing|shipping|delivery)\b[^\n]{0,40}$", re.I)
+
+
+# Words right before an id's word that make its number another's: a pension scheme's tax
+# reference, a receipt's "Document No." (read by government_ids.py).
+SHAPE_BEFORE = {
+    "tax": re.compile(r"\b(?:scheme|trust|charity|company|corporation|partnership|paye|employer['’]?s?)\s+$", re.I),
+    "document": RECEIPT_BEFORE,  # ("Your receipt ... Order ID MT8L2X9Q1P, Document No. 1820...")
+}
+
+
 def afm_valid(d: str) -> bool:
     """Greece's ΑΦΜ: eight digits weighted by powers of two, mod 11, mod 10."""
     return sum(int(c) << (8 - i) for i, c in enumerate(d[:8])) % 11 % 10 == int(d[8]) and d != "000000000"
