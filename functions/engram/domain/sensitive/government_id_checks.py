@@ -19,7 +19,7 @@ from engram.domain.sensitive.national_id_checks import (
     mod11_10_valid,
     worded_alphanumeric_id,
 )
-from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER
+from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER, rut_valid
 
 
 def _dni_valid(number: str, letter: str) -> bool:
@@ -147,13 +147,6 @@ _DIGIT_GROUPS_RE = re.compile(r"(?<![\d.\-])\d(?:[ .\-]?\d){7,15}(?![\d])")
 
 def _ean13_valid(d: str) -> bool:
     return (10 - sum(int(c) * (3 if i % 2 else 1) for i, c in enumerate(d[:12])) % 10) % 10 == int(d[12])
-
-
-def _rut_valid(body: str, check: str) -> bool:
-    digits = [int(c) for c in body if c.isdigit()][::-1]
-    total = sum(d * (2 + i % 6) for i, d in enumerate(digits))
-    expected = {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11))
-    return expected == check.upper()
 
 
 def _tfn_valid(d: str) -> bool:
@@ -339,7 +332,7 @@ def id_by_check_digit(text: str) -> bool:
         return True
     # (a RUT of 50 million and up is a company's: "RUT de la empresa 76.086.428-5")
     return any(
-        int(m.group(1).replace(".", "")) < 50_000_000 and _rut_valid(m.group(1), m.group(2))
+        int(m.group(1).replace(".", "")) < 50_000_000 and rut_valid(m.group(1), m.group(2))
         for m in _RUT_RE.finditer(text)
     )
 

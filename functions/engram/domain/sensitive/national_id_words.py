@@ -133,12 +133,11 @@ def afm_valid(d: str) -> bool:
 
 
 def rut_valid(body: str, check: str) -> bool:
-    total, factor = 0, 2
-    for c in reversed(body):
-        total += int(c) * factor
-        factor = 2 if factor == 7 else factor + 1
-    expected = 11 - total % 11
-    return {11: "0", 10: "K"}.get(expected, str(expected)) == check.upper()
+    """Chile's RUT or RUN: the digits (dots between them are skipped) weighted 2 to 7 from the
+    right, mod 11 ("K" for 10)."""
+    digits = [int(c) for c in body if c.isdigit()][::-1]
+    total = sum(d * (2 + i % 6) for i, d in enumerate(digits))
+    return {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11)) == check.upper()
 
 
 def companys_form(stem: str, value: str) -> bool:
