@@ -99,3 +99,25 @@ def test_a_meetings_host_key_is_still_a_code(text: str) -> None:
 )
 def test_a_providers_credential_said_to_be_harmless_is_still_a_secret(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a chosen password after a ticket's word is still a password (review rv5 of 70220b8)
+        "student pass: Panther#88",
+        "uni student pass is Tiger!2026",
+        "my gym pass is Gym4Life!",
+        "student pass: Mountain2026",
+    ],
+)
+def test_a_password_after_a_ticket_word_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Parking pass = PK-20931-B, hang it on the mirror", "my rail pass: EUR7731-AB22 valid till june"],
+)
+def test_a_tickets_number_after_its_pass_still_passes(text: str) -> None:
+    assert find_by_rules(text) is None

@@ -346,7 +346,7 @@ def _credential(text: str) -> bool:
                 continue  # "arn:aws:secretsmanager:...:secret:prod/db-Q8mZx2": where a secret is, by name
             if _QUALIFIED.search(text[max(0, m.start() - 16) : m.start()]):
                 continue  # "idempotency-key: ...", "primary key is ...", "XSRF-TOKEN=...", "age public key age1..."
-            if m.group().lower().startswith("pass") and ticket_pass_before(text, m.start()):
+            if m.group().lower().startswith("pass") and ticket_pass_before(text, m.start(), value):
                 continue  # "parking pass = PK-20931-B": a ticket's number
             bare = value.strip(".,;)(\"'")
             word = re.match(r"[^\W\d_]+", m.group())

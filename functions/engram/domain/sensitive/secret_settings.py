@@ -325,11 +325,18 @@ def _random_under_a_key(name: str, value: str) -> bool:
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[\s_\-]*$")
 
 
-def ticket_pass_before(text: str, at: int) -> bool:
+def ticket_pass_before(text: str, at: int, value: str = "") -> bool:
     """The word before ``at`` makes a "pass" there a ticket, not a password ("boarding pass:
-    M1SMITH/JOHN ...", "ski-pass: 01-1614-2291", "parking pass = PK-20931-B")."""
+    M1SMITH/JOHN ...", "ski-pass: 01-1614-2291", "parking pass = PK-20931-B"), unless its
+    ``value`` is a chosen password's: lower-case letters with a symbol, or mixed case and a digit ("student
+    pass: Panther#88", "my gym pass is Gym4Life!"; review rv5)."""
+    if _CHOSEN.search(value.strip().split(" ")[0] if value.strip() else ""):
+        return False
     before = _WORD_BEFORE.search(text, max(0, at - 24), at)
     return before is not None and before.group(1).lower() in TICKET_PASS
+
+
+_CHOSEN = re.compile(r"^(?=\S*[a-z])(?:(?=\S*[!@#$%^&*?+=~])|(?=\S*[A-Z])(?=\S*\d))\S{6,}")
 
 
 def _named_setting(text: str, depth: int = 0) -> bool:
@@ -340,7 +347,7 @@ def _named_setting(text: str, depth: int = 0) -> bool:
             return True  # a setting inside a value ("url: https://host/x?api_token=...", "content":"PGPASSWORD=...")
         if _RECORD_VALUE_NEXT.match(text, m.end("value")):
             continue
-        if m.group("name").lower() == "pass" and ticket_pass_before(text, m.start("name")):
+        if m.group("name").lower() == "pass" and ticket_pass_before(text, m.start("name"), m.group("value")):
             continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
             return True
