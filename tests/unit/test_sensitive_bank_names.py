@@ -41,6 +41,7 @@ def _rules(text: str) -> str | None:
         "Barclays: 0345 734 5345",
         "Al Rajhi 920003344",
         "BBVA 91 224 94 26 call center",
+        "FNB 087 575 9404",
     ],
 )
 def test_a_bank_name_before_a_list_a_contact_or_a_helpline_is_no_account(text: str) -> None:

@@ -87,8 +87,9 @@ _DATE = re.compile(r"(?:19|20)\d\d[\-./]?(?:0[1-9]|1[0-2])[\-./]?(?:0[1-9]|[12]\
 
 
 # A bank's own line by its prefix and length: South Africa's share-call 086x, India's 1860, the
-# UK's non-geographic 03, Saudi Arabia's unified 9200 (review rv5: "Absa 0860 008 600").
-_BANKS_LINES = (("086", 10), ("1860", 11), ("03", 11), ("9200", 9))
+# UK's non-geographic 03, Saudi Arabia's unified 9200 and South Africa's 087
+# (review rv5: "Absa 0860 008 600", "FNB 087 575 9404").
+_BANKS_LINES = (("086", 10), ("087", 10), ("1860", 11), ("03", 11), ("9200", 9))
 # The line named after the number ("BBVA 91 224 94 26 call center").
 _LINE_AFTER = re.compile(
     r"\W{0,3}(?:call\s*cent(?:er|re)|contact\s+cent(?:er|re)|customer\s+(?:care|service)|help\s*line|hot\s*line"
