@@ -73,6 +73,11 @@ The parts, reported apart:
   the lead with the filter frozen at c1c77ed, is ``bench/results/sensitive_corpus_h_first_run.json``
   and the honest figure in docs/security.md. Their misses are read now, so their later figures
   are fitted too.
+- Not in ``PARTS``: held-out I and J (``bench/sensitive_samples_holdout_i1.txt``, ``_i2``,
+  ``_j1``, ``_j2``; 3,908 samples by four more independent writers). Their one run, figures
+  only, by ``bench.sensitive_first_run`` with main frozen at e9c28d6, is
+  ``bench/results/sensitive_corpus_ij_first_run.json`` and the honest figure in
+  docs/security.md. Nobody has read their misses; adding them here is the decision to spend them.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
