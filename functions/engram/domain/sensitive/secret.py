@@ -3,6 +3,8 @@ only near its own word, which keeps long messages cheap)."""
 
 from __future__ import annotations
 
+import re
+
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
@@ -19,12 +21,21 @@ from engram.domain.sensitive.passwords_other_languages import (
 )
 from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret_formats import providers_credential, public_or_sealed, shaped_like_a_secret
-from engram.domain.sensitive.secret_words import SECRET_STEMS
+from engram.domain.sensitive.secret_words import SECRET_STEMS, WHEN_NEEDED_ASIDE
 from engram.domain.sensitive.security_answers import answered_question, security_answer
 from engram.domain.sensitive.security_answers_other_languages import security_answer_in_other_language
 
+_ASIDE = re.compile(WHEN_NEEDED_ASIDE, re.IGNORECASE)
+
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
+    # the rules read the words around a value; an aside saying when it may be needed sits
+    # between them ("the OTP, in case you need it, is 482913"): read without it too
+    plain = _ASIDE.sub(" ", text)
+    return _has_secret(text, digits, words) or (plain != text and _has_secret(plain, digits, words))
+
+
+def _has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     text = public_or_sealed(text)
     if said_harmless(text) and not providers_credential(text):
         return False  # (a live key said to be public still grants what it grants; review rv5)

@@ -229,3 +229,21 @@ FILED_AS = (
     # ... or the payment it approved ("Płatność BLIK zatwierdzona, nr transakcji 88120042")
     r"|transaction|transakcji|transakcja|transakce|transacci[óo]n|transa[çc][ãa]o|transaktion\w*"
 )
+
+# An aside between a secret's word and its value that says when it may be needed, not which
+# case it was filed under ("the OTP, in case you need it, is 482913", "die TAN, für alle
+# Fälle, ist ...", "el PIN, por si acaso, es ..."): set apart by commas, brackets or dashes.
+# "in case" before a number is a filed case ("OTP for case 12345"), so it is not an aside.
+_WHEN_NEEDED = (
+    r"(?:just\s+)?in\s+case(?!\s*(?:no\.?|nr\.?|number|#)?\s*\d)|in\s+any\s+case|if\s+(?:you\s+)?(?:need|needed|asked"
+    r"|prompted|required)|when\s+(?:asked|prompted)|should\s+you\s+need|für\s+alle\s+fälle|sicherheitshalber"
+    r"|falls\s+(?:nötig|noetig|du|sie|man|gefragt)|auf\s+jeden\s+fall|au\s+cas\s+o[uù]|en\s+tout\s+cas|si\s+besoin"
+    r"|au\s+besoin|por\s+si\s+(?:acaso|las\s+moscas|lo\s+necesitas|te\s+lo\s+piden)|en\s+(?:todo|cualquier)\s+caso"
+    r"|caso\s+(?:precise|necess[áa]rio)|em\s+(?:todo|qualquer)\s+caso|por\s+via\s+das\s+d[úu]vidas|se\s+precisar"
+    r"|nel\s+caso|in\s+ogni\s+caso|per\s+sicurezza|se\s+serve|voor\s+het\s+geval|voor\s+de\s+zekerheid"
+    r"|in\s+(?:elk|ieder)\s+geval|för\s+säkerhets\s+skull|for\s+en\s+sikkerheds\s+skyld|for\s+sikkerhets\s+skyld"
+    r"|ifall|na\s+wszelki\s+wypadek|w\s+razie\s+czego"
+)
+WHEN_NEEDED_ASIDE = (
+    r"(?:,|\(|\s[–—\-](?=\s))\s*(?:" + _WHEN_NEEDED + r")(?![\w])[^,()\n.;:!?–—]{0,40}?\s*(?:,|\)|\s[–—\-](?=\s)|(?=:))"
+)
