@@ -41,3 +41,38 @@ def test_a_code_next_to_a_filed_case_is_still_found() -> None:
 @pytest.mark.parametrize("text", _FILED_OR_NO_CODE)
 def test_a_filed_case_or_an_aside_without_a_code_passes(text: str) -> None:
     assert find_sensitive(text) is None
+
+
+# 2. A setting that names where a secret is kept gives no secret: a path, a file's URL or a
+# file's name under a key whose last word is a file's or a path's, as a key or in the text.
+_WHERE_A_SECRET_IS_KEPT = [
+    ("DB_PASSWORD_FILE", "/run/secrets/db_password"),
+    ("mysql_root_password_file", "/run/secrets/mysql-root"),
+    ("GITHUB_TOKEN_FILE", "~/.config/gh/token"),
+    ("jwtSecretFile", "./secrets/jwt.pem"),
+    ("SMTP_PASSWORD_FILE", "C:\\secrets\\smtp.txt"),
+    ("api_token_filename", "token.txt"),
+    ("api_key_filepath", "keys/prod.key"),
+    ("TLS_KEY_PATH", "file:///etc/app/tls.key"),
+    ("PGPASSFILE", "~/.pgpass"),
+]
+
+
+@pytest.mark.parametrize(("key", "value"), _WHERE_A_SECRET_IS_KEPT)
+def test_a_setting_naming_where_a_secret_is_kept_passes(key: str, value: str) -> None:
+    assert find_sensitive(value, key) is None
+    assert find_sensitive(f"{key}={value}") is None
+    assert find_sensitive(f'export {key}="{value}"') is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("DB_PASSWORD_FILE", "hunter2!x"),  # no path: the key's word alone does not clear it
+        ("zip_file_password", "hunter2.zip"),  # the file's password, not where a password is
+        ("api_key_file", "sk_live_4eC39HqLyjWDarjtT1zdp7dc"),
+        ("db_password", "Tr0ub4dor&3/x"),
+    ],
+)
+def test_a_secret_under_a_file_or_secret_key_is_still_found(key: str, value: str) -> None:
+    assert find_sensitive(value, key) is not None

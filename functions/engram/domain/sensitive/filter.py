@@ -32,6 +32,7 @@ from engram.domain.sensitive.keys import (
     POINTER_VALUE,
     key_is_meta,
     key_rule,
+    path_under_a_path_key,
 )
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
@@ -115,7 +116,7 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     if rule == GOVERNMENT_ID and "pan" in _key_words(key) and has_card(text):
         rule = CARD  # [paymentMethod.primary.pan] "5491…": a card's primary account number, not India's PAN
     digits = sum(map(str.isdigit, text))
-    pointer = rule == SECRET and (POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(text, key))
+    pointer = rule == SECRET and _not_the_secret(text, key)
     holds = rule != GOVERNMENT_ID or holds_an_id(text)
     if rule is not None and text.strip() and not pointer and holds and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
@@ -143,6 +144,13 @@ _SPELLED_VALUE = re.compile(r"\d{3,}|\d(?:[ \-]\d){2,}")
 _ANSWER_KEY_WORDS = frozenset(
     ["answer", "answers", "maiden", "memorable", "phrase", "passphrase", "seed", "mnemonic", "words", "question"]
 )
+
+
+def _not_the_secret(text: str, key: str) -> bool:
+    """Where the secret is, or a sentence about it, under a key that names it."""
+    if POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(text, key):
+        return True
+    return path_under_a_path_key(key, text)  # ([DB_PASSWORD_FILE] "/run/secrets/db_password": where it is kept)
 
 
 def _about_the_secret(text: str, key: str) -> bool:

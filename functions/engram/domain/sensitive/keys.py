@@ -407,3 +407,23 @@ def names_id_or_account(words: frozenset[str]) -> bool:
 
 
 RECORD_KEY_WORDS = frozenset(w for k in _RECORD_KEYS for w in k)
+
+
+# A setting that names where a secret is kept ([DB_PASSWORD_FILE] "/run/secrets/db_password",
+# [api_token_filename] "token.txt", [PGPASSFILE] "~/.pgpass"): its last word is a file's or a
+# path's, and its value a path, a file's URL or a file's name, not the secret.
+_WHERE_KEPT_WORD = re.compile(
+    r"(?:pass|password|passwd|key|secret|token|cert|credentials?)?(?:file|filename|filepath|path|dir|directory|folder)s?"
+)
+_PATH_VALUE = re.compile(
+    r"(?:file://|~?/|\.{1,2}/|[A-Za-z]:\\|\\\\)\S*|[\w.\-]+(?:/[\w.\-]+)+/?|[\w\-]+(?:\.[\w\-]+)*\.[A-Za-z][A-Za-z\d]{1,5}"
+)
+
+
+def path_under_a_path_key(key: str, value: str) -> bool:
+    words = [w.lower() for w in KEY_SPLIT.split(key) if w]
+    return bool(words) and _WHERE_KEPT_WORD.fullmatch(words[-1]) is not None and _path(value)
+
+
+def _path(value: str) -> bool:
+    return _PATH_VALUE.fullmatch(value.strip().strip("\"'`")) is not None
