@@ -76,3 +76,26 @@ def test_a_setting_naming_where_a_secret_is_kept_passes(key: str, value: str) ->
 )
 def test_a_secret_under_a_file_or_secret_key_is_still_found(key: str, value: str) -> None:
     assert find_sensitive(value, key) is not None
+
+
+# 3. India's postal PIN code with a delivery word: the rules say "a postal PIN code", so the
+# learned stage does not read its number either (no_access.without_named_numbers).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "delivery pin code 700091 not serviceable",
+        "courier to pin code 380015 takes 3 days",
+        "parcel stuck, pin code 110092 out of delivery area",
+        "shipping pincode 560034 not covered yet",
+    ],
+)
+def test_a_postal_pin_code_with_a_delivery_word_passes(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my bank pin code is 482913", "ATM pin code 904512, don't share", "pin code 700091"],
+)
+def test_a_pin_code_with_no_address_is_still_found(text: str) -> None:
+    assert find_sensitive(text) is not None

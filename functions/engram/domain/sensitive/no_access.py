@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.keys import CODE_KEY_WORDS, KEY_SPLIT, ONE_TIME_KEY_WORDS, key_rule
+from engram.domain.sensitive.named_codes import postal_pin_code
 from engram.domain.sensitive.reading_view import reading_view
 
 # What a code is named for when it opens nothing: a reply, an error, a place, a product, a
@@ -148,11 +149,26 @@ _PIN_NUMBER = re.compile(
 )
 
 
+# India's postal PIN code by its words ("delivery pin code 700091 not serviceable"): when
+# named_codes.postal_pin_code says the rules read a postal code, its number goes too.
+_POSTAL_PIN = re.compile(r"(?<![\w])pin\s*-?\s*code\s*[:\-]?\s*(?P<number>[1-9]\d{2}\s?\d{3})(?![\w])", re.IGNORECASE)
+
+
+def _without_postal_pins(text: str) -> str:
+    def drop(m: re.Match[str]) -> str:
+        number = m.group("number")
+        return m.group()[: m.start("number") - m.start()] if postal_pin_code(text, number) else m.group()
+
+    return _POSTAL_PIN.sub(drop, text)
+
+
 def without_named_numbers(text: str) -> str:
     """The text with each number named as opening nothing taken out (what the learned stage
     reads): "the area code for the office is 415" reads "the area code for the office is",
     "connect pin 7 to ground" reads "connect  to ground" (a board's pin goes whole: the word
-    alone reads as a PIN to the learned stage)."""
+    alone reads as a PIN to the learned stage), "delivery pin code 700091" reads "delivery
+    pin code " (India's postal PIN code, as the rules read it)."""
+    text = _without_postal_pins(text)
     pieces: list[str] = []
     last = 0
     for anchor in _ANCHOR.finditer(text):
