@@ -99,3 +99,21 @@ def test_a_postal_pin_code_with_a_delivery_word_passes(text: str) -> None:
 )
 def test_a_pin_code_with_no_address_is_still_found(text: str) -> None:
     assert find_sensitive(text) is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "shipping to pin-code 600042 is free this week",
+        "courier: deliver to pin-code 411014, Pune",
+        "Amazon wale ko pin-code 226010 bata do",
+    ],
+)
+def test_a_postal_pin_code_written_with_a_dash_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", ["my pin-code is 600042", "ATM pin-code 904512", "pin-code 600042"])
+def test_a_pin_code_with_a_dash_and_no_address_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None

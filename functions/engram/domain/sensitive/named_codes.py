@@ -102,7 +102,7 @@ def postal_pin_code(text: str, value: str) -> bool:
 
 def _postal_pin(text: str, m: re.Match[str]) -> bool:
     word = m.group().lower()
-    return (word.startswith("pincode") or re.match(r"pin\s*code", word) is not None) and postal_pin_code(
+    return (word.startswith("pincode") or re.match(r"pin[\s\-]*code", word) is not None) and postal_pin_code(
         text, m.group("value")
     )
 
