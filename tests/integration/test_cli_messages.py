@@ -7,6 +7,7 @@ import json
 import socket
 from pathlib import Path
 
+import boto3
 import pytest
 from engram.container import build
 from engram.local import cli
@@ -72,6 +73,9 @@ def test_given_no_aws_credentials_when_using_the_aws_backend_then_the_cli_says_w
     monkeypatch.setenv("AWS_CONFIG_FILE", str(tmp_path / "none"))
     monkeypatch.setenv("AWS_EC2_METADATA_DISABLED", "true")
     monkeypatch.setenv("AWS_REGION", "eu-west-1")
+    # A real `engram` run is a fresh process; in this worker an earlier test's boto3 default
+    # session may already hold credentials it resolved (moto's), which it would reuse.
+    monkeypatch.setattr(boto3, "DEFAULT_SESSION", None)
     code, _, err = run(capsys, "--backend", "aws", "keys", "list")
     assert code == 2
     clean_error(err, "--backend aws needs AWS credentials", "AWS_PROFILE")
