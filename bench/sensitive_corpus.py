@@ -73,11 +73,15 @@ The parts, reported apart:
   the lead with the filter frozen at c1c77ed, is ``bench/results/sensitive_corpus_h_first_run.json``
   and the honest figure in docs/security.md. Their misses are read now, so their later figures
   are fitted too.
-- Not in ``PARTS``: held-out I and J (``bench/sensitive_samples_holdout_i1.txt``, ``_i2``,
-  ``_j1``, ``_j2``; 3,908 samples by four more independent writers). Their one run, figures
-  only, by ``bench.sensitive_first_run`` with main frozen at e9c28d6, is
-  ``bench/results/sensitive_corpus_ij_first_run.json`` and the honest figure in
-  docs/security.md. Nobody has read their misses; adding them here is the decision to spend them.
+- ``held_out_i1``, ``held_out_i2``, ``held_out_j1`` and ``held_out_j2`` (first run recorded;
+  development data since 22:55 UTC on 2026-11-24, read and tuned on):
+  ``bench/sensitive_samples_holdout_i1.txt`` (957), ``_i2`` (1,007), ``_j1`` (939) and ``_j2``
+  (1,005), written by hand by four more independent writers (a personal assistant's chat and memory
+  worldwide; work and machine-shaped text an agent handles; customer-facing agents' conversations
+  and case notes; personal knowledge, password-manager exports, homelab configs). Their one honest
+  run, figures only, by ``bench.sensitive_first_run`` with main frozen at e9c28d6, is
+  ``bench/results/sensitive_corpus_ij_first_run.json`` and the honest figure in docs/security.md.
+  Their misses are read now, so their later figures are fitted too.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -137,6 +141,10 @@ PARTS = {
     "held_out_g3": [HERE / "sensitive_samples_holdout_g3.txt"],
     "held_out_h1": [HERE / "sensitive_samples_holdout_h1.txt"],
     "held_out_h2": [HERE / "sensitive_samples_holdout_h2.txt"],
+    "held_out_i1": [HERE / "sensitive_samples_holdout_i1.txt"],
+    "held_out_i2": [HERE / "sensitive_samples_holdout_i2.txt"],
+    "held_out_j1": [HERE / "sensitive_samples_holdout_j1.txt"],
+    "held_out_j2": [HERE / "sensitive_samples_holdout_j2.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
