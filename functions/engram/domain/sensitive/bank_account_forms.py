@@ -10,11 +10,35 @@
 - Iceland's bank-ledger-account ("0159-26-480302") beside "reikningur" or a bank's word
   ("reikningur" alone is an invoice too: "reikningur 8210861599").
 - A UK BACS payment row: a sort code of six digits, then an account of eight
-  ("200000,41222919,"P HUGHES",1850.00"), in a text about a BACS file or sort codes."""
+  ("200000,41222919,"P HUGHES",1850.00"), in a text about a BACS file or sort codes.
+- An Indian account beside its branch's IFSC code, with no account word ("transfer to
+  50100234567812 IFSC HDFC0001234"): nine to eighteen digits within a few words of the
+  code, not a phone (a phone's word before it) nor the branch's MICR.
+- Hungary's giro account: two or three blocks of eight digits, each ending in its check
+  digit (weights 9, 7, 3, 1), dashed ("11773016-11111018"), or spaced beside a word of
+  accounts or paying. One pair of numbers in a hundred passes both checks by chance."""
 
 from __future__ import annotations
 
 import re
+
+from engram.domain.sensitive.categories import longest_digit_run
+
+# More languages' account words (read by bank_accounts._ACCOUNT_RE):
+# the word borrowed from English in Bengali, Hindi, Urdu, Yoruba, Zulu and Xhosa; the
+# account's number in Hindi, Tamil and Urdu; Amharic's ሂሳብ (also a bill: with "bank"
+# before it or "number" after it)
+MORE_ACCOUNT_WORDS = (
+    r"(?:অ্যাকাউন্ট|একাউন্ট)(?:\s*নম্বর)?|अकाउंट(?:\s*(?:नंबर|नम्बर))?|खाता\s*(?:नंबर|नम्बर|क्रमांक)"
+    r"|கணக்கு\s*எண்|(?:اکاؤنٹ|کھاتہ)(?:\s*نمبر)?|[aà]k[aá][nǹ]t[iì]|akhawunti|ባንክ\s*ሂሳብ(?:\s*ቁጥር)?|ሂሳብ\s*ቁጥር"
+)
+# Whose the account is, between its word and the number: Tagalog's "ni ate", "ko", Zulu's
+# "kaMama", "yami", Yoruba's "mi", "of my mum", "de mi hermano", "von Oma" (then ":" or the
+# number; "account of Netflix" is a service's, read after).
+ACCOUNT_OWNER = (
+    r"(?:\s+(?:(?:ni|ng|of|de|del|da|do|von|van|di)\s+(?:(?:my|mi|mein\w{0,2}|meu|minha|mon|ma|mijn)\s+)?"
+    r"[^\W\d_]{2,14}|ka(?-i:[A-Z])[^\W\d_]{1,14}|ko|mi|yami|yangu|wangu|wami)(?=\s*[:=\-]|\s+(?:is|ni|ngu)\b|\s+\d))?"
+)
 
 _NZ_DASHED = re.compile(r"(?<![\d\-])(?:0[1-9]|[12]\d|3[0-8])-\d{4}-\d{7}-\d{2,3}(?![\d\-])")
 _NZ_SPACED = re.compile(r"(?<!\d)(?<!\d )(?:0[1-9]|[12]\d|3[0-8]) \d{4} \d{7} \d{2,3}(?!\d)(?! \d)")
@@ -31,6 +55,18 @@ _IS_ACCOUNT = re.compile(r"(?<![\d\-])(?:0[1-9]|1[01])\d\d-\d{2}-\d{6}(?![\d\-])
 _IS_WORDS = frozenset({"bank", "banki", "bankinn", "banka", "bankans", "bankanum", "bankareikningur"})
 _BACS_ROW = re.compile(r"(?<![\d\-])\d{6}\s*[,;\t|]\s*\d{8}(?![\d\-.])")
 _BACS_WORDS = frozenset({"bacs", "sortcode"})
+_IFSC = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}0[A-Z0-9]{6}(?![A-Za-z0-9])")
+_IFSC_REACH = 40
+_INDIAN_ACCOUNT = re.compile(r"(?<![\w+\-])\d{9,18}(?![\w\-])")
+_NOT_AN_ACCOUNT_BEFORE = re.compile(
+    r"\b(?:call|phone|tel|mobile|cell|whatsapp|contact|helpline|micr|pin(?:\s*code)?|pincode|ph)\b[^\d\n]{0,12}$",
+    re.IGNORECASE,
+)
+_HU_GIRO = re.compile(r"(?<![\d\-])(\d{8})([\- ])(\d{8})(?:\2(\d{8}))?(?![\d\-])")
+_HU_WORDS = frozenset(
+    {"számla", "szamla", "számlaszám", "szamlaszam", "bank", "account", "acct", "utald", "utalás", "utalas"}
+    | {"deposit", "rent", "lakbér", "lakber", "transfer", "pay", "giro"}
+)
 
 
 def account_of_another_form(text: str, words: frozenset[str]) -> bool:
@@ -45,4 +81,30 @@ def account_of_another_form(text: str, words: frozenset[str]) -> bool:
     if (words & _IS_WORDS or any(w.startswith("reikning") for w in words)) and _IS_ACCOUNT.search(text):
         return True
     bacs = bool(words & _BACS_WORDS) or "sort code" in text.lower()
-    return bacs and _BACS_ROW.search(text) is not None
+    if bacs and _BACS_ROW.search(text) is not None:
+        return True
+    run = longest_digit_run(text)  # (each form needs its digits in a row: 9 beside an IFSC, 8 in a giro)
+    return (run >= 9 and _beside_an_ifsc(text)) or (run >= 8 and _hungarian_giro(text, words))
+
+
+def _beside_an_ifsc(text: str) -> bool:
+    for code in _IFSC.finditer(text):
+        start, end = max(0, code.start() - _IFSC_REACH), min(len(text), code.end() + _IFSC_REACH)
+        for m in _INDIAN_ACCOUNT.finditer(text, start, end):
+            if len(set(m.group())) > 2 and not _NOT_AN_ACCOUNT_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+                return True
+    return False
+
+
+def _hu_block_valid(block: str) -> bool:
+    return sum(int(c) * w for c, w in zip(block, (9, 7, 3, 1, 9, 7, 3), strict=False)) % 10 == (10 - int(block[7])) % 10
+
+
+def _hungarian_giro(text: str, words: frozenset[str]) -> bool:
+    for m in _HU_GIRO.finditer(text):
+        blocks = [b for b in m.group(1, 3, 4) if b]
+        if m.group(2) == " " and not words & _HU_WORDS:
+            continue  # (two numbers side by side, spaced, are a giro only where money is)
+        if len(set("".join(blocks))) > 2 and all(_hu_block_valid(b) for b in blocks):
+            return True
+    return False

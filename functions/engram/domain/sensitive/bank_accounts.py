@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.bank_account_forms import account_of_another_form
+from engram.domain.sensitive.bank_account_forms import ACCOUNT_OWNER, MORE_ACCOUNT_WORDS, account_of_another_form
 from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
@@ -53,18 +53,18 @@ _ACCOUNT_WORDS = (
     r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|חשבון(?:\s*בנק)?|खाता\s*संख्या|เลขที่บัญชี|บัญชี"
     # Malay, Swahili, Hausa, Bengali, Hungarian's word with its bank ("akaun Maybank 1140 ...",
     # "akaunti ya Equity 0170 ...", "asusun Access Bank 16195...", "ব্যাংক হিসাব নম্বর ...")
-    r"|akaun|akaunti|asusun|(?:ব্যাংক\s*)?হিসাব\s*নম্বর|bankszámla(?:szám)?)"
+    r"|akaun|akaunti|asusun|(?:ব্যাংক\s*)?হিসাব\s*নম্বর|bankszámla(?:szám)?"
+    r"|" + MORE_ACCOUNT_WORDS + r")"
 )
 _ACCOUNT_RE = re.compile(
-    r"\b" + _ACCOUNT_WORDS + r"(?!\d)(?:\s+(?:ya\s+|di\s+|na\s+)?(?-i:[A-Z]{2,6})"
+    r"\b" + _ACCOUNT_WORDS + r"(?!\d)(?:\s+(?:ya\s+|di\s+|na\s+|y[ae]-|ka-)?(?-i:[A-Z]{2,6})"
     # or the bank's name, in capitals or in Thai ("STK Vietcombank", "akaunti ya Equity",
     # "เลขที่บัญชี กสิกรไทย")
     r"|\s+(?:ya\s+|di\s+|na\s+)?(?:(?-i:[A-Z][A-Za-z&\-]*)\s+)?(?-i:[A-Z][A-Za-z&\-]*)?(?:bank|banco|banque|bankasi)\b"
-    r"|\s+(?:ya\s+|di\s+|na\s+)?(?:equity|mandiri|santander|barclays|monzo|revolut|chase|nationwide|lloyds|halifax"
+    r"|\s+(?:ya\s+|di\s+|na\s+|y[ae]-|ka-)?(?:equity|mandiri|santander|barclays|monzo|revolut|chase|nationwide|lloyds|halifax"
     r"|stanbic|absa|capitec|zenith|kotak|axis|wise|nubank|ita[úu]|bradesco|sberbank|tinkoff|bdo|bpi|metrobank)"
-    r"|\s*[\u0e00-\u0e7f]{2,30})?"
-    r"(?:\s*(?:number|num|no\.?|nr\.?|#))?"
-    r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
+    r"|\s*[\u0e00-\u0e7f]{2,30})?" + ACCOUNT_OWNER + r"(?:\s*(?:number|num|no\.?|nr\.?|#))?"
+    r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|ni|ngu|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
     r"(?P<num>\d{8}-\d{8}-\d{8}|\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)"
     r"(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
     re.IGNORECASE,
@@ -290,7 +290,9 @@ _YAML_REACH = 2000
 # 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
 # account before its sort code; a US routing number (ABA check digit) and an account.
 _CJK_ACCOUNT_RE = re.compile(
-    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌)[^\d。\n]{0,12}?\s*"
+    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌"
+    # Hong Kong's 戶口 (in Taiwan's 戶口名簿 a household's register)
+    r"|戶口(?!名簿|簿|本|登記|謄本))[^\d。\n]{0,12}?\s*"
     r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
 )
 _CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
