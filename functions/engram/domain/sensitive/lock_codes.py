@@ -73,7 +73,7 @@ _HINDI_LOCK_CODE_RE = re.compile(
 # One-time codes in Chinese, Japanese and Korean, which run on into their value.
 _CJK_ONE_TIME_CODE_RE = re.compile(
     r"(?:验证码|驗證碼|校验码|动态码|動態碼|認証コード|確認コード|認証番号|ワンタイムパスワード|인증\s*번호|인증\s*코드)"
-    r"[^\d。\n]{0,6}?(?P<value>\d{4,8})(?!\d)"
+    r"[^\d。\n]{0,6}?(?P<value>\d{4,8}|\d{3} \d{3})(?!\d)"
 )
 
 

@@ -28,7 +28,7 @@ _NOT_A_ONE_TIME_CODE = re.compile(
 _SHARE_WARNING = re.compile(
     r"never\s+share|(?:do\s*n['’]?o?t|don['’]t|do\s+not)\s+(?:share|give|tell)|not\s+(?:share|give)\s+(?:this|it|the)"
     r"|nie\s+(?:podawaj|udost[ęe]pniaj|przekazuj)|deel\s+(?:deze\s+code|hem|het|de\s+code)\s+(?:met\s+niemand|niet)"
-    r"|dela\s+(?:aldrig|inte)|del\s+(?:den|koden|aldrig)|kimseyle\s+payla[şs]|payla[şs]may[ıi]n"
+    r"|ne\s+(?:le|la|les)\s+donne[zs]?\s+[àa]\s+personne|dela\s+(?:aldrig|inte)|del\s+(?:den|koden|aldrig)|kimseyle\s+payla[şs]|payla[şs]may[ıi]n"
     r"|(?:teile|gib)\s+(?:ihn|den\s+code|diesen\s+code|sie)\s+(?:nicht|mit\s+niemandem|niemals)|niemals\s+weiter"
     r"|ne\s+(?:le\s+)?(?:partagez|communiquez|transmettez)|no\s+(?:lo\s+)?(?:compartas|compartir|comparta)"
     r"|nunca\s+compart|non\s+(?:condividere|comunicare)|n[ãa]o\s+(?:compartilhe|partilhe|compartilhar)"
@@ -125,7 +125,8 @@ _WARNING_WORDS = frozenset(
     [
         *("share", "give", "tell", "podawaj", "udostępniaj", "udostepniaj", "przekazuj", "deel", "dela", "del"),
         *("kimseyle", "paylaşmayın", "paylasmayin", "teile", "gib", "niemals", "partagez", "communiquez"),
-        *("transmettez", "compartas", "compartir", "comparta", "compart", "condividere", "comunicare"),
+        *("transmettez", "donne", "donnez", "compartas", "compartir", "comparta", "compart", "condividere"),
+        *("comunicare",),
         *("compartilhe", "partilhe", "compartilhar", "никому", "сообщайте", "älä", "ikke"),
     ]
 )

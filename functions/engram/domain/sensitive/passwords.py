@@ -26,7 +26,7 @@ from engram.domain.sensitive.secret_words import (
     PASSWORD_WORD,
     WHERE_IT_IS,
 )
-from engram.domain.sensitive.security_answers import QUESTION_STEMS, security_answer
+from engram.domain.sensitive.security_answers import QUESTION_STEMS, no_answer_given, security_answer
 
 # With a separator the words between may name what it is for ("pw for the laptop is ...");
 # without one the value must follow at once ("password hunter2").
@@ -238,7 +238,8 @@ def _withheld(first: str, rest: str) -> bool:
     if PLACEHOLDER.match(first) or MASKED.fullmatch(first) or PLACEHOLDER.match(rest.lstrip()) or pointer(first):
         return True
     bare = first.strip(".,;!?)(\"'").lower()
-    return bare in WHERE_IT_IS or bare in {"see", "ask", "check"}
+    # ... or who did not give it ("maiden name → customer didn't know": a call's note)
+    return bare in WHERE_IT_IS or bare in {"see", "ask", "check"} or no_answer_given(rest.lstrip(), 0)
 
 
 # A host name: words joined by dots ending in a top-level domain.

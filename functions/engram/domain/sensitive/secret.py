@@ -24,6 +24,7 @@ from engram.domain.sensitive.secret_formats import providers_credential, public_
 from engram.domain.sensitive.secret_words import SECRET_STEMS, WHEN_NEEDED_ASIDE
 from engram.domain.sensitive.security_answers import answered_question, security_answer
 from engram.domain.sensitive.security_answers_other_languages import security_answer_in_other_language
+from engram.domain.sensitive.sent_codes import sent_code
 
 _ASIDE = re.compile(WHEN_NEEDED_ASIDE, re.IGNORECASE)
 
@@ -81,6 +82,8 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
     if digits >= 4 and one_time_code(text, words):
         return True
     if digits >= 2 and named_one_time_code(text, words):  # (Steam Guard's codes hold two digits)
+        return True
+    if digits >= 3 and sent_code(text, words):  # (by the way it came or what it is for)
         return True
     return digits >= 1 and service_code(text, words)
 

@@ -13,7 +13,10 @@ from engram.domain.sensitive.secret_words import NOT_A_VALUE
 _SECURITY_ANSWER_RE = re.compile(
     r"(?:security\s+(?:question|q\b)|secret\s+question|memorable\s+(?:word|answer|place|name)|answer\s+(?:to|for)"
     r"|security\s+word|code\s*word)[^\n]{0,90}?"
-    r"(?:\banswer\b(?:\s+is\b)?|->|→|=|\bis\b)\s*[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
+    r"(?:\banswer\b(?:\s+is\b)?|->|→|=|\bis\b)\s*(?:a\s*:\s*)?[\"“'‘]?(?P<value>[A-Z][\w'’\-]+)"
+    # (a "secret answer" is a security question's: quoted or capitalised; "is case sensitive" is none)
+    r"|\bsecret\s+answer\b[^\n]{0,40}?(?:\bis\b|:|=|->|→)\s*(?:[\"“'‘](?P<quoted>[^\"”'’\n]{2,40})[\"”'’]"
+    r"|(?-i:(?P<capital>[A-Z][\w'’\-]+)))"
     r"|[\"“'‘](?:what|who|where|which|name|first|favou?rite|mother)[^\"”'’\n]{3,60}[\"”'’]\s*(?:->|→|=|:|answer(?:\s+is)?|is)\s*"
     r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)"
     # asked in a chat, answered on the next line ("... your security question?\nUser: first pet was Biscuit")
@@ -27,10 +30,24 @@ QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "questi
 
 
 def security_answer(text: str) -> bool:
-    return any(
-        (m.group("value") or m.group("value2") or m.group("value3")).lower() not in NOT_A_VALUE
-        for m in _SECURITY_ANSWER_RE.finditer(text)
-    )
+    for m in _SECURITY_ANSWER_RE.finditer(text):
+        name = next(n for n in ("value", "quoted", "capital", "value2", "value3") if m.group(n))
+        if m.group(name).lower() not in NOT_A_VALUE and not no_answer_given(text, m.start(name)):
+            return True
+    return False
+
+
+# A call's notes where the answer would be: who did not give it ("→ customer didn't remember",
+# "-> caller couldn't answer, verified by SMS").
+_NO_ANSWER_GIVEN = re.compile(
+    r"(?:[^\W\d_]+\s+){1,2}?(?:didn['’]?t|did\s+not|couldn['’]?t|could\s+not|can['’]?t|cannot|doesn['’]?t|wasn['’]?t"
+    r"|failed|refused|declined)(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def no_answer_given(text: str, at: int) -> bool:
+    return _NO_ANSWER_GIVEN.match(text, at) is not None
 
 
 # The questions sites ask, named without their "security question" ("first pet: Biscuit",
@@ -47,7 +64,7 @@ _QUESTION = (
 )
 _ANSWERED = re.compile(
     r"(?<![\w])(?:" + _QUESTION + r")(?![\w])(?:\s*\))?"
-    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer(?:\s+is|\s*:)|a:)?|:\s*(?:a:)?|=|->|→|\s(?:answer\s+is|is|was|are))"
+    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer(?:\s+is|\s*:)|a:)?|:\s*(?:a:)?|=|->|→|\s(?:answer\s+is|is|was|are)(?![\w'’]))"
     # (or the answer right after the question, capitalised: "first school St Brigid's")
     r"|(?-i:[ \t](?=[A-Z])))\s*"
     r"(?P<value>[\"“'‘«]?(?:(?:mr|mrs|ms|miss|dr|st)\.?\s+)?[^\W\d_][\w'’.\-]{2,30}(?:\s+[A-Z][\w'’\-]+)?)",
@@ -79,6 +96,6 @@ def answered_question(text: str) -> bool:
         return False
     for m in _ANSWERED.finditer(text):
         value = m.group("value").strip("\"“”'‘’«».,").split()[-1].lower()
-        if value and value not in _NOT_AN_ANSWER and value not in NOT_A_VALUE:
+        if value and value not in _NOT_AN_ANSWER | NOT_A_VALUE and not no_answer_given(text, m.start("value")):
             return True
     return False

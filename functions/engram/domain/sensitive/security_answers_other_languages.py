@@ -11,7 +11,9 @@ from engram.domain.sensitive.secret_values import pointer
 from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
 _QUESTION = re.compile(
-    r"question\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheitsfrage|pregunta\s+(?:de\s+seguridad|secreta)"
+    r"(?:question|r[ée]ponse)\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheits(?:frage|antwort)|geheime\s+antwort"
+    r"|(?:respuesta|resposta)\s+(?:de\s+seguridad|de\s+seguran[çc]a|secreta)|risposta\s+(?:segreta|di\s+sicurezza)"
+    r"|sicherheitsfrage|pregunta\s+(?:de\s+seguridad|secreta)"
     r"|pergunta\s+(?:de\s+seguran[çc]a|secreta)|domanda\s+(?:segreta|di\s+sicurezza)|pytani\w*\s+(?:pomocnicz|zabezpiecz|bezpiecze)\w*"
     r"|beveiligingsvraag|s[äa]kerhetsfr[åa]ga\w*|sikkerhedssp[øo]rgsm[åa]l\w*|sikkerhetssp[øo]rsm[åa]l\w*|turvakysymy\w*"
     r"|g[üu]venlik\s+soru\w*|gizli\s+soru\w*|секретн\w+\s+вопрос\w*|контрольн\w+\s+вопрос\w*|таємн\w+\s+питанн\w*"
@@ -25,6 +27,14 @@ _ANSWER = re.compile(
     r"(?:\s*(?:[:：=]|->|→|=>|—|–|\s-)\s*|\s+(?:ist|est|es|é|è|jest|je|er|är|on|это|—)\s+(?=[^\W\d_]*[A-ZÀ-ÞА-ЯΑ-Ω]))"
     r"[\"“«「『„]?(?P<value>[^\s\"”»」』:：=→—–]+(?:[ \-][^\s\"”»」』:：=→—–(]+){0,3})[\"”»」』]?"
     r"\s*(?:\(.*\))?[\s,.!]*$"
+)
+
+
+# A quoted answer after its copula or separator, with more said after it ('... è "Zia Pina",
+# la scrivo con la maiuscola?').
+_QUOTED_ANSWER = re.compile(
+    r"[^\n\"“«„「『]{0,30}?(?:[:：=]|->|→|—|\s(?:ist|est|es|é|è|jest|je|er|är|on|это|is))\s*[\"“«„「『]"
+    r"(?P<value>[^\"”»“」』\n]{2,40})[\"”»“」』]"
 )
 
 
@@ -54,7 +64,7 @@ _QUESTION_PREFIXES = (
     ),
     *("sakerhet", "sikkerhed", "sikkerhet", "turvakysym", "güvenlik", "guvenlik", "gizli", "секретн", "контрольн"),
     *("таємн", "bezpečnost", "bezpecnost", "biztonsági", "biztonsagi", "întreb", "intreb", "câu", "cau"),
-    *("pertanyaan", "ερώτηση"),
+    *("pertanyaan", "ερώτηση", "réponse", "reponse", "respuesta", "resposta", "risposta", "geheime"),
 )
 
 
@@ -64,7 +74,7 @@ def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
     for q in _QUESTION.finditer(text):
         line_end = text.find("\n", q.end())
         line = text[q.end() : len(text) if line_end == -1 else line_end]
-        m = _ANSWER.search(line)
+        m = _ANSWER.search(line) or _QUOTED_ANSWER.match(line)
         if m is None:
             continue
         value = m.group("value").strip(" .,!?")

@@ -1,0 +1,141 @@
+"""A one-time code named with the way it came (an SMS, an e-mail, an app) or what it is
+given for (to collect a parcel, to release it), in several languages, where the code's word
+alone says too little: "code de confirmation reçu par SMS : 512 407", "recebi o código 448 120
+por SMS", "kód z SMS je 55 81 20", "the code from the email is K4T-9PX-22Q", "o token do
+banco apareceu 551 902 no app", "the code to pick up my meds is 448 302", "code de retrait en
+point relais est 558712". Such a code opens the account or the parcel it was sent for.
+
+Not one: a code of an order, a booking or a parcel's tracking, a short number to text, a
+time, a phone number, a version, a count of minutes or tries ("the SMS code arrived at
+10:42", "text STOP to 88022", "booking confirmation code by email: KXR4P2")."""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.categories import word_spans
+
+# The ways a code comes, as words (whole) of the text.
+_CHANNEL_WORDS = frozenset(
+    [
+        *("sms", "email", "mail", "text", "texted", "texto", "mensagem", "mensaje", "messaggio", "nachricht"),
+        *("whatsapp", "app", "appli", "aplicativo", "aplicación", "aplicacion", "applicazione", "aplikace"),
+        *("aplikacji", "aplikacja", "apareceu", "recebi", "chegou", "reçu", "recu", "recibí", "recibi"),
+        *("ricevuto", "erhalten", "bekommen", "dostałem", "dostałam", "přišel", "prisel", "received"),
+    ]
+)
+# Codes given to collect or release something (the word, then what it is for).
+_FOR_COLLECTING = re.compile(
+    r"(?<![\w])(?:(?:pick[\s\-]?up|collection|release|parcel|pharmacy|prescription)\s+code"
+    r"|code\s+(?:(?:i['’]m|i\s+am|you['’]re|we['’]re)\s+(?:supposed|meant|told|asked)\s+to\s+give\s+(?:[\w']+\s+){0,2}?)?"
+    r"(?:to|for)\s+(?:pick(?:ing)?\s+up|collect(?:ing)?|releas(?:e|ing)|retriev(?:e|ing)|claim(?:ing)?)"
+    r"|abholcode|abhol-?pin|code\s+de\s+retrait|c[óo]digo\s+de\s+(?:recogida|retirada|levantamento)|codice\s+(?:di\s+)?ritiro"
+    r"|kod\s+odbioru|afhaalcode|ophaalcode|hämtningskod|hentekode|noutokoodi)(?![\w])",
+    re.IGNORECASE,
+)
+_COLLECT_STEMS = frozenset(
+    [
+        *("pickup", "pick", "collection", "release", "parcel", "pharmacy", "prescription", "code", "abholcode"),
+        *("abhol", "afhaalcode", "ophaalcode", "hämtningskod", "hentekode", "noutokoodi", "kod", "código"),
+        *("codigo", "codice"),
+    ]
+)
+# A code's word, alone or at the end of a compound ("inlogcode", "bevestigingscode", "sms-kód").
+_CODE_WORD = re.compile(
+    r"(?<![^\W\d_])[\w\-]*?(?:code|codes|c[óo]digo|codice|k[óo]d|kode|koodi|kood|token|otp|passcode|pin)(?![^\W\d_])"
+    r"|验证码|驗證碼|인증\s*번호|認証コード",
+    re.IGNORECASE,
+)
+# What makes a code's word another code's: an order's, a booking's, a parcel's tracking, ...
+_ANOTHER_CODE = re.compile(
+    r"(?<![\w])(?:order|booking|reservation|flight|ticket|tracking|track|promo|promotional|discount|coupon|voucher"
+    r"|gift|referral|invite|invitation|short|postal|post(?!\s+office)|zip|area|country|error|status|version|build|qr|bar|tax"
+    r"|commande|r[ée]servation|suivi|pedido|reserva|encomenda|rastreio|seguimiento|ordine|prenotazione|bestell\w*"
+    r"|buchung\w*|sendungs\w*|rabatt\w*|gutschein\w*|descuento|cup[óo]n|r[ée]duction|sconto|korting\w*|unsubscribe"
+    r"|stop|invoice|factura|facture|fattura|rechnung|member(?:ship)?|loyalty|customer|client|account)(?![\w])",
+    re.IGNORECASE,
+)
+# A one-time code's value: 4-8 digits, two groups of three, three of two, or groups of capitals
+# and digits ("K4T-9PX-22Q", "7XK2P9") holding three digits or more.
+_VALUE = re.compile(
+    r"(?<![\w+:/.,#@*\-])(?:\d{4,8}|\d{3}[ \-]\d{3}|\d\d \d\d \d\d|\d{3} \d{3}"
+    r"|(?=(?:[A-Z\-]*\d){3})(?=[\d\-]*[A-Z])[A-Z\d]{3,4}(?:-[A-Z\d]{3,4}){1,3}|(?=(?:[A-Z]*\d){3})(?=\d*[A-Z])[A-Z\d]{6,8})"
+    r"(?![\w/:@]|[.,]\d|[ \-]\d)"
+    r"(?!\s*(?:%|€|\$|£|sec\w*|min\w*|hours?|heures?|horas?|ore|stunden?|days?|jours?|d[íi]as?|times|digits|tries"
+    r"|attempts|fois|veces|vezes|volte|mal|x)(?![\w]))"
+)
+_BEFORE_NOT_A_CODE = re.compile(
+    r"(?:(?<![\w])(?:at|um|à|às|a\s+las|alle|om|since|seit|depuis|desde|v|version|versão|versión|build|in|after"
+    r"|nach|après|después|depois|dopo|to|no|nr|n°|tel|phone|telefone|teléfono|number|nummer|numéro|número)\s*|[+#№])$",
+    re.IGNORECASE,
+)
+_PART_OF_A_NUMBER = re.compile(r"\d[ \-]?$")
+_CLAUSE_END = re.compile(r"[\n;。！？!?]|[.](?:\s|$)")
+_REACH = 90
+# "448120 is your code", "551 204 — o código", "20481 de inlogcode"
+_JUST_BEFORE = re.compile(
+    r"[\s,:\-–—]*(?:(?:is|was|es|est|é|è|ist|är|er|c['’]est|to|je)\s+)?"
+    r"(?:(?:your|the|my|o|a|le|la|el|il|de|het|dein|ihr|votre|ton|tu|su|seu|mi|twój|tw[óo]j)\s+)?",
+    re.IGNORECASE,
+)
+
+
+def sent_code(text: str, words: frozenset[str]) -> bool:
+    """A one-time code named with the way it came or what it is given for."""
+    return bool(words & _CHANNEL_WORDS and _came_by(text)) or bool(words & _COLLECT_STEMS and _for_collecting(text))
+
+
+def _came_by(text: str) -> bool:
+    read_to = -1
+    for at, end, _ in word_spans(text, _CHANNEL_WORDS.__contains__):
+        if at < read_to:
+            continue  # (read with the clause of the one before: a long run of such words stays cheap)
+        clause = _clause(text, at, end)
+        read_to = end + len(clause)
+        words = [w.span() for w in _CODE_WORD.finditer(clause)]
+        if _ANOTHER_CODE.search(clause) is not None or not words:
+            continue
+        # the value follows its word, or comes just before it ("448120 is the code"); a number
+        # further before is something else's ("unit 8842 ... (the code is on the app)")
+        for m in _VALUE.finditer(clause):
+            named = any(end <= m.start() or _JUST_BEFORE.fullmatch(clause, m.end(), start) for start, end in words)
+            if named and _a_value(clause, m):
+                return True
+    return False
+
+
+def _for_collecting(text: str) -> bool:
+    read_to = -1
+    for m in _FOR_COLLECTING.finditer(text):
+        if m.start() < read_to:
+            continue
+        read_to = m.end() + _REACH
+        rest = text[m.end() : m.end() + _REACH]
+        end = _CLAUSE_END.search(rest)
+        clause = rest if end is None else rest[: end.start()]
+        if _ANOTHER_CODE.search(clause.split(",")[0]) is not None:
+            continue
+        if any(_a_value(clause, v) for v in _VALUE.finditer(clause)):
+            return True
+    return False
+
+
+def _clause(text: str, at: int, end: int) -> str:
+    """The clause around a channel's word, at most ``_REACH`` characters either side (the code's
+    word, the way it came and the value are said together)."""
+    before = text[max(0, at - _REACH) : at]
+    after = text[end : end + _REACH]
+    cut = max((m.end() for m in _CLAUSE_END.finditer(before)), default=0)
+    stop = _CLAUSE_END.search(after)
+    return before[cut:] + text[at:end] + (after if stop is None else after[: stop.start()])
+
+
+def _a_value(clause: str, m: re.Match[str]) -> bool:
+    value = m.group()
+    if len(set(value) - {" ", "-", "0"}) <= 1:
+        return False  # "0000", "1111": a placeholder
+    if re.fullmatch(r"(?:19|20)\d\d", value):
+        return False  # a year
+    if _PART_OF_A_NUMBER.search(clause, max(0, m.start() - 2), m.start()):
+        return False  # the end of a phone number ("texted to +44 7700 900123")
+    return _BEFORE_NOT_A_CODE.search(clause, max(0, m.start() - 12), m.start()) is None

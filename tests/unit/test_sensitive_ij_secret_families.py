@@ -1,0 +1,98 @@
+"""Secret families from held-out I and J's misses (19a, session 9): each family tested with
+hand-written variants that are not the corpus's samples, in several languages, and the
+look-alikes (same words, same shapes, no secret) that must keep passing."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules, find_sensitive
+
+# 1. A security question's answer named "secret answer", "respuesta de seguridad", "risposta
+# alla domanda di sicurezza", or given after the question as "→ A: ...", with a quoted answer
+# that does not end the line.
+_SECURITY_ANSWERS = [
+    'my secret answer is "Marmalade" (the cat)',
+    "the secret answer for the bank is Thornbury",
+    "Security Q: first school → A: St Brigid's",
+    "security question: mother's maiden name -> A: Okafor",
+    'la respuesta de seguridad es "Pelusa" (mi primer gato)',
+    "mi respuesta secreta es Valdivia",
+    'la risposta alla domanda di sicurezza è "Nonna Rosa", con la maiuscola',
+    'a resposta da pergunta de segurança é "Tobias", sem acento',
+    'ma réponse secrète est "Biscotte", avec une majuscule',
+]
+_NO_SECURITY_ANSWER = [
+    "security word for my bank wasn't accepted, can I reset it online?",
+    "the security answer wasn't recognised so they sent a letter",
+    "Security Q: first school → caller couldn't remember, verified by SMS instead",
+    "Security Q: mother's maiden name → customer didn't know, passed via the app",
+    "la respuesta de seguridad no la recuerdo, ¿me la pueden restablecer?",
+    "what's a good secret answer that I won't forget?",
+    "the secret answer is case sensitive, remember that",
+]
+
+
+@pytest.mark.parametrize("text", _SECURITY_ANSWERS)
+def test_a_security_answer_named_in_more_ways_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NO_SECURITY_ANSWER)
+def test_a_security_question_without_its_answer_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
+
+
+# 2. A one-time code named with the way it came (SMS, e-mail, an app) or what it is given for
+# (to collect a parcel, to release it), where the code's word alone says too little.
+_SENT_CODES = [
+    "the code from the email is K4T-9PX-22Q",
+    "reset code from the email: 7XK2P9",
+    "code de confirmation reçu par SMS : 512 407",
+    "código de confirmación por SMS: 66 20 91",
+    "recebi o código 448 120 por SMS, passo para o atendente?",
+    "kód z SMS je 55 81 20",
+    "ho ricevuto il codice via SMS: 880 412",
+    "收到验证码 551 204，要告诉客服吗",
+    "인증번호 [662 018] 받았습니다",
+    "inlogcode van de app: 55921",
+    "o token do banco apareceu 551 902 no app",
+    "code de vérification Wave : 44 81 20, ne le donne à personne",
+    "the pickup code for the pharmacy is 6621",
+    "code to collect the parcel at the post office: 7719",
+    "the courier asked for the release code, it's 4821",
+    "Abholcode für die Packstation: 661 204",
+    "code de retrait colis : 448 201",
+    "código de recogida del paquete 55 81 20",
+    "the code I'm supposed to give the driver to release the sofa is 5512",
+    "551 204 is the code from the SMS",
+    "448120 é o código do app",
+]
+_NO_SENT_CODE = [
+    "the SMS with the code never arrived, tried 3 times",
+    "text STOP to 88022 to unsubscribe from SMS codes",
+    "the verification code from the app expires after 10 minutes",
+    "order confirmation code 4471 by email",
+    "booking confirmation code by email: KXR4P2",
+    "code de confirmation de commande envoyé par email : 4471",
+    "tracking code from the email is 1Z999AA10123456784",
+    "pickup number 42 at counter 3",
+    "parcel locker 4471 at Tesco, pickup by 6pm",
+    "the SMS code arrived at 10:42",
+    "the reset code was texted to +44 7700 900123",
+    "the login code screen of the app changed in version 4.2.1",
+    "pickup code expires in 3 days, collect before Friday",
+    "flat 4417 on the third floor (the code is in the app)",
+    "the office number is 3318 and the code for the post room is in the email",
+    'tool result: {"otp_sent":true,"channel":"sms","masked_phone":"+44 ******8812"}',
+]
+
+
+@pytest.mark.parametrize("text", _SENT_CODES)
+def test_a_code_named_by_how_it_came_or_what_it_releases_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NO_SENT_CODE)
+def test_an_order_booking_or_tracking_code_a_time_or_a_phone_number_passes(text: str) -> None:
+    assert find_by_rules(text) is None
