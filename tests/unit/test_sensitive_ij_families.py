@@ -111,3 +111,98 @@ def test_a_hungarian_giro_account_is_found(text: str) -> None:
 )
 def test_two_blocks_of_eight_without_the_checks_pass(text: str) -> None:
     assert _rule(text) != "bank_account"
+
+
+# 4. An id by its word in more languages or with its nationality: Turkey's T.C. written with
+# its dots or as "Turkish id", Russia's personal INN (12 digits, two check digits) a few
+# words after its word, South Africa's id in Zulu, Xhosa and Afrikaans, Bangladesh's NID in
+# Bengali, Pakistan's CNIC in Urdu, the US trusted traveller numbers, France's NIR after
+# whose it is.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "driver: Ayşe Kaya, T.C. 28491730510, ehliyet B sınıfı",
+        "annemin T.C. no: 53180294776, fatura için",
+        "Turkish id 10493827138 for the travel insurance",
+        "my Turkish national ID is 28491730510",
+        "ИНН для работодателя: 770708389324",
+        "мой личный ИНН, для налоговой: 502403117707",
+        "inombolo kamazisi wami ngu 8805145012088",
+        "inombolo yesazisi sam ngu 9503220091080",
+        "my ID-nommer is 0101015800085",
+        "আম্মুর এনআইডি নম্বর 8698714325, ভাতার ফর্মে লাগবে",
+        "বাবার এনআইডি: 19901234567890123",
+        "my global entry / known traveler number 158 829 004, add it to the delta booking",
+        "KTN 981234567 for TSA PreCheck",
+        "NEXUS PASSID: 150042871",
+        "French employee INSEE no: 2 91 03 75 112 045 50",
+    ],
+)
+def test_an_id_of_more_countries_by_its_word_is_found(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Turkish Airlines booking 28491730510",  # (a nationality alone names no id)
+        "ИНН организации 7707083893, КПП 770701001",  # (a company's INN: ten digits)
+        "inombolo yocingo 0821234567, ngishayele",
+        "T.C. Sağlık Bakanlığı randevu hattı 182",
+        "known traveler? no, I never applied for global entry",
+    ],
+)
+def test_a_nationality_a_company_or_a_phone_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
+# 5. A number the text names as another thing's, after an id's word: an application's, a
+# case's, a claim's, an order's, an appointment's number, a trust's reference; a school's,
+# an employer's or a club's id card; a network's PAN id; a software licence's key; a
+# reference glued to letters that holds a birth date's shape; a seller's tax numbers.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "your Emirates ID renewal application number is 20241124-1182",
+        "passport renewal appointment number: 4471-2290-18",
+        "Social Security office case number 0982-118-44, call back Thursday",
+        "NHS app says my repeat prescription is ready, order ref 58508-75905, collect after 2",
+        "NHS trust reference: RQM-2025-114402, referral received 24/11",
+        "Aadhaar update request number: 0041-22981-77",
+        '"my claim number is four six five, three six, six eight two two" from the voicemail',
+        "policy number 349-65-5924 for the home insurance",
+        "the niece's school ID card number is 33010620, expires in june",
+        "student id card 2023-1457 lost, replacement costs $25 at the registrar",
+        "employee ID card 00451872 for the turnstile",
+        "gym membership id card 7712 0045",
+        "zigbee2mqtt: pan id 6754, channel 15, coordinator SONOFF",
+        "license key for Sublime Text: EA7E-1234567",
+        "licence key 4471-2290-AB88 for the CAD seat",
+        "환불 처리되었습니다. 처리번호 RF20241124-3310",
+        "香港身份證換領預約編號 HKID-2024-5513，下星期二",
+        "NIP sprzedawcy: 526-000-12-46, REGON 012100784",
+        "Steuernummer des Lieferanten: 143/234/56789",
+        'PLACEHOLDER: passport_no = "XX0000000", national_id = "<redacted>"',
+    ],
+)
+def test_another_things_number_after_an_ids_word_passes(text: str) -> None:
+    assert _rule(text) != "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "your Emirates ID is 784-1990-1234567-1, the renewal application is done",
+        "my passport number for the visa application is 533918462",
+        "SSN 349-65-5924 for the claim form",
+        "NHS number 943 476 5919, order ref 58508-75905",
+        "my national ID card number is 33010620",
+        "student visa: passport no. 533918462",
+        "driver's licence D1234567, the licence key for the software is on the USB stick",
+        "Social Security number 349-65-5924, case number 0982-118-44",
+        "HKID A123456(3)",
+        "NIP (mój, osobisty) 526-000-12-46",
+    ],
+)
+def test_an_id_beside_another_things_number_is_still_found(text: str) -> None:
+    assert _rule(text) == "government_id"

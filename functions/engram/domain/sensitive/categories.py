@@ -82,6 +82,11 @@ _INSTITUTION_LABEL = re.compile(
 )
 
 
+def labelled_as_another_institutions(text: str, at: int) -> bool:
+    """Whether the number at ``at`` is labelled right before it as another institution's."""
+    return _INSTITUTION_LABEL.search(text, max(0, at - 40), at) is not None
+
+
 def numbers_of_other_institutions(text: str) -> bool:
     """Whether every number of four digits or more (outside dates, times, digests) is
     labelled right before it as another institution's ("Hospital No. K0092281",

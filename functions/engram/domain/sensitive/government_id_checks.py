@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from engram.domain.sensitive.cards import luhn_valid
-from engram.domain.sensitive.categories import longest_digit_run
+from engram.domain.sensitive.categories import labelled_as_another_institutions, longest_digit_run
 from engram.domain.sensitive.id_documents import ein_form
 from engram.domain.sensitive.national_id_checks import (
     NATIONALITY_CHECKS,
@@ -43,7 +43,7 @@ _NIE_RE = re.compile(r"(?<![\w])([XYZxyz])(\d{7})-?([A-Za-z])(?!\w)")
 _CN_ID_RE = re.compile(r"(?<![\dA-Za-z])\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])")
 _BE_NN_RE = re.compile(r"(?<![\d.])(\d{2})\.(\d{2})\.(\d{2})-(\d{3})\.(\d{2})(?![\d.])")
 _HETU_RE = re.compile(r"(?<![\w\-])(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])(\d{2})[-+A-FU-Y](\d{3})([0-9A-Y])(?![\w\-])")
-_SE_PNR_RE = re.compile(r"(?<![\d\-])(?:19|20)?(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[-+](\d{4})(?![\d\-])")
+_SE_PNR_RE = re.compile(r"(?<![\w\-])(?:19|20)?(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[-+](\d{4})(?![\d\-])")
 _KR_RRN_RE = re.compile(r"(?<![\d\-])(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-([1-8]\d{6})(?![\d\-])")
 _CZ_RC_RE = re.compile(r"(?<![\d/])(\d{2})([0-13-6]\d|[57][0-2])(0[1-9]|[12]\d|3[01])/(\d{3,4})(?![\d/])")
 _PAN_RE = re.compile(r"\b[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]\b")
@@ -110,11 +110,22 @@ _OTHER_NUMBER_BEFORE = re.compile(
 )
 
 
+# An id's own word between another institution's label and the number says whose id it is
+# ("French employee INSEE no: 1 84 01 ...": the employee's NIR).
+_ID_WORD_BETWEEN = re.compile(
+    r"\b(?:insee|nir|s[ée]cu(?:rit[ée]\s+sociale)?|ssn|social\s+security|national\s+insurance|nino|nhs|bsn|pesel"
+    r"|cpf|aadhaa?r|kimlik|tckn|personnummer|rrn|cnp|egn|oib|curp|hetu|henkil[öo]tunnus)\b",
+    re.IGNORECASE,
+)
+
+
+def _another_institutions(text: str, start: int) -> bool:
+    other = _OTHER_NUMBER_BEFORE.search(text, max(0, start - 40), start)
+    return other is not None and _ID_WORD_BETWEEN.search(text, other.start(), start) is None
+
+
 def _found(regex: re.Pattern[str], text: str, valid: Callable[[re.Match[str]], bool]) -> bool:
-    return any(
-        valid(m) and not _OTHER_NUMBER_BEFORE.search(text, max(0, m.start() - 40), m.start())
-        for m in regex.finditer(text)
-    )
+    return any(valid(m) and not _another_institutions(text, m.start()) for m in regex.finditer(text))
 
 
 def _checked_id(text: str) -> bool:
@@ -254,6 +265,8 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
             continue  # "SSN box blank ... EIN 84-1273390": nine digits, written as an EIN
         if _ROUTING_BEFORE.search(text, max(0, m.start() - 30), m.start()):
             continue  # "routing 319947621 account ... social security deposit": the bank's number
+        if labelled_as_another_institutions(text, m.start()):
+            continue  # "Social Security office case number 0982-118-44", "NHS app ... order ref 58508-75905"
         if any(len(d) == n and check(d) for n, check in checks) and not _PHONE_BEFORE.search(text, 0, m.start()):
             return True
     return False
@@ -284,11 +297,16 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
     lower = text.lower()
     if "my number" in lower or "individual number" in lower:
         checks.append((12, _my_number_valid))
+    if _TC_DOTTED.search(text):
+        checks.append((11, _tr_kimlik_valid))  # Turkey's "T.C. 17651127628", "T.C. no: ..."
     if {"social", "security"} <= words:
         checks.append((9, _ssn_like))
     if {"social", "insurance"} <= words or _sin_named(text, words):
         checks.append((9, _sin_valid))
     return checks
+
+
+_TC_DOTTED = re.compile(r"\bT\.\s?C\.?(?!\w)")
 
 
 def _sin_named(text: str, words: frozenset[str]) -> bool:

@@ -11,14 +11,17 @@ from engram.domain.sensitive.categories import WORDS, folded_words, longest_digi
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
 from engram.domain.sensitive.id_documents import (
     another_things_number,
+    another_things_number_named,
     employers_ein,
     listed_document_number,
     named_as_another_things,
     persons_ein,
+    software_licence,
     trade_or_sports_licence,
 )
 from engram.domain.sensitive.keys import OTHER_LICENCES
 from engram.domain.sensitive.national_id_words import (
+    ANOTHER_NUMBER_NAMED_BEFORE,
     CIVIL_SHAPE,
     COMPANY_ID_WORDS,
     MORE_ID_STEMS,
@@ -33,8 +36,10 @@ from engram.domain.sensitive.national_id_words import (
     SCRIPT_ID_RE,
     SHAPE_BEFORE,
     companys_form,
+    names_a_company,
     persons_tax_number,
     printed_id_beside_its_word,
+    script_id_value,
 )
 
 # -- government ids ------------------------------------------------------------------------------
@@ -204,6 +209,13 @@ _SHAPE_AFTER = {
     "nic": NIC_SHAPE,  # (Sri Lanka's and Pakistan's: "NIC" is a network card too)
     "civil": CIVIL_SHAPE,  # (a court's "Civil No. 2023-004512" is a case)
 }
+# India's PAN and Hong Kong's id have one printed form ("pan id 6754" is a Zigbee network's,
+# "HKID-2024-5513" an appointment's number); for the rules only (the learned stage reads a
+# PAN's word beside digits as it did).
+_PRINTED_FORM_AFTER = {
+    "pan": re.compile(r"[A-Za-z]{5}\s?\d{4}\s?[A-Za-z]"),
+    "hkid": re.compile(r"[A-Za-z]{1,2}\s?\d{6}\s?(?:\(?[\dAa]\)?)?"),
+}
 
 
 # A value under an id's key holds the id: a run of an id's shape, not only years or words
@@ -222,6 +234,8 @@ def id_like(token: str) -> bool:
     compact = re.sub(r"[\s\-./]", "", token)
     digits = sum(c.isdigit() for c in compact)
     letters = sum(c.isalpha() for c in compact)
+    if len({c for c in compact if c.isdigit()}) <= 1 and {c for c in compact.upper() if c.isalpha()} <= {"X"}:
+        return False  # a template's "XX0000000"
     if digits >= 6:
         return True
     if _LOWER_WORD.search(compact):
@@ -237,12 +251,12 @@ _DATE = re.compile(
 
 def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
     # (a company's tax number's word names no person's id beside a company: "NIF da empresa 500100144")
-    company = words & COMPANY_ID_WORDS and _company(text) and not persons_tax_number(text)
+    company = words & COMPANY_ID_WORDS and names_a_company(text) and not persons_tax_number(text)
     checked = words - COMPANY_ID_WORDS if company else words
     if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
         return True
     # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
-    return printed_id_beside_its_word(text) and not _company(text)
+    return printed_id_beside_its_word(text) and not names_a_company(text)
 
 
 def has_government_id(text: str, words: frozenset[str]) -> bool:
@@ -254,15 +268,18 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True  # an Argentine DNI, written with dots
     if (
         OTHER_SCRIPT.search(text)
-        and (any(id_like(m.group("id").strip()) for m in SCRIPT_ID_RE.finditer(text)) or RU_PASSPORT_RE.search(text))
-        and not _company(text)
+        and (
+            any(id_like((script_id_value(m) or "").strip()) for m in SCRIPT_ID_RE.finditer(text))
+            or RU_PASSPORT_RE.search(text)
+        )
+        and not names_a_company(text)
     ):
         return True
     # (a company's tax and registration numbers are not a person's; asked last, as it is
     # the costly question and most text has no id to ask it about)
     if persons_ein(text):
         return True  # a sole proprietor's EIN is the person's, whatever the business is called
-    if bool(words & _ID_STEMS) and _id_after_its_word(text) and not _company(text):
+    if bool(words & _ID_STEMS) and _id_after_its_word(text) and not names_a_company(text):
         return True
     return listed_document_number(text) or _id_in_a_file_name(text) or _answered_id(text)
 
@@ -310,12 +327,7 @@ def _id_in_a_file_name(text: str) -> bool:
 
 def company_numbers(text: str) -> bool:
     """Whether the text names a company and its tax or registration numbers."""
-    return _company(text)
-
-
-def _company(text: str) -> bool:
-    flat = text.replace("_", " ")  # a record's keys ("tax_id_type": "eu_vat")
-    return _BUSINESS.search(flat) is not None and _BUSINESS_ID.search(flat) is not None
+    return names_a_company(text)
 
 
 # Licences that are not a driving licence ("fishing license 2024-118833", "business license
@@ -349,7 +361,7 @@ def _id_after_its_word(text: str) -> bool:
             continue  # "Nik's phone is 9905483969": a name, not Indonesia's NIK
         if _VAT_BEFORE.search(text, max(0, at - 6), at):
             continue  # (USt-IdNr., UID-Nr.: a company's VAT number)
-        if stem in _LICENCE_WORDS and _another_licence(text, at):
+        if stem in _LICENCE_WORDS and (_another_licence(text, at) or software_licence(text)):
             continue  # a fishing, business or marriage licence is nobody's id
         if stem in SHAPE_BEFORE and SHAPE_BEFORE[stem].search(text, max(0, at - 30), at):
             continue  # "Pension Scheme Tax Reference": the scheme's
@@ -367,7 +379,8 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
         return False  # (a masked number: "PAN=464192******6793" is a card's, masked)
     if sum(map(str.isdigit, value)) < _MIN_DIGITS_AFTER.get(stem, 0):
         return False
-    if stem in _SHAPE_AFTER and not _SHAPE_AFTER[stem].fullmatch(value.strip()):
+    shape = _SHAPE_AFTER.get(stem) or _PRINTED_FORM_AFTER.get(stem)
+    if shape is not None and not shape.fullmatch(value.strip()):
         return False
     if companys_form(stem, value):
         return False
@@ -375,6 +388,8 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
         return False  # "NID 1234567890 is the network interface id", "CIN ... the cinema chain's order number"
     if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):
         return False  # "passport_no FROM people WHERE id = 12345678": the value is the id's
+    if regex is _ID_FAR_RE and another_things_number_named(text, at + len(stem), m.start("id")):
+        return False  # "Emirates ID renewal application number is ...": the application's
     return regex is _ID_CONTEXT_RE or len(re.sub(r"\W", "", value)) >= 7
 
 
@@ -411,27 +426,6 @@ _ID_FAR_RE = re.compile(
     r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?)(?![\w])",
     re.IGNORECASE,
 )
-# A company named, and its tax or registration number.
-_BUSINESS = re.compile(
-    r"\b(?:gmbh|ag|ltd|limited|inc|llc|plc|s\.a\.|s\.l\.|b\.v\.|sociedad|empresa|bedrijf|company|firma|corp"
-    r"|corporation|unternehmen|companies|şirket|sirket|societ[àa]|soci[ée]t[ée]"
-    # more languages' and countries' words and legal forms for a company
-    r"|entreprise|impresa|azienda|f[öo]retag(?:et)?|yritys|virksomhed|selskab|firm[ayieą]|sp[óo][łl]k\w*|sp\.\s*z\s*o\.o"
-    r"|sarl|sas|eurl|srl|s\.r\.l|s\.p\.a|spa|oy|oyj|aps|a/s|kft|zrt|s\.r\.o|ltda|eireli|pty|llp|pvt|ehf|fyrirt[æa]k\w*"
-    r"|business)\b"
-    r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة",
-    re.IGNORECASE,
-)
-_BUSINESS_ID = re.compile(
-    r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
-    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi|regon|krs|siret|ape|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
-    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|cin|bin|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
-    # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
-    r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
-    re.IGNORECASE,
-)
-
-
 # US driving licences whose printed form is distinctive (a letter, then digits in the
 # state's dashed groups: Florida, Illinois, Wisconsin, Maryland, Michigan spaced), beside
 # the state's name or code or a driving word.
@@ -477,6 +471,9 @@ def _ssn_not_another_number(text: str, m: re.Match[str]) -> bool:
     phone (349-65-5924)" is one)."""
     if NOT_AN_SSN_AFTER.match(text, m.end()):
         return False  # "118-22-0473 (clinic internal, not SSN)"
+    named = ANOTHER_NUMBER_NAMED_BEFORE.search(text, max(0, m.start() - 30), m.start())
+    if named is not None and _SSN_WORD.search(text, named.start(), m.start()) is None:
+        return False  # "my claim number is 465 36 6822", "policy number 349-65-5924"
     other = None
     for other in NOT_A_CARD_BEFORE.finditer(text, 0, m.start()):
         if _BY_PHONE.search(text, max(0, other.start() - 12), other.start()) and _SSN_WORD.search(text, 0, m.start()):

@@ -188,3 +188,36 @@ def trade_or_sports_licence(text: str, at: int) -> bool:
         return True
     words = folded_words(text)
     return not words.isdisjoint(_SPORTS_WORDS) and words.isdisjoint(_DRIVING_WORDS)
+
+
+# What names the number after an id's word as another thing's, right before it: an
+# application's, an appointment's, a case's, an order's number, a trust's reference. Not
+# after "for", "of", ... ("passport number for the visa application is ...": the passport's).
+_WHAT_THE_NUMBER_IS = re.compile(
+    r"\b(?:ref(?:erence)?|application|appointment|case|claim|order|booking|reservation|confirmation|receipt"
+    r"|tracking|ticket|request|transaction|invoice|enquiry|inquiry|complaint|queue|serial|batch)\b",
+    re.IGNORECASE,
+)
+_FOR_WHAT = re.compile(r"\b(?:for|of|on|in|from|to|with|about|für|pour|para|per|voor|na|dla)\b", re.IGNORECASE)
+
+
+def another_things_number_named(text: str, word_end: int, start: int) -> bool:
+    """Whether, between an id's word ending at ``word_end`` and the number at ``start``, a
+    word names the number as another thing's ("Emirates ID renewal application number is
+    ...", "NHS trust reference: ...")."""
+    return any(
+        _FOR_WHAT.search(text, word_end, thing.start()) is None
+        for thing in _WHAT_THE_NUMBER_IS.finditer(text, word_end, start)
+    )
+
+
+# A software licence's words: its "license" names a key, not a driving licence.
+_SOFTWARE_LICENCE = re.compile(
+    r"\blicen[cs]e\s+(?:keys?|codes?|files?|servers?|managers?|agreements?|terms)\b|\bBEGIN\s+LICEN[CS]E\b"
+    r"|\b(?:product|activation|serial|registration)\s+(?:key|code)\b|\bsingle[\s\-]user\s+licen[cs]e\b",
+    re.IGNORECASE,
+)
+
+
+def software_licence(text: str) -> bool:
+    return _SOFTWARE_LICENCE.search(text) is not None

@@ -136,6 +136,17 @@ def _saudi_id(d: str) -> bool:  # citizens start with 1, residents (iqama) with 
     return d[0] in "12" and luhn_valid(d)
 
 
+def _tr_kimlik(d: str) -> bool:  # Turkey: two check digits
+    n = _digits(d)
+    return d[0] != "0" and (sum(n[0:9:2]) * 7 - sum(n[1:8:2])) % 10 == n[9] and sum(n[:10]) % 10 == n[10]
+
+
+def _inn_person(d: str) -> bool:  # Russia's INN of a person: twelve digits, two check digits
+    n = _digits(d)
+    first = _weighted(d, (7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10
+    return first == n[10] and _weighted(d, (3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) % 11 % 10 == n[11]
+
+
 def _nik(d: str) -> bool:  # Indonesia: region, then DDMMYY (a woman's day + 40), serial
     return _date_ok(int(d[6:8]) % 40, int(d[8:10])) and d[:2] != "00"
 
@@ -159,6 +170,10 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"บัตรประชาชน", "ประจำตัวประชาชน"}), 13, _thai_id),
     (frozenset({"snils", "снилс"}), 11, _snils),
     (frozenset({"identity", "id", "rsa", "african"}), 13, _za_id),  # (not "sa": Tagalog's "at, to")
+    # ... and in Zulu, Xhosa and Afrikaans ("inombolo kamazisi", "yesazisi", "identiteitsnommer")
+    (frozenset({"umazisi", "kamazisi", "wamazisi", "isazisi", "yesazisi", "sazisi", "identiteitsnommer"}), 13, _za_id),
+    # Russia's INN of a person (a company's has ten digits)
+    (frozenset({"инн", "inn"}), 12, _inn_person),
     (frozenset({"iqama", "هوية", "الإقامة", "اقامة", "إقامة"}), 10, _saudi_id),
     (frozenset({"nik", "ktp", "ektp", "kependudukan"}), 16, _nik),
     # Sweden's personnummer without its dash, of ten digits or twelve (with the century)
@@ -173,6 +188,7 @@ NATIONALITY_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...
     (frozenset({"thai"}), 13, _thai_id),
     (frozenset({"israeli"}), 9, _israeli_id),
     (frozenset({"saudi"}), 10, _saudi_id),
+    (frozenset({"turkish", "türk", "turk"}), 11, _tr_kimlik),
 )
 NATIONALITY_ID_WORDS = frozenset({"id", "ids", "identity", "national", "citizen"})
 

@@ -33,11 +33,26 @@ SCRIPT_ID_RE = re.compile(
     r"|δίπλωμα\s+οδήγησης"
     # China's and Hong Kong's identity card and its number (身份證號碼), Bengali's NID with
     # either spelling of its "য়", Tamil's, Telugu's and Kannada's Aadhaar, Ethiopia's Fayda
-    r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ)"
+    r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ"
+    # Bangladesh's NID written in Bengali letters
+    r"|এনআইডি)"
     # (the number's word and an acronym in brackets may stand between: "নম্বর (NID) ")
     r"[^\d\n]{0,16}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
     re.IGNORECASE,
 )
+# Another thing's number named between an id's word and the number, in the scripts above:
+# an appointment's, an application's, a reservation's, an order's, a case's ("香港身份證換領
+# 預約編號 HKID-2024-5513": the renewal appointment's number).
+_SCRIPT_ANOTHER_NUMBER = re.compile(
+    r"預約|预约|申請|申请|受理|予約|접수|예약|신청|訂單|订单|案件|處理|处理|처리|заявк|запис"
+)
+
+
+def script_id_value(m: re.Match[str]) -> str | None:
+    """The value a ``SCRIPT_ID_RE`` match gives as the id, unless what stands between the
+    word and the value names it as another thing's number."""
+    return None if _SCRIPT_ANOTHER_NUMBER.search(m.group(), 0, m.start("id") - m.start()) else m.group("id")
+
 
 # A passport number after a nationality ("pasaporte español PAF482910").
 PASSPORT_WORDS = frozenset(
@@ -54,6 +69,10 @@ MORE_ID_WORDS = (
     r"civil\s+(?:id|number|no|card)(?:\s+(?:card|number|no))?|h[ộo]\s+chi[ếe]u|citizenship\s+(?:certificate|card"
     r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
     r"|num[ée]ro\s+d['’]identification\s+national[e]?"
+    # the US's and Canada's trusted traveller numbers (TSA PreCheck's KTN, Global Entry's and
+    # NEXUS's PASSID, DHS's redress number)
+    r"|known\s+travell?er(?:\s+(?:number|no|id|#))?|(?-i:KTN|PASSID)|global\s+entry(?:\s+(?:number|no|id|#|card))?"
+    r"|nexus\s+(?:card|number|no|id|passid)|redress\s+(?:number|no|#)|trusted\s+travell?er\s+(?:number|no|id)"
 )
 # Tax numbers' words that a company's number has too (its words as the word splitter gives them).
 COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
@@ -75,7 +94,10 @@ def persons_tax_number(text: str) -> bool:
     return _PERSONS_TAX_WORD.search(text) is not None
 
 
-MORE_ID_STEMS = frozenset({"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"})
+MORE_ID_STEMS = frozenset(
+    {"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"}
+    | {"known", "ktn", "passid", "global", "nexus", "redress", "trusted"}
+)
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
     r"|nambari|namba"
@@ -124,7 +146,22 @@ RECEIPT_BEFORE = re.compile(r"\b(?:receipt|invoice|order|purchase|billing|shippi
 SHAPE_BEFORE = {
     "tax": re.compile(r"\b(?:scheme|trust|charity|company|corporation|partnership|paye|employer['’]?s?)\s+$", re.I),
     "document": RECEIPT_BEFORE,  # ("Your receipt ... Order ID MT8L2X9Q1P, Document No. 1820...")
+    # a school's, an employer's, a club's or a network's id card or id ("school ID card number
+    # 33010620", "student id card 2023-1457"): not a state's
+    "id": re.compile(
+        r"\b(?:school|student|pupil|employee|staff|work|company|corporate|office|library|gym|club|university|uni"
+        r"|college|campus|member(?:ship)?|badge|press|access|game|player|user|app|pan|network|device|session"
+        r"|customer|vendor|supplier|patient|hospital|faculty|alumni|union|church|loyalty)(?:['’]s)?\s+$",
+        re.I,
+    ),
 }
+# Another thing's number named right before an SSN's form ("my claim number is 465 36 6822").
+ANOTHER_NUMBER_NAMED_BEFORE = re.compile(
+    r"\b(?:claim|case|policy|application|appointment|confirmation|booking|reservation|member(?:ship)?|patient"
+    r"|account|ticket|order|tracking|ref(?:erence)?|invoice|receipt|transaction|request|serial|model|part)"
+    r"\s*(?:number|no\.?|nr\.?|#|id)?\s*(?:is|was|:|=|-)?\s*$",
+    re.I,
+)
 
 
 def afm_valid(d: str) -> bool:
@@ -170,3 +207,33 @@ def printed_id_beside_its_word(text: str) -> bool:
     if _IC.search(text):
         return True
     return not text.isascii() and _HK_ID.search(text) is not None
+
+
+# A company named, and its tax or registration number.
+BUSINESS = re.compile(
+    r"\b(?:gmbh|ag|ltd|limited|inc|llc|plc|s\.a\.|s\.l\.|b\.v\.|sociedad|empresa|bedrijf|company|firma|corp"
+    r"|corporation|unternehmen|companies|şirket|sirket|societ[àa]|soci[ée]t[ée]"
+    # more languages' and countries' words and legal forms for a company
+    r"|entreprise|impresa|azienda|f[öo]retag(?:et)?|yritys|virksomhed|selskab|firm[ayieą]|sp[óo][łl]k\w*|sp\.\s*z\s*o\.o"
+    r"|sarl|sas|eurl|srl|s\.r\.l|s\.p\.a|spa|oy|oyj|aps|a/s|kft|zrt|s\.r\.o|ltda|eireli|pty|llp|pvt|ehf|fyrirt[æa]k\w*"
+    r"|business"
+    # a seller's or a supplier's, as an invoice names them ("NIP sprzedawcy", "Steuernummer des Lieferanten")
+    r"|seller|vendor|supplier|merchant|sprzedawc\w*|dostawc\w*|kontrahent\w*|lieferant\w*|verk[äa]ufer\w*"
+    r"|proveedor\w*|fournisseur\w*|vendeur\w*|fornitor\w*|venditor\w*|fornecedor\w*|vendedor\w*)\b"
+    r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة",
+    re.IGNORECASE,
+)
+BUSINESS_ID = re.compile(
+    r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
+    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi|regon|krs|siret|ape|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|cin|bin|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
+    r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
+    re.IGNORECASE,
+)
+
+
+def names_a_company(text: str) -> bool:
+    """Whether the text names a company (or a seller) and its tax or registration numbers."""
+    flat = text.replace("_", " ")  # a record's keys ("tax_id_type": "eu_vat")
+    return BUSINESS.search(flat) is not None and BUSINESS_ID.search(flat) is not None
