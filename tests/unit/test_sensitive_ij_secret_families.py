@@ -96,3 +96,36 @@ def test_a_code_named_by_how_it_came_or_what_it_releases_is_found(text: str) -> 
 @pytest.mark.parametrize("text", _NO_SENT_CODE)
 def test_an_order_booking_or_tracking_code_a_time_or_a_phone_number_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 3. Values public by design that look like secrets: a key named public then what it is for,
+# an extended public key, a wallet's address after its word, a Firebase web config's apiKey,
+# a Twilio resource's SID. What a name says is private, and a provider's secret format, stay.
+_PUBLIC_BY_DESIGN = [
+    "the server's wireguard public key for the office tunnel is Hq3vX9mL2pR7tK4wN8yB1cF6gJ0sD5aE2uZ9oI3rT7k=",
+    "my age public key for the backups: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p",
+    "chave pública do Mercado Pago: APP_USR-7c1d9e2a-4b3f-4a8e-9d0c-2e1f3a4b5c6d, vai no checkout",
+    "watch-only wallet: zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs",
+    "send the refund to my TRC20 address TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    "dirección de mi wallet de Solana: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    'const firebaseConfig = { apiKey: "AIzaSyC4pL9qW2eR5tY8uI1oP3aS6dF9gH2jK5l", authDomain: "recipes-9a1f.firebaseapp.com" }',
+    "messaging service SID MG3f9c2a17e4b0d8c6a5f1e2d3b4c5a6f7, sender pool of 3 numbers",
+]
+_STILL_SECRET = [
+    "the server's wireguard private key is Hq3vX9mL2pR7tK4wN8yB1cF6gJ0sD5aE2uZ9oI3rT7k=",
+    "public key for stripe is pk_live_51Hx, the secret one is sk_live_51HxQ2pL9aZ8bK7cJ6dM5eN4fO3gP2hQ1i",
+    "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LHF5NDjtrkdrjmJkAHVZUkdRXuRz8wyLke",
+    "solana private key: 4Z7cXSyeFR8wNGMVXUE1TwtKn5D5Vu7FzEv69dokLv7KrQk7h6pu4XqLQmLeBvF8RJ1mHXP2Y8zMuz9Nk3aPfpe8",
+    'const config = { apiKey: "AIzaSyC4pL9qW2eR5tY8uI1oP3aS6dF9gH2jK5l", maps: true }',
+    "Twilio auth token 8f3c2a17e4b0d8c6a5f1e2d3b4c5a6f7b, account AC3f9c2a17e4b0d8c6a5f1e2d3b4c5a6f7",
+]
+
+
+@pytest.mark.parametrize("text", _PUBLIC_BY_DESIGN)
+def test_a_value_public_by_design_passes_the_rules(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _STILL_SECRET)
+def test_a_private_key_or_a_providers_secret_beside_them_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -9,6 +9,7 @@ import base64
 import math
 import re
 
+from engram.domain.sensitive.public_values import mask_public_values
 from engram.domain.sensitive.secret_settings import secret_setting
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
 
@@ -122,7 +123,7 @@ def public_or_sealed(text: str) -> str:
         text = _SEALED_RE.sub(" ", _CIPHERTEXT_RE.sub(" ", text))
     if "EXAMPLE" in text:
         text = _DOCUMENTED_EXAMPLE_RE.sub("<example>", text)  # (a placeholder to every rule)
-    return text
+    return mask_public_values(text, lambda value: _TOKEN_RE.search(value) is not None)
 
 
 # A provider's documented example key, which says so in its value and grants nothing (AWS's

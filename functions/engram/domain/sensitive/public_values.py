@@ -1,0 +1,80 @@
+"""Values public by design that look like secrets, masked before the secret rules read a text
+(``secret_formats.public_or_sealed``): what anyone may know and what opens nothing.
+
+- a key named public, then what it is for, then its value ("my wireguard public key for the
+  laptop is 4vLk...=", "chave pública do Mercado Pago: APP_USR-<uuid>");
+- an extended public key (xpub, ypub, zpub, tpub: a watch-only wallet reads it, no one
+  spends with it);
+- a wallet's address after its word or its chain's ("solana address for the airdrop: 7xKX...",
+  "endereço para receber USDT (TRC20): TNPe..."): where money is sent, not what moves it;
+- a Firebase web app's apiKey inside its config (shipped to every browser by design, as
+  Firebase documents; the project's rules guard its data);
+- a Twilio resource's SID (MG..., PN... and 32 hex: which service or number; the auth token
+  is what grants).
+
+A value in a provider's secret format stays a secret whatever its name says (the caller's
+``is_credential``), and so does anything a name says is private or secret."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_PUBLIC_KEY_NAMED = re.compile(
+    r"(?<![\w])(?:public[\s_\-]?key|pub[\s_\-]?key|clave\s+p[úu]blica|chave\s+p[úu]blica|cl[ée]\s+publique"
+    r"|[öo]ffentliche[rn]?\s+schl[üu]ssel|chiave\s+pubblica|publieke\s+sleutel|klucz\s+publiczny)(?![\w])"
+    r"(?P<gap>[^\n.;:=\",]{0,60}?)(?:\s(?:is|es|est|ist|é|è|jest)\s|:|=)\s*[\"'“]?"
+    r"(?P<value>[A-Za-z0-9+/_\-]{20,}={0,2})",
+    re.IGNORECASE,
+)
+_PRIVATE = re.compile(r"private|priv[ée]e?|privad|privat|secret|segred|geheim|signing", re.IGNORECASE)
+_EXTENDED_PUBLIC_KEY = re.compile(r"(?<![A-Za-z0-9])[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])")
+_ADDRESS_WORD = re.compile(
+    r"(?<![\w])(?:address|addr|wallet\s+address|endere[çc]o|direcci[óo]n|adresse|indirizzo|adres|adresa"
+    r"|trc-?20|erc-?20|bep-?20|usdt|tron|solana|sol|phantom|receiving|receive|deposit)(?![\w])",
+    re.IGNORECASE,
+)
+_BASE58_RUN = re.compile(r"(?<![A-Za-z0-9])[1-9A-HJ-NP-Za-km-z]{32,44}(?![A-Za-z0-9])")
+_FIREBASE = re.compile(r"firebase|authDomain|messagingSenderId", re.IGNORECASE)
+_FIREBASE_KEY = re.compile(r"(?:(?i:\bapi_?key)[\"']?\s*[:=]\s*[\"']?)?\bAIza[0-9A-Za-z_\-]{20,}[\"']?")
+# (not the account's AC...: written beside its auth token, 32 hex that only the pair tells apart)
+_TWILIO_SID = re.compile(r"\b(?:MG|PN|SM|MM|CA|RE|CF|IS|VA|WS|WK|TR|QU|CH|CR|HX|PK)[0-9a-f]{32}\b")
+_PUBLIC = "publickey"
+
+
+def mask_public_values(text: str, is_credential: Callable[[str], bool]) -> str:
+    lowered = text.lower()
+    if "pub" in lowered or "blic" in lowered or "bbli" in lowered or "ffentlich" in lowered or "publiek" in lowered:
+        text = _PUBLIC_KEY_NAMED.sub(lambda m: _named_public(m, is_credential), text)
+        if "pub" in lowered:
+            text = _EXTENDED_PUBLIC_KEY.sub(_PUBLIC, text)
+    if "AIza" in text and _FIREBASE.search(text) is not None:
+        text = _FIREBASE_KEY.sub(_PUBLIC, text)
+    if any(p in text for p in ("MG", "PN", "SM", "MM", "CA", "RE", "CF", "IS", "VA", "WS", "WK", "TR", "QU")):
+        text = _TWILIO_SID.sub(_PUBLIC, text)
+    if any(w in lowered for w in _ADDRESS_STEMS):
+        text = _addresses(text)
+    return text
+
+
+_ADDRESS_STEMS = (
+    *("addr", "endere", "direcci", "adress", "indirizzo", "adres", "trc", "erc", "bep", "usdt", "tron"),
+    *("solana", "sol ", "phantom", "receiv", "deposit"),
+)
+
+
+def _named_public(m: re.Match[str], is_credential: Callable[[str], bool]) -> str:
+    if _PRIVATE.search(m.group("gap")) or is_credential(m.group("value")):
+        return m.group()
+    return m.group()[: m.start("value") - m.start()] + _PUBLIC
+
+
+def _addresses(text: str) -> str:
+    """A base58 string of an address's length (32-44: Solana, TRON; a private key in base58
+    is 64 bytes, 87-88 characters) with an address's or a chain's word just before it."""
+    out, at = [], 0
+    for m in _BASE58_RUN.finditer(text):
+        if _ADDRESS_WORD.search(text, max(0, m.start() - 60), m.start()) is not None:
+            out.append(text[at : m.start()] + _PUBLIC)
+            at = m.end()
+    return "".join(out) + text[at:] if out else text
