@@ -132,6 +132,10 @@ def test_two_blocks_of_eight_without_the_checks_pass(text: str) -> None:
         "my ID-nommer is 0101015800085",
         "আম্মুর এনআইডি নম্বর 8698714325, ভাতার ফর্মে লাগবে",
         "বাবার এনআইডি: 19901234567890123",
+        "میرا شناختی کارڈ نمبر 35202-4481936-7 ہے",
+        "قومی شناختی کارڈ 42101-1234567-4 والد صاحب کا",
+        "CNIC 42101-1234567-4 (abbu)",
+        "بطاقة الهوية رقم 30105211234563",
         "my global entry / known traveler number 158 829 004, add it to the delta booking",
         "KTN 981234567 for TSA PreCheck",
         "NEXUS PASSID: 150042871",
@@ -206,3 +210,43 @@ def test_another_things_number_after_an_ids_word_passes(text: str) -> None:
 )
 def test_an_id_beside_another_things_number_is_still_found(text: str) -> None:
     assert _rule(text) == "government_id"
+
+
+# 6. Numbers that are no card, though Luhn and a brand's prefix accept them: an identity
+# card's number beside its word in Urdu, Persian or Arabic (كارڈ, کارت, بطاقة are "card"),
+# a number in Pakistan's CNIC form or New Zealand's account form, a number the text names as
+# another thing's right after it or says is no card, a card's key over a vault's token.
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("kiwibank 38-9012-0447512-00 for the flat power split", ""),
+        ("flat bond to 38 9012 0447512 00 please", ""),
+        ("shipment 42101-1234567-4 left Karachi", ""),
+        ("48219935 18190934 are the two meter numbers (gas / electric) for the new flat", ""),
+        ("4596 6542 5987 4713 n'est pas une carte, c'est le numéro de série de l'onduleur", ""),
+        ("4532 0151 1283 0366 is not a card, it's the inverter's serial number", ""),
+        ("4532015112830366 is the serial number of the heat pump", ""),
+        ("4532 0151 1283 0366 es el número de serie del inversor, no una tarjeta", ""),
+        ("tokenized (vault id 7f3e1c90-2a8b-4d6e-b1f0-9c8d7e6a5b43)", "billing.card_on_file"),
+        ("stored in the vault as tok_1Nq8b2XyZ, last4 4242", "card_number"),
+    ],
+)
+def test_a_number_that_is_no_card_passes_as_a_card(text: str, key: str) -> None:
+    assert _rule(text, key) != "payment_card"
+    assert _filter(text, key) != "payment_card"
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("my visa 4532 0151 1283 0366, not the ID card", ""),
+        ("4532015112830366 is my card, the serial number of the reader is on its back", ""),
+        ("card 4532-0151-1283-0366 exp 09/28", ""),
+        ("amex 34 7545 9844 60218", ""),
+        ("4532 0151 1283 0366 is not a card I use any more, but it still works", ""),
+        ("4532 0151 1283 0366", "billing.card_on_file"),
+        ("کارت بانکی: 4532 0151 1283 0366", ""),
+    ],
+)
+def test_a_card_beside_those_words_is_still_a_card(text: str, key: str) -> None:
+    assert _rule(text, key) == "payment_card"

@@ -168,7 +168,12 @@ _OTHER_CARD = re.compile(
     r"|metro|oyster|rewards?|(?<!diners\s)club|discount|store|payback|miles|points|flyer|vitale|nectar|bonus)\s+card\b"
     r"|\bcarte\s+vitale\b|\b(?:club|gift|bonus|loyalty)card\b"
     # in Russian: a loyalty, discount, bonus or gift card
-    r"|карт\w*\s+(?:лояльности|магазина|клиента|покупателя)|(?:скидочн|бонусн|подарочн|клубн)\w*\s+карт\w*",
+    r"|карт\w*\s+(?:лояльности|магазина|клиента|покупателя)|(?:скидочн|бонусн|подарочн|клубн)\w*\s+карт\w*"
+    # an identity card, in English and in Urdu, Persian, Arabic, Hindi and Bengali (their word
+    # for a card is a payment card's word too: "شناختی کارڈ", "کارت ملی", "بطاقة الهوية")
+    r"|\b(?:national|identity|voter|ration|aadhaa?r|pan|residence|emirates|civil|citizen(?:ship)?)\s+card\b"
+    r"|شناختی\s*کارڈ|کارت\s*(?:ملی|شناسایی)|بطاق[ةه]\s*(?:ال)?(?:هوي[ةه]|شخصي[ةه]|رقم\s*القومي)"
+    r"|(?:आधार|पैन|वोटर|पहचान)\s*कार्ड|(?:এনআইডি|আইডি|ভোটার)\s*কার্ড",
     re.IGNORECASE,
 )
 _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
@@ -177,7 +182,10 @@ _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
 # card, 4222 ..." is a payment card).
 _OTHER_CARD_RIGHT_BEFORE = re.compile(
     r"\b(?:(?<!diners\s)club\s*card|nectar(?:\s+card)?|library\s+card|gift\s*card|rewards?(?:\s+card)?|points\s+card"
-    r"|bonus\s*card|payback(?:\s+card)?|loyalty\s*card)\s*(?:number|no\.?|nr\.?|#)?\s*[:\-]?\s*$",
+    r"|bonus\s*card|payback(?:\s+card)?|loyalty\s*card)\s*(?:number|no\.?|nr\.?|#)?\s*[:\-]?\s*$"
+    # an identity card right before its number ("بطاقة الهوية رقم 3010521...", "ID card no. ...")
+    r"|(?:\b(?:national\s+id|national\s+identity|identity|id)\s+card|شناختی\s*کارڈ|کارت\s*(?:ملی|شناسایی)"
+    r"|بطاق[ةه]\s*(?:ال)?(?:هوي[ةه]|شخصي[ةه]|رقم\s*القومي))\s*(?:number|no\.?|nr\.?|#|رقم|نمبر|شماره)?\s*[:\-]?\s*$",
     re.IGNORECASE,
 )
 # Brands whose prefixes are shared with other numbers (Maestro's 50, 56-58, 63, 67).
@@ -233,6 +241,25 @@ def _card_named_before(text: str, at: int) -> bool:
     return bool(_CARD_WORD.search(line)) and not _OTHER_CARD.search(line) and "." not in line.rstrip(". ")
 
 
+# Numbers printed in another thing's groups, never a card's: Pakistan's CNIC (5-7-1) and New
+# Zealand's bank account (bank, branch, account, suffix: 2-4-7-2 or 3).
+_OTHER_FORM = re.compile(r"\d{5}([ \-])\d{7}\1\d|\d{2}([ \-])\d{4}\2\d{7}\2\d{2,3}")
+# A number named right after it as another thing's, or said to be no card ("… are the two
+# meter numbers", "… is the serial number of the heat pump", "… n'est pas une carte, c'est
+# le numéro de série"); not "… is my card, the serial number …" nor "… is not a card I use".
+_NAMED_AFTER = re.compile(
+    r"\s*(?:(?:is|are|was|were|=)\s+(?:just\s+|only\s+|actually\s+)?(?:the|my|our|a|an|his|her|their|its)?\s*"
+    r"(?:(?!card|carte|tarjeta|karte)[\w'’]+\s+){0,3}?(?:serial|meter|tracking|order|invoice|imei|model|part|policy"
+    r"|membership|loyalty|customer|booking|confirmation|ticket|phone|barcode|sku|product)\s*(?:numbers?|nos?\b|#|ids?)"
+    r"|(?:,\s*)?(?:(?:is|was)\s+not|isn['’]t|n['’]est\s+pas|no\s+es|ist\s+keine?|não\s+é|non\s+è)\s+"
+    r"(?:a|an|my|any|une?|una?|um|uma|eine?)?\s*(?:credit\s+|debit\s+|bank\s+|payment\s+)?"
+    r"(?:card|carte|tarjeta|karte|kreditkarte|cart[ãa]o|carta)\b(?=\s*(?:[,.;:!)—–\-]|$))"
+    r"|\s*(?:es|est|c['’]est|ist)\s+(?:el|le|la|die|der)\s+(?:n[úu]mero\s+de\s+serie|num[ée]ro\s+de\s+s[ée]rie"
+    r"|seriennummer|z[äa]hlernummer|num[ée]ro\s+de\s+compteur|n[úu]mero\s+de\s+contador))",
+    re.IGNORECASE,
+)
+
+
 def _card_at(text: str, m: re.Match[str]) -> bool:
     """Whether the number ``m`` found is a card: Luhn, a brand (or a card word before an
     unknown prefix), and no other card's, order's or account's label before it."""
@@ -241,6 +268,8 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         return False
     if _tail_of_an_iban(text, m) or _south_african_id(text, m, digits):
         return False  # "GB24 MONZ 5703 4514 2473 61": the digits of an IBAN
+    if _OTHER_FORM.fullmatch(m.group()) or _NAMED_AFTER.match(text, m.end()):
+        return False  # "kiwibank 38-9012-0447512-00", "48219935 18190934 are the two meter numbers"
     before = text[max(0, m.start() - 40) : m.start()]
     paid_with = _paid_with(text, m, before)
     if not (_brand(digits) or (12 < len(digits) < 20 and paid_with and _CARD_WORD.search(before))):

@@ -18,6 +18,7 @@ from engram.domain.sensitive.categories import (
     SECRET,
     WORDS,
     SensitiveMatch,
+    id_digits,
     sensitive_match,
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
@@ -116,7 +117,9 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     rule = key_rule(key)
     if rule == GOVERNMENT_ID and "pan" in _key_words(key) and has_card(text):
         rule = CARD  # [paymentMethod.primary.pan] "5491…": a card's primary account number, not India's PAN
-    digits = sum(map(str.isdigit, text))
+    # (a card's, an account's or an id's digits are not a UUID's, a date's or a sum's: [card_on_file]
+    # "tokenized (vault id 7f3e1c90-...)" holds no card)
+    digits = id_digits(text) if rule in NEEDS_DIGITS else sum(map(str.isdigit, text))
     pointer = rule == SECRET and _not_the_secret(text, key)
     holds = rule != GOVERNMENT_ID or holds_an_id(text)
     if rule is not None and text.strip() and not pointer and holds and digits >= MIN_KEY_DIGITS.get(rule, 0):
