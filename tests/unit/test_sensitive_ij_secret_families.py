@@ -129,3 +129,35 @@ def test_a_value_public_by_design_passes_the_rules(text: str) -> None:
 @pytest.mark.parametrize("text", _STILL_SECRET)
 def test_a_private_key_or_a_providers_secret_beside_them_is_still_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 4. A secret's word with what happened to it or how it is used where its value would be,
+# a bank's branch code, a locker's id, a queue's ticket ("senha"): no value given.
+_NAMED_WITHOUT_A_VALUE = [
+    "password auth disabled in sshd_config, keys only",
+    "my email password was hacked last year, changed all of them since",
+    "le mot de passe du wifi est affiché dans la cuisine",
+    "the guest wifi password is posted at the front desk",
+    "na fila do INSS, minha senha é C045",
+    "senha de atendimento B112, guichê 3",
+    "FNB branch code 250655, universal for all accounts",
+    "the locker code didn't work, locker id 4471, row 3",
+]
+_NAMED_WITH_A_VALUE = [
+    "my password is hunter2 and it was hacked",
+    "the wifi password is Kiwi!Fruit7, posted at the front desk",
+    "senha do banco: 4471",
+    "the locker code is 4471",
+    "le mot de passe du wifi est Soleil!Cuisine42, affiché dans la cuisine",
+    "senha do app do banco: Fila#2024",
+]
+
+
+@pytest.mark.parametrize("text", _NAMED_WITHOUT_A_VALUE)
+def test_a_secret_named_without_its_value_passes_the_rules(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _NAMED_WITH_A_VALUE)
+def test_the_same_words_with_a_value_are_found(text: str) -> None:
+    assert find_by_rules(text) is not None

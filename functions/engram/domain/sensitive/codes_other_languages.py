@@ -92,7 +92,7 @@ _NOT_A_SECRET = re.compile(
     r"|indirim(?:i|kodu)?|tracking|sendung(?:s(?:nummer|verfolgung))?|suivi|seguimiento|rastreo|отслеж\w*|takip"
     r"|bestell(?:ung|nummer)?|commande|pedido|ordine|zam[óo]wieni[ae]|заказ\w*|sipari[şs](?:i|in)?|artikel(?:nummer)?"
     r"|produkt(?:code)?|produit|producto|prodotto|product|country|pa[íi]s|landes(?:code|vorwahl)|regi[óo]n|регион\w*"
-    r"|ifsc|swift|bic|iban|sort\s+code|routing|blz|qr|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
+    r"|ifsc|swift|bic|iban|sort\s+code|branch|filial|sucursal|ag[êe]ncia|clearing|routing|blz|qr|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
     r"(?![\w])"
     r"|خصم|الخصم|كوبون|قسيمة|تخفیف|קופון|הנחה|折扣|优惠|割引|クーポン|할인|쿠폰|邮编|郵便|우편|رمز\s*بريدي|الرمز\s*البريدي"
     r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์",
@@ -117,7 +117,7 @@ _AFTER_VALUE = re.compile(
 )
 _BEFORE_NOT_A_CODE = re.compile(
     r"(?:(?<![\w])(?:at|um|à|a\s+las|alle|om|kl\.?|klockan|klo|kello|o|godz\.?|hod\.?|в|о|saat|since|seit|depuis|desde|dal|sinds|sedan|od|от|с|з|від"
-    r"|en|in|im|year|jahr|année|año|anno|rok|год\w*|yılında|năm|từ|nr\.?|no\.?|n[°º]|№|tel\.?|phone|telefon\w*|телефон\w*"
+    r"|en|in|im|year|jahr|année|año|anno|rok|год\w*|yılında|năm|từ|nr\.?|no\.?|n[°º]|№|(?-i:id|ID)|tel\.?|phone|telefon\w*|телефон\w*"
     r"|tlf\.?|ext\.?|zimmer|room|chambre|habitaci[óo]n|stanza|pok[óo]j|квартир\w*|apt\.?|wohnung|piso|etage|stock|floor"
     r"|этаж\w*|kat|tầng|bus|tram|linie|line|ligne|línea|linea|route|gleis|platform|km|x)\s*|[+€$£#№])$",
     re.IGNORECASE,

@@ -66,3 +66,30 @@ _CASE_ENDING = re.compile(r"(?:et|en|n|in|ssa|ssä|lle|llä|ään|iin|na|nä|ta|
 
 
 ABBREVIATION_CASE = re.compile(r"[A-Z0-9]{2,}:[a-zåäö]{1,3}")  # "VPN:et", "WLAN:in"
+
+
+# What happened to the password, or how it is used, where its value would be: "was hacked",
+# "got leaked", "auth disabled", "est affiché dans la cuisine", "is posted at the front desk"
+# (a value said first keeps the text a secret: "is Kiwi!Fruit7, posted at the front desk").
+_NO_VALUE_SAID = re.compile(
+    r"(?:(?:was|got|has\s+been|have\s+been|were|is)\s+)?(?:hacked|leaked|compromised|pwned|stolen|breached|exposed"
+    r"|phished|cracked|posted|displayed|affich[ée]e?|pegad[ao]|colad[ao]|pinned|on\s+display)(?![\w])"
+    r"|(?:auth(?:entication)?|login|logins|sign[\s\-]?in)\s+(?:is\s+|was\s+)?(?:disabled|enabled|turned\s+off|off"
+    r"|not\s+allowed|forbidden)(?![\w])",
+    re.IGNORECASE,
+)
+# A queue's ticket in Portuguese ("senha de atendimento A047, guichê 5", "na fila, minha
+# senha é C045"): a number called at a counter, not a password.
+_QUEUE_TICKET = re.compile(
+    r"(?<![\w])(?:atendimento|fila|guich[êe]|balc[ãa]o|painel|triagem|espera|chamad[ao])(?![\w])", re.IGNORECASE
+)
+_TICKET_NAMED = re.compile(r"senha\s+(?:de|da)\s+(?:atendimento|espera|vez|fila)", re.IGNORECASE)
+_TICKET = re.compile(r"[A-Z]?\d{1,4}")
+
+
+def no_value_said(first: str, rest: str, around: str) -> bool:
+    """The clause after a password's word says what happened to it or how it is used, not
+    what it is; or the "senha" is a queue's ticket."""
+    if _NO_VALUE_SAID.match(rest.lstrip(" :=-—")) is not None or _TICKET_NAMED.search(around) is not None:
+        return True
+    return _TICKET.fullmatch(first) is not None and _QUEUE_TICKET.search(around) is not None

@@ -11,7 +11,7 @@ from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_further_on
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code, postal_pin_code
-from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, reads_code
+from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, no_value_said, reads_code
 from engram.domain.sensitive.secret_settings import ticket_pass_before
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import (
@@ -83,7 +83,8 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     token = rest.split(None, 1)[0].rstrip(".") if rest.strip() else ""
     if words and "." in token and token.startswith(words[0]):
         words[0] = token  # a dot inside the first word is no sentence's end ("şifrem Lale.1923")
-    if not words or _withheld(words[0], rest) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
+    around = text[max(0, m.start() - 60) : m.end() + 60]
+    if not words or _withheld(words[0], rest, around) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
         return False  # ... or "passwd: password updated successfully", "password:  24 bytes"
     if m.group("sep").strip() == ":" and rest.startswith("//"):
         return _value_after_address(rest)  # a URL's scheme, not a separator
@@ -232,14 +233,16 @@ def _value_after_so(rest: str) -> bool:
     return False
 
 
-def _withheld(first: str, rest: str) -> bool:
+def _withheld(first: str, rest: str, around: str) -> bool:
     """The value is not given: a placeholder ("settings.password", which the clause cut at
     its dot), where it is ("printed on the device label", "see 1Password")."""
     if PLACEHOLDER.match(first) or MASKED.fullmatch(first) or PLACEHOLDER.match(rest.lstrip()) or pointer(first):
         return True
     bare = first.strip(".,;!?)(\"'").lower()
     # ... or who did not give it ("maiden name → customer didn't know": a call's note)
-    return bare in WHERE_IT_IS or bare in {"see", "ask", "check"} or no_answer_given(rest.lstrip(), 0)
+    if bare in WHERE_IT_IS or bare in {"see", "ask", "check"} or no_answer_given(rest.lstrip(), 0):
+        return True
+    return no_value_said(first.strip(".,;!?)(\"'"), rest, around)  # ("was hacked", a queue's ticket)
 
 
 # A host name: words joined by dots ending in a top-level domain.
