@@ -250,3 +250,77 @@ def test_a_number_that_is_no_card_passes_as_a_card(text: str, key: str) -> None:
 )
 def test_a_card_beside_those_words_is_still_a_card(text: str, key: str) -> None:
     assert _rule(text, key) == "payment_card"
+
+
+# 7. An account that is no bank's: a utility's (Malaysia's TNB and the like, with a bill's
+# word after it), a supplier's or a trade account with the shop, a fuel or store card's, an
+# account's reference, an e-wallet's number (a phone's), a branch's sort code said to be the
+# branch.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "nombor akaun TNB 164028913 (bil elektrik), RM 98.40",
+        "Meralco account 3001 2245 88 for the condo, due on the 15th",
+        "no. akaun Air Selangor 40012239, bil air bulan ni",
+        "cake shop supplier account no 5397047, net 30",
+        "our trade account 88120456 with Screwfix",
+        "fuel card account FC-441-20931, driver pin reset requested",
+        "ocr text:\nCARDHOLDER: M ROSSI\nACCOUNT REF 5315 6471\nEXP 10/26\nMEMBER SINCE 2019",
+        "please quote account reference 44120087 when you pay the council",
+        "GCash mpin forgotten, how to reset? account 0917 555 0142",
+        "bKash account 01712 345678, send the rent there",
+        "hsbc says sort code 40-47-84 is the branch in leeds, opening hours 9-5",
+    ],
+)
+def test_an_account_that_is_no_banks_passes(text: str) -> None:
+    assert _rule(text) != "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "supplier bank account no 53970471, Barclays",
+        "UK supplier bank details: Barclays, sort 20-00-00, acc 70523279",
+        "Maybank account 5140 1234 5678 for the TNB bill",
+        "account 31926819, reference JIRA-4411",
+        "sort code 40-47-84, account 41222919, HSBC Leeds",
+        "pay the electricity bill from my account 55120043",
+    ],
+)
+def test_a_bank_account_beside_those_words_is_still_found(text: str) -> None:
+    assert _rule(text) == "bank_account"
+
+
+# 8. A bank's name before a phone number written as phones are (a trunk 0, an area code,
+# then groups of three or four; France's pairs; Nigeria's 0700 lines): its line, no account.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Monzo 020 3872 0620",
+        "HDFC 022 6160 6161",
+        "Metrobank 02 8870 0700",
+        "KCB 0711 087 000",
+        "GTBank 0803 123 4567",
+        "Barclays (Leeds) 0113 245 6789",
+        "BNP Paribas 01 40 14 45 46",
+        "Zenith Bank 0700 2255 936 48",
+    ],
+)
+def test_a_banks_name_before_its_phone_number_passes(text: str) -> None:
+    assert _rule(text) != "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BDO 0045 1234 5678",
+        "GTBank 0123456789",
+        "KCB 1234567890",
+        "Equity 0170 2938 4471 2",
+        "her bank is Co-op Bank 0115 0348 9927 00",
+        "Kotak 0412 3456 78",
+        "Techcombank 19033827461015",
+    ],
+)
+def test_a_banks_name_before_an_account_is_still_found(text: str) -> None:
+    assert _rule(text) == "bank_account"

@@ -39,6 +39,45 @@ ACCOUNT_OWNER = (
     r"(?:\s+(?:(?:ni|ng|of|de|del|da|do|von|van|di)\s+(?:(?:my|mi|mein\w{0,2}|meu|minha|mon|ma|mijn)\s+)?"
     r"[^\W\d_]{2,14}|ka(?-i:[A-Z])[^\W\d_]{1,14}|ko|mi|yami|yangu|wangu|wami)(?=\s*[:=\-]|\s+(?:is|ni|ngu)\b|\s+\d))?"
 )
+# More services whose "account" is no bank's (read by bank_accounts._NOT_A_BANK_BEFORE):
+# utilities and telecoms people pay bills to, and e-wallets, whose account is a phone
+# number ("nombor akaun TNB 164028913", "Meralco account ...", "GCash ... account 0917 555 0142").
+MORE_SERVICES = (
+    r"tnb|meralco|pln|eskom|kplc|bescom|syabas|unifi|maxis|celcom|digi|pldt|globe|telkom|airtel|jio|vodafone"
+    r"|edf|engie|iberdrola|endesa|enel|octopus|pg&e|con\s?ed|bil|tagihan|gcash|paymaya|maya|paytm|phonepe|bkash"
+    r"|nagad|opay|palmpay|momo|zalopay|ovo|gopay|venmo|cash\s?app|paypal|alipay|wechat"
+)
+# Who keeps the account, named right before its word: a supplier's or a trade account with
+# a shop ("supplier account no 5397047, net 30"), a fuel or store card's ("a supplier's bank
+# account" has its bank word between and stays a bank's).
+KEEPERS_RIGHT_BEFORE = r"supplier|vendor|trade|wholesaler?|distributor|(?:fuel|fleet|store|petrol|toll)\s+card"
+# Money paid from one's own account is paid from a bank's ("pay the electricity bill from my
+# account 55120043").
+FROM_ONES_OWN = re.compile(r"\bfrom\s+(?:my|our|his|her|their|the|your)\s+(?:own\s+)?$", re.IGNORECASE)
+_BANK_INSIDE = re.compile(r"bank|banco|banque", re.IGNORECASE)
+
+
+_BANK_BEFORE_ACCOUNT = re.compile(r"bank\s+(?:account|acct|a/c)\b", re.IGNORECASE)
+
+
+def names_a_bank(text: str, service: re.Match[str], at: int, end: int) -> bool:
+    """A bank's name after a service's word, before the account's word at ``at`` ("GCash? no,
+    Metrobank account ..."), or "bank" as the account's first word ("supplier bank account")."""
+    named = _BANK_INSIDE.search(text, service.start(), at) is not None
+    return named or _BANK_BEFORE_ACCOUNT.match(text, at, end) is not None
+
+
+_E_WALLET = re.compile(
+    r"\b(?:gcash|paymaya|maya|paytm|phonepe|bkash|nagad|rocket|opay|palmpay|momo|zalopay|ovo|gopay|dana|m-?pesa)\b",
+    re.IGNORECASE,
+)
+_PHONES_DIGITS = re.compile(r"0\d{9,10}")
+
+
+def e_wallets_phone(text: str, number: str) -> bool:
+    """An e-wallet's account is its owner's phone number ("GCash ... account 0917 555 0142")."""
+    return _PHONES_DIGITS.fullmatch(re.sub(r"\D", "", number)) is not None and _E_WALLET.search(text) is not None
+
 
 _NZ_DASHED = re.compile(r"(?<![\d\-])(?:0[1-9]|[12]\d|3[0-8])-\d{4}-\d{7}-\d{2,3}(?![\d\-])")
 _NZ_SPACED = re.compile(r"(?<!\d)(?<!\d )(?:0[1-9]|[12]\d|3[0-8]) \d{4} \d{7} \d{2,3}(?!\d)(?! \d)")
@@ -108,3 +147,30 @@ def _hungarian_giro(text: str, words: frozenset[str]) -> bool:
         if len(set("".join(blocks))) > 2 and all(_hu_block_valid(b) for b in blocks):
             return True
     return False
+
+
+# Argentina's CBU (and CVU): 22 digits, a check digit for the bank and branch block and one
+# for the account block.
+_CBU_RE = re.compile(r"[0-9](?<![\d\-].)\d{21}(?![\d\-])")
+_CBU_WORDS = frozenset({"cbu", "cvu", "cuenta", "banco", "transferencia", "alias"})
+
+
+def _cbu_valid(d: str) -> bool:
+    first = sum(int(c) * w for c, w in zip(d[:7], (7, 1, 3, 9, 7, 1, 3), strict=True))
+    second = sum(int(c) * w for c, w in zip(d[8:21], (3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3), strict=True))
+    return (10 - first % 10) % 10 == int(d[7]) and (10 - second % 10) % 10 == int(d[21])
+
+
+_CLABE_RE = re.compile(r"(?<!\d)\d{18}(?!\d)")
+
+
+def _clabe_valid(d: str) -> bool:
+    total = sum(int(c) * (3, 7, 1)[i % 3] % 10 for i, c in enumerate(d[:17]))
+    return (10 - total % 10) % 10 == int(d[17])
+
+
+def cbu_or_clabe(text: str, words: frozenset[str]) -> bool:
+    """Argentina's CBU beside a word of its own or of paying, Mexico's CLABE beside "clabe"."""
+    if words & _CBU_WORDS and any(_cbu_valid(m.group()) for m in _CBU_RE.finditer(text)):
+        return True
+    return "clabe" in words and any(_clabe_valid(m.group()) for m in _CLABE_RE.finditer(text))

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.bank_account_forms import ACCOUNT_OWNER, MORE_ACCOUNT_WORDS, account_of_another_form
+from engram.domain.sensitive.bank_account_forms import (
+    ACCOUNT_OWNER,
+    FROM_ONES_OWN,
+    KEEPERS_RIGHT_BEFORE,
+    MORE_ACCOUNT_WORDS,
+    MORE_SERVICES,
+    account_of_another_form,
+    cbu_or_clabe,
+    e_wallets_phone,
+    names_a_bank,
+)
 from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 
@@ -182,11 +192,13 @@ _NOT_A_BANK_BEFORE = re.compile(
     r"|github|gitlab|google|apple|microsoft|netflix|spotify|uber|utility|utilities|electric(?:ity)?|gas|water|phone"
     r"|mobile|internet|broadband|cable|energy|power|council|insurance|billing|subscriber|comcast|verizon|at&t"
     r"|discord|roblox|epic|fortnite|minecraft|twitch|reddit|facebook|tiktok|snapchat|linkedin|slack|dropbox|adobe"
-    r"|nintendo|riot|ubisoft|gaming|paybill|m-?pesa|till)\b"
+    r"|nintendo|riot|ubisoft|gaming|paybill|m-?pesa|till|" + MORE_SERVICES + r")\b"
     r"[^\n.]{0,30}$"
     # a clinic's, a school's or a club's account of what is owed to it, named right before
     # the word ("patient account 00488213"; "direct debit for the gym: acct ..." is a bank's)
-    r"|\b(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club)\s+$",
+    r"|\b(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club|"
+    + KEEPERS_RIGHT_BEFORE
+    + r")\s+$",
     re.IGNORECASE,
 )
 
@@ -200,7 +212,8 @@ _NOT_A_BANK_BEFORE = re.compile(
 _NOT_A_BANK_AFTER = re.compile(
     r"[^\n]{0,40}?(?:\bnot\s+(?:a\s+)?bank\b(?!\s+holiday)"
     r"|\bin\s+(?:our\s+|the\s+)?(?:crm|salesforce|hubspot|zendesk|jira|ticket(?:ing)?\s+system)\b"
-    r"|(?:\bis\s+(?:a|the|our)\s+|\bthe\s+|\(\s*)customer\s+(?:id|account|number|record)\b)",
+    r"|(?:\bis\s+(?:a|the|our)\s+|\bthe\s+|\(\s*)customer\s+(?:id|account|number|record)\b"
+    r"|\baccount\s+(?:number|no)\s+(?:is\s+)?(?:missing|not\s+(?:given|included|provided)))",
     re.IGNORECASE,
 )
 # A bank's own number, said to be the bank's and not an account's: "routing number
@@ -208,7 +221,7 @@ _NOT_A_BANK_AFTER = re.compile(
 # 20-00-00 is Barclays", "BSB 062-000 is a Commonwealth Bank branch".
 _BANK_NUMBER_WORD = re.compile(r"^(?:routing|aba|transit|bsb|blz|sort\s*code|sc|rtn)\b", re.IGNORECASE)
 _THE_BANKS_OWN = re.compile(
-    r"\s*(?:is|=|belongs\s+to)\s+(?:the\s+bank['’]s|their|a\s+[^\n,.;]{0,30}\bbranch"
+    r"\s*(?:is|=|belongs\s+to)\s+(?:the\s+bank['’]s|their|(?:a|the)\s+[^\n,.;]{0,30}?\bbranch"
     r"|(?-i:[A-Z][\w&.\-]*)(?:\s+(?-i:[A-Z][\w&.\-]*)){0,3}(?:['’]s)?(?=[\s,.;:)]|$))",
     re.IGNORECASE,
 )
@@ -221,7 +234,8 @@ _ACCOUNT_NOT_GIVEN = re.compile(
     r"|kontonummer\s+(?:schick|sende|kommt|folgt)\w*|branch\s+code|head\s+office)\b",
     re.IGNORECASE,
 )
-_ACCOUNT_ID = re.compile(r"(?i:account|acct|acc)\s+ID\b")
+# (and a reference: "ACCOUNT REF 5315 6471")
+_ACCOUNT_ID = re.compile(r"(?i:account|acct|acc)\s+(?:ID|(?i:ref|reference))\b")
 # The block a YAML line sits in, named by a service ("aws:\n  account: 123456789012").
 _PARENT_LINE = re.compile(r"^([ \t]*)([^\n:]+):[ \t]*$", re.MULTILINE)
 
@@ -248,17 +262,23 @@ def key_names_another_account(key: str, text: str = "") -> bool:
     return named and not _BANK_IN_TEXT.search(text)
 
 
-def _service_named_before(text: str, at: int) -> bool:
+def _service_named_before(text: str, at: int, end: int) -> bool:
     """A service's word shortly before the account word at ``at``, and no bank's word between
     ("electricity bill paid by transfer from account ..." is a bank's)."""
     service = _NOT_A_BANK_BEFORE.search(text, max(0, at - 80), at)
-    return service is not None and not BANK_WORDS.search(text, service.start(), at)
+    if service is not None and FROM_ONES_OWN.search(text, max(0, at - 20), at):
+        return False  # "pay the electricity bill from my account ...": the payer's
+    # (a bank's word between, in a name ("GCash? no, Metrobank account ..."), or before
+    # "account" ("supplier bank account no ...") names the bank)
+    if service is None:
+        return False
+    return not (BANK_WORDS.search(text, service.start(), at) or names_a_bank(text, service, at, end))
 
 
 def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     """An account match that the text says is no bank's: an account "ID", a CRM's or a
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
-    if _ACCOUNT_ID.match(m.group()) or a_banks_own(text, m):
+    if _ACCOUNT_ID.match(m.group()) or a_banks_own(text, m) or e_wallets_phone(text, m.group("num")):
         return True  # "account ID 4471-3308-22": a system's id for the account
     if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
@@ -381,18 +401,12 @@ _AG_CC_RE = re.compile(
 )
 _NRB_RE = re.compile(r"(?<![\d\w])\d{2}(?:[ ]?\d{4}){6}(?![\d\w])")
 _CZ_ACCOUNT_RE = re.compile(r"(?<![\d/\-])(?:(\d{1,6})-)?(\d{2,10})/(\d{4})(?![\d/])")
-_CLABE_RE = re.compile(r"(?<!\d)\d{18}(?!\d)")
 
 
 def _cz_valid(prefix: str, number: str) -> bool:
     weights = (6, 3, 7, 9, 10, 5, 8, 4, 2, 1)
     ok = sum(int(c) * w for c, w in zip(number.zfill(10), weights, strict=True)) % 11 == 0
     return ok and sum(int(c) * w for c, w in zip(prefix.zfill(10), weights, strict=True)) % 11 == 0
-
-
-def _clabe_valid(d: str) -> bool:
-    total = sum(int(c) * (3, 7, 1)[i % 3] % 10 for i, c in enumerate(d[:17]))
-    return (10 - total % 10) % 10 == int(d[17])
 
 
 # Sweden: a clearing number (four digits, Swedbank's with a fifth after a dash), then the
@@ -426,22 +440,8 @@ def _nordic_account(text: str, words: frozenset[str]) -> bool:
     return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text))
 
 
-# Argentina's CBU (and CVU): 22 digits, a check digit for the bank and branch block and one
-# for the account block.
-_CBU_RE = re.compile(r"[0-9](?<![\d\-].)\d{21}(?![\d\-])")
-_CBU_WORDS = frozenset({"cbu", "cvu", "cuenta", "banco", "transferencia", "alias"})
-
-
-def _cbu_valid(d: str) -> bool:
-    first = sum(int(c) * w for c, w in zip(d[:7], (7, 1, 3, 9, 7, 1, 3), strict=True))
-    second = sum(int(c) * w for c, w in zip(d[8:21], (3, 9, 7, 1, 3, 9, 7, 1, 3, 9, 7, 1, 3), strict=True))
-    return (10 - first % 10) % 10 == int(d[7]) and (10 - second % 10) % 10 == int(d[21])
-
-
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
     if _nordic_account(text, words) or account_of_another_form(text, words) or account_at_named_bank(text):
-        return True
-    if words & _CBU_WORDS and any(_cbu_valid(m.group()) for m in _CBU_RE.finditer(text)):
         return True
     if not text.isascii() and (_YUCHO_RE.search(text) or _kr_account(text)):
         return True
@@ -454,7 +454,7 @@ def _more_account_forms(text: str, words: frozenset[str]) -> bool:
         _cz_valid(m.group(1) or "", m.group(2)) for m in _CZ_ACCOUNT_RE.finditer(text)
     ):
         return True
-    return "clabe" in words and any(_clabe_valid(m.group()) for m in _CLABE_RE.finditer(text))
+    return cbu_or_clabe(text, words)
 
 
 def _placeholder(number: str) -> bool:
@@ -467,7 +467,7 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         return True
     if any(
         # (the words it looks for end at most ~50 characters before the number)
-        not _service_named_before(text, m.start())
+        not _service_named_before(text, m.start(), m.start("num"))
         and not _placeholder(m.group("num"))
         and not _not_a_bank_account(text, m)
         for m in _account_matches(text)

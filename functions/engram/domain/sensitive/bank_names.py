@@ -17,6 +17,8 @@ from __future__ import annotations
 import functools
 import re
 
+from engram.domain.sensitive.bank_account_forms import FROM_ONES_OWN
+
 # Banks written as one word or an acronym (case as printed); names with "Bank", "Banco",
 # "Banque" in them are found by their shape below.
 _BANK_ACRONYMS = (
@@ -29,7 +31,7 @@ _BANK_ONE_WORD = (
     r"|ecobank|meezan|bancolombia|davivienda|banorte|citibanamex|banamex|bancoestado|interbank|scotiabank"
     r"|ita[úu]|bradesco|nubank|banreservas|bancomer|barclays|monzo|revolut|kotak|canara"
     r"|alrajhi|al\s+rajhi|emirates\s+nbd|mashreq|garanti|akbank|ziraat|halkbank|vak[ıi]fbank"
-    r"|sampath|opay|moniepoint|kuda|gcash"
+    r"|sampath|opay|moniepoint|kuda|gcash|gtbank"
 )
 # Banks whose one-word name is also an everyday word or a place ("the y axis 0 10 20 30", "total
 # equity", "Galicia"): only as printed, capitalised or in capitals. Maya is left out: a person's
@@ -82,7 +84,12 @@ _CURRENCY_AFTER = re.compile(
     re.IGNORECASE,
 )
 _THOUSANDS = re.compile(r"\d{1,3}(?:([.,])\d{3})(?:\1\d{3})*")
-_TOLL_FREE = re.compile(r"(?:1[\s\-]?[89]00|0800|1300|800)\b")
+_TOLL_FREE = re.compile(r"(?:1[\s\-]?[89]00|0800|0700|1300|800)\b")  # (Nigeria's 0700 lines)
+# A phone written as phones are: a trunk 0 and an area or mobile code, then groups of three
+# or four ("020 3872 0620", "0711 087 000", "02 8870 0700"), or France's pairs ("01 40 14 45
+# 46"); ten or eleven digits. (An account in groups has more digits or other groups: "0045
+# 1234 5678", "0412 3456 78".)
+_PHONE_SHAPE = re.compile(r"0\d{1,4}(?:[ \-]\d{3,4}){2,3}|0\d(?: \d\d){4}")
 _DATE = re.compile(r"(?:19|20)\d\d[\-./]?(?:0[1-9]|1[0-2])[\-./]?(?:0[1-9]|[12]\d|3[01])")
 
 
@@ -120,6 +127,8 @@ def _an_account_number(text: str, m: re.Match[str]) -> bool:
         return False
     if _TOLL_FREE.match(number) or text[max(0, m.start("num") - 1) : m.start("num")] == "+":
         return False
+    if 10 <= len(digits) <= 11 and _PHONE_SHAPE.fullmatch(number):
+        return False  # "Monzo 020 3872 0620": the bank's line
     if any(digits.startswith(p) and len(digits) == n for p, n in _BANKS_LINES) or _LINE_AFTER.match(text, m.end()):
         return False
     if _CURRENCY.search(text, max(0, m.start("num") - 6), m.start("num")) or _CURRENCY_AFTER.match(text, m.end()):
@@ -176,8 +185,8 @@ def _names_a_bank(text: str) -> bool:
 def a_services_account(text: str, start: int, number_start: int, end: int) -> bool:
     """Whether the account word at ``start`` and its number at ``number_start:end`` are a
     utility's, a phone plan's or a reference's (above), not a bank's."""
-    if _names_a_bank(text):
-        return False
+    if _names_a_bank(text) or FROM_ONES_OWN.search(text, max(0, start - 20), start):
+        return False  # ("pay the electricity bill from my account ...": the payer's)
     # (the line around the account, looked for within the clause's reach only)
     line_start = text.rfind("\n", max(0, start - 100), start) + 1
     line_end = text.find("\n", end, end + 80)
