@@ -161,3 +161,92 @@ def test_a_secret_named_without_its_value_passes_the_rules(text: str) -> None:
 @pytest.mark.parametrize("text", _NAMED_WITH_A_VALUE)
 def test_the_same_words_with_a_value_are_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 5. A card's PIN or code in more words (Mexico's and Quebec's "nip", "code confidentiel",
+# "cryptogramme", Italy's "codice dispositivo"), a lock named by what it keeps (a vault, a
+# deposit box, a car radio's anti-theft code), an aside in brackets between a secret's word and
+# its value, a device's password of digits after a German compound.
+_CODES_AND_LOCKS = [
+    "mi nip del banco es 4471, no se lo den a nadie",
+    "le nip de ma carte est 8812",
+    "mon code confidentiel est 5 5 2 1",
+    "le cryptogramme au dos c'est 472",
+    "ho dettato il codice dispositivo 77104 all'operatore",
+    "vault code for the coin collection: 31-07-58",
+    "the deposit box code is 60-21-44, key with my brother",
+    "radio code for the old Astra is 5179",
+    "exchange withdrawal password (6 digits, not the login one): 551902",
+    "PIN karty (tej z mBanku) 7719",
+    "Routerpasswort 40918822 steht auf dem Aufkleber",
+]
+_NOT_CODES_OR_LOCKS = [
+    "a nip of the 1990 port after dinner",
+    "the bank vault was built in 1923",
+    "Vault version 1.15.2 is out, upgrade the cluster",
+    "deposit box number 214 at the Main Street branch",
+    "radio station 1049 plays jazz all night",
+    "password (see the vault) for the router is in 1Password",
+    "the PIN (4 digits) is required at checkout",
+    "Routerpasswort geändert am 12.03.2024",
+]
+
+
+@pytest.mark.parametrize("text", _CODES_AND_LOCKS)
+def test_a_card_code_a_kept_lock_or_an_aside_before_the_value_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_CODES_OR_LOCKS)
+def test_the_same_words_without_a_code_pass_the_rules(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 6. A wallet's recovery phrase after "seed" beside a wallet's word, in French, Spanish,
+# Portuguese, German, or numbered one word each after "word 1".
+_RECOVERY_PHRASES = [
+    "seed for the trezor (keep offline): ripple mango civil harbor thunder pilot agree invest cushion maple toast usual",
+    "phrase de récupération: olive brave toucan light marble pencil ridge coast hazard tunnel window acid",
+    "frase semilla de la billetera: olive brave toucan light marble pencil ridge coast hazard tunnel window acid",
+    "backup in the safe note: word 1 scout, 2 velvet, 3 absurd, 4 rain, 5 fossil, 6 denial, 7 orbit, 8 candy, "
+    "9 wheat, 10 shrimp, 11 vital, 12 glad",
+]
+_NO_RECOVERY_PHRASE = [
+    "shopping list: 1 eggs, 2 milk, 3 bread, 4 apples, 5 pears, 6 rice, 7 beans, 8 flour, 9 sugar, 10 butter, "
+    "11 cheese, 12 onions",
+    "seed list: carrots onions leeks beans peas kale chard beets radish garlic mint sage",
+    "the seed phrase is on the steel plate in the safe, never typed anywhere",
+]
+
+
+@pytest.mark.parametrize("text", _RECOVERY_PHRASES)
+def test_a_recovery_phrase_named_in_more_ways_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NO_RECOVERY_PHRASE)
+def test_a_list_of_words_that_is_no_recovery_phrase_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 7. Provider and tool formats: Mailgun's key-<32 hex>, a password printed by a tool's
+# --password-command; a command that reads it from elsewhere gives none.
+_TOOL_SECRETS = [
+    'curl -s --user "api:key-9c1e5b2d8f4a6c0e9b7d1f3a5c8e3a9f" https://api.mailgun.net/v3/x/messages',
+    'borg-style: restic backup --password-command "echo Harbor!Lamp77" ~/docs',
+]
+_TOOL_POINTERS = [
+    'restic backup --password-command "pass show restic/nas" ~/docs',
+    "restic backup --password-command 'echo $RESTIC_PASSWORD' ~/docs",
+    "mailgun key is in the vault under key-name mailgun-prod",
+]
+
+
+@pytest.mark.parametrize("text", _TOOL_SECRETS)
+def test_a_tools_secret_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _TOOL_POINTERS)
+def test_a_tool_that_reads_its_secret_from_elsewhere_passes(text: str) -> None:
+    assert find_by_rules(text) is None

@@ -31,7 +31,9 @@ _STRONG_LATIN = (
     r"tunnusluku\w*|pin[\s\-]?koodi\w*|geheimzahl|geheimnummer|namba\s+ya\s+siri|nambari\s+ya\s+siri|lambar\s+sirri\w*|lambarka\s+sirta"
     r"|kode\s+pin|m[ãa]\s+pin|numer\s+pin|c[óo]digo\s+pin|codice\s+pin|code\s+pin|pin[\s\-]?k[óo]d\w*|pinkod\w*"
     r"|пин(?:[\s\-]?код\w*|а|ом|у|е)?|пін(?:[\s\-]?код\w*|а|ом|у|і)?"
-    r"|cvc2?|cvv2?|cvn|pr[üu]fziffer|pr[üu]fnummer"
+    r"|cvc2?|cvv2?|cvn|pr[üu]fziffer|pr[üu]fnummer|cryptogramme(?:\s+visuel)?|code\s+confidentiel|codice\s+dispositivo"
+    # Mexico's and Quebec's card PIN, "nip" (an English word too: after an article or before "del")
+    r"|(?:el|mi|su|tu|le|mon|ton|votre|son|du|de|del|au)\s+nip|nip\s+(?:del|de|bancario)"
     # one-time codes and codes sent by SMS
     r"|код\w*\s+(?:из|с|со|в|від|з|по)\s+(?:смс|sms)|смс[\s\-]?код\w*|sms[\s\-]?(?:kod\w*|k[óo]d\w*|code|koodi|codice|c[óo]digo)"
     r"|code\s+(?:de\s+s[ée]curit[ée]\s+)?(?:re[çc]u|envoy[ée])\s+par\s+sms|c[óo]digo\s+(?:por\s+sms|del\s+sms|que\s+(?:te|me)\s+lleg\w+)"
@@ -309,7 +311,7 @@ _CODE_PREFIXES = (
     *("reservkod", "reservekod", "aktivierungscode", "activatiecode", "activation", "activación", "activacion"),
     *("ativação", "ativacao", "attivazione", "aktywac", "активаци", "immeuble", "palavra", "säkerhetskod"),
     *("pinkod", "pinkoodi", "koodi", "kodu", "kodem", "kody", "kodą", "kód", "kode", "codes", "пин", "пін"),
-    *("код", "смс", "одноразов", "κωδικ", "комбинац", "резервн"),
+    *("код", "смс", "одноразов", "κωδικ", "комбинац", "резервн", "cryptogramme", "confidentiel"),
 )
 # The short words among them, whole ("pin", not "pink"; "mã", not "make").
 _CODE_WORDS = frozenset(
@@ -332,7 +334,7 @@ _CODE_WORDS = frozenset(
             "tan",
         ),
         *("blik", "tek", "yedek", "clave", "numer", "kód", "kódot", "kodi", "kyöd", "kodas", "kods", "ma", "kood"),
-        *("koodi", "lambarka"),
+        *("koodi", "lambarka", "nip"),
     ]
 )
 # A letter of the scripts the rules name without word boundaries (Hebrew, Arabic, Indic, Thai,

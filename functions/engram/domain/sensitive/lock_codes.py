@@ -17,6 +17,8 @@ from engram.domain.sensitive.secret_words import FILED_AS
 # codes); the thing locked is.
 _LOCKED = (
     r"combo|combination|kombination|combinaison|combinaci[óo]n|combina[çc][ãa]o|combinazione|safe|tresor|coffre(?:-fort)?"
+    # a vault, a deposit box, a car radio's anti-theft code ("vault code for the jewellery: 28-04-61")
+    r"|vault|strongbox|(?:safe\s+)?deposit\s+box|(?:car\s+)?radio(?=\s+(?:code|pin)\b)"
     r"|caja\s+fuerte|cofre|cassaforte|lock\s?box|key\s?box|key\s+safe|schl[üu]sselkasten|schl[üu]sselbox|padlock"
     r"|vorh[äa]ngeschloss|zahlenschloss|cadenas|candado|cadeado|lucchetto|alarmanlage|alarm\s+panel|intercom|interphone"
     r"|domofon\w*|citofono|portero|interfone|gegensprechanlage|entsperrcode|sperrcode|entsperr-?pin|pinkod(?:en)?"
@@ -124,7 +126,7 @@ _LOCK_STEMS = frozenset(
         *("tur", "tor", "deur", "dør", "dor", "dörr", "porte", "portail", "puerta", "porta", "portão", "portao"),
         *("bike", "bicycle", "cycle", "luggage", "suitcase", "cable", "chain", "shed", "trunk", "u", "fridge"),
         *("freezer", "cabinet", "cupboard", "drawer", "medicine", "drug", "dispensary", "briefcase", "gun", "tool"),
-        *("toolbox", "window", "filing"),
+        *("toolbox", "window", "filing", "vault", "strongbox", "deposit", "radio", "car"),
         *("drzwi", "brama", "tresorcode", "safecode", "schlosscode", "zahlenschlosscode", "garagencode"),
         *("garagentorcode", "alarmcode", "haustürcode", "haustuercode", "briefkastencode"),
     ]

@@ -77,7 +77,19 @@ _BITLOCKER_KEY = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
 # A recovery phrase: twelve or more plain lower-case words after its name, none of them
 # the little words a sentence needs (word lists for phrases hold none).
 _PHRASE_NAME = re.compile(
-    r"\b(?:recovery|seed|backup|secret|mnemonic|wallet)\s+(?:phrase|words|sentence)\b|\bmnemonic\b", re.IGNORECASE
+    r"\b(?:recovery|seed|backup|secret|mnemonic|wallet)\s+(?:phrase|words|sentence)\b|\bmnemonic\b"
+    # a bare "seed" beside a wallet's word ("seed for the old ledger (DONT LOSE): ..."; not a
+    # gardener's "seed" and twelve plants)
+    r"|\bseed\b(?=[^\n]{0,60}?\b(?:ledger|trezor|wallet|metamask|electrum|exodus|phantom|keystone|bitcoin|btc|eth"
+    r"|crypto|coins?|keepkey|coldcard|tangem)\b)"
+    r"|\b(?:phrase|frase)\s+(?:de\s+)?(?:r[ée]cup[ée]ration|recuperaci[óo]n|recupera[çc][ãa]o|secr[èe]te|semilla|semente)"
+    r"|\bwiederherstellungs(?:phrase|s[äa]tze?)\b|\bherstelzin\b|\bfrase\s+(?:di\s+)?recupero\b",
+    re.IGNORECASE,
+)
+# ... or numbered, one word each ("word 1 scout, 2 velvet, 3 absurd, ...", "1. scout 2. velvet"):
+# twelve or more in order after a phrase's name or "word 1".
+_NUMBERED_PHRASE = re.compile(
+    r"\b1[.):]?\s+[a-z]{3,8}[,;]?(?:\s+(?:\d{1,2})[.):]?\s+[a-z]{3,8}[,;]?){11,23}(?![\w'’\-])", re.IGNORECASE
 )
 _PHRASE = re.compile(r"(?<![\w'’\-])[a-z]{3,8}(?: [a-z]{3,8}){11,23}(?![\w'’\-])")
 _FUNCTION_WORDS = frozenset(
@@ -110,6 +122,12 @@ _DIAL_THINGS = frozenset(["combo", "combination", "safe", "dial", "lock", "padlo
 
 
 def _recovery_phrase(text: str) -> bool:
+    for m in _NUMBERED_PHRASE.finditer(text):
+        named = _PHRASE_NAME.search(text, max(0, m.start() - 120), m.start()) or re.search(
+            r"\bword\s*$", text[max(0, m.start() - 12) : m.start()], re.IGNORECASE
+        )
+        if named and _in_order(m.group()):
+            return True
     for name in _PHRASE_NAME.finditer(text):
         for m in _PHRASE.finditer(text, name.end(), name.end() + 320):
             if not _FUNCTION_WORDS & set(m.group().split()):
@@ -117,10 +135,20 @@ def _recovery_phrase(text: str) -> bool:
     return False
 
 
+def _in_order(listed: str) -> bool:
+    numbers = [int(n) for n in re.findall(r"\d{1,2}", listed)]
+    return numbers == list(range(1, len(numbers) + 1))
+
+
 # Each pattern runs only when one of its words is in the text (long messages stay cheap).
 _TOTP_WORDS = frozenset(["totp", "fa", "mfa", "otp", "authenticator"])  # "2fa" is read as "2", "fa"
 _DIAL_WORDS = frozenset(["left", "right", "l", "r"])
-_PHRASE_WORDS = frozenset(["phrase", "words", "sentence", "mnemonic"])
+_PHRASE_WORDS = frozenset(
+    [
+        *("phrase", "words", "sentence", "mnemonic", "seed", "frase", "word", "wiederherstellungsphrase"),
+        *("herstelzin",),
+    ]
+)
 _WARNING_WORDS = frozenset(
     [
         *("share", "give", "tell", "podawaj", "udostępniaj", "udostepniaj", "przekazuj", "deel", "dela", "del"),

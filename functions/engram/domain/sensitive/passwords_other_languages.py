@@ -75,12 +75,15 @@ _OTHER_SCRIPT = re.compile(
     r"[\u0530-\u06ff\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff]"
 )
 _EMAIL = re.compile(r"[^@\s]+@[\w\-]+(?:\.[\w\-]+)+")
+_DIGITS_PASSWORD = re.compile(r"\d{6,12}")
 _HEX_OR_DATE = re.compile(r"(?:0x)?[0-9a-fA-F]{16,}|\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
 
 
 def _value_after(rest: str) -> bool:
-    for raw in _TOKEN.findall(rest)[:6]:
+    for i, raw in enumerate(_TOKEN.findall(rest)[:6]):
         value = raw.strip(".,;:!?)(\"'«»“”")
+        if i == 0 and _DIGITS_PASSWORD.fullmatch(value):
+            return True  # a device's password of digits straight after its word ("Gerätepasswort 58112930")
         if "://" in value or value.lower().startswith("www.") or _EMAIL.fullmatch(value):
             continue
         if _HEX_OR_DATE.fullmatch(value):

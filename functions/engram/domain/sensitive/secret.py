@@ -31,9 +31,50 @@ _ASIDE = re.compile(WHEN_NEEDED_ASIDE, re.IGNORECASE)
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # the rules read the words around a value; an aside saying when it may be needed sits
-    # between them ("the OTP, in case you need it, is 482913"): read without it too
+    # between them ("the OTP, in case you need it, is 482913"), or one in brackets ("trading
+    # password (6 digits, separate from login): 730184"): read without it too
     plain = _ASIDE.sub(" ", text)
+    if "(" in plain and words & _ASIDE_STEMS:
+        plain = _without_bracketed_asides(plain)
     return _has_secret(text, digits, words) or (plain != text and _has_secret(plain, digits, words))
+
+
+# (after a space: "ENC(...)" and "getpass(...)" are values and calls, not asides; a password's
+# or a PIN's word only: "the old token (for the revocation list): <sha1>" is a digest)
+# (and before the value or what says it comes: a digit, ":", "=", "is"; "(see below) for it" is none)
+_BRACKETED = re.compile(
+    r"[ \t]+\([^()\n]{1,60}\)(?=\s*(?:[:=→\d]|-\s|(?:is|est|es|ist|é|è|är|er|to|jest|c['’]est)(?![\w])))",
+    re.IGNORECASE,
+)
+_ASIDE_STEMS = frozenset(
+    [
+        *("password", "passwort", "passwd", "pw", "pwd", "pass", "passcode", "passphrase", "pin", "code", "codes"),
+        *("kod", "kód", "codice", "código", "codigo", "clave", "senha", "contraseña", "nip", "karty", "hasło"),
+        *("haslo", "mot", "wachtwoord", "lösenord", "key", "master", "secret", "totp", "otp"),
+    ]
+)
+_NAMED_BEFORE = 30
+
+
+# An aside that says the value is not there ("mot de passe (oublié) : cliquez sur le lien"):
+# what follows is what to do, not the value.
+_NOT_GIVEN = re.compile(
+    r"(?<![\w])(?:oubli[ée]e?|forgotten|forgot|lost|perdu|expired?|expir[ée]e?|reset|changed|wrong|incorrect|invalid"
+    r"|olvidad[ao]|esquecid[ao]|vergessen|dimenticat[ao]|zapomnian[ey]|blocked|bloqu[ée]e?|locked|optional|hidden)(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def _without_bracketed_asides(text: str) -> str:
+    """The text without the brackets that follow a secret's word closely ("PIN do karty (tej
+    z Revoluta) 6614"); the text as written is read too, so a value inside them still counts."""
+    out, at = [], 0
+    for m in _BRACKETED.finditer(text):
+        before = text[max(0, m.start() - _NAMED_BEFORE) : m.start()].lower()
+        if _ASIDE_STEMS.intersection(WORDS.findall(before)) and not _NOT_GIVEN.search(m.group()):
+            out.append(text[at : m.start()])
+            at = m.end()
+    return "".join(out) + text[at:] if out else text
 
 
 def _has_secret(text: str, digits: int, words: frozenset[str]) -> bool:

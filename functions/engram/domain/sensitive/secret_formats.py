@@ -36,6 +36,7 @@ _TOKEN_RE = re.compile(
     r"|\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}"  # SendGrid
     r"|\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b|\bdo[por]_v1_[a-f0-9]{64}\b"  # Shopify, DigitalOcean
     r"|\b\d{8,10}:AA[A-Za-z0-9_\-]{33}\b|\b[0-9a-f]{32}-us\d{1,2}\b"  # Telegram bot, Mailchimp
+    r"|\bkey-[0-9a-f]{32}\b"  # Mailgun's API key
     r"|\bsq0(?:atp|csp|idp)-[A-Za-z0-9_\-]{22,}|\bEAAA[A-Za-z0-9_\-]{60}"  # Square
     r"|\bSK[0-9a-f]{32}\b|\bdapi[0-9a-f]{32}\b"  # Twilio API key, Databricks
     r"|\bhvs\.[A-Za-z0-9_\-]{24,}|\bdp\.pt\.[A-Za-z0-9]{40,}"  # HashiCorp Vault, Doppler
@@ -321,6 +322,8 @@ _CLI_PASSWORD_RE = re.compile(
     r"|\bredis-cli\b[^\n]*?\s-a\s+(?P<v5>[^\s-]\S*)"
     r"|\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user)[= ]\s*[\"']?[^\s:\"'@]+:(?P<v6>[^\s\"'@]{4,})"
     r"|-pass(?:in|out)\s+pass:(?P<v7>\S+)"
+    # a command that prints the password for a tool that asks for one (restic, borg, rclone)
+    r"|--password-command[= ]\s*[\"']?(?:echo|printf)\s+[\"']?(?P<v9>[^\s\"'|$]{4,})"
     # a password piped into a command that reads it ('echo "x" | docker login --password-stdin'),
     # by echo or printf ("printf '%s' 'x' | ...")
     r"|\b(?:echo|printf)\s+(?:-[ne]\s+)?(?:[\"']%s(?:\\n)?[\"']\s+)?[\"']?(?P<v8>[^\s\"'|$]{4,})[\"']?\s*\|[^\n|]*?(?:--password-stdin|--stdin\b|sudo\s+-S\b|chpasswd)",
