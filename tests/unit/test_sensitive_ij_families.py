@@ -324,3 +324,25 @@ def test_a_banks_name_before_its_phone_number_passes(text: str) -> None:
 )
 def test_a_banks_name_before_an_account_is_still_found(text: str) -> None:
     assert _rule(text) == "bank_account"
+
+
+# 9. A number copied from a form's boxes, one digit to a box.
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("I-9 section 1 (OCR): U.S. Social Security Number |8|7|4|-|3|3|-|4|0|2|1|", "government_id"),
+        ("SSN from the scanned form: |3|4|9|-|6|5|-|5|9|2|4|", "government_id"),
+        ("card number boxes: [4][5][3][2][0][1][5][1][1][2][8][3][0][3][6][6]", "payment_card"),
+        ("Kontonummer auf dem Formular: |1|2|3|4|5|6|7|8|9|0|, BLZ 37040044", "bank_account"),
+    ],
+)
+def test_a_number_in_a_forms_boxes_is_read(text: str, rule: str) -> None:
+    assert _rule(text) == rule
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["| 1 | 2 | 3 | 4 | 5 | 6 | 7 | scores per round", "|0|1|1|0|1|0|0|1| is the byte, in bits", "|1|2|"],
+)
+def test_a_table_of_small_numbers_passes(text: str) -> None:
+    assert _rule(text) is None

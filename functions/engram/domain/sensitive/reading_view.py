@@ -6,7 +6,8 @@ digits, so the number rules (and the learned stage) read one shape whatever the 
   "nineteen eighty-eight"): a run of at least three digits' worth of number words (two
   words or more; a run of three words or more is read even when its words are ordinary
   words too, "four one one one ...");
-- digits set apart one by one ("5 8 1 9", "4 0 2 1 - 0 0 1 2", "P R 88 90 69 B");
+- digits set apart one by one ("5 8 1 9", "4 0 2 1 - 0 0 1 2", "P R 88 90 69 B"), or one to
+  a form's box ("|8|7|4|-|3|3|-|4|0|2|1|", "[4][5][3][2]...");
 - OCR's letter-for-digit mix-ups inside a digit run ("4O2O 4111 4891 44l6");
 - a digit group broken over two lines ("059-36-" / "3708", "4329 5700" / "4618 4972");
 - a tab or line break written as its escape next to a digit ("17\\t4539...") as one;
@@ -124,6 +125,11 @@ _ESCAPE_BY_A_DIGIT = re.compile(r"(?<=\d)\\[tnr]|\\[tnr](?=\d)")
 _ESCAPES = {"\\t": "\t", "\\n": "\n", "\\r": ""}
 
 
+# A form's boxes, one digit (or dash) in each, as OCR or a copy gives them ("|8|7|4|-|3|3|-|4|0|2|1|",
+# "[4][5][3][2]..."): six boxes or more read as one number.
+_BOXED = re.compile(r"(?:\|[\d\-]){6,}\||(?:\[[\d\-]\]){6,}")
+
+
 def reading_view(text: str) -> str | None:
     """The text with spelled, spaced, OCR'd and broken numbers written as digit groups, or
     ``None`` when it reads the same."""
@@ -137,6 +143,8 @@ def reading_view(text: str) -> str | None:
         out = out.translate(_FULL_WIDTH_TO_ASCII)  # "ＰＩＮは４４７１": the word the rules name is PIN
     if _two_number_words_in_a_row(out):
         out = _spelled_to_digits(out)
+    if ("|" in out or "][" in out) and _BOXED.search(out):
+        out = _BOXED.sub(lambda m: re.sub(r"[|\[\]]", "", m.group()), out)
     if _has_digit_candidates(out):
         # each pattern is tried only where what it needs is there (a cheap search for it;
         # the patterns start with a look-behind tried at every position of a long text)
