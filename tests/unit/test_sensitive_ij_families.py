@@ -346,3 +346,57 @@ def test_a_number_in_a_forms_boxes_is_read(text: str, rule: str) -> None:
 )
 def test_a_table_of_small_numbers_passes(text: str) -> None:
     assert _rule(text) is None
+
+
+# 10. A card sent in halves, in more languages than English ("erste Hälfte ... zweite
+# Hälfte", "première moitié", "la primera mitad", "de eerste helft").
+@pytest.mark.parametrize(
+    "text",
+    [
+        "erste Hälfte der Karte 4532 0151\nzweite Hälfte 1283 0366, Ablauf 06/28",
+        "première moitié 4532 0151, l'autre moitié 1283 0366",
+        "la primera mitad 4532 0151 y la otra mitad 1283 0366",
+        "de eerste helft 4532 0151 en de tweede helft 1283 0366",
+        "prima metà 4532 0151, seconda metà 1283 0366",
+        "pierwsza połowa 4532 0151, druga połowa 1283 0366",
+    ],
+)
+def test_a_card_in_halves_in_more_languages_is_found(text: str) -> None:
+    assert _rule(text) == "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "erste Hälfte: 1200 1300 1400 1500 Besucher",
+        "première moitié du match 2 - 1, seconde moitié 0 - 0",
+        "la mitad de 4532 es 2266",
+    ],
+)
+def test_halves_of_other_numbers_pass(text: str) -> None:
+    assert _rule(text) != "payment_card"
+
+
+# 11. Sweden's bankgiro is a payee's number an organisation prints on its bills (as a
+# paybill is), no person's account; a Swedish account or IBAN beside it still is one.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bankgiro 5050-1055 för inbetalning av medlemsavgiften (föreningens)",
+        "betala till bankgiro 5402-9681, OCR 4471209",
+        "Bankgiro: 123-4567 (Skatteverket)",
+    ],
+)
+def test_a_bankgiro_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bankgiro nej, kontot: SE43 9072 1312 1368 8614 1957",
+        "inte bankgiro, mitt konto: clearingnummer 8327-9, kontonummer 914 235 806-3",
+    ],
+)
+def test_an_account_beside_a_bankgiro_is_still_found(text: str) -> None:
+    assert _rule(text) == "bank_account"

@@ -58,7 +58,8 @@ _ACCOUNT_WORDS = (
     # more languages' account words
     r"|nomor\s+rekening|no\.?\s*rek(?:ening)?|norek|s[ốo]\s+t[àa]i\s+kho[ảa]n|t[àa]i\s+kho[ảa]n|stk"
     r"|hesap(?:\s+(?:no|numaras[ıi]))?|č[íi]slo\s+[úu][čc]tu|sz[áa]mlasz[áa]m|broj\s+ra[čc]una|[žz]iro\s+ra[čc]un"
-    r"|tilinumero|n[úu]mero\s+da\s+conta|numero\s+di\s+conto|rib|reg\.?\s*nr\.?|kontonr\.?|clearingnummer|bankgiro"
+    # (not Sweden's bankgiro: a payee's number an organisation prints on its bills)
+    r"|tilinumero|n[úu]mero\s+da\s+conta|numero\s+di\s+conto|rib|reg\.?\s*nr\.?|kontonr\.?|clearingnummer"
     r"|plusgiro|s[ąa]skaitos\s+numeris|arvelduskonto|сч[её]т[ау]?|бик|номер\s+сч[её]та|расч[её]тный\s+сч[её]т|р/с|рахун(?:ок|ку)"
     r"|банкова\s+сметка|λογαριασμ\w*|رقم\s*الحساب|מספר\s*חשבון|חשבון(?:\s*בנק)?|खाता\s*संख्या|เลขที่บัญชี|บัญชี"
     # Malay, Swahili, Hausa, Bengali, Hungarian's word with its bank ("akaun Maybank 1140 ...",

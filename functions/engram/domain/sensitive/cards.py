@@ -131,7 +131,9 @@ _CARD_IN_PIECES = re.compile(
 # 9120 / second half 1948", "the first 8 are 4066 0595 and the rest is 7454 8300"): four
 # groups of four in a row, read together, that brand and Luhn accept.
 _HALVES = re.compile(
-    r"\b(?:half|halves|the\s+rest|remaining|first\s+(?:8|eight)|last\s+(?:8|eight)|other\s+part|second\s+part)\b",
+    r"\b(?:half|halves|the\s+rest|remaining|first\s+(?:8|eight)|last\s+(?:8|eight)|other\s+part|second\s+part"
+    # in German, French, Spanish, Dutch, Italian, Portuguese and Polish
+    r"|h[äa]lfte|moiti[ée]|mitad|helft|met[àa]|metade|po[łl]ow[aęy])\b",
     re.IGNORECASE,
 )
 _GROUP_OF_FOUR = re.compile(r"(?<![\d/.:,\-])\d{4}(?![\d/.:,\-]?\d)")
