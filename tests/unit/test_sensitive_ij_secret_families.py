@@ -250,3 +250,34 @@ def test_a_tools_secret_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _TOOL_POINTERS)
 def test_a_tool_that_reads_its_secret_from_elsewhere_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 8. Developer and export text that names a secret and gives none: MySQL's "(using password:
+# YES)", an export's header row, a variable's name where a secret is kept, a key's note with a
+# count written with its thousands.
+_DEV_TEXT_WITHOUT_A_SECRET = [
+    ("", "ERROR 1045 (28000): Access denied for user 'app'@'172.18.0.4' (using password: YES)"),
+    ("", "Access denied for user 'report'@'localhost' (using password: NO)"),
+    ("", '"name","url","username","password","totp"\n"GitHub","https://github.com","mira","",""'),
+    ("", "the deploy token lives in the repo secret DEPLOY_TOKEN, the action reads it from there"),
+    ("maps_api_key", "paid tier, 25,000 loads/month, key in the CI settings"),
+    ("", '"title","login","password","notes"\n"Epic","ka_tk","********","(hidden)"\n"Uplay","ka_tk","",""'),
+    ("", "name,password,note\nname,password,note"),
+]
+_DEV_TEXT_WITH_A_SECRET = [
+    ("", "mysql -u app -p'Harbor!Lamp77' -h db.internal"),
+    ("", '"name","url","username","password"\n"GitHub","https://github.com","mira","Tulip#Field42"'),
+    ("", "title,login,password,otpauth\nSteam,gamer_tk,Volcano!Dust9,"),
+    ("", "the deploy token is Xk9!mPq2rT7vLw4z, the action reads it from there"),
+    ("maps_api_key", "AIzaSyC4pL9qW2eR5tY8uI1oP3aS6dF9gH2jK5l"),
+]
+
+
+@pytest.mark.parametrize(("key", "text"), _DEV_TEXT_WITHOUT_A_SECRET)
+def test_dev_text_naming_a_secret_without_one_passes_the_rules(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None
+
+
+@pytest.mark.parametrize(("key", "text"), _DEV_TEXT_WITH_A_SECRET)
+def test_dev_text_with_the_secret_is_found(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is not None

@@ -144,7 +144,8 @@ _FUNCTION_WORDS = frozenset(
         *("van", "op", "w", "na", "z", "do", "i", "och", "efter", "ut", "på", "av", "og", "er", "ikke", "ve", "bir"),
     ]
 )
-_SPELLED_VALUE = re.compile(r"\d{3,}|\d(?:[ \-]\d){2,}")
+# (not a count written with its thousands: "1,000 calls/day")
+_SPELLED_VALUE = re.compile(r"(?<![\d,.])\d{3,}(?![,.]\d{3}(?!\d))|\d(?:[ \-]\d){2,}")
 _ANSWER_KEY_WORDS = frozenset(
     ["answer", "answers", "maiden", "memorable", "phrase", "passphrase", "seed", "mnemonic", "words", "question"]
 )

@@ -201,7 +201,7 @@ _ON_FIRST = frozenset(
 # ("password:  24 bytes", kubectl describe), or what happened to it in a log line.
 _NO_VALUE_GIVEN = re.compile(
     r"(?:password|passwd|passphrase)(?=\s|$)"
-    r"|\d+\s+bytes\b"
+    r"|\d+\s+bytes\b|(?:yes|no)(?![\w\-])"  # (MySQL's "using password: YES": whether one was sent)
     r"|(?:authentication|auth|login|check|verification)\s+(?:failed|failure|succeeded|successful|ok)\b",
     re.IGNORECASE,
 )
@@ -340,6 +340,9 @@ _QUALIFIED = re.compile(
 )
 
 
+_VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+")
+
+
 def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
@@ -362,6 +365,8 @@ def _credential(text: str) -> bool:
                 continue  # a cache, object or row key ("key: user_profile:12345"), not a credential
             if re.match(r"[A-Za-z_]\w*=", value) or text[text.rfind(" ", 0, m.start()) + 1 :].startswith("arn:"):
                 continue  # "/oauth/token client_id=...": another field; an AWS ARN names a secret, holds none
+            if _VARIABLE_NAME.fullmatch(bare):
+                continue  # "the github secret SLACK_WEBHOOK_URL": the name of what holds it
             if _RESOURCE_EVENT.match(text, m.end()):
                 continue  # 'secret "db-creds" not found': a Kubernetes object's name, not its value
             if _QUOTED.match(value) or credential_like(value):

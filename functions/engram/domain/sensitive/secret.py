@@ -9,6 +9,7 @@ from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, set_for_an_account, user_password_pair
+from engram.domain.sensitive.exports import exported_password
 from engram.domain.sensitive.issued_codes import issued_code
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
@@ -115,6 +116,8 @@ def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
     the word, or said to be what someone set for an account."""
     if user_password_pair(text) or password_in_brackets(text):
         return True
+    if "\n" in text and "," in text and exported_password(text):
+        return True  # (a password manager's CSV export)
     return bool(words & _SET_FOR_WORDS) and set_for_an_account(text)
 
 

@@ -237,6 +237,8 @@ _NOT_A_CREDENTIAL_TOKEN = frozenset(
 _TYPE_OR_STATE = re.compile(
     r"(?:str|string|bytes|int|integer|number|bool|boolean|any|unknown|object|secretstr|secretbytes|text|varchar"
     r"|optional|enabled|disabled|required|default|empty|unset|undefined|nil|none|null|never|true|false|include|omit"
+    # MySQL's "Access denied ... (using password: YES)": whether one was sent, not which
+    r"|yes|no"
     r"|same-origin)"
     r"(?:\W.*)?",
     re.IGNORECASE,
@@ -383,9 +385,23 @@ def _named_setting(text: str, depth: int = 0) -> bool:
         for m in regex.finditer(text):
             if _RECORD_VALUE_NEXT.match(text, m.end()):
                 continue
-            if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")):
+            if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _a_column(m.group("value")):
                 return True
     return False
+
+
+# An export's header row names its columns ('"title","login","password","otpauth"'): the
+# "value" after a secret's name is the next column's name.
+_COLUMN_NAMES = frozenset(
+    [
+        *("otpauth", "totp", "otp", "username", "login", "login_uri", "uri", "url", "notes", "note", "email", "title"),
+        *("name", "folder", "type", "fields", "extra", "grouping", "favorite", "reprompt", "tags", "group"),
+    ]
+)
+
+
+def _a_column(value: str) -> bool:
+    return value.strip("\"'").lower() in _COLUMN_NAMES
 
 
 def secret_setting(text: str) -> bool:
