@@ -400,3 +400,64 @@ def test_a_bankgiro_passes(text: str) -> None:
 )
 def test_an_account_beside_a_bankgiro_is_still_found(text: str) -> None:
     assert _rule(text) == "bank_account"
+
+
+# 12. More countries' id words (written from how people there name them, not from a sample):
+# Nigeria's BVN, the Philippines' PhilSys, Portugal's número de utente, New Zealand's NHI,
+# Brazil's título de eleitor, Czechia's "číslo OP", Hungary's személyi igazolvány, Ethiopia's
+# መታወቂያ (identity card).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my BVN is 22187654321, needed for the loan app",
+        "bank verification number 22187654321",
+        "PhilSys number ko 1234-5678-9012-3456",
+        "número de utente 123456789",
+        "NHI number ZAC5361 for the GP",
+        "título de eleitor 0123 4567 8901",
+        "číslo OP 123456789",
+        "személyi igazolvány száma 123456AB",
+        "የመታወቂያ ቁጥር 123456789012",
+    ],
+)
+def test_more_countries_id_words_are_found(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my BVN app keeps crashing on version 3.2.1",
+        "bank verification number is needed, I'll send it later",
+        "PSN ID: gamer1234",
+        "číslo objednávky 123456789",
+        "the bank sent code 448812 for the transfer",
+    ],
+)
+def test_the_same_words_without_an_id_pass(text: str) -> None:
+    assert _rule(text) != "government_id"
+
+
+# 13. More of family 1's account words: Turkish "hesap numaram", Igbo "akaụntụ m bụ", Hindi
+# "खाता नं.", Bengali's other spelling "একাউন্ট নাম্বার", Urdu "خاتہ نمبر", Persian "شماره حساب".
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hesap numaram 12345678 Ziraat",
+        "akaụntụ m bụ 0123456789 Access Bank",
+        "ब्यांक खाता नं. 12345678901",
+        "ব্যাংক একাউন্ট নাম্বার 1234567890123",
+        "خاتہ نمبر 0123456789012 میزان بینک",
+        "شماره حساب 0123456789012 بانک ملت",
+    ],
+)
+def test_more_account_words_are_found(text: str) -> None:
+    assert _rule(text) == "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["hesap numaram değişti, yeni şifre lazım", "شماره حساب را بعدا می فرستم", "खाता नं. बाद में भेजूंगा"],
+)
+def test_more_account_words_without_a_number_pass(text: str) -> None:
+    assert _rule(text) is None

@@ -29,15 +29,17 @@ from engram.domain.sensitive.categories import longest_digit_run
 # account's number in Hindi, Tamil and Urdu; Amharic's ሂሳብ (also a bill: with "bank"
 # before it or "number" after it)
 MORE_ACCOUNT_WORDS = (
-    r"(?:অ্যাকাউন্ট|একাউন্ট)(?:\s*নম্বর)?|अकाउंट(?:\s*(?:नंबर|नम्बर))?|खाता\s*(?:नंबर|नम्बर|क्रमांक)"
-    r"|கணக்கு\s*எண்|(?:اکاؤنٹ|کھاتہ)(?:\s*نمبر)?|[aà]k[aá][nǹ]t[iì]|akhawunti|ባንክ\s*ሂሳብ(?:\s*ቁጥር)?|ሂሳብ\s*ቁጥር"
+    r"(?:অ্যাকাউন্ট|একাউন্ট)(?:\s*(?:নম্বর|নাম্বার))?|अकाउंट(?:\s*(?:नंबर|नम्बर))?|खाता\s*(?:नंबर|नम्बर|क्रमांक|नं\.?)"
+    r"|கணக்கு\s*எண்|(?:اکاؤنٹ|اکاونٹ|کھاتہ|کھاتا|خاتہ)(?:\s*نمبر)?|[aà]k[aá][nǹ]t[iì]|akhawunti|ባንክ\s*ሂሳብ(?:\s*ቁጥር)?"
+    # Amharic's account number, Igbo's account, Persian's account number, Turkish's "my account number"
+    r"|ሂሳብ\s*ቁጥር|aka[uụ]nt[uụ]|شماره\s*حساب|hesap\s+numaram"
 )
 # Whose the account is, between its word and the number: Tagalog's "ni ate", "ko", Zulu's
 # "kaMama", "yami", Yoruba's "mi", "of my mum", "de mi hermano", "von Oma" (then ":" or the
 # number; "account of Netflix" is a service's, read after).
 ACCOUNT_OWNER = (
     r"(?:\s+(?:(?:ni|ng|of|de|del|da|do|von|van|di)\s+(?:(?:my|mi|mein\w{0,2}|meu|minha|mon|ma|mijn)\s+)?"
-    r"[^\W\d_]{2,14}|ka(?-i:[A-Z])[^\W\d_]{1,14}|ko|mi|yami|yangu|wangu|wami)(?=\s*[:=\-]|\s+(?:is|ni|ngu)\b|\s+\d))?"
+    r"[^\W\d_]{2,14}|ka(?-i:[A-Z])[^\W\d_]{1,14}|ko|mi|yami|yangu|wangu|wami|m(?=\s+bụ))(?=\s*[:=\-]|\s+(?:is|ni|ngu|bụ)\b|\s+\d))?"
 )
 # More services whose "account" is no bank's (read by bank_accounts._NOT_A_BANK_BEFORE):
 # utilities and telecoms people pay bills to, and e-wallets, whose account is a phone

@@ -75,7 +75,7 @@ _ACCOUNT_RE = re.compile(
     r"|\s+(?:ya\s+|di\s+|na\s+|y[ae]-|ka-)?(?:equity|mandiri|santander|barclays|monzo|revolut|chase|nationwide|lloyds|halifax"
     r"|stanbic|absa|capitec|zenith|kotak|axis|wise|nubank|ita[úu]|bradesco|sberbank|tinkoff|bdo|bpi|metrobank)"
     r"|\s*[\u0e00-\u0e7f]{2,30})?" + ACCOUNT_OWNER + r"(?:\s*(?:number|num|no\.?|nr\.?|#))?"
-    r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|ni|ngu|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
+    r"\s*(?:is|es|est|ist|là|adalah|ialah|je|é|è|er|är|jest|to|ni|ngu|bụ|:|=|-|#)?\s*(?:my\s+|saya\s+|của\s+tôi\s+)?"
     r"(?P<num>\d{8}-\d{8}-\d{8}|\d(?:[ \-/]?\d){5,19})(?![\d.,]\d)"
     r"(?!\s*(?:followers|subscribers|points|calories|euros|dollars|%))",
     re.IGNORECASE,

@@ -34,8 +34,8 @@ SCRIPT_ID_RE = re.compile(
     # China's and Hong Kong's identity card and its number (身份證號碼), Bengali's NID with
     # either spelling of its "য়", Tamil's, Telugu's and Kannada's Aadhaar, Ethiopia's Fayda
     r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ"
-    # Bangladesh's NID written in Bengali letters
-    r"|এনআইডি)"
+    # Bangladesh's NID written in Bengali letters, Amharic's "identity card" (መታወቂያ)
+    r"|এনআইডি|መታወቂያ)"
     # (the number's word and an acronym in brackets may stand between: "নম্বর (NID) ")
     r"[^\d\n]{0,16}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
     re.IGNORECASE,
@@ -73,6 +73,12 @@ MORE_ID_WORDS = (
     # NEXUS's PASSID, DHS's redress number)
     r"|known\s+travell?er(?:\s+(?:number|no|id|#))?|(?-i:KTN|PASSID)|global\s+entry(?:\s+(?:number|no|id|#|card))?"
     r"|nexus\s+(?:card|number|no|id|passid)|redress\s+(?:number|no|#)|trusted\s+travell?er\s+(?:number|no|id)"
+    # Nigeria's bank verification number (a person's biometric id), the Philippines' PhilSys,
+    # Portugal's SNS number, New Zealand's NHI, Brazil's voter title, Czechia's and Hungary's
+    # identity cards
+    r"|(?-i:BVN)|bank\s+verification\s+number|philsys(?:\s+(?:card|number|no|id))?|n[úu]mero\s+de\s+utente"
+    r"|(?-i:NHI)(?:\s+(?:number|no))?|t[íi]tulo\s+de\s+eleitor|[čc][íi]slo\s+(?-i:OP)|ob[čc]ansk[ýy]\s+pr[ůu]kaz"
+    r"|szem[ée]lyi\s+igazolv[áa]ny(?:\s+sz[áa]ma?)?"
 )
 # Tax numbers' words that a company's number has too (its words as the word splitter gives them).
 COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
@@ -96,7 +102,8 @@ def persons_tax_number(text: str) -> bool:
 
 MORE_ID_STEMS = frozenset(
     {"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"}
-    | {"known", "ktn", "passid", "global", "nexus", "redress", "trusted"}
+    | {"known", "ktn", "passid", "global", "nexus", "redress", "trusted", "bvn", "bank", "philsys", "nhi"}
+    | {"título", "titulo", "číslo", "cislo", "občanský", "obcansky"}
 )
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
