@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import math
 import re
+from functools import lru_cache
 
 from engram.domain.sensitive.public_values import mask_public_values
 from engram.domain.sensitive.secret_settings import secret_setting
@@ -108,6 +109,7 @@ def _names_public(text: str, lowered: str) -> bool:
 _FOLDED_AS_ASCII = "\u0130\u0131\u017f"
 
 
+@lru_cache(maxsize=16)  # (asked by the rules and again for the learned stage's reading of the same text)
 def public_or_sealed(text: str) -> str:
     """The text with values public by design, or still encrypted, masked: a public key,
     a publishable or site key, a ciphertext, a provider's documented example key. A value
