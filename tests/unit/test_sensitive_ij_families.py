@@ -461,3 +461,41 @@ def test_more_account_words_are_found(text: str) -> None:
 )
 def test_more_account_words_without_a_number_pass(text: str) -> None:
     assert _rule(text) is None
+
+
+# 14. Families 5 and 6 in more languages: an application's or an appointment's number named
+# before the id's word ("numéro de demande de passeport"), loyalty, customer and transit cards
+# ("Kundenkarte", "carte de fidélité", "tarjeta de puntos", "bus pass"), a meter's number
+# ("Zählernummer", "numéro de compteur", "meter reading").
+@pytest.mark.parametrize(
+    "text",
+    [
+        "numéro de demande de passeport 24118233",
+        "número de solicitud del pasaporte 2024118233",
+        "numero di prenotazione per la carta d'identità 24118233",
+        "Kundenkarte 4532 0151 1283 0366",
+        "carte de fidélité 4532 0151 1283 0366",
+        "tarjeta de puntos 4532 0151 1283 0366",
+        "klantenkaart 4532 0151 1283 0366",
+        "bus pass number 4532 0151 1283 0366",
+        "Zählernummer 4532015112830366",
+        "numéro de compteur 4532015112830366",
+        "the meter reading was 45320151 12830366",
+    ],
+)
+def test_another_things_number_in_more_languages_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("mon numéro de passeport 24118233", "government_id"),
+        ("numéro de passeport pour la demande: 24118233", "government_id"),
+        ("Kreditkarte 4532 0151 1283 0366", "payment_card"),
+        ("mi tarjeta de crédito 4532 0151 1283 0366, no la tarjeta de puntos", "payment_card"),
+        ("paid the meter with card 4532 0151 1283 0366", "payment_card"),
+    ],
+)
+def test_the_id_or_card_itself_is_still_found(text: str, rule: str) -> None:
+    assert _rule(text) == rule

@@ -58,9 +58,9 @@ NOT_A_CARD_BEFORE = re.compile(
     r"\b(?:imei|meid|tracking|track|order|orders|isbn|ean|upc|invoice|ticket|booking|reservation|confirmation"
     r"|serial|loyalty|member(?:ship)?|flyer|ref|reference|meeting|zoom|phone|tel|fax|barcode|sku|product"
     # the same numbers in other languages: order, tracking, customer, invoice, serial
-    r"|\w*(?:bestell|sendungs|kunden|rechnungs|auftrags|paket|serien|liefer|order|factuur|klant|zending)nummer"
-    r"|num[ée]ro\s+de\s+(?:commande|suivi|s[ée]rie|facture|client|colis)"
-    r"|n[úu]mero\s+de\s+(?:pedido|seguimiento|rastreio|rastreamento|serie|s[ée]rie|factura|fatura|cliente|encomenda)"
+    r"|meter|\w*(?:bestell|sendungs|kunden|rechnungs|auftrags|paket|serien|liefer|order|factuur|klant|zending|z[äa]hler|meter)nummer"
+    r"|num[ée]ro\s+de\s+(?:commande|suivi|s[ée]rie|facture|client|colis|compteur)"
+    r"|n[úu]mero\s+de\s+(?:pedido|seguimiento|rastreio|rastreamento|serie|s[ée]rie|factura|fatura|cliente|encomenda|contador)"
     r"|numero\s+(?:d['’]ordine|di\s+(?:tracking|serie|spedizione|fattura|cliente|ordine))"
     r"|numer\s+(?:zam[óo]wienia|przesy[łl]ki|seryjny|faktury|klienta)"
     r"|(?:sipari[şs]|takip|seri|fatura|kargo)\s+(?:numaras[ıi]|no)|номер\s+(?:заказа|отслеживания)|трек-номер"
@@ -164,6 +164,13 @@ def _card_in_pieces(text: str) -> bool:
     return False
 
 
+# The same loyalty and customer cards in German, French, Spanish, Portuguese, Italian, Dutch,
+# Polish and Swedish ("Kundenkarte", "carte de fidélité", "tarjeta de puntos", "klantenkaart").
+LOYALTY_CARDS_OTHER_LANGUAGES = (
+    r"(?:kunden|treue|bonus|club|mitglieds)karte|carte\s+(?:de\s+)?(?:fid[ée]lit[ée]|membre|client)"
+    r"|tarjeta\s+(?:de\s+)?(?:puntos|fidelidad|socio|cliente)|cart[ãa]o\s+(?:de\s+)?(?:fidelidade|cliente|s[óo]cio)"
+    r"|carta\s+fedelt[àa]|klantenkaart|spaarkaart|karta\s+(?:lojalno[śs]ciowa|sta[łl]ego\s+klienta)|kundkort|bonuskort"
+)
 # Cards that pay for nothing: loyalty, library, gift, id cards.
 _OTHER_CARD = re.compile(
     r"\b(?:loyalty|library|member(?:ship)?|gift|id|sim|business|health|insurance|student|key|boarding|transit|bus"
@@ -175,7 +182,7 @@ _OTHER_CARD = re.compile(
     # for a card is a payment card's word too: "شناختی کارڈ", "کارت ملی", "بطاقة الهوية")
     r"|\b(?:national|identity|voter|ration|aadhaa?r|pan|residence|emirates|civil|citizen(?:ship)?)\s+card\b"
     r"|شناختی\s*کارڈ|کارت\s*(?:ملی|شناسایی)|بطاق[ةه]\s*(?:ال)?(?:هوي[ةه]|شخصي[ةه]|رقم\s*القومي)"
-    r"|(?:आधार|पैन|वोटर|पहचान)\s*कार्ड|(?:এনআইডি|আইডি|ভোটার)\s*কার্ড",
+    r"|(?:आधार|पैन|वोटर|पहचान)\s*कार्ड|(?:এনআইডি|আইডি|ভোটার)\s*কার্ড|\b(?:" + LOYALTY_CARDS_OTHER_LANGUAGES + r")\b",
     re.IGNORECASE,
 )
 _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
@@ -184,7 +191,9 @@ _CODES = re.compile(r"\b(?:backup|recovery|2fa|mfa)\s+codes\b", re.IGNORECASE)
 # card, 4222 ..." is a payment card).
 _OTHER_CARD_RIGHT_BEFORE = re.compile(
     r"\b(?:(?<!diners\s)club\s*card|nectar(?:\s+card)?|library\s+card|gift\s*card|rewards?(?:\s+card)?|points\s+card"
-    r"|bonus\s*card|payback(?:\s+card)?|loyalty\s*card)\s*(?:number|no\.?|nr\.?|#)?\s*[:\-]?\s*$"
+    r"|bonus\s*card|payback(?:\s+card)?|loyalty\s*card|(?:bus|rail|train|travel|season|transit)\s+pass"
+    r"|" + LOYALTY_CARDS_OTHER_LANGUAGES + r")"
+    r"\s*(?:number|no\.?|nr\.?|#|nummer|num[ée]ro|n[úu]mero)?\s*[:\-]?\s*$"
     # an identity card right before its number ("بطاقة الهوية رقم 3010521...", "ID card no. ...")
     r"|(?:\b(?:national\s+id|national\s+identity|identity|id)\s+card|شناختی\s*کارڈ|کارت\s*(?:ملی|شناسایی)"
     r"|بطاق[ةه]\s*(?:ال)?(?:هوي[ةه]|شخصي[ةه]|رقم\s*القومي))\s*(?:number|no\.?|nr\.?|#|رقم|نمبر|شماره)?\s*[:\-]?\s*$",

@@ -29,6 +29,7 @@ from engram.domain.sensitive.national_id_words import (
     MORE_KIN,
     NIC_SHAPE,
     NOT_AN_SSN_AFTER,
+    NUMBER_OF_AN_APPLICATION_BEFORE,
     OTHER_SCRIPT,
     PASSPORT_NATIONALITY_RE,
     PASSPORT_WORDS,
@@ -365,6 +366,8 @@ def _id_after_its_word(text: str) -> bool:
             continue  # a fishing, business or marriage licence is nobody's id
         if stem in SHAPE_BEFORE and SHAPE_BEFORE[stem].search(text, max(0, at - 30), at):
             continue  # "Pension Scheme Tax Reference": the scheme's
+        if NUMBER_OF_AN_APPLICATION_BEFORE.search(text, max(0, at - 50), at):
+            continue  # "numéro de demande de passeport 24118233": the application's
         for regex in (_ID_CONTEXT_RE, _ID_FAR_RE):
             m = regex.match(text, at)
             if m is not None and _persons_id_after(text, at, stem, regex, m):

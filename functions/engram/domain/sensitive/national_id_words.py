@@ -162,6 +162,17 @@ SHAPE_BEFORE = {
         re.I,
     ),
 }
+# An application's, an appointment's or a tracking number named before the id's word, as
+# Romance languages and German order them ("numéro de demande de passeport 24118233",
+# "número de solicitud del pasaporte", "Antragsnummer Personalausweis"): the application's.
+NUMBER_OF_AN_APPLICATION_BEFORE = re.compile(
+    r"\b(?:num[ée]ro|n[úu]mero|numero|nummer|numer|n[°º]|no\.?)\s+(?:de\s+|di\s+|da\s+|do\s+)?(?:la\s+|le\s+)?"
+    r"(?:demande|solicitud|richiesta|pedido|requerimento|aanvraag|wniosku|dossier|suivi|seguimiento|rendez-vous|cita"
+    r"|prenotazione|agendamento|expediente|tr[áa]mite|protocolo)\s+(?:de\s+|del\s+|di\s+|da\s+|do\s+|du\s+|van\s+|per\s+|para\s+|pour\s+)?"
+    r"(?:la\s+|le\s+|l['’]|el\s+|il\s+|o\s+|a\s+|het\s+)?$"
+    r"|\b\w*(?:antrags|vorgangs|termin|bearbeitungs|aktenzeichen)\w*\s+(?:f[üu]r\s+(?:den|die|das)\s+)?$",
+    re.I,
+)
 # Another thing's number named right before an SSN's form ("my claim number is 465 36 6822").
 ANOTHER_NUMBER_NAMED_BEFORE = re.compile(
     r"\b(?:claim|case|policy|application|appointment|confirmation|booking|reservation|member(?:ship)?|patient"
