@@ -281,3 +281,30 @@ def test_dev_text_naming_a_secret_without_one_passes_the_rules(key: str, text: s
 @pytest.mark.parametrize(("key", "text"), _DEV_TEXT_WITH_A_SECRET)
 def test_dev_text_with_the_secret_is_found(key: str, text: str) -> None:
     assert find_by_rules(text, key) is not None
+
+
+# 9. A number beside a PIN's word that is a helpline's or a year it was set, a booking's code
+# in Indonesian; a password in brackets said to be the current one.
+_NOT_A_PIN_NUMBER = [
+    "jazzcash ka mpin bhool gaya, hotline 4444 pe call karo",
+    "card PIN reset, helpline 0800 123 456 open till 8",
+    "mobile banking passcode set 2021, security questions set too",
+    "kode booking Lion Air QWE7R2, nomor kursi 14C",
+]
+_A_PIN_OR_PASSWORD = [
+    "jazzcash mpin 5512, don't tell anyone",
+    "the passcode set to 4471 yesterday",
+    "my app passcode 2023 is my birth year",
+    "note: change the nas admin pw (currently Velvet!Otter3) before friday",
+    "wifi pw (now Harbor!Lamp77), the old one is gone",
+]
+
+
+@pytest.mark.parametrize("text", _NOT_A_PIN_NUMBER)
+def test_a_helpline_a_year_set_or_a_booking_code_beside_a_pin_word_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _A_PIN_OR_PASSWORD)
+def test_a_pin_or_a_current_password_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

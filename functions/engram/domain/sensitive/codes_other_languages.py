@@ -94,7 +94,8 @@ _NOT_A_SECRET = re.compile(
     r"|indirim(?:i|kodu)?|tracking|sendung(?:s(?:nummer|verfolgung))?|suivi|seguimiento|rastreo|отслеж\w*|takip"
     r"|bestell(?:ung|nummer)?|commande|pedido|ordine|zam[óo]wieni[ae]|заказ\w*|sipari[şs](?:i|in)?|artikel(?:nummer)?"
     r"|produkt(?:code)?|produit|producto|prodotto|product|country|pa[íi]s|landes(?:code|vorwahl)|regi[óo]n|регион\w*"
-    r"|ifsc|swift|bic|iban|sort\s+code|branch|filial|sucursal|ag[êe]ncia|clearing|routing|blz|qr|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
+    r"|ifsc|swift|bic|iban|sort\s+code|branch|filial|sucursal|ag[êe]ncia|clearing|routing|blz|qr|booking|reserva\w*"
+    r"|r[ée]servation|tiket|ticket|pnr|buchung\w*|prenotazion\w*|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
     r"(?![\w])"
     r"|خصم|الخصم|كوبون|قسيمة|تخفیف|קופון|הנחה|折扣|优惠|割引|クーポン|할인|쿠폰|邮编|郵便|우편|رمز\s*بريدي|الرمز\s*البريدي"
     r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์",

@@ -95,7 +95,8 @@ def user_password_pair(text: str) -> bool:
 
 
 _IN_BRACKETS = re.compile(
-    PASSWORD_WORD + r"""(?:\s+[^\W\d]+){0,2}?\s*\(\s*["'“«„]?(?P<value>[^\s()"'”»“]{8,40})["'”»“]?\s*\)""",
+    PASSWORD_WORD + r"""(?:\s+[^\W\d]+){0,2}?\s*\(\s*(?:(?:currently|now|still|old|new|temp|default|atm)\s*[:=]?\s+)?"""
+    r"""["'“«„]?(?P<value>[^\s()"'”»“]{8,40})["'”»“]?\s*\)""",
     re.IGNORECASE,
 )
 

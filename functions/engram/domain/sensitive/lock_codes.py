@@ -196,7 +196,8 @@ _PIN_NEAR_RE = re.compile(
 _GAP_NOT_A_CODE = re.compile(
     r"\b(?:in|since|until|till|from|by|of|after|before|attempts?|tries|digits?|times|ending|ends|last|expires?|expired"
     r"|changed|reset|valid|for|code|zip|postal|area|pinned|version|v|order|invoice|ref|reference|booking|tracking"
-    r"|phone|tel|amount|total|transaction|zam[óo]wieni[ea]|pedido|bestellung|" + FILED_AS + r")\b",
+    r"|phone|tel|amount|total|transaction|zam[óo]wieni[ea]|pedido|bestellung|helpline|hotline|call|whatsapp"
+    r"|" + FILED_AS + r")\b",
     re.IGNORECASE,
 )
 
@@ -207,6 +208,8 @@ def _not_a_code(m: re.Match[str]) -> bool:
     ('"PIN 4471" in the datasheet is the connector pin number on the PCB')."""
     if _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value")):
         return True
+    if _SET_IN_A_YEAR.search(m.group("gap")) and _YEAR.fullmatch(m.group("value")):
+        return True  # "passcode set 2023": when it was set
     if m.group().lower().startswith("host") and a_key_size_after(m.string, m.end()):
         return True  # an SSH host key's size: "host key 4096 RSA", "host key 2048 bit" (review rv5)
     if BOARD.search(m.string) is not None:
@@ -216,6 +219,8 @@ def _not_a_code(m: re.Match[str]) -> bool:
 
 
 _TIME = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
+_SET_IN_A_YEAR = re.compile(r"\b(?:set|created|issued|chosen|opened|registered)\s*$", re.IGNORECASE)
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _a_time(m: re.Match[str]) -> bool:
