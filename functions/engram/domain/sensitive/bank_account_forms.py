@@ -74,11 +74,15 @@ _E_WALLET = re.compile(
     re.IGNORECASE,
 )
 _PHONES_DIGITS = re.compile(r"0\d{9,10}")
+_WALLET_REACH = 120
 
 
-def e_wallets_phone(text: str, number: str) -> bool:
-    """An e-wallet's account is its owner's phone number ("GCash ... account 0917 555 0142")."""
-    return _PHONES_DIGITS.fullmatch(re.sub(r"\D", "", number)) is not None and _E_WALLET.search(text) is not None
+def e_wallets_phone(text: str, m: re.Match[str]) -> bool:
+    """An e-wallet's account is its owner's phone number ("GCash mpin forgotten, how to reset?
+    account 0917 555 0142"): a phone's digits with the wallet's name in the clause around."""
+    if _PHONES_DIGITS.fullmatch(re.sub(r"\D", "", m.group("num"))) is None:
+        return False
+    return _E_WALLET.search(text, max(0, m.start() - _WALLET_REACH), m.end() + _WALLET_REACH) is not None
 
 
 _NZ_DASHED = re.compile(r"(?<![\d\-])(?:0[1-9]|[12]\d|3[0-8])-\d{4}-\d{7}-\d{2,3}(?![\d\-])")

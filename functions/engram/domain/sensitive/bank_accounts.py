@@ -279,7 +279,7 @@ def _service_named_before(text: str, at: int, end: int) -> bool:
 def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     """An account match that the text says is no bank's: an account "ID", a CRM's or a
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
-    if _ACCOUNT_ID.match(m.group()) or a_banks_own(text, m) or e_wallets_phone(text, m.group("num")):
+    if _ACCOUNT_ID.match(m.group()) or a_banks_own(text, m) or e_wallets_phone(text, m):
         return True  # "account ID 4471-3308-22": a system's id for the account
     if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
