@@ -308,3 +308,33 @@ def test_a_helpline_a_year_set_or_a_booking_code_beside_a_pin_word_passes(text: 
 @pytest.mark.parametrize("text", _A_PIN_OR_PASSWORD)
 def test_a_pin_or_a_current_password_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 10. A code asked for in a call's or a chat's turn and said in the customer's next turn
+# (spoken digits too), and a code read off a bank's card reader.
+_CODES_IN_THE_NEXT_TURN = [
+    "Agent: can I take the telephone passcode? Customer: sure, it's seven seven one nine",
+    "AGENTE: ¿me confirma el PIN? CLIENTE: sí, es 8812",
+    "Rep: please pick a new PIN. Caller: okay, 4410",
+    "Operator: read me the one-time code please. Customer: 55 81 20, no wait, 558120",
+    "the code from my card reader is 8 8 1 2 0 4",
+]
+_NO_CODE_IN_THE_NEXT_TURN = [
+    "Agent: please choose a new 6-digit PIN in the app. Customer: done, thanks",
+    "Agent: can you confirm your PIN? Customer: I'd rather not, can you send a code instead?",
+    "Agent: can you confirm your date of birth and PIN? Customer: I was born in 1984",
+    "Agent: what's the reference on the letter? Customer: it's 55120",
+    "Agent: and your PIN? Customer: my account number is 40871234, the PIN I don't have",
+    "the card reader model 4471 costs 12 pounds",
+    "the card reader at the bakery printed ************4471 on the slip",
+]
+
+
+@pytest.mark.parametrize("text", _CODES_IN_THE_NEXT_TURN)
+def test_a_code_said_in_the_turn_after_it_was_asked_for_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NO_CODE_IN_THE_NEXT_TURN)
+def test_a_turn_with_no_code_or_another_number_passes(text: str) -> None:
+    assert find_by_rules(text) is None

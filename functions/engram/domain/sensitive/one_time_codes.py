@@ -226,10 +226,12 @@ _MAKER = (
     r"|securid|rsa\s+token|eenmalige|engangskode\w*|engångskod\w*|einmal(?:code|passwort|kennwort)"
     r"|(?:code|mot\s+de\s+passe)\s+[àa]\s+usage\s+unique|(?:c[óo]digo|clave)\s+de\s+un\s+solo\s+uso|codice\s+monouso"
     r"|jednorazow\w+|kod\s+jednorazowy|kertak[äa]ytt[öo]inen|mitid|bankid"
+    # a bank's card reader that signs a login or a payment (chipTAN, PINsentry)
+    r"|card\s+reader|kartenleser|lecteur\s+de\s+carte|pin\s?sentry"
 )
 _NAMED_CODE = re.compile(
     r"(?<![\w])(?:" + _MAKER + r")(?![\w])(?P<gap>[^\d\n.!?]{0,80}?)"
-    r"(?P<value>(?<![\w.,/:\-])(?:\d{3}[ \-]\d{3}|\d\d \d\d \d\d|\d{4,8}|(?=[A-Z\d]*\d)(?=\d*[A-Z])[A-Z\d]{5})"
+    r"(?P<value>(?<![\w.,/:\-*•])(?:\d{3}[ \-]\d{3}|\d\d \d\d \d\d|\d{4,8}|(?=[A-Z\d]*\d)(?=\d*[A-Z])[A-Z\d]{5})"
     r"(?![\w/:]|[.,]\d|[ \-]\d))"
     r"(?!\s*(?:%|€|\$|£|sec|secs|seconds?|min|mins|minutes?|hours?|days?|years?|times|digits|tries|attempts|users?"
     r"|z[łl]|pln|kr|eur|usd|gbp)\b)",
@@ -237,7 +239,9 @@ _NAMED_CODE = re.compile(
 )
 _NOT_THE_CODE_GAP = re.compile(
     r"\b(?:since|version|v|ago|attempts?|tries|digits?|order|invoice|ref|reference|costs?|price|limit|fee|fees"
-    r"|model|serial|users?|customers?|until|till|expires?|expired|every|per|" + FILED_AS + r")\b",
+    r"|model|serial|users?|customers?|until|till|expires?|expired|every|per|receipt|printed|terminal|"
+    + FILED_AS
+    + r")\b",
     re.IGNORECASE,
 )
 _MAKER_WORDS = frozenset(
@@ -245,7 +249,8 @@ _MAKER_WORDS = frozenset(
         *("steam", "blik", "tan", "pushtan", "smstan", "mtan", "itan", "chiptan", "phototan", "authenticator"),
         *("secure", "securekey", "digipass", "securid", "rsa", "eenmalige", "einmalcode", "einmalpasswort"),
         *("einmalkennwort", "usage", "uso", "monouso", "jednorazowy", "jednorazowe", "jednorazowa"),
-        *("jednorazowego", "mitid", "bankid", "kertakäyttöinen", "kertakayttoinen"),
+        *("jednorazowego", "mitid", "bankid", "kertakäyttöinen", "kertakayttoinen", "reader", "kartenleser"),
+        *("lecteur", "pinsentry", "sentry"),
     ]
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.call_turns import code_in_the_next_turn
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
@@ -128,6 +129,8 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
     if digits >= 2 and named_one_time_code(text, words):  # (Steam Guard's codes hold two digits)
         return True
     if digits >= 3 and sent_code(text, words):  # (by the way it came or what it is for)
+        return True
+    if digits >= 4 and code_in_the_next_turn(text, words):  # (asked for by an agent, said by the customer)
         return True
     return digits >= 1 and service_code(text, words)
 

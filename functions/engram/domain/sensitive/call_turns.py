@@ -1,0 +1,54 @@
+"""A code given in a call's or a chat's next turn: an agent asks for a PIN, a passcode or a
+one-time code (to confirm it, read it out, choose one), and the customer's next turn says it
+("AGENT: can you confirm the telephone PIN please. CUSTOMER: yeah its uh, 2258", "Agent:
+please choose a new 6-digit PIN. Customer: done, i picked 031190"). The word and the value sit
+in different turns, so the rules that read a clause find neither with the other.
+
+Not one: a turn with no such number (a refusal, "done"), a year after "in" or "since", an
+amount, a time, a longer number (an account's, a phone's), a turn that asks for anything else
+(a reference, a card's last four)."""
+
+from __future__ import annotations
+
+import re
+
+_AGENT = (
+    r"(?:agent|rep|representative|operator|advisor|adviser|csr|support|bank|agente|operador|op[ée]rateur|operatore"
+    r"|berater)"
+)
+_CUSTOMER = r"(?:customer|caller|client|user|member|cliente|kunde|utente|klant)"
+_TURNS = re.compile(
+    r"(?<![\w])" + _AGENT + r"\s*:(?P<asked>[^\n]{0,200}?)(?<![\w])" + _CUSTOMER + r"\s*:(?P<said>[^\n]{0,160})",
+    re.IGNORECASE,
+)
+_ASKS_FOR_A_CODE = re.compile(
+    r"(?<![\w])(?:pin|pins|passcode|pass\s+code|security\s+code|one[\s\-]time\s+code|otp|verification\s+code"
+    r"|c[óo]digo|codice|nip|mot\s+de\s+passe|password|contrase[ñn]a|senha)(?![\w])",
+    re.IGNORECASE,
+)
+_CODE = re.compile(
+    r"(?<![\w+:/.,\-])(?P<value>\d{4,8})(?![\w/:]|[.,]\d|[ \-]\d)"
+    r"(?!\s*(?:%|€|\$|£|min\w*|hours?|days?|years?|times|digits|pounds?|euros?|dollars?)(?![\w]))",
+    re.IGNORECASE,
+)
+_BEFORE_NOT_A_CODE = re.compile(
+    r"(?<![\w])(?:in|since|from|at|on|by|until|till|year|born|ending|last)\s*$"
+    # another number named just before ("my account number is 40871234")
+    r"|(?<![\w])(?:ref|reference|order|account|acct|card|policy|member|membership|phone|mobile|postcode|zip|customer"
+    r"|case|ticket|claim)(?![\w])[^\d]{0,16}$",
+    re.IGNORECASE,
+)
+_WORD_STEMS = frozenset(["agent", "rep", "operator", "advisor", "adviser", "csr", "support", "agente", "operador"])
+
+
+def code_in_the_next_turn(text: str, words: frozenset[str]) -> bool:
+    if ":" not in text or words.isdisjoint(_WORD_STEMS | {"bank", "opérateur", "operateur", "operatore", "berater"}):
+        return False
+    for m in _TURNS.finditer(text):
+        if _ASKS_FOR_A_CODE.search(m.group("asked")) is None:
+            continue
+        said = m.group("said")
+        for v in _CODE.finditer(said):
+            if _BEFORE_NOT_A_CODE.search(said, max(0, v.start() - 28), v.start()) is None:
+                return True
+    return False
