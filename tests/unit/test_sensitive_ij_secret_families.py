@@ -338,3 +338,27 @@ def test_a_code_said_in_the_turn_after_it_was_asked_for_is_found(text: str) -> N
 @pytest.mark.parametrize("text", _NO_CODE_IN_THE_NEXT_TURN)
 def test_a_turn_with_no_code_or_another_number_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 11. A password's word followed by the login's name, not the password ("forgot the password,
+# username ..."), or by null in an export's JSON.
+_LOGIN_NAME_OR_NULL = [
+    "نسيت كلمة السر للموقع، اسم المستخدم sara.m91",
+    "olvidé la contraseña, nombre de usuario maria.k77",
+    '{"name":"nas","login":{"username":"root","password":null},"notes":"use the key"}',
+]
+_PASSWORD_BEFORE_THE_LOGIN_NAME = [
+    "parola Ronda#Toledo19, kullanıcı adı maria.k77",
+    "hasło Lipa#Kwiat2020, nazwa użytkownika ola.k",
+    '{"name":"nas","login":{"username":"root","password":"Kelp!Harbor19"},"notes":"router"}',
+]
+
+
+@pytest.mark.parametrize("text", _LOGIN_NAME_OR_NULL)
+def test_a_login_name_or_null_after_a_password_word_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _PASSWORD_BEFORE_THE_LOGIN_NAME)
+def test_a_password_before_the_login_name_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

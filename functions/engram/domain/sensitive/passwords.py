@@ -269,6 +269,9 @@ _PASSWORD_FAR_RE = re.compile(
 )
 
 
+_JSON_LITERAL = re.compile(r"(?:null|none|true|false|undefined)(?![\w])", re.IGNORECASE)
+
+
 def _password_far(text: str) -> bool:
     for m in _PASSWORD_FAR_RE.finditer(text):
         value = m.group("value") or m.group("value2") or m.group("value3") or ""
@@ -282,8 +285,8 @@ def _password_far(text: str) -> bool:
             or "://" in gap
         ):
             continue
-        if '","' in gap + value or "','" in gap + value:
-            continue  # the word and the value are in different fields of a record
+        if '","' in gap + value or "','" in gap + value or _JSON_LITERAL.match(value):
+            continue  # the word and the value are in different fields of a record, or it is null
         if _QUOTED.match(value) or credential_like(value):
             return True
     return False

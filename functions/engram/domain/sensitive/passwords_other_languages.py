@@ -75,11 +75,20 @@ _OTHER_SCRIPT = re.compile(
     r"[\u0530-\u06ff\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff]"
 )
 _EMAIL = re.compile(r"[^@\s]+@[\w\-]+(?:\.[\w\-]+)+")
+_USER_NAMED = re.compile(
+    r"(?<![\w])(?:username|user\s*name|user\s*id|login\s+name|usuario|nombre\s+de\s+usuario|utilisateur|identifiant"
+    r"|benutzername|benutzer|gebruikersnaam|nome\s+utente|nome\s+de\s+usu[áa]rio|kullan[ıi]c[ıi]\s+ad[ıi]"
+    r"|nazwa\s+u[żz]ytkownika|имя\s+пользователя|логин)(?![\w])|اسم\s*المستخدم|用户名|ユーザー名|사용자\s*이름|아이디",
+    re.IGNORECASE,
+)
 _DIGITS_PASSWORD = re.compile(r"\d{6,12}")
 _HEX_OR_DATE = re.compile(r"(?:0x)?[0-9a-fA-F]{16,}|\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
 
 
 def _value_after(rest: str) -> bool:
+    user = _USER_NAMED.search(rest)
+    if user is not None:
+        rest = rest[: user.start()]  # what follows is the login's name ("نسيت كلمة المرور، اسم المستخدم ahmed.q88")
     for i, raw in enumerate(_TOKEN.findall(rest)[:6]):
         value = raw.strip(".,;:!?)(\"'«»“”")
         if i == 0 and _DIGITS_PASSWORD.fullmatch(value):
