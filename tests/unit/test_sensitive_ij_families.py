@@ -499,3 +499,43 @@ def test_another_things_number_in_more_languages_passes(text: str) -> None:
 )
 def test_the_id_or_card_itself_is_still_found(text: str, rule: str) -> None:
     assert _rule(text) == rule
+
+
+# 15. A card of a national scheme (or a length) the brands' table does not hold, named by its
+# word after the number in the same clause (Uzcard, Humo, Iran's bank cards, Hipercard).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "8600 1234 5678 9012 — bu mening Uzcard kartam",
+        "9860 1234 5678 9015 is my Humo card",
+        "6037 9912 3456 7893 کارت بانکی ملی من",
+        "6062 8212 3456 7890 é meu Hipercard",
+        "4916 3385 0123 14 is the old visa my dad still has",
+    ],
+)
+def test_a_card_named_after_its_number_is_found(text: str) -> None:
+    assert _rule(text) == "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "8600123456789012 is the meter id",
+        "8600123456789012 is my visa application number",
+        "9860123456789015 is the loyalty card",
+        "8600123456789012. The card arrives next week",
+    ],
+)
+def test_a_number_with_no_card_word_after_it_passes(text: str) -> None:
+    assert _rule(text) != "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Emirates ID 784-1990-6742818-7 (Fatima, the nanny) — visa sponsor form",
+        "784-1985-5260181-1, passport attached — visa renewal for Omar",
+    ],
+)
+def test_an_emirates_id_beside_a_travel_visa_is_no_card(text: str) -> None:
+    assert _rule(text) != "payment_card"

@@ -252,9 +252,10 @@ def _card_named_before(text: str, at: int) -> bool:
     return bool(_CARD_WORD.search(line)) and not _OTHER_CARD.search(line) and "." not in line.rstrip(". ")
 
 
-# Numbers printed in another thing's groups, never a card's: Pakistan's CNIC (5-7-1) and New
-# Zealand's bank account (bank, branch, account, suffix: 2-4-7-2 or 3).
-_OTHER_FORM = re.compile(r"\d{5}([ \-])\d{7}\1\d|\d{2}([ \-])\d{4}\2\d{7}\2\d{2,3}")
+# Numbers printed in another thing's groups, never a card's: Pakistan's CNIC (5-7-1), New
+# Zealand's bank account (bank, branch, account, suffix: 2-4-7-2 or 3), the Emirates id (784-
+# year-serial-check).
+_OTHER_FORM = re.compile(r"\d{5}([ \-])\d{7}\1\d|\d{2}([ \-])\d{4}\2\d{7}\2\d{2,3}|784([ \-])\d{4}\3\d{7}\3\d")
 # A number named right after it as another thing's, or said to be no card ("… are the two
 # meter numbers", "… is the serial number of the heat pump", "… n'est pas une carte, c'est
 # le numéro de série"); not "… is my card, the serial number …" nor "… is not a card I use".
@@ -271,19 +272,27 @@ _NAMED_AFTER = re.compile(
 )
 
 
+def _another_number(text: str, m: re.Match[str], digits: str) -> bool:
+    """Whether the number ``m`` is no card whatever its words: Luhn fails, an IBAN's tail, a
+    South African id, another thing's printed form, or named another thing's right after it."""
+    if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
+        return True
+    if _tail_of_an_iban(text, m) or _south_african_id(text, m, digits):
+        return True  # "GB24 MONZ 5703 4514 2473 61": the digits of an IBAN
+    # "kiwibank 38-9012-0447512-00", "48219935 18190934 are the two meter numbers"
+    return _OTHER_FORM.fullmatch(m.group()) is not None or _NAMED_AFTER.match(text, m.end()) is not None
+
+
 def _card_at(text: str, m: re.Match[str]) -> bool:
     """Whether the number ``m`` found is a card: Luhn, a brand (or a card word before an
     unknown prefix), and no other card's, order's or account's label before it."""
     digits = re.sub(r"\D", "", m.group())
-    if not (len(set(digits)) > 1 and luhn_valid(digits)) or m.group().count("\n") > 1:
+    if _another_number(text, m, digits):
         return False
-    if _tail_of_an_iban(text, m) or _south_african_id(text, m, digits):
-        return False  # "GB24 MONZ 5703 4514 2473 61": the digits of an IBAN
-    if _OTHER_FORM.fullmatch(m.group()) or _NAMED_AFTER.match(text, m.end()):
-        return False  # "kiwibank 38-9012-0447512-00", "48219935 18190934 are the two meter numbers"
     before = text[max(0, m.start() - 40) : m.start()]
     paid_with = _paid_with(text, m, before)
-    if not (_brand(digits) or (12 < len(digits) < 20 and paid_with and _CARD_WORD.search(before))):
+    named = (paid_with and _CARD_WORD.search(before)) or _card_word_after(text, m)
+    if not (_brand(digits) or (12 < len(digits) < 20 and named)):
         # an unknown prefix or length counts only after a card word ("카드번호 9410 ...",
         # "carta di credito: 5409 9169 2061 5977 550": ISO allows 19 digits to every brand)
         return False
@@ -296,6 +305,25 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
     # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
     return not (_ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text))
+
+
+# A card's word after its number, in its clause ("9860 1234 5678 9015 is my Humo card", "... é
+# meu Hipercard", "4916 3385 0123 14 is the old visa"): a national scheme's prefix or a length
+# the table does not hold; not a travel visa's number ("... is my visa application number").
+_CLAUSE_END = re.compile(r"[.!?;\n]")
+_VISA_THE_PERMIT = re.compile(
+    r"visas?\s+(?:application|appointment|number|no|ref|reference|fee|status|type|sticker|stamp|sponsor\w*|renewal"
+    r"|expiry|interview|process\w*|extension|category|holder|page|office|cent(?:re|er)|run|agent|approval|waiver"
+    r"|on\s+arrival|requirements?|documents?|form|letter|photo|slot|invitation|transfer|cancel\w*)\b",
+    re.I,
+)
+_AFTER_REACH = 40
+
+
+def _card_word_after(text: str, m: re.Match[str]) -> bool:
+    after = _CLAUSE_END.split(text[m.end() : m.end() + _AFTER_REACH], maxsplit=1)[0]
+    word = _CARD_WORD.search(after)
+    return word is not None and not _OTHER_CARD.search(after) and not _VISA_THE_PERMIT.match(after, word.start())
 
 
 # An IBAN's country, check digits and first groups right before a run of digits.
