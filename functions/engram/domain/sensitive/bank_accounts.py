@@ -18,6 +18,7 @@ from engram.domain.sensitive.bank_account_forms import (
 )
 from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
+from engram.domain.sensitive.prefilter import keyed
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
 _IBAN_LENGTHS = {
@@ -310,7 +311,7 @@ _YAML_REACH = 2000
 # Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
 # 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
 # account before its sort code; a US routing number (ABA check digit) and an account.
-_CJK_ACCOUNT_RE = re.compile(
+_CJK_ACCOUNT_RE = keyed(
     r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌"
     # Hong Kong's 戶口 (in Taiwan's 戶口名簿 a household's register)
     r"|戶口(?!名簿|簿|本|登記|謄本))[^\d。\n]{0,12}?\s*"
@@ -395,7 +396,7 @@ def _kr_account(text: str) -> bool:
     return False
 
 
-_AG_CC_RE = re.compile(
+_AG_CC_RE = keyed(
     r"\bag(?:[êe]ncia)?\.?\s*:?\s*\d{3,5}(?:-\d)?\s*[,/]?\s*(?:(?:opera[çc][ãa]o|op)\.?\s*:?\s*\d{3}\s*[,/]?\s*)?"
     r"(?:cc|c/c|conta)\.?\s*:?\s*\d{3,12}-?[\dXx]\b",
     re.I,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER
 from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
@@ -21,7 +22,7 @@ _CJK_PASSWORD_RE = re.compile(
 
 # ... or a few words of the same script after the word, then a colon and the value
 # ("Wi-Fiのパスワード覚えておいて：sakura_mochi_2024", "와이파이 비밀번호 기억해줘: ...").
-_CJK_PASSWORD_LATER_RE = re.compile(
+_CJK_PASSWORD_LATER_RE = keyed(
     r"(?:密码|密碼|口令|パスワード|パスコード|暗証番号|비밀번호|비번|암호)[^!-~\n]{1,14}?[：:]\s*(?P<v>[!-~]{4,})"
 )
 
@@ -74,14 +75,14 @@ _QUOTED_IN_SCRIPT = re.compile(
     r"[\s、,，]*[「『“\"'](?P<v>[^」』”\"'\n]{2,30})[」』”\"']"
 )
 _END = r"(?=[。！!，,；;、~～\s]|$)"
-_ZH_IN_SCRIPT = re.compile(r"(?:密码|密碼|口令)\s*(?:是|为|為|：|:)\s*(?P<v>[\u4e00-\u9fff]{3,12})" + _END)
+_ZH_IN_SCRIPT = keyed(r"(?:密码|密碼|口令)\s*(?:是|为|為|：|:)\s*(?P<v>[\u4e00-\u9fff]{3,12})" + _END)
 _JA_IN_SCRIPT = re.compile(
     r"(?:パスワード|パスコード|合言葉)は[\s、,]*(?P<v>[ぁ-んァ-ヶー一-龯々]{3,20}?)"
     r"(?:です|でした|だよ|だね|だ|よ)?" + _END
 )
 # (Korean sets its words apart with spaces: only a clause's end ends the value)
 _KO_END = r"(?=\s*(?:[.!~。,]|$))"
-_KO_IN_SCRIPT = re.compile(
+_KO_IN_SCRIPT = keyed(
     r"(?:비밀번호|비번|암호|패스워드)(?:는|은)\s*(?P<v>[가-힣]{2,14}?)"
     r"(?:이야|야|예요|이에요|입니다|이다|임|요)?" + _KO_END
 )

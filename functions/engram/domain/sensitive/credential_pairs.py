@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_words import PASSWORD_WORD
 
 # "user / password": the two joined by a slash with a space on both sides (without the
@@ -22,7 +23,7 @@ from engram.domain.sensitive.secret_words import PASSWORD_WORD
 _SPACED_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>[A-Za-z0-9][\w.+\-@]{1,40})[ \t]+/[ \t]+(?P<pw>[^\s/]{8,64})")
 # Accounts every system has, so "root:Rh8!xPq2Lz" is a pair with no other word.
 _ACCOUNTS = r"root|admin|administrator|pi|ubuntu|postgres|sa|deploy|ec2-user|guest|sysadmin|superuser"
-_COLON_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>" + _ACCOUNTS + r"):(?P<pw>[^\s:@/'\"]{8,64})", re.IGNORECASE)
+_COLON_PAIR = keyed(r"(?<![\w.@/\-])(?P<user>" + _ACCOUNTS + r"):(?P<pw>[^\s:@/'\"]{8,64})", re.IGNORECASE)
 # (a shared mailbox's name cut at its "@", or a user at a host: "hr.test@", "admin@staging")
 _USER = re.compile(r"(?=.*[a-z])[\w.+\-]+(?:@(?:[\w\-]+(?:\.[\w\-]+)*)?)?|" + _ACCOUNTS, re.IGNORECASE)
 # An account every system has, alone or at a host ("admin@staging"): its password may be

@@ -40,6 +40,7 @@ from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
 from engram.domain.sensitive.one_time_codes import backup_codes
+from engram.domain.sensitive.prefilter import prefiltering
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
@@ -64,6 +65,11 @@ def reject_sensitive(fields: Iterable[tuple[str, str]], what: str = "value") -> 
 def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
     """The first sensitive-data rule the text (or the key naming it) trips, if any: the
     rules first, then the learned second stage for a value near a word that names it."""
+    with prefiltering():  # (each text's words are found once: prefilter.py)
+        return _find_sensitive(text, key)
+
+
+def _find_sensitive(text: str, key: str) -> SensitiveMatch | None:
     view = reading_view(text)
     found = _by_rules(text, key, view)
     if found is not None or (key and keyed_number_grants_nothing(text, key)):
@@ -104,7 +110,8 @@ def _key_words(key: str) -> frozenset[str]:
 
 def find_by_rules(text: str, key: str = "") -> SensitiveMatch | None:
     """The rules alone (the bench measures each stage apart)."""
-    return _by_rules(text, key, reading_view(text))
+    with prefiltering():
+        return _by_rules(text, key, reading_view(text))
 
 
 def _by_key(text: str, key: str) -> SensitiveMatch | None:

@@ -20,6 +20,7 @@ from engram.domain.sensitive.national_id_checks import (
     worded_alphanumeric_id,
 )
 from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER, rut_valid
+from engram.domain.sensitive.prefilter import keyed
 
 
 def _dni_valid(number: str, letter: str) -> bool:
@@ -146,7 +147,7 @@ def _checked_id(text: str) -> bool:
 
 # Check digits that need no word: the Swiss AHV number (756, then EAN-13), the Mexican
 # CURP (its shape names a birth date, a sex and a state), the Chilean RUT (mod 11).
-_AHV_RE = re.compile(r"(?<![\d.])756\.?\d{4}\.?\d{4}\.?\d{2}(?![\d.])")
+_AHV_RE = keyed(r"(?<![\d.])756\.?\d{4}\.?\d{4}\.?\d{2}(?![\d.])")
 _CURP_RE = re.compile(
     r"\b[A-Z][AEIOUX][A-Z]{2}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[HM](?:AS|BC|BS|CC|CL|CM|CS|CH|DF|DG|GT|GR"
     r"|HG|JC|MC|MN|MS|NT|NL|OC|PL|QT|QR|SP|SL|SR|TC|TS|TL|VZ|YN|ZS|NE)[B-DF-HJ-NP-TV-Z]{3}[A-Z\d]\d\b"

@@ -42,6 +42,7 @@ from engram.domain.sensitive.national_id_words import (
     printed_id_beside_its_word,
     script_id_value,
 )
+from engram.domain.sensitive.prefilter import keyed
 
 # -- government ids ------------------------------------------------------------------------------
 _SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1\n?(?!0000)\d{4}(?![\d])(?![\-/]\w)")
@@ -286,7 +287,7 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
 
 
 # A scan's file name that holds the id ("passport_E19284756.pdf", "dni-12345678Z.jpg").
-_ID_FILE_NAME = re.compile(
+_ID_FILE_NAME = keyed(
     r"\b(?:passport|reisepass|pasaporte|passeport|ssn|dni|nie|aadhaa?r|ausweis|personalausweis|licen[cs]e|dl|nric)"
     r"[_\-](?P<id>[A-Za-z]{0,3}\d[A-Za-z0-9]{5,12})(?:[_\-][\w\-]*)?\.(?:pdf|jpe?g|png|heic|tiff?|docx?)\b",
     re.IGNORECASE,

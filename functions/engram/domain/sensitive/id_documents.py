@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.categories import folded_words
+from engram.domain.sensitive.prefilter import keyed
 
 # (the words in lower case, as folded_words gives them; the look for them is below)
 _DOCUMENT_WORDS = frozenset(
@@ -25,7 +26,7 @@ _DOCUMENT_WORDS = frozenset(
         *("identidad", "cidadão", "cidadao", "dni"),
     ]
 )
-_DOCUMENT = re.compile(
+_DOCUMENT = keyed(
     r"\b(?:passports?|reisep(?:ass|ässe)(?:es|nummer\w*)?|passeports?|passaport[oie]s?|pasaportes?|paspoort(?:en)?"
     r"|paszport\w*|pasaport\w*|personalausweis\w*|(?:carte|carta)\s+d['’]identit[éeàa]|documento\s+de\s+identidad"
     r"|c[ée]dula\s+de\s+identidad|cart[ãa]o\s+de\s+cidad[ãa]o|(?-i:DNI)|identity\s+cards?|id\s+cards?)\b"
@@ -138,7 +139,7 @@ def listed_document_number(text: str) -> bool:
     return False
 
 
-_EIN_WORD = re.compile(r"\b(?:f?ein|employer\s+id(?:entification)?(?:\s+(?:number|no))?)\b", re.IGNORECASE)
+_EIN_WORD = keyed(r"\b(?:f?ein|employer\s+id(?:entification)?(?:\s+(?:number|no))?)\b", re.IGNORECASE)
 _EIN_FORM = re.compile(r"(?<![\d\-])\d{2}-\d{7}(?![\d\-])")
 # What says the EIN is one person's: a sole proprietor's, a freelancer's, "just me".
 _ONE_PERSON = re.compile(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.named_codes import a_key_size_after, postal_pin_code
+from engram.domain.sensitive.prefilter import keyed
 
 _CODE_WORD = (
     r"(?:access|account|verification|security|one[\s\-]time|sms|login|sign[\s\-]?in|entry|enrol{1,2}ment"
@@ -31,7 +32,7 @@ _VALUE = (
     r"(?P<value>(?=[A-Za-z0-9\-]*\d)(?:[A-Z0-9]{4,10}|[A-Za-z0-9]{2,8}(?:-[A-Za-z0-9]{2,8}){1,4})"
     r"|[#*]?\d{3,8}#?|\d{2,4}(?:[ \-]\d{2,4}){1,3})"
 )
-_ISSUED_CODE_RE = re.compile(
+_ISSUED_CODE_RE = keyed(
     r"(?<![\w])(?:" + _CODE_WORD + r")(?![\w])" + _FILLER + _SEP + _VALUE + r"(?![\w\-/.,]\w|[\w\-])",
     re.IGNORECASE,
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_words import CODE_WORDS, FILLER, SEP
 
 _CODE_RE = re.compile(
@@ -58,7 +59,7 @@ BOARD = re.compile(
 
 # A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape
 # room game was 1-9-4-5 in the story", "the safe's combination in the final puzzle is 0417").
-MADE_UP_LOCK = re.compile(
+MADE_UP_LOCK = keyed(
     r"\b(?:escape[\s\-]rooms?\s+(?:game|puzzle|clue|riddle)s?|in\s+the\s+(?:story|game|film|movie|book|novel|episode"
     r"|show|series|level|quest|puzzle|riddle)|(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*"
     r"|(?:im|in\s+der|in\s+dem)\s+(?:spiel|r[äa]tsel|escape[\s\-]?room))\b",

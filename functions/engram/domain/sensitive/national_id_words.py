@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.prefilter import keyed
+
 # A letter of the scripts below (Greek to Sinhala, Thai, Ethiopic, kana, CJK ideographs, Hangul).
 OTHER_SCRIPT = re.compile(r"[\u0370-\u0dff\u0e00-\u0e7f\u1200-\u137f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 SCRIPT_ID_RE = re.compile(
@@ -58,7 +60,7 @@ def script_id_value(m: re.Match[str]) -> str | None:
 PASSPORT_WORDS = frozenset(
     ["passport", "pasaporte", "passeport", "reisepass", "passaporto", "paspoort", "paszport", "pasaport"]
 )
-PASSPORT_NATIONALITY_RE = re.compile(
+PASSPORT_NATIONALITY_RE = keyed(
     r"\b(?:" + "|".join(sorted(PASSPORT_WORDS)) + r")\s+[^\W\d_]{3,15}\s+"
     r"(?P<id>[A-Z]{1,3}\d{5,9})\b",
     re.IGNORECASE,
@@ -121,7 +123,7 @@ _RFC_PERSON = re.compile(
     r"\bRFC\b[^\n]{0,30}?(?<![\w&])[A-ZÑ&]{4}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{2}[\dA](?!\w)"
 )
 # (Chile's RUN only in capitals: "run" is English's, "CI run 20231124-5" its number; review rv5)
-_RUT_WORD = re.compile(r"\b(?:rut|(?-i:RUN))\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
+_RUT_WORD = keyed(r"\b(?:rut|(?-i:RUN))\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
 _HK_ID = re.compile(r"身份[证證][^\n\dA-Za-z]{0,6}([A-Z]{1,2}\d{6})\s?\(([\dA])\)")
 
 
@@ -136,7 +138,7 @@ NOT_AN_SSN_AFTER = re.compile(
 # and check digit: "12 150354 M 017") and Singapore's NRIC or FIN after "IC" ("my ic is
 # T5333147H"), whatever the check letter, beside their word.
 _RVNR = re.compile(r"(?<![\w])\d{2}\s?(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])\d{2}\s?[A-Z]\s?\d{3}(?![\w])")
-_RVNR_WORD = re.compile(r"sozialversicherung|rentenversicherung|versicherungsnummer|\bsvnr\b|\brvnr\b", re.IGNORECASE)
+_RVNR_WORD = keyed(r"sozialversicherung|rentenversicherung|versicherungsnummer|\bsvnr\b|\brvnr\b", re.IGNORECASE)
 _IC = re.compile(
     r"\b(?:ic|nric|fin|i/c)\b[^\n\w]{0,4}(?:(?:no|number|is|:)\W{0,3}){0,2}[STFGM]\d{7}[A-Z]\b", re.IGNORECASE
 )

@@ -27,6 +27,7 @@ import re
 
 from engram.domain.sensitive.keys import CODE_KEY_WORDS, KEY_SPLIT, ONE_TIME_KEY_WORDS, key_rule
 from engram.domain.sensitive.named_codes import postal_pin_code
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.reading_view import reading_view
 
 # What a code is named for when it opens nothing: a reply, an error, a place, a product, a
@@ -151,7 +152,7 @@ _PIN_NUMBER = re.compile(
 
 # India's postal PIN code by its words ("delivery pin code 700091 not serviceable"): when
 # named_codes.postal_pin_code says the rules read a postal code, its number goes too.
-_POSTAL_PIN = re.compile(r"(?<![\w])pin\s*-?\s*code\s*[:\-]?\s*(?P<number>[1-9]\d{2}\s?\d{3})(?![\w])", re.IGNORECASE)
+_POSTAL_PIN = keyed(r"(?<![\w])pin\s*-?\s*code\s*[:\-]?\s*(?P<number>[1-9]\d{2}\s?\d{3})(?![\w])", re.IGNORECASE)
 
 
 def _without_postal_pins(text: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_words import FILED_AS
 
 # A one-time code as messages write it: 4 to 8 digits, or two groups of three, or three
@@ -100,7 +101,7 @@ _FUNCTION_WORDS = frozenset(
     ]
 )
 # An authenticator's setup key: base32, 16 characters or more, maybe in groups of four.
-_TOTP_KEY = re.compile(
+_TOTP_KEY = keyed(
     r"\b(?:totp|2fa|mfa|otp|authenticator)\b[^\n]{0,20}?\b(?:secret|key|seed|setup\s+key)\b[^\n]{0,40}?"
     r"(?<![A-Za-z0-9])(?=[A-Z2-7 ]*[2-7])(?=[A-Z2-7 ]*[A-Z])[A-Z2-7]{4}(?: ?[A-Z2-7]{4}){3,}(?![A-Za-z0-9])",
     re.IGNORECASE,

@@ -12,6 +12,7 @@ from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code, postal_pin_code
 from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, no_value_said, reads_code
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_settings import ticket_pass_before
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import (
@@ -417,7 +418,7 @@ _THATS_PASSWORD_RE = re.compile(
     r"(?=\s*(?:$|[.,;:!?)\n]|\s(?:at|for|of|on|to|in|from|@)\b)))",
     re.IGNORECASE,
 )
-_LOGIN_WITH_RE = re.compile(
+_LOGIN_WITH_RE = keyed(
     r"\b(?:log\s*in|login|sign\s*in|signin|unlock)\s+(?:to|into|on)\s+(?:[\w'’\-]+\s+){0,4}?with\s+(?P<value>\S+)",
     re.IGNORECASE,
 )

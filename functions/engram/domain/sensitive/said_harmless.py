@@ -37,9 +37,11 @@ _STEMS = ("public", "secret", "sensitive", " to ", "identifier", " id", "already
 
 def said_harmless(text: str) -> bool:
     lowered = text.lower()
+    # (the contrast first: its words are in most long texts and found near their start, where
+    # the phrases are read through to the end; each is a pure check of the text)
     return (
         any(stem in lowered for stem in _STEMS)
-        and _SAID_HARMLESS.search(text) is not None
         and _CONTRAST.search(text) is None
+        and _SAID_HARMLESS.search(text) is not None
         and _PASSWORD_OR_PIN.search(text) is None
     )

@@ -10,6 +10,7 @@ import math
 import re
 from functools import lru_cache
 
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.public_values import mask_public_values
 from engram.domain.sensitive.secret_settings import secret_setting
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
@@ -55,7 +56,7 @@ _TOKEN_RE = re.compile(
 # big alternation runs on those runs only, which keeps long chat messages cheap.
 _TOKEN_RUN_RE = re.compile(r"[^\s\"'`<>()\[\]{},;|]{16,}")
 # The formats that hold a space.
-_SPACED_TOKEN_RE = re.compile(
+_SPACED_TOKEN_RE = keyed(
     r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"  # private keys
     r"|\b(?:Basic|Bearer|Token)\s+[A-Za-z0-9+/_\-.=~]{16,}"  # an Authorization header's value
 )
