@@ -318,6 +318,7 @@ _CODES_IN_THE_NEXT_TURN = [
     "Rep: please pick a new PIN. Caller: okay, 4410",
     "Operator: read me the one-time code please. Customer: 55 81 20, no wait, 558120",
     "the code from my card reader is 8 8 1 2 0 4",
+    "Agent: For security, I've sent a 6-digit code to your phone. Could you read it back?\nCustomer: 552 190\nAgent: Thanks",
 ]
 _NO_CODE_IN_THE_NEXT_TURN = [
     "Agent: please choose a new 6-digit PIN in the app. Customer: done, thanks",
@@ -327,6 +328,8 @@ _NO_CODE_IN_THE_NEXT_TURN = [
     "Agent: and your PIN? Customer: my account number is 40871234, the PIN I don't have",
     "the card reader model 4471 costs 12 pounds",
     "the card reader at the bakery printed ************4471 on the slip",
+    "Agent: what's the reference code on the letter?\nCustomer: 55120",
+    "Agent: I sent a code to your email\nCustomer: it hasn't arrived after 20 minutes",
 ]
 
 

@@ -18,16 +18,19 @@ _AGENT = (
 )
 _CUSTOMER = r"(?:customer|caller|client|user|member|cliente|kunde|utente|klant)"
 _TURNS = re.compile(
-    r"(?<![\w])" + _AGENT + r"\s*:(?P<asked>[^\n]{0,200}?)(?<![\w])" + _CUSTOMER + r"\s*:(?P<said>[^\n]{0,160})",
+    # (the customer's turn on the same line or the next: a chat's transcript has one a line)
+    r"(?<![\w])" + _AGENT + r"\s*:(?P<asked>[^\n]{0,200}?)\s*(?<![\w])" + _CUSTOMER + r"\s*:(?P<said>[^\n]{0,160})",
     re.IGNORECASE,
 )
 _ASKS_FOR_A_CODE = re.compile(
     r"(?<![\w])(?:pin|pins|passcode|pass\s+code|security\s+code|one[\s\-]time\s+code|otp|verification\s+code"
-    r"|c[óo]digo|codice|nip|mot\s+de\s+passe|password|contrase[ñn]a|senha)(?![\w])",
+    r"|c[óo]digo|codice|nip|mot\s+de\s+passe|password|contrase[ñn]a|senha"
+    # a code the agent sent ("I've sent a 6-digit code to the mobile ending 92. Could you read it back?")
+    r"|(?<!reference\s)(?<!discount\s)(?<!promo\s)(?<!error\s)(?<!order\s)(?<!tracking\s)(?<!booking\s)code)(?![\w])",
     re.IGNORECASE,
 )
 _CODE = re.compile(
-    r"(?<![\w+:/.,\-])(?P<value>\d{4,8})(?![\w/:]|[.,]\d|[ \-]\d)"
+    r"(?<![\w+:/.,\-])(?P<value>\d{4,8}|\d{3}[ \-]\d{3}|\d\d \d\d \d\d)(?![\w/:]|[.,]\d|[ \-]\d)"
     r"(?!\s*(?:%|€|\$|£|min\w*|hours?|days?|years?|times|digits|pounds?|euros?|dollars?)(?![\w]))",
     re.IGNORECASE,
 )
