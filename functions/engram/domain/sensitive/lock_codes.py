@@ -17,8 +17,10 @@ from engram.domain.sensitive.secret_words import FILED_AS
 # codes); the thing locked is.
 _LOCKED = (
     r"combo|combination|kombination|combinaison|combinaci[óo]n|combina[çc][ãa]o|combinazione|safe|tresor|coffre(?:-fort)?"
-    # a vault, a deposit box, a car radio's anti-theft code ("vault code for the jewellery: 28-04-61")
-    r"|vault|strongbox|(?:safe\s+)?deposit\s+box|(?:car\s+)?radio(?=\s+(?:code|pin)\b)"
+    # a vault, a deposit box, a car radio's anti-theft code ("vault code for the jewellery: 28-04-61"),
+    # with the code named (HashiCorp Vault's "listening on 8200", a box's "rental is 4500" are none)
+    r"|(?:vault|strongbox|(?:safe\s+)?deposit\s+box)(?=[^.\n!?;]{0,40}?\b(?:code|combo|combination|pin)\b)"
+    r"|(?:car\s+)?radio(?=\s+(?:code|pin)\b)"
     r"|caja\s+fuerte|cofre|cassaforte|lock\s?box|key\s?box|key\s+safe|schl[üu]sselkasten|schl[üu]sselbox|padlock"
     r"|vorh[äa]ngeschloss|zahlenschloss|cadenas|candado|cadeado|lucchetto|alarmanlage|alarm\s+panel|intercom|interphone"
     r"|domofon\w*|citofono|portero|interfone|gegensprechanlage|entsperrcode|sperrcode|entsperr-?pin|pinkod(?:en)?"
