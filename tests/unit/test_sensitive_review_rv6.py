@@ -35,3 +35,34 @@ def test_a_vault_or_a_deposit_box_without_a_code_word_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _LOCK_CODE)
 def test_a_vaults_or_a_deposit_boxs_code_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 2. (review of 8129573) A code's word and a channel's word in one clause are not a one-time
+# code when the code is a program's, a billing's, an SMS provider's status, or a count.
+_NOT_A_SENT_CODE = [
+    "SMS delivery failed with code 30007 (carrier filtering), retrying tomorrow",
+    "Billing code 99213 per the email from the clinic",
+    "the app's source code has 12000 lines now",
+    "Received the code review for PR 4821 by email this morning",
+    "app versionCode is now 1042 after the release",
+    "the SMS template code 4410 is approved by the carrier",
+    "the campaign code 2024Q3 went out by text",
+    "the email says diagnosis code 4019 was billed twice",
+    "the app returned code 5003 when the text was sent",
+]
+_STILL_A_SENT_CODE = [
+    "the code from the email is 448120",
+    "the app code is 551902, it expires soon",
+    "SMS code 448 120, don't share it",
+    "the code I got by text is 7719",
+]
+
+
+@pytest.mark.parametrize("text", _NOT_A_SENT_CODE)
+def test_a_programs_or_a_billings_code_beside_a_channel_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _STILL_A_SENT_CODE)
+def test_a_code_that_came_by_a_channel_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -52,7 +52,12 @@ _ANOTHER_CODE = re.compile(
     r"|gift|referral|invite|invitation|short|postal|post(?!\s+office)|zip|area|country|error|status|version|build|qr|bar|tax"
     r"|commande|r[ée]servation|suivi|pedido|reserva|encomenda|rastreio|seguimiento|ordine|prenotazione|bestell\w*"
     r"|buchung\w*|sendungs\w*|rabatt\w*|gutschein\w*|descuento|cup[óo]n|r[ée]duction|sconto|korting\w*|unsubscribe"
-    r"|stop|invoice|factura|facture|fattura|rechnung|member(?:ship)?|loyalty|customer|client|account)(?![\w])",
+    r"|stop|invoice|factura|facture|fattura|rechnung|member(?:ship)?|loyalty|customer|client|account"
+    # a program's code, a billing's or a diagnosis's code, a message's template or campaign, a
+    # failure's or a response's status ("SMS delivery failed with code 30007", "source code",
+    # "code review", "Billing code 99213 per the email"), also fused ("versionCode", "statusCode")
+    r"|source|review|billing|procedure|diagnos[ie]s|diagnostic|icd|cpt|template|campaign|exit|return(?:ed|s)?"
+    r"|response|reason|fail(?:ed|s|ure)?)(?:(?![\w])|(?=code))",
     re.IGNORECASE,
 )
 # A one-time code's value: 4-8 digits, two groups of three, three of two, or groups of capitals
@@ -62,11 +67,14 @@ _VALUE = re.compile(
     r"|(?=(?:[A-Z\-]*\d){3})(?=[\d\-]*[A-Z])[A-Z\d]{3,4}(?:-[A-Z\d]{3,4}){1,3}|(?=(?:[A-Z]*\d){3})(?=\d*[A-Z])[A-Z\d]{6,8})"
     r"(?![\w/:@]|[.,]\d|[ \-]\d)"
     r"(?!\s*(?:%|€|\$|£|sec\w*|min\w*|hours?|heures?|horas?|ore|stunden?|days?|jours?|d[íi]as?|times|digits|tries"
-    r"|attempts|fois|veces|vezes|volte|mal|x)(?![\w]))"
+    r"|attempts|fois|veces|vezes|volte|mal|x"
+    # (a count: "the app's source code has 12000 lines")
+    r"|lines?|rows?|files?|messages?|users?|customers?|people|items?|records?|texts?|emails?|patients?|requests?)(?![\w]))"
 )
 _BEFORE_NOT_A_CODE = re.compile(
     r"(?:(?<![\w])(?:at|um|à|às|a\s+las|alle|om|since|seit|depuis|desde|v|version|versão|versión|build|in|after"
-    r"|nach|après|después|depois|dopo|to|no|nr|n°|tel|phone|telefone|teléfono|number|nummer|numéro|número)\s*|[+#№])$",
+    r"|nach|après|después|depois|dopo|to|no|nr|n°|tel|phone|telefone|teléfono|number|nummer|numéro|número"
+    r"|pr|issue|line|section|page|room|ext)\s*|[+#№])$",
     re.IGNORECASE,
 )
 _PART_OF_A_NUMBER = re.compile(r"\d[ \-]?$")
@@ -134,8 +142,8 @@ def _a_value(clause: str, m: re.Match[str]) -> bool:
     value = m.group()
     if len(set(value) - {" ", "-", "0"}) <= 1:
         return False  # "0000", "1111": a placeholder
-    if re.fullmatch(r"(?:19|20)\d\d", value):
-        return False  # a year
+    if re.fullmatch(r"(?:19|20)\d\d(?:[QH][1-4])?", value):
+        return False  # a year, or its quarter ("2024Q3")
     if _PART_OF_A_NUMBER.search(clause, max(0, m.start() - 2), m.start()):
         return False  # the end of a phone number ("texted to +44 7700 900123")
     return _BEFORE_NOT_A_CODE.search(clause, max(0, m.start() - 12), m.start()) is None
