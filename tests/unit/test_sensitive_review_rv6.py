@@ -66,3 +66,19 @@ def test_a_programs_or_a_billings_code_beside_a_channel_passes(text: str) -> Non
 @pytest.mark.parametrize("text", _STILL_A_SENT_CODE)
 def test_a_code_that_came_by_a_channel_is_still_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 3. (review of c8bafaf) A company is named by its legal form and its registration number's
+# word, not by German's article "ein", a "house" or a "bin": a seller's or a supplier's word
+# beside them does not make a person's id a company's.
+_PERSONS_ID_BESIDE_A_SELLER = [
+    "der Lieferant braucht ein Dokument: meine Sozialversicherungsnummer 65 170839 J 003",
+    "my Aadhaar 2345 6789 0123 for the vendor, documents are in the shared bin",
+    "merchant form: national insurance number QQ 12 34 56 C, see house rules",
+    "my Aadhaar 2345 6789 0123 for the house seller's agreement",
+]
+
+
+@pytest.mark.parametrize("text", _PERSONS_ID_BESIDE_A_SELLER)
+def test_a_persons_id_beside_a_sellers_word_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -244,9 +244,11 @@ BUSINESS = re.compile(
     re.IGNORECASE,
 )
 BUSINESS_ID = re.compile(
-    r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|ein|steuernummer"
-    r"|handelsregister|hrb|house|partita\s+iva|tva|nip|vergi|regon|krs|siret|ape|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
-    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|cin|bin|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|steuernummer"
+    r"|handelsregister|hrb|companies\s+house|partita\s+iva|tva|nip|vergi|regon|krs|siret|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    # (in capitals only: German's article "ein", a "bin", an "ape" are words; a bare "house" is one)
+    r"|\b(?-i:EIN|CIN|BIN|APE)\b"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
     r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,
