@@ -82,3 +82,30 @@ _PERSONS_ID_BESIDE_A_SELLER = [
 @pytest.mark.parametrize("text", _PERSONS_ID_BESIDE_A_SELLER)
 def test_a_persons_id_beside_a_sellers_word_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 4. (review of 9780139) An e-wallet's name is also a person's (Maya, Momo, Dana) and a word
+# ("rocket"): a number is the wallet's phone only when the wallet is named at its account.
+_A_PERSONS_BANK_ACCOUNT = [
+    "Maya's account number is 41222919",
+    "please pay Maya's account 41222919 sort code 30-94-57 by Friday",
+    "Momo's account number is 41222919",
+    "Dana's account number is 0123456789 with GTBank",
+    "rocket emoji aside, my account number is 0123456789 (Zenith)",
+]
+_A_WALLETS_PHONE = [
+    "GCash account 0917 555 0142",
+    "Maya account 09175550142",
+    "my MoMo account is 0244 123 456",
+    "bKash account: 01712 345678",
+]
+
+
+@pytest.mark.parametrize("text", _A_PERSONS_BANK_ACCOUNT)
+def test_an_account_of_a_person_named_like_a_wallet_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _A_WALLETS_PHONE)
+def test_an_e_wallets_phone_at_its_account_passes(text: str) -> None:
+    assert find_by_rules(text) is None

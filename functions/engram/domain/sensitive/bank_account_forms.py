@@ -46,8 +46,10 @@ ACCOUNT_OWNER = (
 # number ("nombor akaun TNB 164028913", "Meralco account ...", "GCash ... account 0917 555 0142").
 MORE_SERVICES = (
     r"tnb|meralco|pln|eskom|kplc|bescom|syabas|unifi|maxis|celcom|digi|pldt|globe|telkom|airtel|jio|vodafone"
-    r"|edf|engie|iberdrola|endesa|enel|octopus|pg&e|con\s?ed|bil|tagihan|gcash|paymaya|maya|paytm|phonepe|bkash"
-    r"|nagad|opay|palmpay|momo|zalopay|ovo|gopay|venmo|cash\s?app|paypal|alipay|wechat"
+    r"|edf|engie|iberdrola|endesa|enel|octopus|pg&e|con\s?ed|bil|tagihan|gcash|paymaya|paytm|phonepe|bkash"
+    r"|nagad|opay|palmpay|zalopay|ovo|gopay|venmo|cash\s?app|paypal|alipay|wechat"
+    # (not Maya's nor MoMo's: people's names too, "Maya's account number is 41222919"; their
+    # accounts that are phones pass by e_wallets_phone)
 )
 # Who keeps the account, named right before its word: a supplier's or a trade account with
 # a shop ("supplier account no 5397047, net 30"), a fuel or store card's ("a supplier's bank
@@ -69,9 +71,12 @@ def names_a_bank(text: str, service: re.Match[str], at: int, end: int) -> bool:
     return named or _BANK_BEFORE_ACCOUNT.match(text, at, end) is not None
 
 
+# (the wallets named as people and words are, Maya, Momo, Dana, rocket, only as a brand is
+# written, and none as a person's: "Dana's account number is 0123456789 with GTBank" is
+# Nigeria's ten-digit account, "rocket emoji aside, my account ..." names no wallet)
 _E_WALLET = re.compile(
-    r"\b(?:gcash|paymaya|maya|paytm|phonepe|bkash|nagad|rocket|opay|palmpay|momo|zalopay|ovo|gopay|dana|m-?pesa)\b",
-    re.IGNORECASE,
+    r"\b(?:(?i:gcash|paymaya|paytm|phonepe|bkash|nagad|opay|palmpay|zalopay|ovo|gopay|m-?pesa)"
+    r"|Maya|MoMo|Momo|MOMO|Dana|DANA|Rocket)\b(?!['’]s\b)"
 )
 _PHONES_DIGITS = re.compile(r"0\d{9,10}")
 _WALLET_REACH = 120
