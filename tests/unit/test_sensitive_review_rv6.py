@@ -5,7 +5,7 @@ customer service), each seen failing on main before its fix."""
 from __future__ import annotations
 
 import pytest
-from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive import find_by_rules, find_sensitive
 
 # 1. (review of 40a2069) A vault or a deposit box opens with a code only when a code is named:
 # HashiCorp Vault's port, TTLs and counts, a box's fee, are no lock's code.
@@ -109,3 +109,26 @@ def test_an_account_of_a_person_named_like_a_wallet_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _A_WALLETS_PHONE)
 def test_an_e_wallets_phone_at_its_account_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 5. (review of 12b5140) A "pass" column is a result's or a travel pass's, unless the table
+# names whose login it is; Bitwarden's "login_password" column is a password's.
+_NO_EXPORTED_PASSWORD = [
+    "student,score,pass\nAna,78,PASS\nBen,41,FAIL",
+    "rider,zone,pass\nAna Ruiz,2,monthly\nBen Ode,1,annual",
+]
+_EXPORTED_PASSWORD = [
+    "user,pass\nmira,Tulip#Field42",
+    "folder,favorite,type,name,notes,fields,reprompt,login_uri,login_username,login_password,login_totp\n"
+    ",,login,GitHub,,,0,https://github.com,mira,Tulip#Field42,",
+]
+
+
+@pytest.mark.parametrize("text", _NO_EXPORTED_PASSWORD)
+def test_a_pass_column_of_results_passes(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", _EXPORTED_PASSWORD)
+def test_an_exported_password_column_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

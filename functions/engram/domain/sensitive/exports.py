@@ -11,6 +11,11 @@ import re
 from engram.domain.sensitive.secret_values import pointer
 
 _PASSWORD_COLUMN = re.compile(r"password|passwort|passwd|pwd|pass|contraseña|senha|mot de passe|wachtwoord", re.I)
+# A column named for a password, also under its login's prefix (Bitwarden's "login_password").
+_COLUMN = re.compile(r"(?:login[_ ])?(?:" + _PASSWORD_COLUMN.pattern + ")", re.I)
+# A bare "pass" column is a result's or a travel pass's ("student,score,pass"), a password's
+# only beside whose login it is ("user,pass").
+_LOGIN_COLUMN = re.compile(r"(?:login[_ ])?(?:user(?:name)?|login|e-?mail|url|uri|site|website|account)", re.I)
 _MAX_ROWS = 200
 _MAX_HEADERS = 20
 
@@ -25,7 +30,7 @@ def exported_password(text: str) -> bool:
             continue
         headers += 1
         header = [c.strip().lower() for c in next(csv.reader([line]))]
-        columns = [i for i, name in enumerate(header) if _PASSWORD_COLUMN.fullmatch(name)]
+        columns = [i for i, name in enumerate(header) if _password_column(name, header)]
         if not columns or len(header) < 2:
             continue
         for row in csv.reader(lines[at : at + _MAX_ROWS]):
@@ -35,6 +40,12 @@ def exported_password(text: str) -> bool:
             if any(_a_password(row[i]) and row[i].strip().lower() != header[i] for i in columns):
                 return True
     return False
+
+
+def _password_column(name: str, header: list[str]) -> bool:
+    if _COLUMN.fullmatch(name) is None:
+        return False
+    return name != "pass" or any(_LOGIN_COLUMN.fullmatch(other) for other in header)
 
 
 def _a_password(cell: str) -> bool:
