@@ -365,3 +365,26 @@ def test_a_login_name_or_null_after_a_password_word_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _PASSWORD_BEFORE_THE_LOGIN_NAME)
 def test_a_password_before_the_login_name_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 12. A quoted password after where it is used and its copula ("password in wow is "..."");
+# where it is kept, quoted, names a place.
+_QUOTED_AFTER_A_PLACE = [
+    'my guild password in eve is "pods all the way down"',
+    'mi contraseña en steam es "atún con queso"',
+]
+_QUOTED_PLACE = [
+    'the password is in 1Password under "Bank"',
+    'das Passwort im Ordner "Privat" ist gespeichert',
+    'my password in the app is "hidden"',
+]
+
+
+@pytest.mark.parametrize("text", _QUOTED_AFTER_A_PLACE)
+def test_a_quoted_password_after_where_it_is_used_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _QUOTED_PLACE)
+def test_a_quoted_place_where_a_password_is_kept_passes(text: str) -> None:
+    assert find_by_rules(text) is None

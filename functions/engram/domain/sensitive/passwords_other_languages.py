@@ -224,13 +224,23 @@ _QUOTED_WORDS = frozenset(
 )
 
 
+_PLACE_THEN_COPULA = re.compile(
+    r"(?<![\w])(?:in|im|dans|en|w|we|i)\s+[^\s\"“”]{1,20}(?=\s+(?:is|was|ist|est|es|é|è|jest|är|er)\s*$)", re.IGNORECASE
+)
+
+
 def quoted_password(text: str) -> bool:
     """A quoted value after a password word of any language, a copula or a dash between."""
     regexes = [_ANY_PASSWORD_WORD, _LATIN_RE] + ([_SCRIPT_RE] if not text.isascii() else [])
     for regex in regexes:
         for m in regex.finditer(text):
             q = _QUOTED_AFTER.match(text, m.end())
-            if q is None or _QUOTED_LABEL.search(q.group("gap")) or _OTHER_THING.search(q.group("gap")):
+            if q is None:
+                continue
+            # (where it is used, then its copula: "password in wow is "..."" gives it, "is in
+            # 1Password under "Bank"" names where it is)
+            gap = _PLACE_THEN_COPULA.sub(" ", q.group("gap"))
+            if _QUOTED_LABEL.search(gap) or _OTHER_THING.search(q.group("gap")):
                 continue
             said = q.group("sep").strip() != "" or _QUOTE_COPULA.search(q.group("gap").strip()) is not None
             value = q.group("v").strip()
