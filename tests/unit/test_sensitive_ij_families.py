@@ -539,3 +539,42 @@ def test_a_number_with_no_card_word_after_it_passes(text: str) -> None:
 )
 def test_an_emirates_id_beside_a_travel_visa_is_no_card(text: str) -> None:
     assert _rule(text) != "payment_card"
+
+
+# 16. An id's printed form after a label naming another thing's number (a booking's, a
+# parcel's, a room's, a serial's, a voucher's, a promo code): a NINO's, an SSN's or a DNI's
+# shape alone (a DNI's check letter passes one code in 23) is that thing's number.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "booking ref JK123456C for the ferry",
+        "parcel AB 12 34 56 C delivered",
+        "room 123-45-6789 in building C",
+        "serial no. 12345678Z",
+        "product code 12345678-Z",
+        "voucher 87654321X for the spa",
+        "promo code X1234567L",
+    ],
+)
+def test_an_ids_form_named_as_another_things_number_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NI number JK123456C",
+        "national insurance: AB 12 34 56 C",
+        "booking ref for my NI number JK123456C",
+        "DNI 12345678Z",
+        "NIE X1234567L",
+        "my SSN 123-45-6789, room 12",
+        "ref: SSN 123-45-6789",
+    ],
+)
+def test_an_ids_form_with_its_word_is_still_found(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+def test_an_ids_word_before_another_things_label_keeps_the_id() -> None:
+    assert _rule("NIE for the spanish bank account: X1263541J") == "government_id"

@@ -19,7 +19,7 @@ from engram.domain.sensitive.national_id_checks import (
     mod11_10_valid,
     worded_alphanumeric_id,
 )
-from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER, rut_valid
+from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER, another_numbers_form, rut_valid
 from engram.domain.sensitive.prefilter import keyed
 
 
@@ -336,10 +336,16 @@ def id_by_check_digit(text: str) -> bool:
     if any(_cpf_valid(re.sub(r"\D", "", m.group())) for m in _CPF_RE.finditer(text)):
         return True
     run = longest_digit_run(text)  # a DNI has 8 digits in a row, a NIE 7, a CURP 6
-    if run >= 8 and any(_dni_valid(m.group(1), m.group(2)) for m in _DNI_RE.finditer(text)):
+    # (a DNI's check letter passes one code in 23: "serial no. 12345678Z", "promo code X1234567L")
+    if run >= 8 and any(
+        _dni_valid(*m.group(1, 2)) and not another_numbers_form(text, m.start()) for m in _DNI_RE.finditer(text)
+    ):
         return True
     nie = {"X": "0", "Y": "1", "Z": "2"}
-    if run >= 7 and any(_dni_valid(nie[m.group(1).upper()] + m.group(2), m.group(3)) for m in _NIE_RE.finditer(text)):
+    if run >= 7 and any(
+        _dni_valid(nie[m.group(1).upper()] + m.group(2), m.group(3)) and not another_numbers_form(text, m.start())
+        for m in _NIE_RE.finditer(text)
+    ):
         return True
     if _checked_id(text):
         return True

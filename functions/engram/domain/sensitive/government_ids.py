@@ -21,7 +21,6 @@ from engram.domain.sensitive.id_documents import (
 )
 from engram.domain.sensitive.keys import OTHER_LICENCES
 from engram.domain.sensitive.national_id_words import (
-    ANOTHER_NUMBER_NAMED_BEFORE,
     CIVIL_SHAPE,
     COMPANY_ID_WORDS,
     MORE_ID_STEMS,
@@ -36,6 +35,7 @@ from engram.domain.sensitive.national_id_words import (
     RU_PASSPORT_RE,
     SCRIPT_ID_RE,
     SHAPE_BEFORE,
+    another_numbers_form,
     companys_form,
     names_a_company,
     persons_tax_number,
@@ -462,7 +462,9 @@ def _id_by_format(text: str) -> bool:
         return True
     if longest_digit_run(text) >= 6 and _UK_DRIVING_RE.search(text):  # six digits in a row
         return True
-    return bool(_UK_NINO_RE.search(text) or _CODICE_FISCALE_RE.search(text) or _us_licence(text))
+    if any(not another_numbers_form(text, m.start()) for m in _UK_NINO_RE.finditer(text)):
+        return True  # (not "booking ref JK123456C")
+    return bool(_CODICE_FISCALE_RE.search(text) or _us_licence(text))
 
 
 _SSN_WORD = re.compile(r"\b(?:ssn|social\s+security)\b", re.IGNORECASE)
@@ -475,9 +477,8 @@ def _ssn_not_another_number(text: str, m: re.Match[str]) -> bool:
     phone (349-65-5924)" is one)."""
     if NOT_AN_SSN_AFTER.match(text, m.end()):
         return False  # "118-22-0473 (clinic internal, not SSN)"
-    named = ANOTHER_NUMBER_NAMED_BEFORE.search(text, max(0, m.start() - 30), m.start())
-    if named is not None and _SSN_WORD.search(text, named.start(), m.start()) is None:
-        return False  # "my claim number is 465 36 6822", "policy number 349-65-5924"
+    if another_numbers_form(text, m.start()):
+        return False  # "my claim number is 465 36 6822", "policy number 349-65-5924", "room 123-45-6789"
     other = None
     for other in NOT_A_CARD_BEFORE.finditer(text, 0, m.start()):
         if _BY_PHONE.search(text, max(0, other.start() - 12), other.start()) and _SSN_WORD.search(text, 0, m.start()):

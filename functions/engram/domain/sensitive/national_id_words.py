@@ -178,10 +178,22 @@ NUMBER_OF_AN_APPLICATION_BEFORE = re.compile(
 # Another thing's number named right before an SSN's form ("my claim number is 465 36 6822").
 ANOTHER_NUMBER_NAMED_BEFORE = re.compile(
     r"\b(?:claim|case|policy|application|appointment|confirmation|booking|reservation|member(?:ship)?|patient"
-    r"|account|ticket|order|tracking|ref(?:erence)?|invoice|receipt|transaction|request|serial|model|part)"
-    r"\s*(?:number|no\.?|nr\.?|#|id)?\s*(?:is|was|:|=|-)?\s*$",
+    r"|account|ticket|order|tracking|ref(?:erence)?|invoice|receipt|transaction|request|serial|model|part"
+    r"|parcel|package|voucher|promo|coupon|room|suite|unit|product|sku|item|lot|batch)"
+    r"\s*(?:number|no\.?|nr\.?|#|id|code)?\s*(?:is|was|:|=|-)?\s*$",
     re.I,
 )
+# An id's own word around that label: "booking ref for my NI number JK123456C".
+_ID_WORD_BETWEEN = re.compile(r"\b(?:ssn|social\s+security|ni|nino|national\s+insurance|dni|nie|nif)\b", re.I)
+
+
+def another_numbers_form(text: str, start: int) -> bool:
+    """Whether an id's printed form at ``start`` (an SSN's, a NINO's, a DNI's) follows a label
+    naming it another thing's number ("booking ref JK123456C", "room 123-45-6789", "promo
+    code X1234567L"), with no id's word between."""
+    named = ANOTHER_NUMBER_NAMED_BEFORE.search(text, max(0, start - 30), start)
+    # (the id's word may stand before the label too: "NIE for the spanish bank account: X1263541J")
+    return named is not None and _ID_WORD_BETWEEN.search(text, max(0, named.start() - 40), start) is None
 
 
 def afm_valid(d: str) -> bool:
