@@ -388,3 +388,24 @@ def test_a_quoted_password_after_where_it_is_used_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _QUOTED_PLACE)
 def test_a_quoted_place_where_a_password_is_kept_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 13. A password described, then given after "like" ("my dog's name and year, like Bailey2017").
+_DESCRIBED_THEN_GIVEN = [
+    "my new password is the street and the year, like Elmwood1998, is that ok?",
+    "Caller: can the new password be my son's name plus 2 digits, like Oscar07? Agent: please choose a longer one",
+]
+_DESCRIBED_ONLY = [
+    "the password should be long, like a sentence",
+    "password rules: long, like twelve characters or more",
+]
+
+
+@pytest.mark.parametrize("text", _DESCRIBED_THEN_GIVEN)
+def test_a_password_described_then_given_after_like_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _DESCRIBED_ONLY)
+def test_a_password_described_without_a_value_passes(text: str) -> None:
+    assert find_by_rules(text) is None

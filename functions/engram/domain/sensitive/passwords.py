@@ -214,7 +214,8 @@ _AFTER_COLON = re.compile(r"[^.\n]{0,100}?:\s*(?P<value>\S[^\n]*)")
 # A password described, then given in the same sentence: "is the church postcode + the
 # year, so BN21 3QR2024", "your date of birth, ddmmyyyy, so 14021979", "... -> Bramble7".
 _SO_VALUE = re.compile(
-    r"(?:,\s*|\s)(?:so|->|→|=>|i\.e\.|which\s+is|that['’]s|it['’]?s|it\s+is)\s+[\"'“‘]?(?P<value>[^\s\"'”’]+)"
+    r"(?:,\s*|\s)(?:so|->|→|=>|i\.e\.|which\s+is|that['’]s|it['’]?s|it\s+is|like|e\.g\.|for\s+example|such\s+as)\s+"
+    r"[\"'“‘]?(?P<value>[^\s\"'”’]+)"
 )  # ("can you remember my amazon password for me, its Tr0pical-Mango-91")
 # ... unless the sentence goes on about that value: "the password changed, so Netgear-5G is
 # the network to join", "password rotated, so v2.3.1 of the app is required".
@@ -225,7 +226,8 @@ def _value_after_so(rest: str) -> bool:
     sentence = re.split(r"\.\s|\n", rest, maxsplit=1)[0][:160]
     for m in _SO_VALUE.finditer(sentence):
         value = m.group("value").strip(".,;:!?)(")
-        if value.lower() in NOT_A_VALUE or pointer(value) or _SO_GOES_ON.match(sentence, m.end()):
+        goes_on = not m.group("value").endswith((",", "?", ";")) and _SO_GOES_ON.match(sentence, m.end())
+        if value.lower() in NOT_A_VALUE or pointer(value) or goes_on:
             continue
         if re.match(r"[a-z_]+=", value):
             continue  # an attribute of code: "the password field, it is type=password in the form"
