@@ -132,3 +132,32 @@ def test_a_pass_column_of_results_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _EXPORTED_PASSWORD)
 def test_an_exported_password_column_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 6. (review of 57614e4) A code in the customer's next turn is one only when the agent asked
+# for it: a turn that says what happened to a PIN or a password, or names a PIN pad, asks
+# for nothing, and a number after a place's, an error's or a sum's word is theirs.
+_NO_CODE_ASKED_FOR = [
+    "Agent: I've reset your password, you'll get an email. Customer: thanks, my extension is 4471 if you need me",
+    "Agent: your new card PIN will arrive by post. Customer: great, I'm in flat 2204 now",
+    "Support: which PIN pad do you use? User: the Verifone 8006 on the counter",
+    "Agent: the password reset link expires soon. Customer: ok, the app shows error 5012 though",
+    "Agent: did you change the PIN? Customer: no, but I paid 2500 yesterday",
+]
+_CODE_ASKED_FOR = [
+    "Agent: can you confirm the passcode? Customer: it's 4471",
+    "Agent: PIN please. Customer: 8812",
+    "Agent: and your PIN? Customer: 2258",
+    "Agent: please choose a new 6-digit PIN in the app. Customer: done, i picked 031190",
+]
+
+
+@pytest.mark.parametrize("text", _NO_CODE_ASKED_FOR)
+def test_a_turn_that_asks_for_no_code_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _CODE_ASKED_FOR)
+def test_a_code_asked_for_and_given_in_the_next_turn_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+

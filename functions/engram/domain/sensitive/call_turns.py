@@ -23,10 +23,22 @@ _TURNS = re.compile(
     re.IGNORECASE,
 )
 _ASKS_FOR_A_CODE = re.compile(
-    r"(?<![\w])(?:pin|pins|passcode|pass\s+code|security\s+code|one[\s\-]time\s+code|otp|verification\s+code"
+    # (a PIN pad, a PIN reader is a device: "which PIN pad do you use?")
+    r"(?<![\w])(?:pin(?!\s*(?:pad|reader|machine|terminal|entry\s+device))|pins|passcode|pass\s+code|security\s+code"
+    r"|one[\s\-]time\s+code|otp|verification\s+code"
     r"|c[óo]digo|codice|nip|mot\s+de\s+passe|password|contrase[ñn]a|senha"
     # a code the agent sent ("I've sent a 6-digit code to the mobile ending 92. Could you read it back?")
     r"|(?<!reference\s)(?<!discount\s)(?<!promo\s)(?<!error\s)(?<!order\s)(?<!tracking\s)(?<!booking\s)code)(?![\w])",
+    re.IGNORECASE,
+)
+# The agent asks for it: a question or a request ("can I take the passcode?", "please pick a
+# new PIN", "read me the code please"); a turn that only says what happened to it or what
+# will ("I've reset your password, you'll get an email", "your new card PIN will arrive by
+# post") asks for nothing, and the customer's number is something else's.
+_REQUEST = re.compile(
+    r"[?¿]|(?<![\w])(?:please|pls|confirm|confirma|confirme|read|tell|give|say|enter|type|key\s+in|choose|pick"
+    r"|provide|repeat|verify|need|take|dígame|digame|indique|nennen|geben|bitte|lisez|donnez|dites|per\s+favore"
+    r"|por\s+favor|s['’]il\s+vous\s+pla[îi]t)(?![\w])",
     re.IGNORECASE,
 )
 _CODE = re.compile(
@@ -38,7 +50,11 @@ _BEFORE_NOT_A_CODE = re.compile(
     r"(?<![\w])(?:in|since|from|at|on|by|until|till|year|born|ending|last)\s*$"
     # another number named just before ("my account number is 40871234")
     r"|(?<![\w])(?:ref|reference|order|account|acct|card|policy|member|membership|phone|mobile|postcode|zip|customer"
-    r"|case|ticket|claim)(?![\w])[^\d]{0,16}$",
+    r"|case|ticket|claim"
+    # a place's, an error's, a device's number or a sum ("my extension is 4471", "I'm in flat
+    # 2204", "the app shows error 5012", "I paid 2500 yesterday")
+    r"|extension|ext|flat|apt|apartment|room|unit|suite|floor|house|error|model|paid|pay|spent|cost|costs|price"
+    r"|owe|balance)(?![\w])[^\d]{0,16}$",
     re.IGNORECASE,
 )
 _WORD_STEMS = frozenset(["agent", "rep", "operator", "advisor", "adviser", "csr", "support", "agente", "operador"])
@@ -48,7 +64,8 @@ def code_in_the_next_turn(text: str, words: frozenset[str]) -> bool:
     if ":" not in text or words.isdisjoint(_WORD_STEMS | {"bank", "opérateur", "operateur", "operatore", "berater"}):
         return False
     for m in _TURNS.finditer(text):
-        if _ASKS_FOR_A_CODE.search(m.group("asked")) is None:
+        asked = m.group("asked")
+        if _ASKS_FOR_A_CODE.search(asked) is None or _REQUEST.search(asked) is None:
             continue
         said = m.group("said")
         for v in _CODE.finditer(said):
