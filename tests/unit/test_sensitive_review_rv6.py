@@ -161,3 +161,8 @@ def test_a_turn_that_asks_for_no_code_passes(text: str) -> None:
 def test_a_code_asked_for_and_given_in_the_next_turn_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
 
+
+# 7. (review of c8bafaf) DHS names the redress number a "Redress Control Number".
+@pytest.mark.parametrize("text", ["my redress control number is 2212345", "Redress Control Number: 2212345 (DHS TRIP)"])
+def test_a_redress_control_number_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -72,9 +72,9 @@ MORE_ID_WORDS = (
     r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
     r"|num[ée]ro\s+d['’]identification\s+national[e]?"
     # the US's and Canada's trusted traveller numbers (TSA PreCheck's KTN, Global Entry's and
-    # NEXUS's PASSID, DHS's redress number)
+    # NEXUS's PASSID, DHS's redress (control) number)
     r"|known\s+travell?er(?:\s+(?:number|no|id|#))?|(?-i:KTN|PASSID)|global\s+entry(?:\s+(?:number|no|id|#|card))?"
-    r"|nexus\s+(?:card|number|no|id|passid)|redress\s+(?:number|no|#)|trusted\s+travell?er\s+(?:number|no|id)"
+    r"|nexus\s+(?:card|number|no|id|passid)|redress\s+(?:control\s+)?(?:number|no|#)|trusted\s+travell?er\s+(?:number|no|id)"
     # Nigeria's bank verification number (a person's biometric id), the Philippines' PhilSys,
     # Portugal's SNS number, New Zealand's NHI, Brazil's voter title, Czechia's and Hungary's
     # identity cards
