@@ -409,3 +409,23 @@ def test_a_password_described_then_given_after_like_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _DESCRIBED_ONLY)
 def test_a_password_described_without_a_value_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 14. A key that ends in the answer to a password's hint is the answer, not the hint.
+_ANSWER_KEYS = [("pw_hint_answer", "biscuit"), ("password.hint.answer", "Lisbon"), ("pin_question_answer", "Rex")]
+_HINT_KEYS = [
+    ("password_hint", "name of my first cat"),
+    ("answer_hint", "my first cat"),
+    ("quiz_answer", "Lisbon"),
+    ("pw_hint_answer", "see the notebook"),
+]
+
+
+@pytest.mark.parametrize(("key", "text"), _ANSWER_KEYS)
+def test_a_value_under_a_hints_answer_key_is_found(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is not None
+
+
+@pytest.mark.parametrize(("key", "text"), _HINT_KEYS)
+def test_a_hint_or_another_answer_under_its_key_passes(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None

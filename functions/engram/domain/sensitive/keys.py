@@ -352,7 +352,20 @@ POINTER_VALUE = re.compile(
 
 def key_is_meta(key: str) -> bool:
     """The key is about the thing, not the thing ("password_hint", "パスワードのヒント")."""
-    return any(w.lower() in _KEY_META for w in KEY_SPLIT.split(key) if w) or _CJK_KEY_META.search(key) is not None
+    words = [w.lower() for w in KEY_SPLIT.split(key) if w]
+    if _names_an_answer(words):
+        return False  # [pw_hint_answer]: the answer to the hint's question, not the hint
+    return any(w in _KEY_META for w in words) or _CJK_KEY_META.search(key) is not None
+
+
+# A key that ends in the answer to a password's hint or a security question
+# ([pw_hint_answer], [password_question_answer]); [answer_hint] is the hint.
+_ANSWER_ENDS = frozenset(["answer", "answers", "antwort", "respuesta", "réponse", "reponse", "risposta", "resposta"])
+_ANSWER_OF = frozenset(["pw", "pwd", "password", "pin", "hint", "question", "security", "secret", "memorable"])
+
+
+def _names_an_answer(words: list[str]) -> bool:
+    return bool(words) and words[-1] in _ANSWER_ENDS and not _ANSWER_OF.isdisjoint(words[:-1])
 
 
 def _not_a_payment_card(words: set[str]) -> bool:
@@ -372,8 +385,8 @@ _CARD_NIP = frozenset(
 
 def key_rule(key: str) -> str | None:
     words = [w.lower() for w in KEY_SPLIT.split(key) if w]
-    if _APP_PASSWORD.search(key) or (_CARD_NIP & set(words) and "nip" in words):
-        return SECRET  # [gmail.app_password], [apple_app_specific_password], [nip_tarjeta_mama]
+    if _APP_PASSWORD.search(key) or (_CARD_NIP & set(words) and "nip" in words) or _names_an_answer(words):
+        return SECRET  # [gmail.app_password], [apple_app_specific_password], [nip_tarjeta_mama], [pw_hint_answer]
     if not words or any(w in _KEY_META for w in words) or _CJK_KEY_META.search(key):
         return None
     if not key.isascii() and _CJK_SECRET_KEY.search(key):
