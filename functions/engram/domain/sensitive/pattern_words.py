@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import product
 from typing import Any
@@ -92,6 +93,14 @@ _EDGE = "\0"
 
 def needed_words(compiled: re.Pattern[str]) -> Needs:
     """What every match of ``compiled`` needs (nothing known: no words, starts or parts)."""
+    token = _SEEN.set({})
+    try:
+        return _needed_words(compiled)
+    finally:
+        _SEEN.reset(token)
+
+
+def _needed_words(compiled: re.Pattern[str]) -> Needs:
     parsed = _parser.parse(compiled.pattern, compiled.flags)
     folded = bool(parsed.state.flags & _c.SRE_FLAG_IGNORECASE) or _ignores_case_inside(parsed)
     # (under re.ASCII, \w is not the text's words' \w)
@@ -256,6 +265,23 @@ _NO_WORD_CLASSES = frozenset([_c.CATEGORY_WORD, _c.CATEGORY_NOT_SPACE])
 
 
 def _node(op: Any, av: Any) -> tuple[_Words, _Words]:
+    # (a node is read again for how it starts: each is worked out once per pattern, or a
+    # pattern of nested alternatives cost tens of milliseconds at import)
+    seen = _SEEN.get()
+    if seen is None:
+        return _node_read(op, av)
+    found = seen.get((op, id(av)))
+    if found is None:
+        found = seen[(op, id(av))] = _node_read(op, av)
+    return found
+
+
+_SEEN: ContextVar[dict[tuple[Any, int], tuple[_Words, _Words]] | None] = ContextVar(
+    "engram_pattern_words_seen", default=None
+)
+
+
+def _node_read(op: Any, av: Any) -> tuple[_Words, _Words]:
     if op is _c.LITERAL:
         return {chr(av)}, None
     if op is _c.AT:
