@@ -578,3 +578,28 @@ def test_an_ids_form_with_its_word_is_still_found(text: str) -> None:
 
 def test_an_ids_word_before_another_things_label_keeps_the_id() -> None:
     assert _rule("NIE for the spanish bank account: X1263541J") == "government_id"
+
+
+# 17. More services whose "account" is no bank's: TV and phone providers, a tax office's
+# online account, a club's membership.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sky account number 123456789",
+        "BT account GP12345678",
+        "Virgin Media account 44120087 for the broadband",
+        "HMRC account 1234567890 self assessment",
+        "gym membership account 44120087",
+        "Telstra account 3001224588",
+    ],
+)
+def test_a_providers_or_an_offices_account_passes(text: str) -> None:
+    assert _rule(text) != "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["HMRC refund to my bank account 55120043, sort code 20-00-00", "pay the Sky bill from my account 55120043"],
+)
+def test_a_bank_account_beside_a_provider_is_still_found(text: str) -> None:
+    assert _rule(text) == "bank_account"

@@ -48,6 +48,9 @@ MORE_SERVICES = (
     r"tnb|meralco|pln|eskom|kplc|bescom|syabas|unifi|maxis|celcom|digi|pldt|globe|telkom|airtel|jio|vodafone"
     r"|edf|engie|iberdrola|endesa|enel|octopus|pg&e|con\s?ed|bil|tagihan|gcash|paymaya|paytm|phonepe|bkash"
     r"|nagad|opay|palmpay|zalopay|ovo|gopay|venmo|cash\s?app|paypal|alipay|wechat"
+    # TV and phone providers, a tax office's online account, a club's membership
+    r"|sky|bt|virgin\s+media|talktalk|xfinity|spectrum|directv|foxtel|optus|telstra|rogers|telus|t-?mobile|o2"
+    r"|hmrc|irs|membership"
     # (not Maya's nor MoMo's: people's names too, "Maya's account number is 41222919"; their
     # accounts that are phones pass by e_wallets_phone)
 )
