@@ -429,3 +429,25 @@ def test_a_value_under_a_hints_answer_key_is_found(key: str, text: str) -> None:
 @pytest.mark.parametrize(("key", "text"), _HINT_KEYS)
 def test_a_hint_or_another_answer_under_its_key_passes(key: str, text: str) -> None:
     assert find_by_rules(text, key) is None
+
+
+# 15. A network's key written as its 16 bytes (Zigbee's network_key).
+_BYTE_KEYS = [
+    "zigbee2mqtt advanced:\n  network_key: [1, 3, 5, 7, 9, 11, 13, 15, 0, 2, 4, 6, 8, 10, 12, 13]",
+    "Netzwerkschlüssel vom Zigbee-Stick: [12, 200, 7, 91, 33, 4, 250, 18, 66, 9, 140, 77, 3, 201, 58, 120]",
+]
+_NOT_BYTE_KEYS = [
+    "network key: [1, 2, 3]",
+    "pan_id: [26, 98, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]",
+    "the network key is a list of 16 bytes like [1, 2, ...]",
+]
+
+
+@pytest.mark.parametrize("text", _BYTE_KEYS)
+def test_a_network_key_written_as_bytes_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_BYTE_KEYS)
+def test_a_short_list_or_another_settings_bytes_pass(text: str) -> None:
+    assert find_by_rules(text) is None

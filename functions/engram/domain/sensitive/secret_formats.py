@@ -310,7 +310,18 @@ def _typed_with_a_value(text: str) -> bool:
         return True
     if " -" in text and _cli_password(text):
         return True
+    if "[" in text and _BYTE_KEY.search(text) is not None:
+        return True
     return "WIFI:" in text.upper() and any(not PLACEHOLDER.match(m.group("pw")) for m in _WIFI_QR_RE.finditer(text))
+
+
+# A network's key written as its 16 bytes (Zigbee's network_key in Home Assistant or
+# zigbee2mqtt: "network_key: [41, 172, 9, ...]", "de zigbee netwerksleutel [...]").
+_BYTE_KEY = re.compile(
+    r"(?i:network[_\s\-]?key|netwerksleutel|netzwerkschl[üu]ssel|cl[ée]\s+(?:du\s+)?r[ée]seau|clave\s+de\s+red"
+    r"|chiave\s+di\s+rete|nätverksnyckel|encryption[_\s]key)[^\n\[\]]{0,30}?"
+    r"\[\s*\d{1,3}(?:\s*,\s*\d{1,3}){15}\s*\]"
+)
 
 
 # A password given to a command line ("mysql -u root -pS3cret", "--password=...").
