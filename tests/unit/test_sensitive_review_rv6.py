@@ -4,6 +4,8 @@ customer service), each seen failing on main before its fix."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from engram.domain.sensitive import find_by_rules, find_sensitive
 
@@ -166,3 +168,29 @@ def test_a_code_asked_for_and_given_in_the_next_turn_is_found(text: str) -> None
 @pytest.mark.parametrize("text", ["my redress control number is 2212345", "Redress Control Number: 2212345 (DHS TRIP)"])
 def test_a_redress_control_number_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 8. (review of 8129573) A security question in another language is read up to its line's end
+# or the next question, not each question to the line's end (quadratic: 56 s at 90,000
+# characters of "question secrète ").
+def test_a_line_of_many_security_questions_reads_in_linear_time() -> None:
+    text = "question secrète " * 6000
+    started = time.perf_counter()
+    assert find_by_rules(text) is None
+    assert time.perf_counter() - started < 3.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "question secrète : Biscotte",
+        "question secrète: nom du chien, question de sécurité 2: Paris",
+        "pregunta de seguridad: primer colegio → San Marcos",
+    ],
+)
+def test_a_security_answer_in_another_language_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+def test_a_text_with_another_languages_script_and_no_security_question_passes() -> None:
+    assert find_by_rules("Привет, как дела? Встреча в пятницу в 10:00") is None
