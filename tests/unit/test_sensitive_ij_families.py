@@ -603,3 +603,24 @@ def test_a_providers_or_an_offices_account_passes(text: str) -> None:
 )
 def test_a_bank_account_beside_a_provider_is_still_found(text: str) -> None:
     assert _rule(text) == "bank_account"
+
+
+# 18. A number written as a phone after an account's word, named a phone right after it.
+@pytest.mark.parametrize(
+    "text",
+    ["BDO account 0917 555 0142 (that's my mobile, linked to it)", "account 020 3872 0620 is the branch phone"],
+)
+def test_a_phone_after_an_account_word_passes(text: str) -> None:
+    assert _rule(text) != "bank_account"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "BDO account 0045 1234 5678 (the one linked to my mobile)",
+        "account 0917 555 0142, Maria Santos",
+        "account 12345678 (mobile banking works)",
+    ],
+)
+def test_an_account_beside_a_phones_word_is_still_found(text: str) -> None:
+    assert _rule(text) == "bank_account"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive import bank_names
 from engram.domain.sensitive.bank_account_forms import (
     ACCOUNT_OWNER,
     FROM_ONES_OWN,
@@ -282,6 +283,8 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
     if _ACCOUNT_ID.match(m.group()) or a_banks_own(text, m) or e_wallets_phone(text, m):
         return True  # "account ID 4471-3308-22": a system's id for the account
+    if bank_names.phone_after_an_account_word(text, m.group("num"), m.end()):
+        return True  # "BDO account 0917 555 0142 (that's my mobile)"
     if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
     if _NOT_A_BANK_AFTER.match(text, m.end()) or a_services_account(text, m.start(), m.start("num"), m.end()):

@@ -90,6 +90,19 @@ _TOLL_FREE = re.compile(r"(?:1[\s\-]?[89]00|0800|0700|1300|800)\b")  # (Nigeria'
 # 46"); ten or eleven digits. (An account in groups has more digits or other groups: "0045
 # 1234 5678", "0412 3456 78".)
 _PHONE_SHAPE = re.compile(r"0\d{1,4}(?:[ \-]\d{3,4}){2,3}|0\d(?: \d\d){4}")
+# A phone's word right after the number ("0917 555 0142 (that's my mobile, linked to it)").
+_PHONE_AFTER = re.compile(r"[^\n\d]{0,20}?\b(?:mobile|phone|cell|landline|tel|whatsapp|helpline|hotline)\b", re.I)
+
+
+def phone_after_an_account_word(text: str, number: str, end: int) -> bool:
+    """A number written as phones are, named a phone right after it, after an account's word
+    ("BDO account 0917 555 0142 (that's my mobile, linked to it)")."""
+    digits = sum(map(str.isdigit, number))
+    return (
+        10 <= digits <= 11 and _PHONE_SHAPE.fullmatch(number) is not None and _PHONE_AFTER.match(text, end) is not None
+    )
+
+
 _DATE = re.compile(r"(?:19|20)\d\d[\-./]?(?:0[1-9]|1[0-2])[\-./]?(?:0[1-9]|[12]\d|3[01])")
 
 
