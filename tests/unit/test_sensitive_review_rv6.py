@@ -194,3 +194,18 @@ def test_a_security_answer_in_another_language_is_still_found(text: str) -> None
 
 def test_a_text_with_another_languages_script_and_no_security_question_passes() -> None:
     assert find_by_rules("Привет, как дела? Встреча в пятницу в 10:00") is None
+
+
+# 9. (review of 41943c2) A provider's or a tax office's name is a person's or a payee's too:
+# said as theirs, with a bank's details after the number, or a refund paid into the account.
+_A_BANK_ACCOUNT_BESIDE_A_PROVIDERS_NAME = [
+    "Tom Rogers account number 41222919 sort code 30-94-57",
+    "pay Rogers' account 41222919 for the fence",
+    "Sky's account number is 41222919, she banks with Monzo",
+    "the IRS refund went to account 4410028817",
+]
+
+
+@pytest.mark.parametrize("text", _A_BANK_ACCOUNT_BESIDE_A_PROVIDERS_NAME)
+def test_a_bank_account_beside_a_providers_name_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

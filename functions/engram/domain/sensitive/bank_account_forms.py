@@ -69,9 +69,27 @@ _BANK_BEFORE_ACCOUNT = re.compile(r"bank\s+(?:account|acct|a/c)\b", re.IGNORECAS
 
 def names_a_bank(text: str, service: re.Match[str], at: int, end: int) -> bool:
     """A bank's name after a service's word, before the account's word at ``at`` ("GCash? no,
-    Metrobank account ..."), or "bank" as the account's first word ("supplier bank account")."""
+    Metrobank account ..."), or "bank" as the account's first word ("supplier bank account");
+    or the service's word is a person's (below)."""
     named = _BANK_INSIDE.search(text, service.start(), at) is not None
-    return named or _BANK_BEFORE_ACCOUNT.match(text, at, end) is not None
+    return named or _BANK_BEFORE_ACCOUNT.match(text, at, end) is not None or _a_persons(text, service, at, end)
+
+
+# A service's name that is a person's: said as theirs ("Rogers' account", "Sky's account
+# number is ..."), with a bank's details after the number ("Tom Rogers account number
+# 41222919 sort code 30-94-57": no provider's account has a sort code; "paid by bank
+# transfer" may follow one), or a refund paid into it ("the IRS refund went to account ...":
+# the taxpayer's bank account).
+_POSSESSIVE = re.compile(r"[^\W\d_]+['’]s?\s")
+_BANK_DETAILS = re.compile(r"\b(?:sort[\s\-]?code|routing|aba|iban|swift|bic|bsb|ifsc)\b", re.IGNORECASE)
+_DETAILS_REACH = 90
+_REFUND = re.compile(r"\brefund", re.IGNORECASE)
+
+
+def _a_persons(text: str, service: re.Match[str], at: int, end: int) -> bool:
+    if _POSSESSIVE.match(text, service.start()) or _REFUND.search(text, service.start(), at):
+        return True
+    return _BANK_DETAILS.search(text, end, end + _DETAILS_REACH) is not None
 
 
 # (the wallets named as people and words are, Maya, Momo, Dana, rocket, only as a brand is
