@@ -209,3 +209,17 @@ _A_BANK_ACCOUNT_BESIDE_A_PROVIDERS_NAME = [
 @pytest.mark.parametrize("text", _A_BANK_ACCOUNT_BESIDE_A_PROVIDERS_NAME)
 def test_a_bank_account_beside_a_providers_name_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 10. (review of 8129573) An answer is withheld when a person did not give it ("→ customer
+# didn't remember"), not when the answer given was refused ("Okafor wasn't accepted").
+@pytest.mark.parametrize(
+    "text",
+    [
+        "security answer: Okafor wasn't accepted by the bank",
+        "Security Q: mother's maiden name → Okafor didn't match their records",
+        "secret answer is Marmalade failed twice on the app",
+    ],
+)
+def test_an_answer_given_then_refused_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -39,9 +39,12 @@ def security_answer(text: str) -> bool:
 
 # A call's notes where the answer would be: who did not give it ("→ customer didn't remember",
 # "-> caller couldn't answer, verified by SMS").
+# (the one who did not is a person: "Okafor wasn't accepted by the bank" gives the answer)
 _NO_ANSWER_GIVEN = re.compile(
-    r"(?:[^\W\d_]+\s+){1,2}?(?:didn['’]?t|did\s+not|couldn['’]?t|could\s+not|can['’]?t|cannot|doesn['’]?t|wasn['’]?t"
-    r"|failed|refused|declined)(?![\w])",
+    r"(?:(?:the|our|my|this)\s+)?(?:customer|caller|client|user|member|cardholder|card\s+holder|account\s*holder"
+    r"|holder|patient|applicant|guest|person|he|she|they|i|we)\s+"
+    r"(?:didn['’]?t|did\s+not|couldn['’]?t|could\s+not|can['’]?t|cannot|doesn['’]?t|wasn['’]?t|failed|refused|declined)"
+    r"(?![\w])",
     re.IGNORECASE,
 )
 
