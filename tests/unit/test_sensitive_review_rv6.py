@@ -223,3 +223,22 @@ def test_a_bank_account_beside_a_providers_name_is_found(text: str) -> None:
 )
 def test_an_answer_given_then_refused_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 11. (review of 39eed95) A "senha" named as a card's or a bank's is a PIN, a queue beside it
+# or not; a queue's ticket still passes.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a senha do cartão é 4471, estou na fila do banco",
+        "minha senha do caixa eletrônico é 8812, tô na fila",
+        "senha 4471 do cartão, estou na fila do atendimento",
+    ],
+)
+def test_a_card_senha_beside_a_queue_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", ["na fila, minha senha é C045", "senha de atendimento A047, guichê 5"])
+def test_a_queues_senha_passes(text: str) -> None:
+    assert find_by_rules(text) is None

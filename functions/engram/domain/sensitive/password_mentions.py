@@ -92,4 +92,17 @@ def no_value_said(first: str, rest: str, around: str) -> bool:
     what it is; or the "senha" is a queue's ticket."""
     if _NO_VALUE_SAID.match(rest.lstrip(" :=-—")) is not None or _TICKET_NAMED.search(around) is not None:
         return True
-    return _TICKET.fullmatch(first) is not None and _QUEUE_TICKET.search(around) is not None
+    return (
+        _TICKET.fullmatch(first) is not None
+        and _QUEUE_TICKET.search(around) is not None
+        and _SENHA_OF_A_THING.search(around) is None
+    )
+
+
+# A "senha" named as a card's, a bank's, an account's or a device's is theirs, a queue beside
+# it or not ("a senha do cartão é 4471, estou na fila do banco").
+_SENHA_OF_A_THING = re.compile(
+    r"senha\s+(?:\w+\s+)?(?:d[oae]s?|para\s+[oa])\s+(?:meu\s+|minha\s+)?(?:cart[ãa]o|banco|caixa|conta|app|aplicativo"
+    r"|wi-?fi|e-?mail|celular|telefone|pix|internet|computador|notebook|cofre|port[ãa]o|alarme)",
+    re.IGNORECASE,
+)
