@@ -800,12 +800,16 @@ FIRST_RUN_RULES = {
     "held_out_g3": "fd8a624",
     "held_out_h1": "c1c77ed",
     "held_out_h2": "c1c77ed",
+    "held_out_i1": "e9c28d6",
+    "held_out_i2": "e9c28d6",
+    "held_out_j1": "e9c28d6",
+    "held_out_j2": "e9c28d6",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
 # held_out_e is trained on since its three clean runs were recorded, held_out_f1 and _f2 since
-# their first run (docs/security.md), G1-G3 and H1-H2 since session 18x (after their first runs); a
-# part still held out (I) is never named here.
+# their first run (docs/security.md), G1-G3 and H1-H2 since session 18x, I1, I2, J1 and J2 since
+# session 19 (each after its first run); a part still held out is never named here.
 TRAIN_PARTS = (
     "development",
     "held_out",
@@ -833,6 +837,10 @@ TRAIN_PARTS = (
     "held_out_g3",
     "held_out_h1",
     "held_out_h2",
+    "held_out_i1",
+    "held_out_i2",
+    "held_out_j1",
+    "held_out_j2",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
