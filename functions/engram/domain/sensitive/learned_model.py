@@ -12,6 +12,10 @@ still counts: "pasword", "Identifikationsnummer"), word bi- and trigrams, and fo
 token that looks like a value (digits, symbols, inner capitals) its shape and the words
 within a few tokens before and after it. A value's own characters never become a
 feature, so the model learns the context and the shape, not the samples' values.
+Since session 19c a value's shape says more (``learned_shapes``: its runs of letters and
+digits, entropy, the kind of reference it is, a placeholder, quotes), the nearest word on
+each side of it counts apart, a word set off as a value is read with the words around it,
+and every word's case and length are paired with its neighbours (``learned_features``).
 
 A text is scored on every window of ``window`` tokens (a linear model summed over a
 window is a difference of prefix sums, so every window costs the same as one); the
@@ -30,7 +34,9 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+
+from engram.domain.sensitive.learned_features import SET_OFF, Token, context, named, neighbours, own
+from engram.domain.sensitive.learned_shapes import chunk_marks, digits_shape, pronounceable, value_shape, word_shape
 
 # Gzipped: the weights are 4.7 MB of JSON and 1.1 MB compressed, and they ship in every
 # function's code asset (Lambda unpacks it on each cold start).
@@ -48,9 +54,6 @@ _EXCEPTION_NAME = re.compile(
     r"(?:[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]))+(?:Error|Exception|Warning|Fault|Failure|Interrupt)"
 )
 _MAX_WORD = 24
-# How far a value looks for the words that name it, before and after.
-_BEFORE = 6
-_AFTER = 5
 
 
 def _is_word(core: str) -> bool:
@@ -93,61 +96,58 @@ def _length_bucket(n: int) -> str:
     return "huge"
 
 
-class _Token(NamedTuple):
-    norm: str  # what n-grams see: a lower-case word, a punctuation mark, or a value's class
-    extras: tuple[str, ...]  # unigram-only features (a value's shape)
-    word: bool
-    value: bool
-
-
 @lru_cache(maxsize=4096)
-def _core_token(core: str) -> tuple[_Token, ...]:
+def _core_token(core: str) -> tuple[Token, ...]:
     if not any(c.isalnum() for c in core):
-        return (_Token(core[:2], (), False, False),)
+        return (Token(core[:2], (), False, False),)
     if _is_word(core):
         return _word_tokens(core)
     if _JOINED_WORDS.fullmatch(core) and all(_case_is_plain(p) for p in re.split(r"[_\-./'’]", core)):
         parts = [p for p in re.split(r"[_\-./'’]", core) if p]
         if all(len(p) <= 2 for p in parts):  # "p/w", "i.d"
-            return (_Token(core.lower(), (), True, False),)
+            return (Token(core.lower(), (), True, False),)
         if len(parts) <= 3 or _SHOUTED_NAME.fullmatch(core):
             # "wifi_password", "Steuer-IdNr", "grandpa's"; SLACK_BOT_USER_TOKEN names a setting
-            return tuple(_Token(p.lower()[:_MAX_WORD], (), True, False) for p in parts)
+            return tuple(Token(p.lower()[:_MAX_WORD], (), True, False, word_shape(p)) for p in parts)
     return (_value(core),)
 
 
-def _word_tokens(core: str) -> tuple[_Token, ...]:
+def _word_tokens(core: str) -> tuple[Token, ...]:
     if len(core) > _MAX_WORD:
-        return (_Token("<longword>", (), False, False),)
+        return (Token("<longword>", (), False, False),)
     if _EXCEPTION_NAME.fullmatch(core):  # KeyError, NullPointerException: a name, not a chosen value
-        return tuple(_Token(n.lower()[:_MAX_WORD], (), True, False) for n in _CODE_NAME.findall(core))
+        return tuple(Token(n.lower()[:_MAX_WORD], (), True, False) for n in _CODE_NAME.findall(core))
     if not _case_is_plain(core):  # "HarpoonCactus": letters only, shaped like a chosen value
         return (_value(core),)
+    shape = word_shape(core)
+    # a letter run nobody would read as a word ("qzxvbnkt") may be a chosen value
+    odd = ("np",) if len(core) >= 6 and not pronounceable(core) else ()
     if core.isupper() and len(core) >= 6:
         # "PASSWORD" or "PJUPKKECNULU" in a shouted sentence: a word, and maybe the value.
-        return (_Token(core.lower(), ("caps",), True, True),)
-    return (_Token(core.lower(), ("caps",) if core.isupper() and len(core) > 1 else (), True, False),)
+        return (Token(core.lower(), ("caps", *odd), True, True, shape),)
+    caps = ("caps",) if core.isupper() and len(core) > 1 else ()
+    return (Token(core.lower(), (*caps, *odd), True, False, shape),)
 
 
-def _value(core: str) -> _Token:
+def _value(core: str) -> Token:
     digits = sum(c.isdigit() for c in core)
     if _DIGIT_GROUPS.fullmatch(core):
         groups = re.split(r"[\-./]", core)
         seps = "".join(c for c in core if not c.isdigit())[:1] or ""
         shape = f"g:{seps}" + ".".join(str(len(g)) for g in groups[:6])
-        return _Token(f"<d{min(digits, 20)}>", (shape, f"dl:{_length_bucket(digits)}"), False, True)
+        return Token(f"<d{min(digits, 20)}>", (shape, f"dl:{_length_bucket(digits)}", *digits_shape(core)), False, True)
     classes = _classes(core)
     if len(core) >= 16 and all(c in "0123456789abcdefABCDEF-" for c in core):
         # Digests, commit ids and UUIDs: a shape of their own, not a chosen secret.
-        return _Token("<hex>", (f"hx:{len(core)}",), False, True)
+        return Token("<hex>", (f"hx:{len(core)}",), False, True)
     present = "".join(sorted(set(classes)))
     bucket = _length_bucket(len(core))
-    extras = (f"s:{present}:{bucket}", f"r:{classes[:8]}", f"dn:{min(digits, 9)}")
-    return _Token(f"<v:{present}>", extras, False, True)
+    extras = (f"s:{present}:{bucket}", f"r:{classes[:8]}", f"dn:{min(digits, 9)}", *value_shape(core))
+    return Token(f"<v:{present}>", extras, False, True)
 
 
-def tokens(text: str) -> list[_Token]:
-    out: list[_Token] = []
+def tokens(text: str) -> list[Token]:
+    out: list[Token] = []
     for chunk in _CHUNK.findall(text):
         out.extend(_chunk_tokens(chunk))
     return out
@@ -179,17 +179,17 @@ _JSON_SPLIT = re.compile(r'[{}\[\],]+|(?<=")\s*:\s*(?=["{\[\d\-tfn])')
 _AMOUNT = re.compile(r"[$€£¥₹₽][\d.,]*\d[\d.,]*[kKmM]?|[\d.,]*\d[\d.,]*\s?[%€£$]")
 
 
-def _code_tokens(chunk: str) -> tuple[_Token, ...] | None:
+def _code_tokens(chunk: str) -> tuple[Token, ...] | None:
     if not _CODE_EXPR.fullmatch(chunk):
         return None
     names = [n.lower() for ident in re.findall(_IDENT, chunk) for n in _CODE_NAME.findall(ident)]
-    return tuple(_Token(n[:_MAX_WORD], (), True, False) for n in names if n) or None
+    return tuple(Token(n[:_MAX_WORD], (), True, False) for n in names if n) or None
 
 
 @lru_cache(maxsize=16384)
-def _chunk_tokens(chunk: str) -> tuple[_Token, ...]:
+def _chunk_tokens(chunk: str) -> tuple[Token, ...]:
     if _AMOUNT.fullmatch(chunk.rstrip(",.;:!?)")):
-        return (_Token("<amount>", (), False, False),)
+        return (Token("<amount>", (), False, False),)
     code = _code_tokens(chunk) if any(c in chunk for c in "[($.") else None
     if code is not None:
         return code
@@ -199,17 +199,17 @@ def _chunk_tokens(chunk: str) -> tuple[_Token, ...]:
             return tuple(t for p in pieces if p for t in _plain_chunk_tokens(p))
     row = _CSV_ROW.fullmatch(chunk)
     if row:
-        comma = _Token(row.group(1), (), False, False)
+        comma = Token(row.group(1), (), False, False)
         return tuple(t for p in chunk.split(row.group(1)) for t in (comma, *_plain_chunk_tokens(p)) if p or t is comma)
     return _plain_chunk_tokens(chunk)
 
 
-def _plain_chunk_tokens(chunk: str) -> tuple[_Token, ...]:
-    out: list[_Token] = []
+def _plain_chunk_tokens(chunk: str) -> tuple[Token, ...]:
+    out: list[Token] = []
     lead = _LEAD.match(chunk)
     start = lead.end() if lead else 0
     if lead:
-        out.append(_Token(chunk[0], (), False, False))
+        out.append(Token(chunk[0], (), False, False))
     rest = chunk[start:]
     trail = _TRAIL.search(rest)
     # A password may end in "!" or "." ("s3cr3t!"): the mark is split off, the shape
@@ -219,53 +219,17 @@ def _plain_chunk_tokens(chunk: str) -> tuple[_Token, ...]:
         split = _SPLIT_AT.search(core)
         if split and split.end() < len(core):
             out.extend(_core_token(core[: split.start()]))
-            out.append(_Token(split.group(1), (), False, False))
+            out.append(Token(split.group(1), (), False, False))
             # KEY=$KEY, token=os.environ["X"]: the setting is named, no value given
             out.extend(_code_tokens(core[split.end() :]) or _core_token(core[split.end() :]))
+        elif lead and trail and trail.start() > 0 and (marks := chunk_marks(lead.group(), trail.group())):
+            # "Coco" quoted, <your-api-key> bracketed: how the writer set it off
+            out.extend(t._replace(extras=(*t.extras, *marks)) for t in _core_token(core))
         else:
             out.extend(_core_token(core))
     if trail and trail.start() > 0:
-        out.append(_Token(trail.group()[0], (), False, False))
+        out.append(Token(trail.group()[0], (), False, False))
     return tuple(out)
-
-
-@lru_cache(maxsize=8192)
-def _char_grams(word: str) -> tuple[str, ...]:
-    padded = f"<{word}>"
-    grams = {padded[i : i + n] for n in (3, 4, 5) for i in range(len(padded) - n + 1)}
-    return tuple(sorted(grams))
-
-
-# Each token's features come in groups; inference sums (and caches) each group's weights,
-# training reads the strings: one definition for both.
-def _own(t: _Token) -> list[str]:
-    f = [f"u:{t.norm}", *t.extras]
-    if t.word and len(t.norm) >= 3:
-        f.extend(f"c:{g}" for g in _char_grams(t.norm))
-    return f
-
-
-def _named_before(word: str, near: bool) -> list[str]:
-    """A word a few tokens before a value ("password for the router is X")."""
-    f = [f"kv:{word}"]
-    if near and len(word) >= 3:
-        f.extend(f"kc:{g}" for g in _char_grams(word) if len(g) == 5)
-    return f
-
-
-def _named_after(word: str, near: bool) -> list[str]:
-    """A word a few tokens after a value ("X — that's the netflix password")."""
-    f = [f"vk:{word}"]
-    if near and len(word) >= 3:
-        f.extend(f"vc:{g}" for g in _char_grams(word) if len(g) == 5)
-    return f
-
-
-def _context(toks: list[_Token], i: int) -> list[tuple[str, bool, bool]]:
-    """(word, near, before) for the words around a value at ``i``."""
-    out = [(toks[j].norm, i - j <= 3, True) for j in range(max(0, i - _BEFORE), i) if toks[j].word]
-    out += [(toks[j].norm, j - i <= 4, False) for j in range(i + 1, min(len(toks), i + 1 + _AFTER)) if toks[j].word]
-    return out
 
 
 def position_features(text: str) -> list[list[str]]:
@@ -274,10 +238,12 @@ def position_features(text: str) -> list[list[str]]:
     out: list[list[str]] = []
     for i, t in enumerate(toks):
         prev = toks[i - 1].norm if i else "^"
-        f = [*_own(t), f"b:{prev}|{t.norm}", f"t:{toks[i - 2].norm if i > 1 else '^'}|{prev}|{t.norm}"]
-        if t.value:
-            for word, near, before in _context(toks, i):
-                f.extend(_named_before(word, near) if before else _named_after(word, near))
+        nxt = toks[i + 1].norm if i + 1 < len(toks) else "$"
+        f = [*own(t), f"b:{prev}|{t.norm}", f"t:{toks[i - 2].norm if i > 1 else '^'}|{prev}|{t.norm}"]
+        f.extend(neighbours(prev, t.shape, nxt))
+        if t.value or (t.word and (prev in SET_OFF or "qt" in t.extras)):
+            for k in context(toks, i):
+                f.extend(named(k, t.value))
         out.append(f)
     return out
 
@@ -317,7 +283,7 @@ class ValueModel:
         # Sums of a feature group's weights, by what determines the group (a word's own
         # features, a word naming a value before or after it): text repeats its words.
         self._sums: dict[object, _Vector] = {}
-        self._ngrams: dict[tuple[str, str, str], tuple[tuple[float, ...] | None, tuple[float, ...] | None]] = {}
+        self._ngrams: dict[tuple[str, ...], _Vector] = {}
 
     @classmethod
     def load(cls, path: Path = WEIGHTS) -> ValueModel:
@@ -355,8 +321,7 @@ class ValueModel:
         gives training, grouped so that repeated words cost a dictionary look-up."""
         return self._scores(tokens(text))
 
-    def _scores(self, toks: list[_Token]) -> tuple[float, ...]:
-        get = self.weights.get
+    def _scores(self, toks: list[Token]) -> tuple[float, ...]:
         group = self._group
         sums = self._sums
         ngrams = self._ngrams
@@ -366,24 +331,24 @@ class ValueModel:
         ys: list[float] = []
         zs: list[float] = []
         before, prev = "^", "^"
+        last = len(toks) - 1
         for i, t in enumerate(toks):
-            own = sums.get(t)
-            a, b, c = own if own is not None else group(t, lambda t=t: _own(t))  # type: ignore[misc]
-            # the bigram's and the trigram's weights, looked up once per (two before, one
-            # before, this) and added in the same order as before: the same sums, bit for bit
-            k3 = (before, prev, t.norm)
-            pair = ngrams.get(k3)
-            if pair is None:
-                pair = ngrams[k3] = (get(f"b:{prev}|{t.norm}"), get(f"t:{before}|{prev}|{t.norm}"))
-            for w in pair:
-                if w is not None:
-                    a += w[0]
-                    b += w[1]
-                    c += w[2]
-            if t.value:
-                for word, near, before_it in _context(toks, i):
-                    k = (word, near, before_it)
-                    w = group(k, lambda k=k: _named_before(*k[:2]) if k[2] else _named_after(*k[:2]))  # type: ignore[misc]
+            found = sums.get(t)
+            a, b, c = found if found is not None else group(t, lambda t=t: own(t))  # type: ignore[misc]
+            # the n-grams' weights and a word's shape beside its neighbours, summed once per
+            # (two before, one before, this, the next for a word): a repeated phrase looks up nothing
+            nxt = (toks[i + 1].norm if i < last else "$") if t.shape else ""
+            k = (before, prev, t.norm, t.shape, nxt)
+            w = ngrams.get(k)
+            if w is None:
+                grams = [f"b:{prev}|{t.norm}", f"t:{before}|{prev}|{t.norm}", *neighbours(prev, t.shape, nxt)]
+                w = ngrams[k] = self._sum(grams)
+            a += w[0]
+            b += w[1]
+            c += w[2]
+            if t.value or (t.word and (prev in SET_OFF or "qt" in t.extras)):
+                for near in context(toks, i):
+                    w = group((near, t.value), lambda k=near, v=t.value: named(k, v))  # type: ignore[misc]
                     a += w[0]
                     b += w[1]
                     c += w[2]
@@ -416,7 +381,7 @@ class ValueModel:
         if len(_CHUNK.findall(text, 0, 200)) < 2:
             return None
         toks = tokens(text)
-        named = any(t.value and _context(toks, i) for i, t in enumerate(toks))
+        named = any(t.value and context(toks, i) for i, t in enumerate(toks))
         return self._scores(toks), named, named or any(t.value for t in toks)
 
     def verdict(self, evidence: Evidence | None, thresholds: tuple[float, ...], words_only_margin: float) -> str | None:
