@@ -50,7 +50,11 @@ WORDS_ONLY_MARGIN = 1.25  # 1.0 until 18m's last retrain: over a redacted remain
 WORDS_ONLY_MARGINS = (0.0, 0.5, 1.0, 2.0, 3.0)
 # Weight floors swept at the chosen threshold (a higher floor: a smaller weights file).
 PRUNES = (0.03, 0.05, 0.1)
-SHIPPED_PRUNE = 0.03  # LOPO (F1, F2, outside 12, 13): 2 errors more of 119, half the file
+# LOPO (F1, F2, outside 12, 13): 0.03 cost 2 errors more of 119 and halved the file. 0.04 since 19c:
+# its features made 0.03's file 1.01 MB, over the code asset's budget after the rules of that
+# evening; over I1, I2, J1, J2, H1, H2 left out, 0.05 cost 3 secret errors more of 110 (0.04 lies
+# between, not measured itself), and 0.05's file (0.56 MB) lost 10 training labels to 0.04's 4.
+SHIPPED_PRUNE = 0.04
 
 
 def _bags(feats: list[list[str]], window: int = WINDOW) -> list[dict[str, float]]:
@@ -262,6 +266,40 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
     rows += _postal_pin_codes(r) + _digests_in_base64(r) + _developer_text_without_values(r)
     rows += _codes_talked_about_without_values(r) + _ids_and_codes_that_are_not_secrets(r)
     rows += _alarm_times_and_electronics_pins(r) + _everyday_entries_with_mixed_values(r)
+    rows += _sign_in_pages(r)
+    return rows
+
+
+def _sign_in_pages(r: random.Random) -> list[tuple[str, str]]:
+    """Where one signs in: a login, SSO or OAuth page's URL beside a login word names the page,
+    not a credential. With a value's kind read (19c: a URL), the model trained on I and J
+    scored "SSO login: https://login.microsoftonline.com/common/oauth2/v2.0/authorize" just
+    over its threshold (a webhook's URL is a secret, and reads alike)."""
+    hosts = ("login.example.com", "sso.acme.io", "auth.northwind.dev", "id.example.org", "accounts.example.net")
+    paths = (
+        *("login", "signin", "oauth2/v2.0/authorize", "common/oauth2/authorize", "saml2/idp/SSO"),
+        *("auth/realms/staff/protocol/openid-connect/auth", "app/UserHome", "#home", "account/login?next=/dash"),
+        *("o/oauth2/v2/auth", "adfs/ls/", "cas/login", "users/sign_in", "wp-login.php", "admin/"),
+    )
+    words = ("SSO login", "login", "sign-in", "login page", "admin login", "okta", "SSO", "portal login", "sign in")
+    rows = []
+    for _ in range(200):
+        url = f"https://{r.choice(hosts)}/{r.choice(paths)}"
+        w = r.choice(words)
+        rows.append(
+            (
+                "",
+                r.choice(
+                    (
+                        f"{w}: {url}",
+                        f"{w} is {url}",
+                        f"the {w} for the team is {url} (password in the vault)",
+                        f"{w} at {url}, use your work account",
+                        f"{w} redirects to {url}",
+                    )
+                ),
+            )
+        )
     return rows
 
 
