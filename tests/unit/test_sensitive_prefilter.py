@@ -11,7 +11,7 @@ from typing import Any
 
 import engram.domain.sensitive as sensitive_package
 import pytest
-from engram.domain.sensitive import find_sensitive, national_id_words
+from engram.domain.sensitive import find_sensitive, further_values, national_id_words
 from engram.domain.sensitive.pattern_words import fold, needed_words
 from engram.domain.sensitive.prefilter import Keyed, keyed, prefiltering
 
@@ -159,3 +159,19 @@ def test_a_pattern_led_by_its_words_is_tried_only_where_they_start_a_word() -> N
             got = _answers(pattern, text)
         assert got == _answers(pattern.compiled, text)
         assert got[0]
+
+
+def test_a_pure_check_is_asked_once_a_run_for_the_same_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 96,000 characters of "the password is" asked value_further_on for each password word
+    # (6,000 a filter run, each reading the words after it); the same words are asked once.
+    asked: list[tuple[str, ...]] = []
+    real = further_values._value_further_on
+
+    def counting(words: list[str], before: str) -> bool:
+        asked.append(tuple(words))
+        return real(words, before)
+
+    monkeypatch.setattr(further_values, "_value_further_on", counting)
+    text = "the password is " * 300
+    assert find_sensitive(text) == find_sensitive(text)
+    assert 0 < len(asked) <= 2 * len(set(asked)) <= 20

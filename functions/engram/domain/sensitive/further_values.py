@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE
+from engram.domain.sensitive.prefilter import answered_once
 from engram.domain.sensitive.secret_values import credential_like, pointer
 
 # The copula right after the word ("contraseña está guardada ..."): the form with its
@@ -32,7 +33,12 @@ def value_further_on(words: list[str], before: str = "") -> bool:
     """ "my password is the same as my bank one: Rosebud!9", "... is my dog's name so rex99".
     A commit hash, a digest or a short hex id further on is not the password, nor a
     key=value pair of a log line ("password refreshed for user_id=12262"). ``before`` is the
-    word before ``words``."""
+    word before ``words``. (Asked once a filter run for the same words: 96,000 characters
+    of "the password is" asked it for every password word.)"""
+    return answered_once("value_further_on", (tuple(words), before), lambda: _value_further_on(words, before))
+
+
+def _value_further_on(words: list[str], before: str) -> bool:
     for i, w in enumerate(words):
         bare = w.strip(".,;:!?)(\"'")
         if re.match(r"--\w", w):

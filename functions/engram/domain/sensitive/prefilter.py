@@ -27,14 +27,14 @@ the pattern then costs what it did, plus a few microseconds.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
 from engram.domain.sensitive.pattern_words import Needs, fold, is_word_char, needed_words
 
-__all__ = ["Keyed", "keyed", "prefiltering"]
+__all__ = ["Keyed", "answered_once", "keyed", "prefiltering"]
 
 # A text shorter than this is read by the pattern straight away (looking for the words would
 # cost about as much).
@@ -86,17 +86,34 @@ class _Read:
 _READING: ContextVar[dict[str, _Read] | None] = ContextVar("engram_sensitive_prefilter", default=None)
 
 
+_ANSWERS: ContextVar[dict[tuple[str, Hashable], bool] | None] = ContextVar("engram_sensitive_run_answers", default=None)
+
+
 @contextmanager
 def prefiltering() -> Iterator[None]:
     """Remember what is known of each text until the outermost block ends."""
     if _READING.get() is not None:
         yield
         return
-    token = _READING.set({})
+    token, answers = _READING.set({}), _ANSWERS.set({})
     try:
         yield
     finally:
+        _ANSWERS.reset(answers)
         _READING.reset(token)
+
+
+def answered_once(name: str, key: Hashable, check: Callable[[], bool]) -> bool:
+    """``check()``, asked once per filter run for the same ``name`` and ``key`` (a pure
+    check of what ``key`` holds): a long text of the same clause again and again asks it
+    for each clause. Outside a run, asked every time."""
+    answers = _ANSWERS.get()
+    if answers is None:
+        return check()
+    found = answers.get((name, key))
+    if found is None:
+        found = answers[(name, key)] = check()
+    return found
 
 
 def _read(text: str) -> _Read:
