@@ -242,3 +242,27 @@ def test_a_card_senha_beside_a_queue_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", ["na fila, minha senha é C045", "senha de atendimento A047, guichê 5"])
 def test_a_queues_senha_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 12. (review of d347cf2) A key ending in a question's or a hint's answer is a password's or
+# a security question's only when it names one; a FAQ's, a quiz's or an interview's is none.
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [
+        ("faq.question_answer", "Returns are accepted within 30 days with a receipt"),
+        ("interview.question.answer", "I led the migration to Kubernetes in 2023"),
+        ("quiz.question_answer", "Paris"),
+        ("exam_question_answer", "photosynthesis"),
+        ("support.question.answers", "Reset the router, then wait two minutes"),
+    ],
+)
+def test_a_faqs_or_a_quizs_answer_under_its_key_passes(key: str, text: str) -> None:
+    assert find_sensitive(text, key) is None
+
+
+@pytest.mark.parametrize(
+    ("key", "text"),
+    [("pw_hint_answer", "fluffy"), ("security_question_answer", "Okafor"), ("pin_question_answer", "Rex")],
+)
+def test_a_password_hints_or_a_security_questions_answer_is_found(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is not None

@@ -361,7 +361,8 @@ def key_is_meta(key: str) -> bool:
 # A key that ends in the answer to a password's hint or a security question
 # ([pw_hint_answer], [password_question_answer]); [answer_hint] is the hint.
 _ANSWER_ENDS = frozenset(["answer", "answers", "antwort", "respuesta", "réponse", "reponse", "risposta", "resposta"])
-_ANSWER_OF = frozenset(["pw", "pwd", "password", "pin", "hint", "question", "security", "secret", "memorable"])
+# (a question's or a hint's alone is a quiz's, a FAQ's, an interview's: [faq.question_answer])
+_ANSWER_OF = frozenset(["pw", "pwd", "password", "passcode", "pin", "security", "secret", "memorable"])
 
 
 def _names_an_answer(words: list[str]) -> bool:
