@@ -266,3 +266,23 @@ def test_a_faqs_or_a_quizs_answer_under_its_key_passes(key: str, text: str) -> N
 )
 def test_a_password_hints_or_a_security_questions_answer_is_found(key: str, text: str) -> None:
     assert find_by_rules(text, key) is not None
+
+
+# 13. A Wi-Fi QR payload is read from its "WIFI:" over a payload's length, not to the line's
+# end (quadratic: 3.7 s for a 90,000-character line of "wifi: ..." notes).
+def test_a_line_of_many_wifi_notes_reads_in_linear_time() -> None:
+    text = ("wifi: Kelp ref X7K-Q2P path ~/.cfg/a.b " * 2300)[:90000]
+    started = time.perf_counter()
+    find_by_rules(text)
+    assert time.perf_counter() - started < 2.5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "WIFI:T:WPA;S:MyNet;P:Kelp_Harbor_19;;",
+        "WIFI:S:Some Long Network Name 2.4GHz Guest;T:WPA2;H:false;P:x8Hj2kLp;;",
+    ],
+)
+def test_a_wifi_qr_payload_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
