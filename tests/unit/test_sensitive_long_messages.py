@@ -99,3 +99,12 @@ def test_a_long_word_of_letters_and_digits_is_cheap_to_redact() -> None:
     cleaned, _ = redact_sensitive(text)
     assert time.process_time() - started < 2.0
     assert "hunter22x" not in cleaned and "4111 1111 1111 1111" not in cleaned
+
+
+def test_many_abbreviations_with_a_case_ending_are_cheap_to_find() -> None:
+    # Each "VPN:et" after a password word searched the whole text before it for the
+    # abbreviation: 152,000 characters took 12 s on main (seen red), linear now.
+    text = "lösenordet till VPN:et finns i lådan. " * 4000
+    started = time.process_time()
+    assert find_sensitive(text, "") is None
+    assert time.process_time() - started < 2.0
