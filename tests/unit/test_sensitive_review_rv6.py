@@ -51,6 +51,10 @@ _NOT_A_SENT_CODE = [
     "the campaign code 2024Q3 went out by text",
     "the email says diagnosis code 4019 was billed twice",
     "the app returned code 5003 when the text was sent",
+    "the email bounced with code 5501",
+    "o SMS falhou com código de erro 30007",
+    "le SMS a échoué, code erreur 30007",
+    "SMS fehlgeschlagen, Fehlercode 30007",
 ]
 _STILL_A_SENT_CODE = [
     "the code from the email is 448120",

@@ -57,7 +57,9 @@ _ANOTHER_CODE = re.compile(
     # failure's or a response's status ("SMS delivery failed with code 30007", "source code",
     # "code review", "Billing code 99213 per the email"), also fused ("versionCode", "statusCode")
     r"|source|review|billing|procedure|diagnos[ie]s|diagnostic|icd|cpt|template|campaign|exit|return(?:ed|s)?"
-    r"|response|reason|fail(?:ed|s|ure)?)(?:(?![\w])|(?=code))",
+    r"|response|reason|fail(?:ed|s|ure)?|bounced?|rejected|undelivered"
+    # (and in other languages: "o SMS falhou com código de erro 30007", "Fehlercode 30007")
+    r"|erro|erreur|errore|fehler|falhou|fall[óo]|[ée]chou[ée]|fehlgeschlagen|fallito|mislukt)(?:(?![\w])|(?=code))",
     re.IGNORECASE,
 )
 # A one-time code's value: 4-8 digits, two groups of three, three of two, or groups of capitals
