@@ -290,3 +290,21 @@ def test_a_line_of_many_wifi_notes_reads_in_linear_time() -> None:
 )
 def test_a_wifi_qr_payload_is_still_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 14. (review of 804450a) A payment's reference or an invoice's number beside an IFSC is no
+# account: Indian payment confirmations give the UTR and the branch's IFSC.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NEFT done, UTR 402118765432, beneficiary IFSC HDFC0001234",
+        "IMPS ref no 402118765432 to IFSC SBIN0004567, amount 25000",
+        "Invoice no. 202400123456, our bank IFSC HDFC0001234 (account details on page 2)",
+    ],
+)
+def test_a_payments_reference_beside_an_ifsc_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+def test_an_account_beside_an_ifsc_is_still_found() -> None:
+    assert find_by_rules("transfer to 50100234567812 IFSC HDFC0001234") is not None

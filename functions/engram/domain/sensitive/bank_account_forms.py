@@ -130,7 +130,9 @@ _IFSC = re.compile(r"(?<![A-Za-z0-9])[A-Z]{4}0[A-Z0-9]{6}(?![A-Za-z0-9])")
 _IFSC_REACH = 40
 _INDIAN_ACCOUNT = re.compile(r"(?<![\w+\-])\d{9,18}(?![\w\-])")
 _NOT_AN_ACCOUNT_BEFORE = re.compile(
-    r"\b(?:call|phone|tel|mobile|cell|whatsapp|contact|helpline|micr|pin(?:\s*code)?|pincode|ph)\b[^\d\n]{0,12}$",
+    r"\b(?:call|phone|tel|mobile|cell|whatsapp|contact|helpline|micr|pin(?:\s*code)?|pincode|ph"
+    # a payment's reference or a document's number ("NEFT done, UTR 402118765432, IFSC ...")
+    r"|utr|rrn|ref|reference|txn|transaction|invoice|inv|order|cheque|chq|bill)\b[^\d\n]{0,12}$",
     re.IGNORECASE,
 )
 _HU_GIRO = re.compile(r"(?<![\d\-])(\d{8})([\- ])(\d{8})(?:\2(\d{8}))?(?![\d\-])")
