@@ -82,6 +82,12 @@ The parts, reported apart:
   run, figures only, by ``bench.sensitive_first_run`` with main frozen at e9c28d6, is
   ``bench/results/sensitive_corpus_ij_first_run.json`` and the honest figure in docs/security.md.
   Their misses are read now, so their later figures are fitted too.
+- Not in ``PARTS``: held-out K (``bench/sensitive_samples_holdout_k1.txt``, ``_k2``, ``_k3``,
+  ``_k4``; 4,035 samples by four more independent writers: small businesses, agents in browsers
+  and apps, software teams, professionals' records). Their one run, figures only, by
+  ``bench.sensitive_first_run`` with main frozen at f200111, is
+  ``bench/results/sensitive_corpus_k_first_run.json`` and the honest figure in docs/security.md.
+  Nobody has read their misses; adding them here is the decision to spend them.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
