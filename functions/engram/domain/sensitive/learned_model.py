@@ -224,7 +224,7 @@ def _plain_chunk_tokens(chunk: str) -> tuple[Token, ...]:
             out.extend(_code_tokens(core[split.end() :]) or _core_token(core[split.end() :]))
         elif lead and trail and trail.start() > 0 and (marks := chunk_marks(lead.group(), trail.group())):
             # "Coco" quoted, <your-api-key> bracketed: how the writer set it off
-            out.extend(t._replace(extras=(*t.extras, *marks)) for t in _core_token(core))
+            out.extend(Token(t.norm, (*t.extras, *marks), t.word, t.value, t.shape) for t in _core_token(core))
         else:
             out.extend(_core_token(core))
     if trail and trail.start() > 0:
