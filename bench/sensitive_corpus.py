@@ -82,12 +82,13 @@ The parts, reported apart:
   run, figures only, by ``bench.sensitive_first_run`` with main frozen at e9c28d6, is
   ``bench/results/sensitive_corpus_ij_first_run.json`` and the honest figure in docs/security.md.
   Their misses are read now, so their later figures are fitted too.
-- Not in ``PARTS``: held-out K (``bench/sensitive_samples_holdout_k1.txt``, ``_k2``, ``_k3``,
-  ``_k4``; 4,035 samples by four more independent writers: small businesses, agents in browsers
-  and apps, software teams, professionals' records). Their one run, figures only, by
-  ``bench.sensitive_first_run`` with main frozen at f200111, is
+- ``held_out_k1`` to ``held_out_k4`` (first run recorded; development data since 01:25 UTC on
+  2026-11-25, read and tuned on): ``bench/sensitive_samples_holdout_k1.txt`` (1,002), ``_k2``
+  (1,000), ``_k3`` (1,006) and ``_k4`` (1,027), written by hand by four more independent writers
+  (small businesses; agents in browsers and apps; software teams; professionals' records). Their
+  one honest run, figures only, by ``bench.sensitive_first_run`` with main frozen at f200111, is
   ``bench/results/sensitive_corpus_k_first_run.json`` and the honest figure in docs/security.md.
-  Nobody has read their misses; adding them here is the decision to spend them.
+  Their misses are read now, so their later figures are fitted too.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -151,6 +152,10 @@ PARTS = {
     "held_out_i2": [HERE / "sensitive_samples_holdout_i2.txt"],
     "held_out_j1": [HERE / "sensitive_samples_holdout_j1.txt"],
     "held_out_j2": [HERE / "sensitive_samples_holdout_j2.txt"],
+    "held_out_k1": [HERE / "sensitive_samples_holdout_k1.txt"],
+    "held_out_k2": [HERE / "sensitive_samples_holdout_k2.txt"],
+    "held_out_k3": [HERE / "sensitive_samples_holdout_k3.txt"],
+    "held_out_k4": [HERE / "sensitive_samples_holdout_k4.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")

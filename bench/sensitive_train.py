@@ -842,12 +842,17 @@ FIRST_RUN_RULES = {
     "held_out_i2": "e9c28d6",
     "held_out_j1": "e9c28d6",
     "held_out_j2": "e9c28d6",
+    "held_out_k1": "f200111",
+    "held_out_k2": "f200111",
+    "held_out_k3": "f200111",
+    "held_out_k4": "f200111",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
 # held_out_e is trained on since its three clean runs were recorded, held_out_f1 and _f2 since
 # their first run (docs/security.md), G1-G3 and H1-H2 since session 18x, I1, I2, J1 and J2 since
-# session 19 (each after its first run); a part still held out is never named here.
+# session 19, K1-K4 since session 20 (each after its first run); a part still held out is never
+# named here.
 TRAIN_PARTS = (
     "development",
     "held_out",
@@ -879,6 +884,10 @@ TRAIN_PARTS = (
     "held_out_i2",
     "held_out_j1",
     "held_out_j2",
+    "held_out_k1",
+    "held_out_k2",
+    "held_out_k3",
+    "held_out_k4",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
