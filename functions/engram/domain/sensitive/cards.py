@@ -44,6 +44,9 @@ _BRANDS: tuple[tuple[int, int, frozenset[int]], ...] = (
     (67, 67, frozenset(range(12, 20))),
     (2200, 2204, frozenset({16})),  # Mir
     (9792, 9792, frozenset({16})),  # Troy
+    (606282, 606282, frozenset({16, 19})),  # Hipercard (Brazil)
+    (6069, 6069, frozenset({16})),  # RuPay (India): 6069, 607, 608
+    (607, 608, frozenset({16})),
 )
 # A digit run whose groups are joined by one space, dash or dot, and that is not a slice of
 # a longer run (IBANs and references hold 13-19 digit stretches that pass Luhn 1 in 10).
@@ -139,8 +142,13 @@ _HALVES = re.compile(
 _GROUP_OF_FOUR = re.compile(r"(?<![\d/.:,\-])\d{4}(?![\d/.:,\-]?\d)")
 
 
+# ... or with the card's expiry after them ("card is 5378 0507" and "1926 9944" on the next
+# line of a chat, then "exp 09/27").
+_EXPIRY_WORD = re.compile(r"\bexp\w*\.?\s*:?\s*(?:0[1-9]|1[0-2])\s*/\s*\d\d", re.IGNORECASE)
+
+
 def _card_in_halves(text: str) -> bool:
-    if not _HALVES.search(text):
+    if not (_HALVES.search(text) or _EXPIRY_WORD.search(text)):
         return False
     groups = _GROUP_OF_FOUR.findall(text)
     if len(groups) < 4 or _OTHER_CARD.search(text):  # (the costly look for a card's word last)
@@ -222,6 +230,23 @@ def has_card(text: str) -> bool:
 _ID_WORD_BEFORE = re.compile(r"\b(?:id|identity|identification|(?-i:RSA|SA)\s+id)\b[^\d\n]{0,30}$", re.IGNORECASE)
 
 
+# A tax or registration number's word shortly before a number, no card's word with it (a
+# person's ИНН of 12 digits has a Maestro prefix, a Saudi VAT number of 15 a Diners one).
+_TAX_NUMBER_BEFORE = re.compile(
+    r"(?:\b(?:инн|иин|бин|кпп|огрн\w*|снилс|inn|iin|tin|vat|gst(?:in)?|ust-?id\w*|nif|nipc|nip|cif|rfc|cuit|cuil"
+    r"|npwp|ein|tax\s*(?:id|no|number|reg\w*)|vergi\s+(?:no|numaras[ıi])|steuer\w*|mwst|tva|iva|btw)\b"
+    r"|الرقم\s*الضريبي|ضريب\w*|السجل\s*التجاري|سجل\s*تجاري|税号|纳税人识别号|統一編號|统一社会信用代码|사업자\s*등록\s*번호)"
+    r"[^\d\n]{0,30}$",
+    re.IGNORECASE,
+)
+# A card's expiry right after its number ("5522 8710 4439 1060 exp 11/26", "..., venc 12/26",
+# "... gültig bis 03/28"): what only a payment card prints beside its number (has_card writes
+# "exp " before a bare "09/27" first). Not a date with its day ("exp 2027-09-30" is a product's).
+_EXPIRY_AFTER = re.compile(
+    r"[\s,;(]*(?:exp(?:iry|ires|iration)?|expira\w*|venc\w*|vto|val(?:id)?\s*(?:thru|through|until|till)|good\s+thru"
+    r"|g[üu]ltig\s+bis|scad\w*|caduc\w*|срок(?:\s+действия)?|до)\.?\s*:?\s*(?:exp\s+)?(?:0[1-9]|1[0-2])\s*[/\-]\s*(?:20)?\d\d(?![\d/\-])",
+    re.IGNORECASE,
+)
 # A card's brand named right after its number ("5018 7675 7259 0506 (Maestro)", "… — Visa").
 _BRAND_AFTER = re.compile(
     r"\s*[(\-–—,]?\s*(?:visa|master\s*card|amex|american\s+express|maestro|discover|diners|jcb|unionpay|rupay"
@@ -232,8 +257,8 @@ _BRAND_AFTER = re.compile(
 
 def _paid_with(text: str, m: re.Match[str], before: str) -> bool:
     """Whether the text pays with the number ``m``: a card word or paying word before it (not
-    another card's), or its brand right after it."""
-    if _BRAND_AFTER.match(text, m.end()):
+    another card's), its brand right after it, or its expiry right after it."""
+    if _BRAND_AFTER.match(text, m.end()) or _EXPIRY_AFTER.match(text, m.end()):
         return True
     return bool(_CARD_WORD.search(before) or _PAID_WITH.search(before)) and not _OTHER_CARD.search(before)
 
@@ -301,6 +326,8 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         paid_with = True  # "the card for the conference booking: 5178 ..." pays for the booking
     if _OTHER_CARD_RIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
         return False
+    if not paid_with and _TAX_NUMBER_BEFORE.search(before):
+        return False  # "ИНН физлица: 500301826490", "الرقم الضريبي 300012345600003": a tax number
     if not_a_card and not paid_with:
         return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
     # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
