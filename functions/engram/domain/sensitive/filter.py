@@ -285,9 +285,14 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     # with those numbers written as digit groups (one reading: reading_view.py).
     if view is not None:
         found = _find_in_text(view)
-        if found is None and dictated_code(text):
-            return sensitive_match(SECRET)
+    # (a code dialled with dashes reads the same in the view: "замок на складе: 5-5-1-9"; four
+    # digits at least, "code for the cake: 3-2-1" is a recipe's)
+    if found is None and (view is not None or _DASHED_DIGITS.search(text)) and dictated_code(text):
+        return sensitive_match(SECRET)
     return found
+
+
+_DASHED_DIGITS = re.compile(r"\d ?- ?\d ?- ?\d ?- ?\d")
 
 
 # Words that name a credential outright. A text that gives one with its value is about the

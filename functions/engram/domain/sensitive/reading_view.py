@@ -58,10 +58,22 @@ for _digit, _words in enumerate(
         "семь сім sedm hét het șapte sapte şapte επτά επτα εφτά seitsemän seitseman tujuh",
         "восемь вісім osm nyolc opt οκτώ οκτω οχτώ kahdeksan åtte atte delapan",
         "девять devět devet kilenc nouă noua εννέα εννεα εννιά yhdeksän yhdeksan sembilan",
+        # Arabic (written and Egyptian, Levantine and Gulf speech) and Japanese read in katakana,
+        # as a voice note gives them ("تسعة تسعة صفر اتنين", "ゼロ サン ナナ イチ")
+        "صفر ゼロ レイ マル",
+        "واحد واحدة وحدة イチ",
+        "اثنين اثنان إثنين اتنين إتنين ثنين ニ",
+        "ثلاثة ثلاثه تلاتة تلاته ثلاث تلات サン",
+        "أربعة اربعة أربعه اربعه أربع اربع ヨン シ",
+        "خمسة خمسه خمس ゴ",
+        "ستة سته ست ロク",
+        "سبعة سبعه سبع ナナ シチ",
+        "ثمانية ثمانيه تمانية تمانيه ثمان تمن ハチ",
+        "تسعة تسعه تسع キュウ キュー ク",
     )
 ):
     for _w in _words.split():
-        _DIGIT_WORDS.setdefault(_w, str(_digit))
+        _DIGIT_WORDS.setdefault(_w, str(_digit % 10))
 # English teens and tens ("forty-three sixty-six", "nineteen eighty-eight").
 _TEENS = dict(
     zip(
@@ -79,6 +91,7 @@ _ALSO_A_WORD = frozenset(
     [
         *("oh", "un", "une", "ein", "sei", "bir", "sex", "fire", "tre", "due", "dos", "one", "ten"),
         *("hat", "opt", "pet", "het", "egy", "ένα", "ενα", "lima", "dua", "satu", "doi", "jedna", "jeden"),
+        *("واحد", "ست", "سبع", "マル", "ニ", "シ", "ゴ", "ク"),
     ]
 )
 
@@ -90,8 +103,8 @@ _FULL_WIDTH_LETTER = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
 _FULL_WIDTH_TO_ASCII = {c: c - 0xFEE0 for c in (*range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))}
 # What may stand between two number words of one run; a comma, a semicolon or a dash set
 # between spaces ends a group, a space or a hyphen does not.
-_GAP = re.compile(r"[ \t]*(?:[,;]|\s[\-–]\s|\.\.\.?|…)?[ \t]*|-")
-_GROUP_BREAK = re.compile(r"[,;–—…]|\.\.|\s-\s")
+_GAP = re.compile(r"[ \t]*(?:[,;、，]|\s[\-–]\s|\.\.\.?|…)?[ \t]*|-|・")
+_GROUP_BREAK = re.compile(r"[,;–—…、，]|\.\.|\s-\s")
 _DASH_BREAK = re.compile(r"^\s*[\-–]\s*$")
 
 # Single digits (and capital letters) set apart by single spaces or dashes: three or more.
