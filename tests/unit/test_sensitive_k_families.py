@@ -52,3 +52,95 @@ def test_a_card_with_its_expiry_or_a_national_prefix_is_found(text: str) -> None
 )
 def test_numbers_that_are_no_card_pass_as_cards(text: str) -> None:
     assert _rule(text) != "payment_card"
+
+
+# 2. Ids missed: a passport after its word in more languages (Finnish, Greek's genitive,
+# Czech, Hungarian, Croatian, Romanian), Ukraine's and Russia's passport with the country or
+# "серия ... номер" between, a German Personalausweis serial of capitals and digits further
+# after its word, Taiwan's resident certificate, a Hindi driving licence, Israel's ת"ז, a Thai
+# id after "the card's number", PromptPay or the taxpayer's word, Norway's "f.nr.".
+@pytest.mark.parametrize(
+    "text",
+    [
+        "passi numero FP4829173 (Mikko Laine) Finnairin varaukseen",
+        "passin numero: PH7731942, voimassa 2030 asti",
+        "αριθμός διαβατηρίου AN4829173 (Ελένη Παπαδοπούλου) για την κράτηση",
+        "číslo pasu 48291736 (Jana Dvořáková) pro rezervaci letenky",
+        "útlevélszám: BE4829173, a foglaláshoz",
+        "broj putovnice? putovnica 117482913 za let",
+        "pașaport RO 052918374 pentru rezervare",
+        "паспорт громадянина України FE482917, тимчасовий захист у Польщі",
+        "паспорт РФ серия 4519 номер 382716, выдан ... — это из загрузки KYC",
+        "серия и номер: серия 4519 номер 382716",
+        "Personalausweisnummer von Herrn Kemal Aydın für den Mietvertrag: LH4F7K92C9",
+        "Personalausweisnummer aus dem KYC-Upload: L8XK49RT2, gültig bis 2031",
+        "居留證號碼（外籍配偶）: E129374851，申請健保卡用",
+        "DigiLocker: ड्राइविंग लाइसेंस नंबर MH12 20190048271",
+        'ת"ז של הבן לרישום לבית הספר: 312984057',
+        "พร้อมเพย์ของพี่ผูกกับเลขบัตร 3509900317483 โอนค่าแรงเข้าได้เลย",
+        "สำนักงานบัญชี: ยื่นภาษีให้คุณสมชาย เลขประจำตัวผู้เสียภาษี 3100598732148",
+        "Legeerklæring for Ingrid Solheim, f.nr. 030594 46745",
+    ],
+)
+def test_ids_of_more_languages_and_layouts_are_found(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+# 3. What is no person's id, by the rules: a company's ИНН (ten digits) and КПП, Thailand's
+# company tax number, an application's number before the id's word, an EIN of an LLC or of an
+# employer, an insurer's policy prefix, France's INE beside a school's words, the Social
+# Security Administration's phone line, a hospital's record number (HN, 门诊号), the access
+# number printed on a German identity card.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ООО «ШинаПлюс», ИНН 7701234567, КПП 770101001, счёт на оплату № 318 от 12.03",
+        "ИНН организации 7701234567",
+        "เลขประจำตัวผู้เสียภาษีของบริษัท 0105548291730 (นิติบุคคล)",
+        "паспорт: номер заявления на загранпаспорт 2024-0481-73, готовность через месяц",
+        "الإمارات: رقم طلب الهوية 2024/481/0029173 قيد المعالجة",
+        "W-9 for the freelance gig: name Olu Adeyemi Studio LLC, EIN 84-2917365 (business), signed",
+        "also needs last employer's EIN 84-2917365 (have it)",
+        "Transit van reg LK19 XHP, insurer Direct Line policy DL-88120-V",
+        "numéro INE 0123456789AB (identifiant national élève), demandé par Parcoursup",
+        "social security administration phone line is 1-800-772-1213",
+        "ผู้ป่วยใหม่: ตรวจบัตรประชาชนแล้ว HN 6704829",
+        "门诊号 20240418-0073 不是身份证号，不要填到身份证那一栏",
+        "Personalausweis: CAN 482917 (Zugangsnummer für die Online-Ausweisfunktion)",
+        "Italian steps: oggi passi 10482 fatti",
+    ],
+)
+def test_numbers_that_are_no_persons_id_pass(text: str) -> None:
+    assert _filter(text) is None
+
+
+# ... and the look-alikes that stay ids: a person's ИНН (twelve digits), a sole proprietor's
+# EIN, a passport number after the application's, an SSN given beside the office.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ИНН физлица для налоговой: 500301826490",
+        "EIN for my cleaning business (sole prop) is 84-3917265",
+        "паспорт 4519 382716, заявление подано",
+        "my social security number is 219-09-9999, the administration asked for it",
+        "Personalausweisnummer: T22000129",
+    ],
+)
+def test_the_persons_ids_beside_those_words_stay_ids(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+# 4. What the learned stage may not refuse as an id: an id's word said not to be what the number
+# is, an id said not requested, a company's RFC (persona moral), a contract's number.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "prontuário nº 2024/00418 — é número interno, não é CPF",
+        "الإمارات: رقم عقد الإيجار في إيجاري 2024/4829173 — ليس رقم هوية",
+        "Medicaid member for the intake: Solis, Reyna — Medicaid ID 91827364B, SSN not requested",
+        "RFC del despacho: DLM180312KT4 (persona moral) para la factura, CFDI uso G03",
+        "Personalausweis: CAN 482917 (Zugangsnummer, kein Ausweisnummer)",
+    ],
+)
+def test_numbers_the_text_says_are_no_id_pass_the_learned_stage(text: str) -> None:
+    assert _filter(text) is None

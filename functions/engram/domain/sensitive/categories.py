@@ -67,6 +67,11 @@ def id_digits(text: str) -> int:
     return sum(map(str.isdigit, _OTHER_NUMBERS.sub(" ", text)))
 
 
+HOSPITAL_RECORD = (
+    r"(?-i:HN)|门诊号|門診號|病历号|病歷號|住院号|住院號|就诊卡号|就診卡號|診察券番号|カルテ番号|환자\s*번호|병록\s*번호"
+    r"|prontu[áa]rio(?:\s+n[º°o]\.?)?|historia\s+cl[íi]nica(?:\s+n[º°o]\.?)?|patientennummer|fallnummer"
+    r"|cartella\s+clinica(?:\s+n\.?)?|dossier\s+m[ée]dical(?:\s+n[º°o]\.?)?"
+)
 # A number labelled right before it as another institution's (hospital, patient, member,
 # juror, employee, student, order, invoice, ticket, case, claim, policy numbers).
 _NUMBER = re.compile(r"[A-Za-z]{0,3}\d(?:[\d\s\-./]*\d)?")
@@ -76,7 +81,10 @@ _INSTITUTION_LABEL = re.compile(
     # an account that is not at a bank, as the rules read it ("patient account 00488213")
     r"|(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club)\s+(?:account|acct))"
     r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*[:#=]?\s*$"
-    r"|(?:订单号|訂單號|注文番号|주문번호|快递单号|运单号|運単番号|伝票番号|\w*(?:bestell|kunden|rechnungs|auftrags)nummer)"
+    r"|(?:订单号|訂單號|注文番号|주문번호|快递单号|运单号|運単番号|伝票番号|\w*(?:bestell|kunden|rechnungs|auftrags)nummer"
+    # a hospital's record in more languages ("HN 6704829", "门诊号 20240418-0073", "prontuário nº
+    # 2024/00418", "historia clínica 448213", "Patientennummer", "カルテ番号", "환자번호")
+    r"|" + HOSPITAL_RECORD + r")"
     r"\s*[:：]?\s*$",
     re.IGNORECASE,
 )

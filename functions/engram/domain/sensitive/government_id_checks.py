@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from engram.domain.sensitive.cards import luhn_valid
-from engram.domain.sensitive.categories import labelled_as_another_institutions, longest_digit_run
+from engram.domain.sensitive.categories import HOSPITAL_RECORD, labelled_as_another_institutions, longest_digit_run
 from engram.domain.sensitive.id_documents import ein_form
 from engram.domain.sensitive.national_id_checks import (
     NATIONALITY_CHECKS,
@@ -17,6 +17,7 @@ from engram.domain.sensitive.national_id_checks import (
     WORDED_NATIONAL_CHECKS,
     distinctive_national_id,
     mod11_10_valid,
+    norwegian_fnr,
     worded_alphanumeric_id,
 )
 from engram.domain.sensitive.national_id_words import NOT_AN_SSN_AFTER, another_numbers_form, rut_valid
@@ -106,7 +107,8 @@ _OTHER_NUMBER_BEFORE = re.compile(
     r"|ticket|invoice|booking|claim|policy|customer|badge|library|tracking|serial|batch|lot|job|build|request"
     r"|transaction|receipt|shipment|parcel|matter|docket|file)\b[^\n\d]{0,15}$"
     # an order's number in scripts without spaces and in more languages ("เลขที่คำสั่งซื้อ 240811-5521")
-    r"|(?:คำสั่งซื้อ|พัสดุ|注文番号|订单号|訂單號|주문번호|m[ãa]\s+đơn(?:\s+h[àa]ng)?|(?:nomor|no\.?)\s+pesanan|رقم\s+الطلب)[^\n\d]{0,15}$",
+    r"|(?:คำสั่งซื้อ|พัสดุ|注文番号|订单号|訂單號|주문번호|m[ãa]\s+đơn(?:\s+h[àa]ng)?|(?:nomor|no\.?)\s+pesanan|رقم\s+الطلب"
+    r"|" + HOSPITAL_RECORD + r")[^\n\d]{0,15}$",
     re.IGNORECASE,
 )
 
@@ -298,6 +300,8 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
     lower = text.lower()
     if "my number" in lower or "individual number" in lower:
         checks.append((12, _my_number_valid))
+    if _FNR_ABBREVIATED.search(text):
+        checks.append((11, norwegian_fnr))  # Norway's "f.nr. 030594 46745"
     if _TC_DOTTED.search(text):
         checks.append((11, _tr_kimlik_valid))  # Turkey's "T.C. 17651127628", "T.C. no: ..."
     if {"social", "security"} <= words:
@@ -308,6 +312,8 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
 
 
 _TC_DOTTED = re.compile(r"\bT\.\s?C\.?(?!\w)")
+# Norway's and Denmark's abbreviations of the birth number ("f.nr.", "fødselsnr", "pers.nr.").
+_FNR_ABBREVIATED = re.compile(r"\b(?:f\.\s?nr|fødselsnr|fodselsnr|f\.\s?nummer)\b", re.IGNORECASE)
 
 
 def _sin_named(text: str, words: frozenset[str]) -> bool:

@@ -15,6 +15,7 @@ from engram.domain.sensitive.id_documents import (
     employers_ein,
     listed_document_number,
     named_as_another_things,
+    not_the_ids_number,
     persons_ein,
     software_licence,
     trade_or_sports_licence,
@@ -113,7 +114,7 @@ _NOT_THE_ID_AFTER = (
     # an application's or an enrolment's own number ("passport application reference ...",
     # "aadhaar enrolment number ...")
     r"|application|enrol?ment|enrollment|linked|seeded"
-    r"|renewal\s+fee|application\s+fee|desk|counter|website)\b)"
+    r"|renewal\s+fee|application\s+fee|desk|counter|website|administration|authority|department|ministry)\b)"
 )
 _KIN = (
     r"mother|father|mum|mom|dad|wife|husband|son|daughter|partner|madre|padre|hij[oa]|espos[oa]|marido|mujer"
@@ -386,7 +387,7 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
     shape = _SHAPE_AFTER.get(stem) or _PRINTED_FORM_AFTER.get(stem)
     if shape is not None and not shape.fullmatch(value.strip()):
         return False
-    if companys_form(stem, value):
+    if companys_form(stem, value) or not_the_ids_number(text, at, stem, value):
         return False
     if stem in SHORT_CAPITAL_STEMS and _another_things(text, at, m):
         return False  # "NID 1234567890 is the network interface id", "CIN ... the cinema chain's order number"
@@ -425,9 +426,10 @@ _ID_FAR_RE = re.compile(
     + _ID_WORDS
     + r")\b"
     + _NOT_THE_ID_AFTER
-    + r"[^.\n:;?!=]{1,40}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
+    + r"[^.\n:;?!=]{1,48}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
     r"(?:(?:number|no\.?|nr\.?|num[ée]ro|nummer|n[úu]mero|#)\s*:?\s*)?"
-    r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?)(?![\w])",
+    # (or a document's serial of capitals and digits: Germany's Personalausweis "L8XK49RT2")
+    r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?|(?-i:(?=(?:[A-Z]*\d){3})(?=\d*[A-Z])[A-Z\d]{8,12}))(?![\w])",
     re.IGNORECASE,
 )
 # US driving licences whose printed form is distinctive (a letter, then digits in the

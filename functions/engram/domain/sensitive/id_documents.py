@@ -147,13 +147,26 @@ _ONE_PERSON = re.compile(
     r"|\bmy\s+own\s+(?:number|ein)\b|\bbasically\s+(?:mine|my\s+own)\b",
     re.IGNORECASE,
 )
-# What says it is an employer's: a W-2's boxes, the employer's name.
-_EMPLOYERS = re.compile(r"\bW-?2\b|\bemployer['’]s\s+name\b", re.IGNORECASE)
+# What says it is an employer's: a W-2's boxes, the employer's name or EIN ("last employer's
+# EIN 84-2917365", "the EIN of my former employer").
+_EMPLOYERS = re.compile(
+    r"\bW-?2\b|\bemployer['’]s\s+(?:name|f?ein|tax\s+id)\b"
+    r"|\bf?ein\s+(?:of|for)\s+(?:the|my|his|her|their|our)\s+(?:\w+\s+)?employer\b",
+    re.IGNORECASE,
+)
+# What says an EIN is a company's though a freelancer gives it: a company's legal form, or
+# "(business)" beside it ("Olu Adeyemi Studio LLC, EIN 84-2917365 (business)").
+_CORPORATE = re.compile(
+    r"\b(?:LLC|L\.L\.C\.|PLLC|LLP|Inc\.?|Corp\.?|Corporation|Ltd)(?!\w)|\(\s*(?:the\s+)?business(?:['’]s)?\s*\)"
+    r"|\bbusiness\s+ein\b",
+    re.IGNORECASE,
+)
 
 
 def persons_ein(text: str) -> bool:
     """A sole proprietor's EIN: the person's own number."""
-    return bool(_EIN_WORD.search(text) and _EIN_FORM.search(text) and _ONE_PERSON.search(text))
+    one_person = bool(_EIN_WORD.search(text) and _EIN_FORM.search(text) and _ONE_PERSON.search(text))
+    return one_person and _CORPORATE.search(text) is None
 
 
 def employers_ein(text: str) -> bool:
@@ -222,3 +235,31 @@ _SOFTWARE_LICENCE = re.compile(
 
 def software_licence(text: str) -> bool:
     return _SOFTWARE_LICENCE.search(text) is not None
+
+
+# What a value after an id's word is instead of the id: the card's access number printed on a
+# German identity card ("Personalausweis: CAN 482917"), a PIN or PUK; an id's word glued by a
+# dash to a number after an insurer's or a reference's word is that number's prefix ("policy
+# DL-88120-V"); France's INE beside a school's words is a pupil's or a student's number.
+_ACCESS_NUMBER = re.compile(r"(?:CAN|PIN|PUK)\b|zugangsnummer", re.IGNORECASE)
+_PREFIX_AFTER = re.compile(
+    r"\b(?:policy|claim|ref(?:erence)?|order|invoice|ticket|booking|case|contract|job|item|part|sku)"
+    r"\s*(?:no\.?|number|#)?\s*:?\s*$",
+    re.IGNORECASE,
+)
+_AN_INSTITUTION = re.compile(
+    r"(?:\s+[^\W\d_]+){0,2}?\s+(?:administration|office|agency|authority|department|ministry|hotline|helpline)\b", re.I
+)
+_SCHOOL = re.compile(
+    r"\b(?:[ée]l[èe]ve|[ée]tudiant\w*|parcoursup|scolarit[ée]|lyc[ée]e|coll[èe]ge|student|pupil)\b", re.I
+)
+
+
+def not_the_ids_number(text: str, at: int, stem: str, value: str) -> bool:
+    """Whether the value after the id word ``stem`` at ``at`` is another number (above)."""
+    if _ACCESS_NUMBER.match(value.strip()) or _AN_INSTITUTION.match(text, at + len(stem)):
+        return True  # ("social security administration phone line is 1-800-772-1213": the office's)
+    end = at + len(stem)
+    if text[end : end + 1] == "-" and _PREFIX_AFTER.search(text, max(0, at - 30), at):
+        return True
+    return stem.lower() == "ine" and _SCHOOL.search(text) is not None

@@ -35,7 +35,7 @@ from engram.domain.sensitive.government_ids import (
     SHORT_CAPITAL_STEMS,
     company_numbers,
 )
-from engram.domain.sensitive.id_documents import named_as_another_things
+from engram.domain.sensitive.id_documents import ein_form, employers_ein, named_as_another_things, not_the_ids_number
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
 from engram.domain.sensitive.national_id_words import SCRIPT_ID_RE
@@ -66,7 +66,9 @@ _ORGANISATION = re.compile(
     r"|empres\w*|impres\w*|aziend\w*|societ\w*|soci[ée]t[ée]\w*|unternehm\w*|firm\w*|şirket\w*|yritys\w*|bedrijf\w*"
     r"|f[öo]retag\w*|virksomhed\w*|sp[óo]łk\w*|gmbh|ltd|llc|inc|s\.l|s\.a|sarl|srl|spa"
     # and the organisations that are no company: foundations, charities, clubs, churches
-    r"|stiftung\w*|foundation\w*|charit\w*|non-?profit\w*|verein\w*|associa\w*|church\w*)\b",
+    r"|stiftung\w*|foundation\w*|charit\w*|non-?profit\w*|verein\w*|associa\w*|church\w*"
+    # an employer named as the number's holder, Mexico's legal person
+    r"|employer['’]s|persona\s+moral)\b",
     re.IGNORECASE,
 )
 # A business's text, for a number that no id word names: a company, a VAT or sales tax, a
@@ -138,6 +140,8 @@ def _names_an_id(read: str, key: str) -> bool:
             if near and not _ORGANISATION.search(text[max(0, a - _BESIDE) : b + _BESIDE]):
                 if _another_things(text, m, near) or _NOT_GIVEN.match(text, b) or _not_its_shape(text, m):
                     continue  # "NID 1234567890 is the network interface id", "PAN: to be provided"
+                if _NEGATED.search(text, max(0, a - _BESIDE), a) or _not_a_persons(text, m, near):
+                    continue  # "... — ليس رقم هوية", "não é CPF", "Personalausweis: CAN 482917"
                 return True
     return _checked_person_id(text)
 
@@ -147,9 +151,34 @@ _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.])")
 # An id word whose value the text says is not given ("PAN: to be provided by employee").
 _NOT_GIVEN = re.compile(
     r"\s*[:\-=]?\s*(?:to\s+be\s+(?:provided|supplied|confirmed|sent|added)|pending|n/?a\b|tbd|tbc|blank|missing"
-    r"|not\s+(?:yet\s+)?(?:provided|given|known|available))",
+    r"|not\s+(?:yet\s+)?(?:provided|given|known|available|requested|required|needed|collected|asked|included|shared|kept"
+    r"|stored|on\s+file))",
     re.IGNORECASE,
 )
+# An id's word said to be not what the number is, right before the word ("prontuário nº
+# 2024/00418 — é número interno, não é CPF", "(kein Ausweisnummer)", "ليس رقم هوية", "不是身份证号").
+_NEGATED = re.compile(
+    r"(?:\b(?:not|no|isn['’]t|never|n['’]est\s+pas|pas|não(?:\s+é)?|nao(?:\s+e)?|no\s+es|non\s+è|kein\w*|nicht|geen"
+    r"|niet|nie\s+jest|değil|не)\s+(?:an?|the|any|um|uma|un|une|una|el|la|le|ein\w*|een|a)?\s*"
+    r"|(?:ليس|ليست|لا)\s*|不是|并非|並非|非|아닌\s*)$",
+    re.IGNORECASE,
+)
+
+
+# Mexico's RFC of a company: three letters, a date, three characters (a person's has four letters).
+_COMPANY_RFC = re.compile(r"(?<![A-ZÑ&])[A-ZÑ&]{3}\d{6}[A-Z\d]{3}(?![A-Z\d])")
+
+
+def _not_a_persons(text: str, word: re.Match[str], near: re.Match[str]) -> bool:
+    """The number near an id's word is the word's institution's, an employer's EIN or a
+    company's RFC ("Personalausweis: CAN 482917", "last employer's EIN 84-2917365",
+    "RFC del despacho: DLM180312KT4")."""
+    if not_the_ids_number(text, word.start(), word.group(), text[word.end() :].lstrip(" :=#")):
+        return True
+    if ein_form(near.group()) and employers_ein(text):
+        return True
+    rfc = word.group().lower() == "rfc"
+    return rfc and _COMPANY_RFC.search(text, word.end(), word.end() + _AFTER) is not None
 
 
 def _blank(m: re.Match[str]) -> str:

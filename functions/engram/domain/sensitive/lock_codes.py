@@ -56,10 +56,11 @@ _LOCK_CODE_RE = re.compile(
     re.IGNORECASE,
 )
 # (doors and gates too: "ドアのコードは4471です", "大门密码是2580"; "部門コード", a department's
-# code, is no gate's; a counter after the number counts: "金庫は3000万円")
+# code, is no gate's, nor "门诊号", an outpatient's number; a counter after the number counts:
+# "金庫は3000万円")
 _CJK_LOCK_CODE_RE = re.compile(
     r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|門禁|密码锁|密碼鎖|保险箱|保险柜|保險箱|保險櫃|金库|도어락|현관|금고|대문|공동현관"
-    r"|ドア|玄関|南京錠|(?<![部専入名関水校])門(?![牌號号])|(?<![部专入关水校])门(?![牌號号])|사물함|자물쇠|번호키)[^\d。\n]{0,10}?"
+    r"|ドア|玄関|南京錠|(?<![部専入名関水校])門(?![牌號号診诊])|(?<![部专入关水校])门(?![牌號号诊診])|사물함|자물쇠|번호키)[^\d。\n]{0,10}?"
     r"(?:番号|コード|码|碼|密码|密碼|비밀번호|비번|번호)?\s*(?:は|：|:|是|는|은)?\s*(?P<value>\d{3,8})(?!\d)(?!"
     + CJK_COUNTER
     + ")"

@@ -91,6 +91,11 @@ def _latvian_code(d: str) -> bool:
     )
 
 
+def norwegian_fnr(d: str) -> bool:
+    """Norway's fødselsnummer by its date and its two check digits (read by its abbreviations)."""
+    return _norwegian_fnr(d)
+
+
 def _israeli_id(d: str) -> bool:
     return luhn_valid(d) and d != "000000000"
 
@@ -162,12 +167,15 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"fødselsnummer", "fodselsnummer", "fødselsnummeret", "fnr", "personnummer"}), 11, _norwegian_fnr),
     (frozenset({"isikukood", "isikukoodi", "asmens", "kodas"}), 11, _baltic_code),
     (frozenset({"personas", "kods"}), 11, _latvian_code),
-    (frozenset({"teudat", "zehut", "תעודת", "זהות"}), 9, _israeli_id),
+    # (and its abbreviation, ת"ז: "ת"ז של הבן לרישום לבית הספר: 312984057")
+    (frozenset({"teudat", "zehut", "תעודת", "זהות", 'ת"ז', "ת״ז", "ת.ז"}), 9, _israeli_id),
     (frozenset({"svnr", "sozialversicherungsnummer", "versicherungsnummer"}), 10, _svnr),
     (frozenset({"cuil", "cuit"}), 11, _cuil),
     (frozenset({"taj"}), 9, _taj),
     (frozenset({"jmbg", "emšo", "emso", "матични", "јмбг"}), 13, _jmbg),
-    (frozenset({"บัตรประชาชน", "ประจำตัวประชาชน"}), 13, _thai_id),
+    # (and "the card's number", PromptPay tied to the id, the taxpayer's number: a person's
+    # Thai tax id is the id itself)
+    (frozenset({"บัตรประชาชน", "ประจำตัวประชาชน", "เลขบัตร", "พร้อมเพย์", "ผู้เสียภาษี"}), 13, _thai_id),
     (frozenset({"snils", "снилс"}), 11, _snils),
     (frozenset({"identity", "id", "rsa", "african"}), 13, _za_id),  # (not "sa": Tagalog's "at, to")
     # ... and in Zulu, Xhosa and Afrikaans ("inombolo kamazisi", "yesazisi", "identiteitsnommer")
@@ -238,7 +246,10 @@ def worded_alphanumeric_id(text: str, words: frozenset[str]) -> bool:
         return True
     if any(m.group(1) or words & {"medicare", "mbi"} for m in _MBI_RE.finditer(text)):
         return True
-    taiwan = words & {"taiwan", "taiwanese", "roc", "id", "身分證", "身份證", "統一證號"} or "身分證" in text
+    # (a resident certificate, 居留證, carries the same form: "居留證號碼: E129374851")
+    taiwan = words & {"taiwan", "taiwanese", "roc", "id", "arc", "身分證", "身份證", "統一證號"} or any(
+        w in text for w in ("身分證", "居留證", "居留证", "統一證號")
+    )
     return bool(taiwan) and any(_tw_id(m) for m in _TW_ID_RE.finditer(text))
 
 

@@ -25,7 +25,7 @@ from engram.domain.sensitive.prefilter import keyed
 # A letter of the scripts below (Greek to Sinhala, Thai, Ethiopic, kana, CJK ideographs, Hangul).
 OTHER_SCRIPT = re.compile(r"[\u0370-\u0dff\u0e00-\u0e7f\u1200-\u137f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 SCRIPT_ID_RE = re.compile(
-    r"(?:паспорт[аеу]?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατήρι\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+    r"(?:паспорт[аеу]?(?:\s+(?:громадян(?:ина|ки)|граждан(?:ина|ки))\s+\w+)?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατ[ηή]ρ[ιί]\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
     r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
     r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
@@ -33,6 +33,10 @@ SCRIPT_ID_RE = re.compile(
     r"|(?:運転免許証?|免許証|パスポート|旅券|在留カード|マイナンバーカード)の?番号|驾照|駕照|駕駛執照|운전면허증?"
     r"|водительск\w+\s+удостоверени\w+|посвідчення\s+водія|רישיון\s*נהיגה|رخصة\s*(?:ال)?(?:قيادة|سياقة)|ใบขับขี่"
     r"|δίπλωμα\s+οδήγησης"
+    # Taiwan's resident certificate (居留證號碼), a driving licence in Hindi and Bengali
+    # (DigiLocker's "ड्राइविंग लाइसेंस नंबर MH12 20190048271"; Thailand's taxpayer number is
+    # the person's id by its check digit, a company's starts with 0: national_id_checks.py)
+    r"|居留[證证](?:號碼|号码|號|号)?|ड्राइविंग\s*लाइसेंस|ड्राइविंग\s*लाइसेन्स|ড্রাইভিং\s*লাইসেন্স"
     # China's and Hong Kong's identity card and its number (身份證號碼), Bengali's NID with
     # either spelling of its "য়", Tamil's, Telugu's and Kannada's Aadhaar, Ethiopia's Fayda
     r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ"
@@ -46,14 +50,27 @@ SCRIPT_ID_RE = re.compile(
 # an appointment's, an application's, a reservation's, an order's, a case's ("香港身份證換領
 # 預約編號 HKID-2024-5513": the renewal appointment's number).
 _SCRIPT_ANOTHER_NUMBER = re.compile(
-    r"預約|预约|申請|申请|受理|予約|접수|예약|신청|訂單|订单|案件|處理|处理|처리|заявк|запис"
+    r"預約|预约|申請|申请|受理|予約|접수|예약|신청|訂單|订单|案件|處理|处理|처리|заявк|заявлени|обращени|запис"
+    # an application or a request, a contract (the UAE's Ejari), a hospital's record ("HN", 门诊号)
+    r"|طلب|عقد|إيجاري|ejari|门诊|門診|病历|病歷|住院|\bHN\b"
+)
+# ... or named right before the id's word ("номер заявления на загранпаспорт 2024-0481-73",
+# "رقم طلب الهوية 2024/481/0029173": the application's number, "ИНН" of ten digits: a company's).
+_SCRIPT_ANOTHER_BEFORE = re.compile(
+    r"(?:заявлени\w*|заявк\w*|обращени\w*|طلب|عقد|申請|申请|預約|预约|신청|접수)[^\d\n]{0,12}$", re.IGNORECASE
 )
 
 
 def script_id_value(m: re.Match[str]) -> str | None:
     """The value a ``SCRIPT_ID_RE`` match gives as the id, unless what stands between the
-    word and the value names it as another thing's number."""
-    return None if _SCRIPT_ANOTHER_NUMBER.search(m.group(), 0, m.start("id") - m.start()) else m.group("id")
+    word and the value (or right before the word) names it as another thing's number, or it
+    is a company's ИНН (ten digits; a person's has twelve)."""
+    if _SCRIPT_ANOTHER_NUMBER.search(m.group(), 0, m.start("id") - m.start()):
+        return None
+    if _SCRIPT_ANOTHER_BEFORE.search(m.string, max(0, m.start() - 30), m.start()):
+        return None
+    digits = sum(map(str.isdigit, m.group("id")))
+    return None if m.group()[:3].lower() == "инн" and digits == 10 else m.group("id")
 
 
 # A passport number after a nationality ("pasaporte español PAF482910").
@@ -66,7 +83,13 @@ PASSPORT_NATIONALITY_RE = keyed(
     re.IGNORECASE,
 )
 # A Russian passport: series (four digits) and number (six).
-RU_PASSPORT_RE = re.compile(r"паспорт\w*\s+(?:серия\s+)?\d{2}\s?\d{2}\s*(?:№|номер|n)?\s*\d{6}(?!\d)", re.IGNORECASE)
+# (the country may stand between: "паспорт РФ серия 4519 номер 382716"; and "серия ... номер ..."
+# name a passport's two parts whatever word comes before)
+RU_PASSPORT_RE = re.compile(
+    r"паспорт\w*(?:\s+(?:РФ|России|гражданина\s+\w+))?\s+(?:серия\s+)?\d{2}\s?\d{2}\s*,?\s*(?:№|номер|n)?\s*\d{6}(?!\d)"
+    r"|серия\s*:?\s*\d{2}\s?\d{2}\s*,?\s*(?:№|номер)\s*:?\s*\d{6}(?!\d)",
+    re.IGNORECASE,
+)
 MORE_ID_WORDS = (
     r"civil\s+(?:id|number|no|card)(?:\s+(?:card|number|no))?|h[ộo]\s+chi[ếe]u|citizenship\s+(?:certificate|card"
     r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
@@ -81,6 +104,12 @@ MORE_ID_WORDS = (
     r"|(?-i:BVN)|bank\s+verification\s+number|philsys(?:\s+(?:card|number|no|id))?|n[úu]mero\s+de\s+utente"
     r"|(?-i:NHI)(?:\s+(?:number|no))?|t[íi]tulo\s+de\s+eleitor|[čc][íi]slo\s+(?-i:OP)|ob[čc]ansk[ýy]\s+pr[ůu]kaz"
     r"|szem[ée]lyi\s+igazolv[áa]ny(?:\s+sz[áa]ma?)?"
+    # a passport in Finnish, Czech and Slovak, Hungarian, Croatian, Serbian, Romanian, Danish
+    # and Norwegian, Slovenian, Lithuanian, Latvian, Estonian ("passi numero FP4829173",
+    # "číslo pasu 48291736"; not Italian "passi", steps, nor "pas" alone)
+    r"|passi(?:n)?\s+(?:numero|nro|nr|number)|passinumero|passinro|[čc][íi]slo\s+(?:cestovn[íi]ho\s+)?pasu"
+    r"|cestovn[íi](?:ho)?\s+pas(?:u|em)?|[úu]tlev[ée]l(?:sz[áa]m|em|e|\s+sz[áa]ma)?|putovnic[aeu]|paso[šs](?:a|u)?"
+    r"|pa[șşs]aport(?:ul(?:ui)?)?|pasnummer|potn(?:i|ega)\s+list(?:a)?|paso\s+numeris|pases\s+numurs"
 )
 # Tax numbers' words that a company's number has too (its words as the word splitter gives them).
 COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
@@ -106,6 +135,10 @@ MORE_ID_STEMS = frozenset(
     {"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"}
     | {"known", "ktn", "passid", "global", "nexus", "redress", "trusted", "bvn", "bank", "philsys", "nhi"}
     | {"título", "titulo", "číslo", "cislo", "občanský", "obcansky"}
+    | {"passi", "passin", "passinumero", "passinro", "cestovní", "cestovniho", "cestovního", "cestovni"}
+    | {"útlevél", "utlevel", "útlevélszám", "útlevelem", "útlevele", "putovnica", "putovnice", "putovnicu"}
+    | {"pasoš", "pasos", "pasoša", "pasošu", "pașaport", "paşaport", "pașaportul", "pasnummer", "potni"}
+    | {"potnega", "paso", "pases"}
 )
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
@@ -252,13 +285,16 @@ BUSINESS = re.compile(
     # a seller's or a supplier's, as an invoice names them ("NIP sprzedawcy", "Steuernummer des Lieferanten")
     r"|seller|vendor|supplier|merchant|sprzedawc\w*|dostawc\w*|kontrahent\w*|lieferant\w*|verk[äa]ufer\w*"
     r"|proveedor\w*|fournisseur\w*|vendeur\w*|fornitor\w*|venditor\w*|fornecedor\w*|vendedor\w*)\b"
-    r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة",
+    r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة"
+    # Russia's, Kazakhstan's and Ukraine's legal forms (ООО, АО, ТОО, ТОВ; not ИП, a person's),
+    # Hebrew's Ltd (בע"מ), Arabic's establishment (مؤسسة), Mexico's legal person (persona moral)
+    r"|\b(?:ООО|ОАО|ЗАО|ПАО|АО|ТОО|ТОВ|ПрАТ)\b|בע[\"״]מ|مؤسس[ةه]|\bpersona\s+moral\b|บริษัท|นิติบุคคล",
     re.IGNORECASE,
 )
 BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|steuernummer"
     r"|handelsregister|hrb|companies\s+house|partita\s+iva|tva|nip|vergi|regon|krs|siret|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
-    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн|кпп|ח\.פ|ע\.מ|السجل\s*التجاري|الرقم\s*الضريبي"
     # (in capitals only: German's article "ein", a "bin", an "ape" are words; a bare "house" is one)
     r"|\b(?-i:EIN|CIN|BIN|APE)\b"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
