@@ -71,3 +71,56 @@ def test_number_words_of_the_second_table_read_as_one_digit_each() -> None:
 def test_arabic_and_katakana_number_words_are_read_as_digits() -> None:
     assert reading_view("كود البوابة تسعة تسعة صفر اتنين") == "كود البوابة 9902"
     assert reading_view("キーボックスは ゼロ サン ナナ イチ です") == "キーボックスは 0371 です"
+
+
+# 2. A memory entry whose key names what the value opens, in any language, or only where the
+# password is used (a password manager, a portal, a government login): the value decides.
+_KEYED_SECRETS = [
+    ("allarme_negozio", "4-7-1-2 e poi OFF"),
+    ("alarme_maison", "9 0 4 1 puis ON"),
+    ("sleutelkluis_oma", "7-7-0-2"),
+    ("keysafe_mum", "2 9 1 4"),
+    ("сейф_офис", "3-8-1-7"),
+    ("lastpass_work", "Juniper-Otter-44!"),
+    ("bitwarden_family", "Copper kettle 1988 Rome!"),
+    ("council_tax_portal", "Bramley#2291"),
+    ("digid_vader", "Hendrik1949!"),
+    ("elster_zugang", "Kiefer2021.?"),
+    ("client_dataroom", "Wx-R7-autumn-4410"),
+]
+_KEYED_NOT_SECRETS = [
+    ("allarme_negozio", "installato il 12-03-2024"),
+    ("allarme_negozio", "tecnico: 02 8841 2290"),
+    ("sleutelkluis_oma", "hangt naast de voordeur"),
+    ("council_tax_portal", "https://www.tax.service.gov.uk/council"),
+    ("council_tax_portal", "login with the reference on the bill"),
+    ("bitwarden_family", "shared vault for the family, Maria has access"),
+    ("client_dataroom", "Q3 harvest folder, 8812 files"),
+    ("tax_portal_username", "Li19750923"),
+    ("netflix_account", "jane2024"),
+    ("portal_url", "portal.example.com/login"),
+]
+
+
+@pytest.mark.parametrize(("key", "text"), _KEYED_SECRETS)
+def test_a_value_under_a_key_naming_what_it_opens_is_found(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is not None
+
+
+@pytest.mark.parametrize(("key", "text"), _KEYED_NOT_SECRETS)
+def test_a_note_or_a_name_under_such_a_key_passes(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None
+
+
+# ... and the same words in a text: a keypad's, an alarm's code in Italian, Portuguese, Arabic.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "codice tastierino del cancello 5813",
+        "a senha do teclado é 1408",
+        "رمز إنذار المكتب 4719",
+        "رمز انذار البيت: 2207",
+    ],
+)
+def test_a_keypad_or_alarm_code_in_other_languages_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

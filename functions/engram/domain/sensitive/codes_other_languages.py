@@ -62,7 +62,7 @@ _STRONG_SCRIPT = (
 # Words for "code" that need the thing the code opens close by.
 _CODE_WORD = (
     r"(?<![\w])(?:codes?|codice|c[óo]digos?|kod\w*|k[óo]d\w*|kode\w*|koodi\w*|kood\w*|kodas|kods|cod|codul"
-    r"|kodi|ky[öo]d|код\w*|κωδικ\w*|msimbo|mã|ma(?=\s+(?:c[ửu]a|kh[óo]a|k[ée]t))|šifr\w*|sifr\w*|[şs]ifre\w*|lykilor\w*"
+    r"|kodi|ky[öo]d|senha|код\w*|κωδικ\w*|msimbo|mã|ma(?=\s+(?:c[ửu]a|kh[óo]a|k[ée]t))|šifr\w*|sifr\w*|[şs]ifre\w*|lykilor\w*"
     r"|combinaci[óo]n|combinaison|combinazione|combina[çc][ãa]o|kombinacj\w*|kombination|комбинаци\w*)(?![\w])"
     r"|կոդ\w*|קוד|הקוד|كود|الكود|رمز|الرمز|کد|รหัส|កូដ|コード|番号|暗証|密码|密碼|코드|비밀번호|ኮድ|ቁጥር|კოდ\w*|কোড|कोड"
 )
@@ -80,8 +80,8 @@ _THING = (
     r"|barrera|schranke|tiefgarage|aparcamiento|estacionamento|parcheggio|cadenas|candado|cadeado|lucchett|vorh[äa]ngeschloss|schloss|zahlenschloss|hangslot|fietsslot|cijferslot|k[łl][óo]dk|lås|zámek|z[áa]mk"
     r"|cykell[åa]s|sykkell[åa]s|h[æae]ngel[åa]s|kodel[åa]s|kodl[åa]s|fietsenstalling|sleutelkast"
     r"|lakat|kilit|veloschloss|fahrradschloss|bike\s*lock|sleutel|schl[üu]ssel|keybox|lockbox|geti|mlango|kufuli"
-    r"|c[ửu]a|k[ée]t\s+s[ắa]t|kh[óo]a|pintu|gembok|brankas|kunci|tastenfeld|keypad|clavier|teclado|tastiera)"
-    r"|ประตู|ตู้เซฟ|ล็อค|กุญแจ|باب|الباب|بوابة|البوابة|العمارة|الخزنة|خزنة|الخزينة|الإنذار|درِ|درب|پارکینگ|گاوصندوق|دزدگیر"
+    r"|c[ửu]a|k[ée]t\s+s[ắa]t|kh[óo]a|pintu|gembok|brankas|kunci|tastenfeld|keypad|clavier|teclado|tastier)"
+    r"|ประตู|ตู้เซฟ|ล็อค|กุญแจ|باب|الباب|بوابة|البوابة|العمارة|الخزنة|خزنة|الخزينة|الإنذار|إنذار|انذار|الانذار|درِ|درب|پارکینگ|گاوصندوق|دزدگیر"
     r"|שער|דלת|אזעקה|כספת|מנעול|בניין|כניסה|门锁|門鎖|门禁|大门|房门|家门|保险柜|保险箱|金庫|金库"
     r"|ドア|玄関"
     r"|도어|금고|현관|대문|ទ្វារ|ដែក|კარ|სეიფ|দরজা|दरवाज|ताला|تجوری|دروازه|ATM|এটিএম|เอทีเอ็ม|ኤቲኤም"
@@ -335,7 +335,7 @@ _CODE_WORDS = frozenset(
             "tan",
         ),
         *("blik", "tek", "yedek", "clave", "numer", "kód", "kódot", "kodi", "kyöd", "kodas", "kods", "ma", "kood"),
-        *("koodi", "lambarka", "nip"),
+        *("koodi", "lambarka", "nip", "senha"),
     ]
 )
 # A letter of the scripts the rules name without word boundaries (Hebrew, Arabic, Indic, Thai,

@@ -38,6 +38,7 @@ from engram.domain.sensitive.keys import (
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
+from engram.domain.sensitive.login_keys import password_under_a_login_key
 from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
 from engram.domain.sensitive.one_time_codes import backup_codes
 from engram.domain.sensitive.prefilter import prefiltering
@@ -134,7 +135,13 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     if rule is None and digits >= 3 and _code_under_key(text, key):
         # [office_door] 7714#, [bike_lock] 0 8 1 5; a card kept as a backup stays a card
         return _find_in_text(text) or sensitive_match(SECRET)
-    if rule is None and code_key_in_other_language(key, text):
+    return _by_other_keys(text, key) if rule is None else None
+
+
+def _by_other_keys(text: str, key: str) -> SensitiveMatch | None:
+    if password_under_a_login_key(key, text):
+        return sensitive_match(SECRET)  # [tax_portal_li] "Li19750923@", [notary_dataroom] "Wm-Q3-harvest-8812"
+    if code_key_in_other_language(key, text):
         # [kod_do_bramy] 1 5 9 0, [κωδικός_εξώπορτας] 3 8 4 6, [senha_app_banco] Ipanema#0915
         return _find_in_text(text) or sensitive_match(SECRET)
     return None
@@ -201,6 +208,8 @@ def _code_under_key(text: str, key: str) -> bool:
     words = _key_words(key)
     if key_is_meta(key):
         return False
+    if CODE_KEY_WORDS & words and sum(map(str.isdigit, value)) > _KEYPAD_DIGITS:
+        return False  # (a phone number under an alarm's key, "tecnico: 02 8841 2290", is whom to call)
     if CODE_KEY_WORDS & words and (_CODE_VALUE.fullmatch(value) or keyed_code_with_tail(key, text)):
         return True  # the code may be followed by how to type it ("8181 then OFF")
     if CODE_KEY_WORDS & words:
@@ -209,6 +218,7 @@ def _code_under_key(text: str, key: str) -> bool:
 
 
 _NOTE = re.compile(r"\s*\([^()]*\)\s*$")
+_KEYPAD_DIGITS = 8
 _LEAD_WORD = re.compile(r"[^\W\d_]+|\d{1,3}")
 
 

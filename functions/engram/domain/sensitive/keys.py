@@ -327,6 +327,12 @@ CODE_KEY_WORDS = frozenset(
         # locks in more languages (and the ends of compounds: "cykellås", "fahrradschloss"), a
         # console's or an account's passkey
         *("lås", "schloss", "zamek", "lukko", "kilit", "passkey", "domofon", "domofonu"),
+        # alarms, key safes and keypads in more languages ([allarme_studio] 1-9-0-3 poi ON,
+        # [sleutelkluis_vissersstraat] 0-3-8-5, [alarma_gestoria] 8-2-4-0 y la tecla OFF)
+        *("allarme", "alarma", "alarme", "alarmanlage", "sleutelkluis", "sleutelkastje", "keysafe", "keybox"),
+        *("nøkkelboks", "nyckelbox", "nyckelskåp", "schlüsselkasten", "schlüsselsafe", "sejf", "trezor", "сейф"),
+        *("замок", "сигнализация", "домофон", "калитка", "ворота", "tastierino", "tastiera", "teclado", "portone"),
+        *("cancela", "cadeado", "fechadura", "cerradura", "serratura", "hangslot", "cijferslot", "zámek"),
     ]
 )
 # Key words naming a one-time or backup code: a secret when the value is shaped like a code
