@@ -144,3 +144,70 @@ def test_the_persons_ids_beside_those_words_stay_ids(text: str) -> None:
 )
 def test_numbers_the_text_says_are_no_id_pass_the_learned_stage(text: str) -> None:
     assert _filter(text) is None
+
+
+# 5. Accounts missed: Hong Kong's bank-branch-account-suffix beside a bank's name, a NACHA entry
+# line, a Norwegian account under a compound konto key, a routing and an account pair under a
+# stipend's or a payout's key, a UK sort code spaced then the account.
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("香港：租金按金退回 滙豐 004-482-917305-838，戶名 LAM KA YAN", ""),
+        ("HSBC HK account 004-512-448213-838 for the deposit refund", ""),
+        ("ACH batch line: 6 22 113000023 0048291736554 0000015000 EMP1042 Rosalind Ferreira", ""),
+        ("payroll NACHA entry 6 27 021000021 4471029385 0000150000 J DOE", ""),
+        ("1503.72.15845", "sindre_lonnskonto"),
+        ("1503 72 15845", "brukskonto_ola"),
+        ("256074974 / 7042918365", "intern_stipend"),
+        ("021000021 / 4471029385", "payout_details"),
+        ("30 96 26 | 01842217", "sort_code+acc"),
+    ],
+)
+def test_accounts_of_more_forms_and_keys_are_found(text: str, key: str) -> None:
+    assert _rule(text, key) == "bank_account"
+
+
+# 6. What is no bank account: a branch's code with the account withheld (masked, its last
+# digits, on file, illegible, to be confirmed), a virtual account issued for one bill, a
+# transfer's tracking key, a plan's, a loan's or a utility's account, a company's number.
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("payroll direct deposit: routing 121000358 (BofA California), account on file, ending 9045", ""),
+        ("Please pay the deposit: Chase, routing 021000021, acct ending 5613 — full number in the PDF", ""),
+        ('direct deposit form OCR output: "Routing: 074000023  Account: [illegible]  Type: Checking"', ""),
+        ("Direct deposit info — Routing: 311078255 · Account: ••••1736 · Show full number", ""),
+        ('{"payout_method": "ach", "routing_number": "026627852", "account_last4": "8842"}', ""),
+        ("employee,bank,routing,account\nD. Harrow,Wells Fargo,121000248,[on file]", ""),
+        ("routing 111000614 (that's just the bank's public routing no.), account number to be confirmed", ""),
+        ("sort code 20-00-00 alone doesn't identify anyone, it's just the branch", ""),
+        ("BSB 062-000 is just the branch, still need the account no.", ""),
+        ("nomor virtual account 8808 0812 3456 7890 untuk tagihan Tokopedia, berlaku 24 jam", ""),
+        ("가상계좌 안내: 주문번호 2024061148291, 입금기한 6/13, 계좌는 결제창에서 발급", ""),
+        ("Transferencia SPEI: número de referencia 4827193, clave de rastreo MBAN01002406110048271", ""),
+        ("коммуналка оплачена, лицевой счёт 4829173610 (это номер лицевого счёта ЖКХ)", ""),
+        ("счёт 4829173610 — не банковский, это номер абонента", ""),
+        ("Alex's 529 plan account number 4829-1736-01 (plan account, not SSN)", "ids_kid"),
+        ("RESP account number 4073-3688, contribution $2,500/yr for the grant", ""),
+        ("nationwide mortgage account 8829 1044 22, rate 4.29% fixed till 2027", ""),
+        ('משק כהן בע"מ, ח.פ. 514123456, חשבונית מס 20240318', ""),
+    ],
+)
+def test_numbers_that_are_no_bank_account_pass(text: str, key: str) -> None:
+    assert _filter(text, key) != "bank_account"
+
+
+# ... and the look-alikes that stay accounts: a routing number with its account, a mortgage paid
+# from a checking account, a pension paid into an account, a Korean account with its bank.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "routing 121000358, account 4471029385, ending 9045 is the old card",
+        "set up autopay for the mortgage from checking acct 4419 2203 7718 (routing 031100209)",
+        "her pension goes into sort code 20-45-77 account 41938205, Barclays",
+        "Routing: 074000023  Account: 4471029385  Type: Checking",
+        "국민은행 계좌 123456-01-234567 로 보내줘",
+    ],
+)
+def test_accounts_beside_those_words_stay_accounts(text: str) -> None:
+    assert _rule(text) == "bank_account"

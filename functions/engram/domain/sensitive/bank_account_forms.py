@@ -21,8 +21,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from engram.domain.sensitive.categories import longest_digit_run
+from engram.domain.sensitive.prefilter import keyed
 
 # More languages' account words (read by bank_accounts._ACCOUNT_RE):
 # the word borrowed from English in Bengali, Hindi, Urdu, Yoruba, Zulu and Xhosa; the
@@ -51,13 +53,64 @@ MORE_SERVICES = (
     # TV and phone providers, a tax office's online account, a club's membership
     r"|sky|bt|virgin\s+media|talktalk|xfinity|spectrum|directv|foxtel|optus|telstra|rogers|telus|t-?mobile|o2"
     r"|hmrc|irs|membership"
+    # Russia's housing and utilities (a лицевой счёт there is the flat's, not a bank's)
+    r"|жкх|коммуналк\w*|квартплат\w*|капремонт\w*"
     # (not Maya's nor MoMo's: people's names too, "Maya's account number is 41222919"; their
     # accounts that are phones pass by e_wallets_phone)
 )
 # Who keeps the account, named right before its word: a supplier's or a trade account with
 # a shop ("supplier account no 5397047, net 30"), a fuel or store card's ("a supplier's bank
 # account" has its bank word between and stays a bank's).
-KEEPERS_RIGHT_BEFORE = r"supplier|vendor|trade|wholesaler?|distributor|(?:fuel|fleet|store|petrol|toll)\s+card"
+# (and the accounts of a plan, an investment, a loan or a bill that are no bank account: "529
+# plan account number 4829-1736-01", "RESP account", "mortgage account 8829 1044 22", "nomor
+# virtual account ... untuk tagihan")
+KEEPERS_RIGHT_BEFORE = (
+    r"supplier|vendor|trade|wholesaler?|distributor|(?:fuel|fleet|store|petrol|toll)\s+card"
+    r"|529(?:\s+plan)?|plan|resp|rrsp|tfsa|401\(?k\)?|(?:roth\s+)?ira|brokerage|investment|pension|mortgage|loan|virtual"
+)
+# An account the text gives no number of, beside a bank's branch code: masked or its last
+# digits only ("acct ending 5613", "Account: ••••1736", "account_last4"), kept elsewhere ("account
+# on file", "[illegible]", "in the attached PDF"), still to come ("account number to be
+# confirmed").
+ACCOUNT_WITHHELD = (
+    r"(?:acc(?:oun)?t\w*|a/c)[\s_:\-]*(?:(?:number|no|#)\s*)?(?:(?:is|was)\s+)?(?:[:=]\s*)?"
+    r"(?:(?:ending|ends)(?:\s+in)?|last\s*(?:4|four)|[•*xX]{3,}|\[?(?:on\s+file|illegible|redacted|masked)\]?"
+    r"|to\s+be\s+(?:confirmed|provided|sent)|tbc|tbd|(?:not\s+(?:included|given|shown))|in\s+the\s+attach\w*)"
+    r"|\[on\s+file\]|\b(?:just|only)\s+(?:the\s+)?(?:bank['’]s\s+)?(?:branch|bank)\b"
+)
+_WITHHELD = re.compile(ACCOUNT_WITHHELD, re.IGNORECASE)
+_LONG_NUMBER = re.compile(r"\d(?:[ \-.]?\d){5,}")
+_BRANCH_WORD = re.compile(r"(?<![^\W_])(?:routing|aba|rtn|transit|bsb|blz|sort[\s_\-]?code)", re.IGNORECASE)
+
+
+def branch_code_alone(text: str, *, branch_key: str = "") -> bool:
+    """A bank's branch code (a routing number, a sort code, a BSB) as the text's one number,
+    after its word or under a record's ``branch_key``, the account said to be withheld
+    ("routing 121000358, account on file, ending 9045"; "Routing: 074000023  Account:
+    [illegible]"; a table's "routing" column beside "[on file]"): the bank's number, no account."""
+    if _WITHHELD.search(text) is None:
+        return False
+    numbers = list(_LONG_NUMBER.finditer(text))
+    # (the branch's word anywhere: a table's header may name the column a line before)
+    return len(numbers) == 1 and _BRANCH_WORD.search(branch_key + " " + text) is not None
+
+
+# "not a bank account" in more languages ("это номер лицевого счёта ЖКХ, не банковский",
+# "no es una cuenta bancaria", "kein Bankkonto", "pas un compte bancaire", "não é conta bancária").
+_NOT_A_BANK_IN_OTHER_LANGUAGES = re.compile(
+    r"\bне\s+(?:банковск\w*|в\s+банке)|\bno\s+(?:es\s+)?(?:una\s+)?(?:cuenta\s+)?bancari[ao]"
+    r"|\bkein(?:e)?\s+bank\w*|\bpas\s+(?:un\s+)?(?:compte\s+)?bancaire|\bnão\s+(?:é\s+)?(?:uma\s+)?(?:conta\s+)?banc[áa]ri[ao]"
+    r"|\bnon\s+(?:è\s+)?(?:un\s+)?(?:conto\s+)?bancario|\bgeen\s+bank\w*|\bbukan\s+rekening",
+    re.IGNORECASE,
+)
+
+
+def said_no_bank_account(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether the text says, between ``start`` and ``end``, in another language than English,
+    that the account is no bank's (each phrase starts with its own word: cheap on long text)."""
+    return _NOT_A_BANK_IN_OTHER_LANGUAGES.search(text, start, len(text) if end is None else end) is not None
+
+
 # Money paid from one's own account is paid from a bank's ("pay the electricity bill from my
 # account 55120043").
 FROM_ONES_OWN = re.compile(r"\bfrom\s+(?:my|our|his|her|their|the|your)\s+(?:own\s+)?$", re.IGNORECASE)
@@ -142,8 +195,54 @@ _HU_WORDS = frozenset(
 )
 
 
-def account_of_another_form(text: str, words: frozenset[str]) -> bool:
+# Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
+# 9766054", "普通 3898375", "银行账号是 0200...").
+_CJK_ACCOUNT_RE = keyed(
+    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌"
+    # Hong Kong's 戶口 (in Taiwan's 戶口名簿 a household's register)
+    r"|戶口(?!名簿|簿|本|登記|謄本))[^\d。\n]{0,12}?\s*"
+    r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
+)
+# A virtual account issued for one payment (가상계좌, 虚拟账户), and another thing's number
+# named between the word and the number ("가상계좌 안내: 주문번호 2024061148291": the order's).
+_CJK_VIRTUAL = re.compile(r"(?:가상|虚拟|虛擬|バーチャル)\s*$")
+_CJK_ANOTHER_NUMBER = re.compile(r"주문|주문번호|결제|예약|订单|訂單|注文|予約|参考|參考|참조")
+
+
+def cjk_account(text: str) -> bool:
+    """An account after a Chinese, Japanese or Korean account word (not a virtual one's)."""
+    for m in _CJK_ACCOUNT_RE.finditer(text):
+        if _CJK_VIRTUAL.search(text, max(0, m.start() - 4), m.start()) or _CJK_ANOTHER_NUMBER.search(m.group()):
+            continue
+        return True
+    return False
+
+
+# Hong Kong's bank code, branch, account and suffix ("滙豐 004-482-917305-838"), beside a bank's
+# or an account's word; a NACHA entry line (record type 6, a transaction code, the routing
+# number, the account: "6 22 113000023 0048291736554 0000015000 ..."); a UK sort code spaced,
+# then the account ("[sort_code+acc] 30 96 26 | 01842217").
+_HK_ACCOUNT = re.compile(r"(?<![\d\-])0\d{2}-\d{3}-\d{6}-\d{3}(?![\d\-])")
+_HK_WORDS = re.compile(
+    r"滙豐|匯豐|汇丰|恒生|中銀|中银|戶名|户名|戶口|户口|銀行|银行|hsbc|hang\s+seng|bank|account", re.IGNORECASE
+)
+_NACHA_ENTRY = re.compile(r"(?<![\d\-])6\s?[23][2-9]\s?(\d{9})\s?\d{4,17}(?![\d\-])")
+_NACHA_WORDS = frozenset({"ach", "nacha", "batch", "entry", "payroll", "ppd", "ccd"})
+_SORT_SPACED_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}([ \-])\d{2}\1\d{2}\s*[|/,;]\s*\d{8}(?![\d\-])")
+
+
+def _more_account_lines(text: str, words: frozenset[str], aba_valid: Callable[[str], bool]) -> bool:
+    if _HK_ACCOUNT.search(text) and _HK_WORDS.search(text):
+        return True
+    if words & _NACHA_WORDS and any(aba_valid(m.group(1)) for m in _NACHA_ENTRY.finditer(text)):
+        return True
+    return "sort" in words and _SORT_SPACED_ACCOUNT.search(text) is not None
+
+
+def account_of_another_form(text: str, words: frozenset[str], aba_valid: Callable[[str], bool]) -> bool:
     """Whether the text holds an account in one of the forms above."""
+    if _more_account_lines(text, words, aba_valid):
+        return True
     # (a record's key may run the words together: "BankAccountDetails")
     if (words & _NZ_WORDS or "bank" in text.lower()) and (
         any(len(set(m.group().replace("-", ""))) > 2 for m in _NZ_DASHED.finditer(text)) or _NZ_SPACED.search(text)

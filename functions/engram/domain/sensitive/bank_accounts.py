@@ -8,14 +8,17 @@ import re
 from engram.domain.sensitive import bank_names
 from engram.domain.sensitive.bank_account_forms import (
     ACCOUNT_OWNER,
+    ACCOUNT_WITHHELD,
     FROM_ONES_OWN,
     KEEPERS_RIGHT_BEFORE,
     MORE_ACCOUNT_WORDS,
     MORE_SERVICES,
     account_of_another_form,
     cbu_or_clabe,
+    cjk_account,
     e_wallets_phone,
     names_a_bank,
+    said_no_bank_account,
 )
 from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
@@ -224,7 +227,7 @@ _NOT_A_BANK_AFTER = re.compile(
 # 20-00-00 is Barclays", "BSB 062-000 is a Commonwealth Bank branch".
 _BANK_NUMBER_WORD = re.compile(r"^(?:routing|aba|transit|bsb|blz|sort\s*code|sc|rtn)\b", re.IGNORECASE)
 _THE_BANKS_OWN = re.compile(
-    r"\s*(?:is|=|belongs\s+to)\s+(?:the\s+bank['’]s|their|(?:a|the)\s+[^\n,.;]{0,30}?\bbranch"
+    r"\s*(?:is|=|belongs\s+to)\s+(?:just\s+|only\s+)?(?:the\s+bank['’]s|their|(?:a|the)\s+[^\n,.;]{0,30}?\bbranch"
     r"|(?-i:[A-Z][\w&.\-]*)(?:\s+(?-i:[A-Z][\w&.\-]*)){0,3}(?:['’]s)?(?=[\s,.;:)]|$))",
     re.IGNORECASE,
 )
@@ -234,7 +237,7 @@ _THE_BANKS_OWN = re.compile(
 _ACCOUNT_NOT_GIVEN = re.compile(
     r"\b(?:no\s+account(?:\s+(?:number|no))?\s+(?:given|yet|here)|(?:text|send|message|give)\s+(?:you\s+)?the\s+"
     r"account(?:\s+(?:number|no|num|#))?|account(?:\s+(?:number|no))?\s+(?:comes|follows|will\s+follow|to\s+follow)"
-    r"|kontonummer\s+(?:schick|sende|kommt|folgt)\w*|branch\s+code|head\s+office)\b",
+    r"|kontonummer\s+(?:schick|sende|kommt|folgt)\w*|branch\s+code|head\s+office)\b|" + ACCOUNT_WITHHELD,
     re.IGNORECASE,
 )
 # (and a reference: "ACCOUNT REF 5315 6471")
@@ -278,6 +281,11 @@ def _service_named_before(text: str, at: int, end: int) -> bool:
     return not (BANK_WORDS.search(text, service.start(), at) or names_a_bank(text, service, at, end))
 
 
+def _said_no_bank_after(text: str, end: int) -> bool:
+    # ("… не банковский" within 60 characters after the number, in another language)
+    return _NOT_A_BANK_AFTER.match(text, end) is not None or said_no_bank_account(text, end, end + 60)
+
+
 def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     """An account match that the text says is no bank's: an account "ID", a CRM's or a
     customer's number, a bank's own routing number or sort code, a service's YAML block."""
@@ -287,7 +295,7 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
         return True  # "BDO account 0917 555 0142 (that's my mobile)"
     if _NOT_A_BANK_BEFORE.search(m.group()[: m.start("num") - m.start()]):
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
-    if _NOT_A_BANK_AFTER.match(text, m.end()) or a_services_account(text, m.start(), m.start("num"), m.end()):
+    if _said_no_bank_after(text, m.end()) or a_services_account(text, m.start(), m.start("num"), m.end()):
         return True
     if _BANK_NUMBER_WORD.match(m.group()) and (
         _THE_BANKS_OWN.match(text, m.end()) or _ACCOUNT_NOT_GIVEN.search(text) is not None
@@ -311,15 +319,8 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
 _YAML_REACH = 2000
 
 
-# Account words of Chinese, Japanese and Korean, which run on into the number ("口座番号は
-# 9766054", "普通 3898375", "银行账号是 0200..."); Brazil's agência and conta; a UK
-# account before its sort code; a US routing number (ABA check digit) and an account.
-_CJK_ACCOUNT_RE = keyed(
-    r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌"
-    # Hong Kong's 戶口 (in Taiwan's 戶口名簿 a household's register)
-    r"|戶口(?!名簿|簿|本|登記|謄本))[^\d。\n]{0,12}?\s*"
-    r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
-)
+# Brazil's agência and conta; a UK account before its sort code; a US routing number (ABA
+# check digit) and an account (Chinese, Japanese and Korean account words: bank_account_forms).
 _CONTA_RE = re.compile(r"\bconta(?:\s+corrente|\s+poupan[çc]a)?\s*:?\s*\d{3,12}-?[\dXx]\b", re.IGNORECASE)
 _ACCOUNT_THEN_SORT_RE = re.compile(r"(?<!\d)\d{8}\s*(?:and|,|/|&|\s)\s*\d{2}-\d{2}-\d{2}(?![\d\-])")
 _ROUTING_PAIR_RE = re.compile(r"([0-9](?<![\d\-].)\d{8})\s*(?:/|,|\||and|&)\s*\d{6,17}(?![\d\-])")
@@ -337,7 +338,7 @@ _MONEY_WORDS = frozenset(
         *("wire", "wires", "zelle", "transfer", "transfers", "transferred", "routing", "aba", "ach", "deposit"),
         *("deposits", "deposited", "bank", "banks", "banking", "paycheck", "paychecks", "payroll", "salary", "wage"),
         *("wages", "pay", "paid", "send", "sent", "money", "union", "checking", "savings", "direct", "rent"),
-        *("landlord", "payee", "remit", "remittance"),
+        *("landlord", "payee", "remit", "remittance", "stipend", "payout", "reimbursement", "refund", "allowance"),
     ]
 )
 
@@ -440,13 +441,13 @@ def _nordic_account(text: str, words: frozenset[str]) -> bool:
         7 <= sum(map(str.isdigit, m.group("account"))) <= 10 for m in _SE_ACCOUNT_RE.finditer(text)
     ):
         return True
-    if not any(w.startswith(_NO_ACCOUNT_WORDS) for w in words):
+    if not any(n in w for w in words for n in _NO_ACCOUNT_WORDS):  # (and "lønnskonto", "brukskonto")
         return False
     return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text))
 
 
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
-    if _nordic_account(text, words) or account_of_another_form(text, words) or account_at_named_bank(text):
+    if _nordic_account(text, words) or account_of_another_form(text, words, _aba_valid) or account_at_named_bank(text):
         return True
     if not text.isascii() and (_YUCHO_RE.search(text) or _kr_account(text)):
         return True
@@ -482,7 +483,7 @@ def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
         not _placeholder(m.group()) for m in _SORT_CODE_ACCOUNT.finditer(text)
     ):
         return True
-    if _CJK_ACCOUNT_RE.search(text) is not None:
+    if cjk_account(text):
         return True
     if words & {"agência", "agencia", "banco"} and _CONTA_RE.search(text):
         return True

@@ -19,7 +19,9 @@ verdict stands only when the text says what the rules would need to hear, in gen
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
+from engram.domain.sensitive.bank_account_forms import branch_code_alone, said_no_bank_account
 from engram.domain.sensitive.bank_accounts import ACCOUNT_WORDS, BANK_IN_TEXT, NOT_A_BANK_AFTER, NOT_A_BANK_BEFORE
 from engram.domain.sensitive.categories import (
     BANK,
@@ -226,12 +228,41 @@ def _an_account(read: str) -> bool:
     if longest_id_number(read) < _ACCOUNT_MIN_DIGITS:
         return False  # "la CLABE ... son 18 dígitos. Concepto: factura A-4471": no number is an account's
     words = list(_ACCOUNT_WORD.finditer(read))
+    if not words and company_numbers(read):
+        return False  # "משק כהן בע\"מ, ח.פ. 514123456": a company's registration number
+    if _references_only(read) or branch_code_alone(read) or said_no_bank_account(read):
+        return False  # "SPEI: número de referencia 4827193, clave de rastreo MBAN0100...": a transfer's
     if words and all(_another_account(read, m.start()) for m in words):
         return False  # "council tax account 0418833417", "AWS account 111122223333"
     if words and all(_BARE_ACCOUNT.fullmatch(m.group()) for m in words) and not _names_a_bank(read):
         return False  # "salesforce query result: Account 0015g00000LmNoP", "account,plan,seats\n4471203,..."
     numbers = list(_ID_NUMBER.finditer(read))
     return not numbers or not all(_PHONE_AFTER.match(read, m.end()) for m in numbers)
+
+
+# A payment's reference, a transfer's tracking key, a virtual account issued for one bill,
+# labelled right before a number (a few capitals of the key may lead it: "MBAN0100...").
+_REFERENCE_LABEL = re.compile(
+    r"(?:clave\s+de\s+rastreo|referencia|n[úu]mero\s+de\s+(?:referencia|operaci[óo]n|rastreo|autorizaci[óo]n)|folio"
+    r"|comprobante|reference|ref|transaction(?:\s+id)?|txn|utr|rrn|virtual\s+account|nomor\s+va|kode\s+bayar"
+    r"|주문번호|订单号|訂單號)(?!\w)",
+    re.IGNORECASE,
+)
+_LABEL_TO_NUMBER = re.compile(r"\s*(?:no\.?|number|nr\.?|#)?\s*[:=]?\s*[A-Z]{0,6}", re.IGNORECASE)
+
+
+def _references_only(read: str) -> bool:
+    """Whether every number of an account's length is labelled as a payment's reference (the
+    labels found once, each number's nearest label before it then read: linear on long text)."""
+    ends = [m.end() for m in _REFERENCE_LABEL.finditer(read)]
+    if not ends:
+        return False
+    numbers = [m for m in _ID_NUMBER.finditer(read) if sum(map(str.isdigit, m.group())) >= _ACCOUNT_MIN_DIGITS]
+    for m in numbers:
+        i = bisect_right(ends, m.start()) - 1
+        if i < 0 or _LABEL_TO_NUMBER.fullmatch(read, ends[i], m.start()) is None:
+            return False
+    return bool(numbers)
 
 
 def _names_a_bank(read: str) -> bool:
