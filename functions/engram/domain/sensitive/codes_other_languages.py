@@ -121,11 +121,15 @@ _AFTER_VALUE = re.compile(
 _BEFORE_NOT_A_CODE = re.compile(
     r"(?:(?<![\w])(?:at|um|à|a\s+las|alle|om|kl\.?|klockan|klo|kello|o|godz\.?|hod\.?|в|о|saat|since|seit|depuis|desde|dal|sinds|sedan|od|от|с|з|від"
     r"|en|in|im|year|jahr|année|año|anno|rok|год\w*|yılında|năm|từ|nr\.?|no\.?|n[°º]|№|(?-i:id|ID)|tel\.?|phone|telefon\w*|телефон\w*"
+    # a standard's number ("Prüfziffer nach ISO 7064", "per RFC 6238")
+    r"|(?-i:ISO|RFC|DIN|IEC|EN|ECMA|ANSI)"
     r"|tlf\.?|ext\.?|zimmer|room|chambre|habitaci[óo]n|stanza|pok[óo]j|квартир\w*|apt\.?|wohnung|piso|etage|stock|floor"
     r"|этаж\w*|kat|tầng|bus|tram|linie|line|ligne|línea|linea|route|gleis|platform|km|x)\s*|[+€$£#№])$",
     re.IGNORECASE,
 )
 _DATE = re.compile(r"\d{1,2}-\d{1,2}-(?:19|20)\d\d|(?:19|20)\d\d-\d{1,2}-\d{1,2}")
+_HTTP_STATUS = re.compile(r"40[013789]|429|50[0234]")
+_HTTP = re.compile(r"https?://|\b(?:curl|wget|http|api|status|unauthori[sz]ed|forbidden)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[\n;。！？]|[.!?](?:\s|$)")
 
 
@@ -152,8 +156,8 @@ def _code_after(text: str, start: int, limit: int = 60) -> bool:
         said = (gap.endswith((":", "：")) or _ENDS_WITH_COPULA.search(gap) is not None) and len(gap.split()) <= 12
         if not said and (len(gap.split()) > 6 or m.start() > limit):
             return False
-        if _a_code(rest, m):
-            return True
+        if _a_code(rest, m) and not (_HTTP_STATUS.fullmatch(re.sub(r"\D", "", m.group())) and _HTTP.search(text)):
+            return True  # ("비번 입력해도 401이 나와요" after a curl command: the server's answer, not a code)
     return False
 
 

@@ -46,7 +46,7 @@ from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.secret import has_secret
 from engram.domain.sensitive.secret_formats import public_or_sealed
-from engram.domain.sensitive.secret_values import credential_like, pointer
+from engram.domain.sensitive.secret_values import credential_like, pointer, without_slots
 
 _REDACTED_WORD = REDACTED.strip("[]")
 
@@ -77,7 +77,7 @@ def _find_sensitive(text: str, key: str) -> SensitiveMatch | None:
         return found  # ({"pin": 7} on a board, {"status_code": 4821}: what the key names opens nothing)
     # the model reads numbers as digits too ("four five eight seven" has a digit shape), but
     # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
-    read = without_named_numbers(public_or_sealed(text if view is None else view))
+    read = without_slots(without_named_numbers(public_or_sealed(text if view is None else view)))
     if REDACTED in read:
         # a redacted value is no value: "password=[redacted]" read as a word, not a token
         # shaped like a secret (its brackets), once a message has been redacted

@@ -31,8 +31,8 @@ def _login_pair(text: str) -> bool:
         if "://" in m.group():
             if _CODE_IN_QUERY.search(pw):
                 return True
-        elif "/" not in user + pw and not (user.isdigit() and pw.isdigit()):
-            return True
+        elif "/" not in user + pw and not (user.isdigit() and pw.isdigit()) and not (pointer(user) or pointer(pw)):
+            return True  # ("your till login is <USER>/<PASSWORD>": a template's slots)
     return False
 
 

@@ -23,7 +23,7 @@ def no_value_in_code(m: re.Match[str], rest: str) -> bool:
     if "\n" in sep:
         first = line.split()[0] if line else ""
         return not (_QUOTED.match(line) or (not first.endswith(":") and (" " not in line or credential_like(first))))
-    if _CODE_READ.fullmatch(line):
+    if _CODE_READ.fullmatch(line) or psql_variable(m.string, m):
         return True
     if not sep.strip() and _NAMED_FIELD.match(rest):
         return True
@@ -88,7 +88,11 @@ _NO_VALUE_SAID = re.compile(
     r"(?:(?:was|got|has\s+been|have\s+been|were|is)\s+)?(?:hacked|leaked|compromised|pwned|stolen|breached|exposed"
     r"|phished|cracked|posted|displayed|affich[ée]e?|pegad[ao]|colad[ao]|pinned|on\s+display)(?![\w])"
     r"|(?:auth(?:entication)?|login|logins|sign[\s\-]?in)\s+(?:is\s+|was\s+)?(?:disabled|enabled|turned\s+off|off"
-    r"|not\s+allowed|forbidden)(?![\w])",
+    r"|not\s+allowed|forbidden)(?![\w])"
+    # where it comes from when something runs ("password comes from mysql_config_editor",
+    # "is read from the env", "gets injected by the CI"): its source, not its value
+    r"|(?:(?:is|are|was|gets|get)\s+)?(?:comes?|coming|read|pulled|fetched|loaded|injected|mounted|sourced"
+    r"|provided|supplied|passed\s+in|lives?)\s+(?:from|by|via|through|out\s+of|in)(?![\w])",
     re.IGNORECASE,
 )
 # A queue's ticket in Portuguese ("senha de atendimento A047, guichê 5", "na fila, minha
@@ -119,3 +123,57 @@ _SENHA_OF_A_THING = re.compile(
     r"|wi-?fi|e-?mail|celular|telefone|pix|internet|computador|notebook|cofre|port[ãa]o|alarme)",
     re.IGNORECASE,
 )
+
+
+# -- no value where one would stand, in code, commands and instructions (20a, from held-out K) --
+_IN_A_FLAG = re.compile(r"--[A-Za-z][\w\-]*\Z")  # "--ask-password", "--password-stdin": a flag, no value
+_FENCE = re.compile(r"`{3,}\w*|~{3,}")
+_SQL_BEFORE = re.compile(r"\b(?:with(?:\s+encrypted)?|identified\s+by)\s+$", re.IGNORECASE)
+_PSQL_VARIABLE = re.compile(r"\s+:[\"']?[A-Za-z_]\w*[\"']?(?![\w\"'])")
+_BARE_SEPARATOR = re.compile(r"\s*[:=](?=\s)")
+# "never give the till password to agency staff": a verb of giving before the password and
+# "to" after it name who gets it (as "to" before a value is Polish "is": "hasło to ...").
+_GIVEN_TO = re.compile(
+    r"\b(?:give|gives|gave|given|giving|send|sends|sent|share|shares|shared|tell|tells|told|hand|hands|handed"
+    r"|show|shows|showed|pass|passes|passed|read|reads|forward|forwards|forwarded|email|emailed|text|texted)"
+    r"\s+(?:out\s+)?(?:the|a|an|my|our|your|his|her|their|this|that)?\s*(?:[\w\-]+\s+){0,2}$",
+    re.IGNORECASE,
+)
+
+
+def psql_variable(text: str, m: re.Match[str]) -> bool:
+    """ "CREATE USER x WITH PASSWORD :'reporting_pw'": psql fills the variable in."""
+    word = re.match(r"[^\W\d_]+", text[m.start() :])
+    at = m.start() + (len(word.group()) if word else 0)
+    sql = _SQL_BEFORE.search(text, max(0, m.start() - 24), m.start()) is not None
+    return sql and _PSQL_VARIABLE.match(text, at) is not None
+
+
+def after_a_bare_separator(rest: str) -> str:
+    """What follows a colon or "=" standing alone after the copula ("password is: [TEMP_PASSWORD]")."""
+    sep = _BARE_SEPARATOR.match(rest)
+    return rest if sep is None else rest[sep.end() :]
+
+
+def not_given_here(text: str, m: re.Match[str], first: str) -> bool:
+    """A code block's fence after a prompt ("Password for user etl:" then "```"), whom the
+    password goes to ("give the till password to agency staff"), or the password's word inside
+    a command's flag ("wget --ask-password https://...")."""
+    if re.match(r"--\w", first):
+        return True  # a command's next option ("--secret-id prod/db/password --query SecretString")
+    if _FENCE.fullmatch(first) or _IN_A_FLAG.search(text, max(0, m.start() - 30), m.start()):
+        return True
+    given_to = m.group("sep").strip().lower() == "to"
+    return given_to and _GIVEN_TO.search(text, max(0, m.start() - 40), m.start()) is not None
+
+
+_VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+")
+
+
+def names_no_value(text: str, at: int, value: str, bare: str) -> bool:
+    """After a credential's word at ``at``: the name of what holds it ("the github secret
+    SLACK_WEBHOOK_URL"), an endpoint's path ("POST /oauth/token HTTP/1.1"), a header's name
+    ("bearer token: `Authorization: ...`")."""
+    if _VARIABLE_NAME.fullmatch(bare) is not None:
+        return True
+    return text[at - 1 : at] == "/" or value.rstrip("`'\"").endswith(":")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive import password_mentions as mentions
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_further_on
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
@@ -77,6 +78,7 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
         rest = MAIL_ADDRESS.sub("mailbox", rest)
     if no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()):
         return False
+    rest = mentions.after_a_bare_separator(rest)  # ("password is: [TEMP_PASSWORD]": the value follows the colon)
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
     if (quoted := _QUOTED.match(rest)) is not None:
         return not pointer(rest.split()[0] if rest.split() else rest) and not quoted_pointer(quoted.group(1))
@@ -87,10 +89,10 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     around = text[max(0, m.start() - 60) : m.end() + 60]
     if not words or _withheld(words[0], rest, around) or _a_numeric_seed(m, rest) or _NO_VALUE_GIVEN.match(clause):
         return False  # ... or "passwd: password updated successfully", "password:  24 bytes"
+    if mentions.not_given_here(text, m, words[0]):
+        return False  # a command's next option ("--secret-id prod/db/password --query SecretString"), a flag's name
     if m.group("sep").strip() == ":" and rest.startswith("//"):
         return _value_after_address(rest)  # a URL's scheme, not a separator
-    if re.match(r"--\w", words[0]):
-        return False  # a command's next option ("--secret-id prod/db/password --query SecretString")
     if m.group("sep").strip() in ("'s", "’s") and " " in m.group().strip():
         # "a temporary password to the account owner's email": the owner's, not the password's
         return _value_after_colon(rest)
@@ -284,6 +286,8 @@ def _password_far(text: str) -> bool:
             or pointer(value)
             or reads_code(value)
             or value[:1] == "."
+            or value.startswith("//")  # (a URL's scheme read as the colon: "--ask-password https://...")
+            or mentions.psql_variable(text, m)
             or "@" in gap
             or "://" in gap
         ):
@@ -346,9 +350,6 @@ _QUALIFIED = re.compile(
 )
 
 
-_VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+")
-
-
 def _credential(text: str) -> bool:
     for r in _CREDENTIAL_RES:
         for m in r.finditer(text):
@@ -371,7 +372,7 @@ def _credential(text: str) -> bool:
                 continue  # a cache, object or row key ("key: user_profile:12345"), not a credential
             if re.match(r"[A-Za-z_]\w*=", value) or text[text.rfind(" ", 0, m.start()) + 1 :].startswith("arn:"):
                 continue  # "/oauth/token client_id=...": another field; an AWS ARN names a secret, holds none
-            if _VARIABLE_NAME.fullmatch(bare):
+            if mentions.names_no_value(text, m.start(), value, bare):
                 continue  # "the github secret SLACK_WEBHOOK_URL": the name of what holds it
             if _RESOURCE_EVENT.match(text, m.end()):
                 continue  # 'secret "db-creds" not found': a Kubernetes object's name, not its value

@@ -85,12 +85,20 @@ _DIGITS_PASSWORD = re.compile(r"\d{6,12}")
 _HEX_OR_DATE = re.compile(r"(?:0x)?[0-9a-fA-F]{16,}|\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}")
 
 
+_REFERENCE_WORDS = frozenset(["ref", "reference", "réf", "referencia", "referência", "riferimento", "referenz"])
+
+
 def _value_after(rest: str) -> bool:
     user = _USER_NAMED.search(rest)
     if user is not None:
         rest = rest[: user.start()]  # what follows is the login's name ("نسيت كلمة المرور، اسم المستخدم ahmed.q88")
+    previous = ""
     for i, raw in enumerate(_TOKEN.findall(rest)[:6]):
         value = raw.strip(".,;:!?)(\"'«»“”")
+        if (previous := previous.lower()) in _REFERENCE_WORDS or previous.endswith("ref"):
+            previous = value
+            continue  # "รหัส OTP หมดอายุแล้ว (Ref: KXQ2)": the reference an OTP's message shows, not the OTP
+        previous = value
         if i == 0 and _DIGITS_PASSWORD.fullmatch(value):
             return True  # a device's password of digits straight after its word ("Gerätepasswort 58112930")
         if "://" in value or value.lower().startswith("www.") or _EMAIL.fullmatch(value):

@@ -49,6 +49,14 @@ _EQUIVALENT = (
     "\u03c6\u03d5",
     "\u1e61\u1e9b",
     "\ufb05\ufb06",
+    # Cyrillic's old letter shapes (U+1C80-U+1C87), which re takes as в, д, о, с, т, ъ, ѣ
+    "\u0432\u1c80",
+    "\u0434\u1c81",
+    "\u043e\u1c82",
+    "\u0441\u1c83",
+    "\u0442\u1c84\u1c85",
+    "\u044a\u1c86",
+    "\u0463\u1c87",
 )
 _BEFORE_LOWER = str.maketrans({"\u0130": "i"} | {c: group[0] for group in _EQUIVALENT for c in group[1:]})
 _AFTER_LOWER = str.maketrans({c: group[0] for group in _EQUIVALENT for c in group[1:]})

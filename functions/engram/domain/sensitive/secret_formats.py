@@ -10,6 +10,7 @@ import math
 import re
 from functools import lru_cache
 
+from engram.domain.sensitive.dead_values import without_dead_values
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.public_values import mask_public_values
 from engram.domain.sensitive.secret_settings import secret_setting
@@ -127,6 +128,7 @@ def public_or_sealed(text: str) -> str:
         text = _SEALED_RE.sub(" ", _CIPHERTEXT_RE.sub(" ", text))
     if "EXAMPLE" in text:
         text = _DOCUMENTED_EXAMPLE_RE.sub("<example>", text)  # (a placeholder to every rule)
+    text = without_dead_values(text)  # ("old code 0052 won't work anymore": it opens nothing now)
     return mask_public_values(text, lambda value: _TOKEN_RE.search(value) is not None)
 
 
@@ -267,7 +269,13 @@ def _url_password(pw: str) -> bool:
 def providers_credential(text: str) -> bool:
     """A credential in a provider's documented format, or a private key: what it grants does
     not change with what its writer says of it ("sk_live_... it's public anyway")."""
-    return _SPACED_TOKEN_RE.search(text) is not None or any(_token(text, m) for m in _TOKEN_RUN_RE.finditer(text))
+    spaced = any(not _EMPTY_ARMOUR.match(text, m.end()) for m in _SPACED_TOKEN_RE.finditer(text))
+    return spaced or any(_token(text, m) for m in _TOKEN_RUN_RE.finditer(text))
+
+
+# A private key's armour around no key: a template's or a doc's slot between BEGIN and END
+# ("<paste the key from vault here>", "...", "REDACTED"); a line of base64 is a key.
+_EMPTY_ARMOUR = re.compile(r"(?<=-----)(?:(?![A-Za-z0-9+/=]{16})[^\-])*-----END ")
 
 
 def shaped_like_a_secret(text: str) -> bool:
@@ -360,16 +368,38 @@ def _cli_password(text: str) -> bool:
     for m in _CLI_PASSWORD_RE.finditer(text):
         value = next((v for v in m.groups() if v), "")
         value = value.strip("\"'")  # (quoted: 'redis-cli -a "$REDIS_PASSWORD"' is a variable)
+        if _ASKS_FOR_IT.match(m.group().lstrip()) or _URL_VALUE.match(value):
+            continue  # "wget --ask-password https://...": the flag takes no value, the tool asks
         if value and not PLACEHOLDER.match(value) and not MASKED.fullmatch(value):
             return True
     return False
 
 
+# A flag that makes the tool ask for the password, or names where it is read from: what
+# follows it is the command's next argument ("--ask-password URL", "--password-stdin").
+_ASKS_FOR_IT = re.compile(
+    r"--(?:ask|prompt|no|read|use|stdin)-[\w\-]*|--[\w\-]+-(?:stdin|prompt|file)\b", re.IGNORECASE
+)
+_URL_VALUE = re.compile(r"[a-z][\w+.\-]*://", re.IGNORECASE)
+
+
 def _email_pair(text: str) -> bool:
     return any(
-        credential_like(m.group("pw")) and not _URLISH_RE.match(m.group("pw")) and not _NEXT_FIELD.match(m.group("pw"))
+        credential_like(m.group("pw"))
+        and not _URLISH_RE.match(m.group("pw"))
+        and not _NEXT_FIELD.match(m.group("pw"))
+        and not _NO_PASSWORD_AFTER.search(text, max(0, m.start() - 60), m.start())
+        and not _FINGERPRINT_GROUPS.match(text, m.start("pw"))
         for m in _EMAIL_PAIR_RE.finditer(text)
     )
+
+
+# A URL's user at its host ("mongodb+srv://reporting@cluster0.x.net/analytics?..."): the
+# path follows, no password (one would stand before the "@", read by the URL's rule); and
+# a key's fingerprint named before the address ("PGP fingerprint for security@x.dev: 7F3A ...").
+_NO_PASSWORD_AFTER = re.compile(r"://$|\bfingerprints?\b[^\n]*$|\bkey\s*id\b[^\n]*$", re.IGNORECASE)
+# ... or after it: groups of four hex digits, as a key's fingerprint is printed.
+_FINGERPRINT_GROUPS = re.compile(r"[0-9A-Fa-f]{4}(?:\s{1,2}[0-9A-Fa-f]{4}){4,}")
 
 
 # The next field of a record after an e-mail ("email=a@b.io, password_hash=$2b$..."): its

@@ -290,8 +290,8 @@ def _holds_a_value(value: str) -> bool:
     value = value.strip("\"'`")
     if len(value) < 4 or pointer(value) or _TYPE_OR_STATE.fullmatch(value) or _PAYMENT_OBJECT.fullmatch(value):
         return False
-    if _CODE.fullmatch(value):
-        return False
+    if _CODE.fullmatch(value) or value.endswith(":"):
+        return False  # (a label: "bearer token: `Authorization: Bearer <YOUR_TOKEN>`" names a header)
     if re.fullmatch(r"\d*\.\d+%?|\d+%", value):  # a rate or a share, not a secret
         return False
     return not value.startswith(("/", "./", "~/", "file:", "arn:")) and re.match(r"[a-z][\w+.\-]*://", value) is None
@@ -362,6 +362,18 @@ def ticket_pass_before(text: str, at: int, value: str = "") -> bool:
 _CHOSEN = re.compile(r"^(?=\S*[a-z])(?:(?=\S*[!@#$%^&*?+=~])|(?=\S*[A-Z])(?=\S*\d))\S{6,}")
 
 
+# A psql variable after a setting's name: a space before the colon, none after it.
+_PSQL_VARIABLE = re.compile(r"[ \t]+:[\"']?")
+
+
+def _not_a_setting(text: str, m: re.Match[str]) -> bool:
+    """A ticket's pass ("parking pass = PK-20931-B"), or a psql variable ("WITH PASSWORD
+    :'reporting_pw'": psql fills it in when the script runs)."""
+    if m.group("name").lower() == "pass" and ticket_pass_before(text, m.start("name"), m.group("value")):
+        return True
+    return _PSQL_VARIABLE.fullmatch(text, m.end("name"), m.start("value")) is not None
+
+
 def _named_setting(text: str, depth: int = 0) -> bool:
     """A name that says it holds a secret, given a value (a key field whose value is the next
     field names a key, not a secret: '"clave":"bizum_telefono","valor":...')."""
@@ -370,7 +382,7 @@ def _named_setting(text: str, depth: int = 0) -> bool:
             return True  # a setting inside a value ("url: https://host/x?api_token=...", "content":"PGPASSWORD=...")
         if _RECORD_VALUE_NEXT.match(text, m.end("value")):
             continue
-        if m.group("name").lower() == "pass" and ticket_pass_before(text, m.start("name"), m.group("value")):
+        if _not_a_setting(text, m):
             continue
         if names_a_secret(m.group("name")) and _holds_a_value(m.group("value")) and not _prose(m):
             return True

@@ -21,7 +21,20 @@ PLACEHOLDER = re.compile(
     # command that prints it ("vault kv get ...", "op read ...", "aws secretsmanager ...")
     r"|__[A-Z][A-Z0-9_]*__(?:\W|$)|#\{|ENC[\[(]|vault:v\d+:|[A-Za-z_][\w.]*\(\s*\)(?:\W|$)"
     r"|(?:vault\s+(?:kv\s+)?(?:get|read)|op\s+read|aws\s+secretsmanager|gcloud\s+secrets|az\s+keyvault"
-    r"|kubectl\s+get\s+secrets?|pass\s+show|security\s+find-generic-password)\b)",
+    r"|kubectl\s+get\s+secrets?|pass\s+show|security\s+find-generic-password)\b"
+    # a provider's prefix kept and the rest replaced by a log's, a diff's or a doc's marker
+    # ("SG.REDACTED", "pg_live_REDACTED", "sk_live_<redacted>", "sk_example_123",
+    # "ghp_FILTERED"), or a value that says to change it ("django-insecure-change-me")
+    r"|[A-Za-z0-9]{1,12}(?:[_.\-][A-Za-z0-9]{1,12}){0,2}[_.\-]"
+    r"(?:(?-i:REDACTED|FILTERED|MASKED|SCRUBBED|REMOVED|OMITTED|HIDDEN|ELIDED|EXAMPLE|PLACEHOLDER"
+    r"|redacted|filtered|masked|scrubbed|example|sample|placeholder|dummy)(?![A-Za-z])|<)"
+    r"|[\w.\-]*?(?<![A-Za-z0-9])(?:change|replace)[_\-]?me(?![A-Za-z0-9])"
+    # a variable of psql (":'reporting_pw'", ":pw"), filled in when the script runs
+    r"|:[\"']?[A-Za-z_]\w*[\"']?[;,)]?$"
+    # a call computing the value from other code ("crypt(gen_random_uuid()::text, ...)",
+    # "bcrypt.hashpw(password.encode(), ...)"); a literal inside the call is read apart
+    r"|[A-Za-z_][\w.]*\((?=[A-Za-z_])"
+    r")",
     re.IGNORECASE,
 )
 # A value shown masked ("********", "•••••", "xxxx").
@@ -170,3 +183,35 @@ def quoted_pointer(value: str) -> bool:
         return True  # 'in 1Password under Family'
     plain = [w.strip(".,;:!?'’") for w in words]
     return all(w.isalpha() for w in plain) and _names_where_or_whom(plain)
+
+
+# A slot where a value would go, as templates, docs, logs and diffs write it: "<PASSWORD>",
+# "<from console>", "${PM_DB_PASSWORD}", "{{ vault_pw }}", "[FILTERED]", "[TEMP_PASSWORD]",
+# "SG.REDACTED". The learned stage reads each as the word "redacted" (as it reads the filter's
+# own marker): their brackets and capitals made them look like a value beside a secret's word.
+_SLOT = re.compile(
+    # (an HTML or generic tag, "<init>", "<br>", and a section's header, "[OUTPUT]", are no slots)
+    r"<(?=[A-Za-z_$])(?:[^<>\n@]{0,60}?[\sA-Z_][^<>\n@]{0,60}?|[a-z]*your[\w\-]*)>"
+    r"|\$\{\{?[^{}\n]{1,80}\}\}?|\{\{[^{}\n]{1,80}\}\}"
+    # a psql variable after SQL's PASSWORD ("WITH PASSWORD :'app_pw'"), a private key's armour
+    # around no key ("-----BEGIN PRIVATE KEY-----\n<paste it here>\n-----END PRIVATE KEY-----")
+    r"|(?<=PASSWORD ):[\"']?[A-Za-z_]\w*[\"']?|-----BEGIN [A-Z ]*PRIVATE KEY-----(?:(?![A-Za-z0-9+/=]{16})[^\-])*"
+    r"-----END [A-Z ]*PRIVATE KEY-----"
+    r"|\[[A-Z_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|KEY|PIN|CODE|OTP|CREDENTIALS?|REDACTED|FILTERED|MASKED|REMOVED"
+    r"|HIDDEN|SCRUBBED)[A-Z0-9_]*\]"
+)
+# A provider's prefix kept and the rest replaced by a marker ("SG.REDACTED", "pg_live_REDACTED").
+_MARKERS = ("REDACTED", "FILTERED", "MASKED", "SCRUBBED", "REMOVED", "OMITTED", "ELIDED", "EXAMPLE", "PLACEHOLDER")
+_MARKED = re.compile(
+    r"(?<![\w.\-])[A-Za-z0-9]{1,12}(?:[_.\-][A-Za-z0-9]{1,12}){0,2}[_.\-]"
+    r"(?:" + "|".join(_MARKERS) + r"|redacted|example)(?![A-Za-z])"
+)
+
+
+def without_slots(text: str) -> str:
+    """The text with each placeholder, redaction marker or template slot read as "redacted"."""
+    if any(c in text for c in "<{[") or "PASSWORD :" in text or "-----BEGIN" in text:
+        text = _SLOT.sub(" redacted ", text)
+    if any(m in text for m in _MARKERS) or "redacted" in text or "example" in text:
+        text = _MARKED.sub(" redacted ", text)
+    return text

@@ -125,6 +125,11 @@ NOT_A_VALUE = frozenset(
         *("desactivada", "desactivado", "desativada", "desativado", "bloqueada", "énorme", "désactivé"),
         *("désactivée", "disattivata", "disattivato", "lunghissima", "larguísima", "longuíssima", "avstängt"),
         *("inaktiverat", "spärrat", "jättelångt", "versiegelt", "lacrada", "sellada", "sigillata", "scellé"),
+        # changed, in more languages ("lösenordet är bytt", "passordet er endret", "hasło zostało zmienione")
+        *("bytt", "byttet", "byttes", "ändrad", "ändrades", "ændret", "skiftet", "endret", "vaihdettu", "zmienione"),
+        *("zmienione", "zmieniony", "zmieniona", "veranderd", "alterada", "alterado", "mudada", "mudado"),
+        *("cambiato", "modifié", "modifiée", "modificada", "modificado", "modificata", "değişti", "değiştirildi"),
+        *("изменён", "изменен", "сменён", "сменен", "змінено", "změněno", "megváltozott", "schimbată"),
     ]
 )
 

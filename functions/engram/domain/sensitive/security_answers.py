@@ -32,9 +32,24 @@ QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "questi
 def security_answer(text: str) -> bool:
     for m in _SECURITY_ANSWER_RE.finditer(text):
         name = next(n for n in ("value", "quoted", "capital", "value2", "value3") if m.group(n))
-        if m.group(name).lower() not in NOT_A_VALUE and not no_answer_given(text, m.start(name)):
-            return True
+        value = m.group(name).lower()
+        if value in NOT_A_VALUE or value in _SAID_OF_THE_ANSWER or no_answer_given(text, m.start(name)):
+            continue
+        if _QUESTION_NAMED.match(text, m.start(name)) or value.endswith(("n't", "n’t")):
+            continue  # the question itself ('security question ... is "first school"'), "answer isn't needed"
+        return True
     return False
+
+
+# What is said of an answer where the answer would be: "answer matched", "answer known to the
+# CFO only", "answer isn't needed", "the answer is required".
+_SAID_OF_THE_ANSWER = frozenset(
+    [
+        *("matched", "match", "matches", "known", "needed", "required", "verified", "accepted", "correct", "given"),
+        *("provided", "set", "stored", "kept", "hidden", "withheld", "rejected", "failed", "checked", "confirmed"),
+        *("on", "in", "with", "only", "case", "must", "should", "can", "will"),
+    ]
+)
 
 
 # A call's notes where the answer would be: who did not give it ("→ customer didn't remember",
@@ -102,3 +117,6 @@ def answered_question(text: str) -> bool:
         if value and value not in _NOT_AN_ANSWER | NOT_A_VALUE and not no_answer_given(text, m.start("value")):
             return True
     return False
+
+
+_QUESTION_NAMED = re.compile(r"(?:" + _QUESTION + r")(?![\w])", re.IGNORECASE)

@@ -1,0 +1,159 @@
+"""Secret precision from held-out K's wrong refusals (20a, session 10): texts that name a
+secret and give none, or give one that opens nothing. Each family is tested with hand-written
+variants that are not the corpus's samples, in several languages and layouts, and with the
+look-alikes (the same words with a live value) that must still be found."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules, find_sensitive
+
+# 1. A slot, a redaction marker or a reference where the value would be: a provider's prefix
+# kept and the rest replaced ("SG.REDACTED"), a value that says to change it, a psql
+# variable, a call computing it, a template's slot, a key's armour around no key.
+_SLOTS = [
+    "STRIPE_SECRET_KEY=sk_live_REDACTED",
+    "GITHUB_TOKEN=ghp_FILTERED  # scrubbed by the log shipper",
+    'openai_api_key: "sk-proj-<redacted>"',
+    '-  token = "xoxb-REDACTED"\n+  token = os.environ["SLACK_BOT_TOKEN"]',
+    '{"api_key": "ak_example_42", "plan": "free"}',
+    "SECRET_KEY=django-insecure-change-me",
+    "JWT_SIGNING_SECRET=replace-me-in-prod",
+    "ALTER ROLE app_rw WITH PASSWORD :'app_rw_pw';",
+    "UPDATE users SET password = md5(random()::text) WHERE id > 100;",
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n<your key here>\n-----END OPENSSH PRIVATE KEY-----",
+    "-----BEGIN RSA PRIVATE KEY-----\n...\n-----END RSA PRIVATE KEY-----",
+    "Every call needs an API token: `X-Api-Key: <your key>` (create one in the dashboard)",
+    "POST /oauth/token HTTP/1.1\nHost: auth.example.org\n\ngrant_type=client_credentials&client_secret=[FILTERED]",
+    'Welcome email: "Your temporary password is: [TEMP_PASSWORD]"',
+    'Onboarding text: "your kiosk login is <USERNAME>/<PASSWORD>, change it on first use"',
+    "ts=2024-05-01 level=info event=login user=mkowal password=<redacted> result=ok",
+    "the reporting DSN is mysql://reporting:<PASSWORD>@db.internal:3306/reports",
+    "cache: redis://:${REDIS_PASSWORD}@cache.internal:6379/0",
+]
+_LIVE_VALUES = [
+    "STRIPE_SECRET_KEY=sk_live_51HqLz2eZvKYlo2C0aB3cD4eF",
+    "SECRET_KEY=django-insecure-8f#k2!x9zq@w3mLp",
+    "ALTER ROLE app_rw WITH PASSWORD 'Kiwi!Fruit7';",
+    "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx8Qz3v1k9Yw2pL7rT4nB6mJ0cF5dH8sK\n-----END RSA PRIVATE KEY-----",
+    'Welcome email: "Your temporary password is: Temp-Ox44-Blue"',
+    "the reporting DSN is mysql://reporting:Str0ng!Pass@db.internal:3306/reports",
+    "ts=2024-05-01 level=info event=login user=mkowal password=Kiwi!Fruit7 result=ok",
+    "your kiosk login is frontdesk / Tulip#2291",
+]
+
+
+@pytest.mark.parametrize("text", _SLOTS)
+def test_a_slot_or_a_redaction_marker_where_the_value_would_be_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", _LIVE_VALUES)
+def test_a_live_value_in_the_same_place_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+# 2. A password asked for and not given: a prompt followed by a code block's fence, a flag that
+# makes the tool ask, an HTTP status after "I typed the password", where the password comes
+# from, whom it must not be given to.
+_ASKED_FOR = [
+    "$ psql -h db.internal -U etl warehouse\nPassword for user etl:\n```\nit hangs here",
+    "wget --ask-password --user=ci https://downloads.example.org/build-9.2.tar.gz",
+    "`curl -u admin https://es.internal:9200/_cluster/health` 비밀번호 넣어도 403이 떠요",
+    "curl -u elastic http://10.0.0.5:9200 → password typed, still 401, why?",
+    "never give the safe password to temp staff",
+    "please don't send the VPN password to the contractors",
+    "# password comes from the mysql_config_editor login path, not this file",
+    "the SMTP password is read from the CI's masked variables at deploy time",
+]
+_GIVEN = [
+    "Password for user etl:\nS3cure!Wh4le",
+    "please send the VPN password to Ana: Kiwi!Fruit7",
+    "the safe password is Tr0mbone!Sunday",
+    "curl -u admin:Kiwi!Fruit7 https://es.internal:9200/",
+]
+
+
+@pytest.mark.parametrize("text", _ASKED_FOR)
+def test_a_password_asked_for_and_not_given_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _GIVEN)
+def test_a_password_given_after_the_same_words_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+# 3. A code or password said to be dead: the old one, no longer working or changed; an access
+# key's id said to be deactivated; a one-time code said to have expired.
+_DEAD = [
+    "old gate code 4471 doesn't work anymore, ask Priya for the new one",
+    "the previous alarm code (9920) no longer works since the engineer's visit",
+    "our old wifi password was Bluebell22 but it has been changed",
+    "the router password used to be Marigold77 but we changed it last week",
+    "der alte Türcode 5521 funktioniert nicht mehr, frag die Hausverwaltung",
+    "el código antiguo de la alarma 7781 ya no funciona",
+    "o código antigo do portão 3390 não funciona mais",
+    "رمز البوابة تغير، القديم ٣٣٩١ لم يعد يعمل",
+    "key id AKIAQ7RT2XZ5YU8P4K3M was in the leaked log; that key is deactivated now",
+    "รหัส OTP ไม่ถูกต้อง (Ref: PQ7Z) กรุณาลองใหม่",
+    "認証コードは期限切れです。再送してください",
+]
+_STILL_LIVE = [
+    "old alarm code 2580 still works until Friday",
+    "the old gate code 4471 will be changed next week",
+    "old door code 1234 doesn't work anymore, the new door code is 5678",
+    "the wifi password used to be Bluebell22 and it still is, nobody changed it",
+    "key id AKIAQ7RT2XZ5YU8P4K3M, secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYzz12ab3 (rotated out next week)",
+    "รหัส OTP คือ 482913 (Ref: KXQ2)",
+]
+
+
+@pytest.mark.parametrize("text", _DEAD)
+def test_a_code_or_password_said_to_be_dead_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _STILL_LIVE)
+def test_a_code_still_live_or_given_anew_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+# 4. A security question talked about without its answer: the answer matched, is known to
+# someone, is no longer needed; the question itself quoted after "is".
+_QUESTION_TALK = [
+    "caller verified via security question (answer matched), then reset the PIN",
+    'the security question for the pension portal is "first pet" - no idea what I put',
+    "good news: the security question answer isn't required by the app anymore",
+    "Security question for the escrow portal: mother's maiden name (answer known to the partner only)",
+]
+_ANSWERED = [
+    'security question "first pet" answer is Biscuit',
+    "security question: first school, answer is Brigid",
+    'the security question for the portal is "first pet" and the answer is Marmalade',
+]
+
+
+@pytest.mark.parametrize("text", _QUESTION_TALK)
+def test_a_security_question_talked_about_without_its_answer_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _ANSWERED)
+def test_a_security_question_answered_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+# 5. Numbers beside a code's word that are no code: a standard's number, a key's fingerprint
+# after an address, a URL's user at its host.
+_OTHER_NUMBERS = [
+    "Prüfziffer-Validierung nach ISO 7064 ist jetzt Pflicht im Formular",
+    "PGP fingerprint for releases@example.org: 4AEE 18F8 3AFD EB23 1A2B 3C4D 5E6F 7A8B 9C0D 1E2F",
+    "MONGO_URI=mongodb+srv://etl@cluster1.xy12z.mongodb.net/warehouse?authMechanism=MONGODB-X509",
+]
+
+
+@pytest.mark.parametrize("text", _OTHER_NUMBERS)
+def test_a_standard_a_fingerprint_or_a_urls_user_passes(text: str) -> None:
+    assert find_by_rules(text) is None
