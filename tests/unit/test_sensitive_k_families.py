@@ -211,3 +211,33 @@ def test_numbers_that_are_no_bank_account_pass(text: str, key: str) -> None:
 )
 def test_accounts_beside_those_words_stay_accounts(text: str) -> None:
     assert _rule(text) == "bank_account"
+
+
+# 7. A login's 账号 (a mobile number, a user name glued to the digits) is no bank account; an
+# impossible IBAN (check digits 00, 01, 99) in a fixture's field; an invoice's number under an
+# IBAN's key; an SSN's form no SSN can have.
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("BOSS直聘 账号 13800004827（手机号登录），密码 zhangwei@2024job", ""),
+        ("學校 Google Classroom 帳號 s1120483@stu.tp.edu.tw 密碼 Chiayi2011", ""),
+        ("payouts fixture:\n  iban: DE00123456789012345678", ""),
+        ("fragt der Nutzer beim Handwerker nach, Rechnung Nr. 2026-118", "iban_empfänger"),
+        ('{"tool":"form.validate","result":{"ssn":"invalid: 000-12-3456 cannot start with 000"}}', ""),
+    ],
+)
+def test_logins_fixtures_and_impossible_numbers_are_no_account_or_id(text: str, key: str) -> None:
+    assert _filter(text, key) not in ("bank_account", "government_id")
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("银行账号 6222 0212 3456 7890 123，工商银行", ""),
+        ("账号 6222021234567890123 户名 张伟", ""),
+        ("payouts:\n  iban: DE89370400440532013001", ""),
+        ("DE44 5001 0517 5407 3249 31", "iban_empfänger"),
+    ],
+)
+def test_accounts_beside_those_words_stay_accounts_too(text: str, key: str) -> None:
+    assert _rule(text, key) == "bank_account"

@@ -209,10 +209,18 @@ _CJK_VIRTUAL = re.compile(r"(?:가상|虚拟|虛擬|バーチャル)\s*$")
 _CJK_ANOTHER_NUMBER = re.compile(r"주문|주문번호|결제|예약|订单|訂單|注文|予約|参考|參考|참조")
 
 
+# 账号 and 帳號 are a login's account too: a user name glued to the digits ("帳號 s1120483@..."),
+# or a mainland mobile number the login is ("账号 13800004827（手机号登录）").
+_LOGIN_ACCOUNT = re.compile(r"(?:账号|帳號)[^\d\n]{0,12}?(?:[A-Za-z_.]\d|1[3-9]\d{9}(?!\d))")
+
+
 def cjk_account(text: str) -> bool:
-    """An account after a Chinese, Japanese or Korean account word (not a virtual one's)."""
+    """An account after a Chinese, Japanese or Korean account word (not a virtual one's, nor
+    a login's)."""
     for m in _CJK_ACCOUNT_RE.finditer(text):
         if _CJK_VIRTUAL.search(text, max(0, m.start() - 4), m.start()) or _CJK_ANOTHER_NUMBER.search(m.group()):
+            continue
+        if _LOGIN_ACCOUNT.match(text, m.start()) and not m.group().startswith(("银行", "銀行")):
             continue
         return True
     return False

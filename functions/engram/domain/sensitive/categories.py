@@ -78,6 +78,7 @@ _NUMBER = re.compile(r"[A-Za-z]{0,3}\d(?:[\d\s\-./]*\d)?")
 _INSTITUTION_LABEL = re.compile(
     r"\b(?:hospital|patient|mrn|member(?:ship)?|juror|jury|employee|staff|student|pupil|order|invoice|ticket|case"
     r"|claim|policy|booking|reservation|confirmation|tracking|ref(?:erence)?|customer|badge|library|loyalty"
+    r"|rechnung|factura|facture|fattura|faktura|fatura|factuur"
     # an account that is not at a bank, as the rules read it ("patient account 00488213")
     r"|(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club)\s+(?:account|acct))"
     r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*[:#=]?\s*$"

@@ -19,6 +19,7 @@ from engram.domain.sensitive.categories import (
     WORDS,
     SensitiveMatch,
     id_digits,
+    numbers_of_other_institutions,
     sensitive_match,
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
@@ -129,7 +130,7 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     # "tokenized (vault id 7f3e1c90-...)" holds no card)
     digits = id_digits(text) if rule in NEEDS_DIGITS else sum(map(str.isdigit, text))
     pointer = rule == SECRET and _not_the_secret(text, key)
-    holds = rule != GOVERNMENT_ID or holds_an_id(text)
+    holds = holds_an_id(text) if rule == GOVERNMENT_ID else not (rule == BANK and numbers_of_other_institutions(text))
     if rule is not None and text.strip() and not pointer and holds and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
     if rule is None and digits >= 3 and _code_under_key(text, key):

@@ -167,6 +167,7 @@ _NEGATED = re.compile(
 )
 
 
+_SSN_FORM = re.compile(r"\d{3}-\d{2}-\d{4}")
 # Mexico's RFC of a company: three letters, a date, three characters (a person's has four letters).
 _COMPANY_RFC = re.compile(r"(?<![A-ZÑ&])[A-ZÑ&]{3}\d{6}[A-Z\d]{3}(?![A-Z\d])")
 
@@ -179,6 +180,8 @@ def _not_a_persons(text: str, word: re.Match[str], near: re.Match[str]) -> bool:
         return True
     if ein_form(near.group()) and employers_ein(text):
         return True
+    if _SSN_FORM.fullmatch(near.group()) and not ssn_like(re.sub(r"\D", "", near.group())):
+        return True  # {"ssn": "invalid: 000-12-3456 cannot start with 000"}: no SSN is issued so
     rfc = word.group().lower() == "rfc"
     return rfc and _COMPANY_RFC.search(text, word.end(), word.end() + _AFTER) is not None
 
@@ -222,7 +225,12 @@ def _names_id(text: str) -> bool:
     return any(regex.search(text) for regex in (_RULES_ID_WORD, _MORE_ID_WORDS))
 
 
+# An IBAN's form with check digits no IBAN has (00, 01, 99): a fixture's filler, no account.
+_IMPOSSIBLE_IBAN = re.compile(r"\b[A-Z]{2}(?:00|01|99)(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b")
+
+
 def _an_account(read: str) -> bool:
+    read = _IMPOSSIBLE_IBAN.sub(" ", read)
     if _no_number(read, _ACCOUNT_MIN_DIGITS) or _MASKED.search(read) or NOT_A_BANK_AFTER.search(read):
         return False
     if longest_id_number(read) < _ACCOUNT_MIN_DIGITS:
