@@ -241,3 +241,39 @@ def test_logins_fixtures_and_impossible_numbers_are_no_account_or_id(text: str, 
 )
 def test_accounts_beside_those_words_stay_accounts_too(text: str, key: str) -> None:
     assert _rule(text, key) == "bank_account"
+
+
+# 8. The same families in more languages (written here, not in K): a passport in Persian,
+# Urdu, Swahili, Albanian and Malay; an identity card in Russian, Kazakh and Ukrainian; a
+# company's ИНН read by the learned stage.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "شماره پاسپورت X12345678 برای بلیط",
+        "شماره گذرنامه K12345678",
+        "nambari ya pasipoti AB1234567",
+        "pasaporta nr. BA1234567",
+        "pasport no. A12345678 untuk imigresen",
+        "удостоверение личности № 041234567 для банка",
+        "ID-картка 001234567, видана 2020",
+        "идентификационный номер 3120589A001PB1",
+    ],
+)
+def test_ids_in_more_languages_are_found(text: str) -> None:
+    assert _filter(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ИНН 7701234567 КПП 770101001",
+        "мой личный номер 89161234567, звони",
+        "заявка на паспорт № 2024-0481-73",
+    ],
+)
+def test_company_and_application_numbers_in_russian_pass(text: str) -> None:
+    assert _filter(text) != "government_id"
+
+
+def test_a_taiwan_residents_new_uniform_number_is_found() -> None:
+    assert _rule("統一證號 A800000014，外籍配偶") == "government_id"

@@ -180,6 +180,8 @@ def _not_a_persons(text: str, word: re.Match[str], near: re.Match[str]) -> bool:
         return True
     if ein_form(near.group()) and employers_ein(text):
         return True
+    if word.group()[:3].lower() in ("инн", "inn") and len(re.sub(r"\D", "", near.group())) == 10:
+        return True  # a company's ИНН has ten digits (a person's twelve)
     if _SSN_FORM.fullmatch(near.group()) and not ssn_like(re.sub(r"\D", "", near.group())):
         return True  # {"ssn": "invalid: 000-12-3456 cannot start with 000"}: no SSN is issued so
     rfc = word.group().lower() == "rfc"

@@ -203,7 +203,8 @@ NATIONALITY_ID_WORDS = frozenset({"id", "ids", "identity", "national", "citizen"
 # Ids with letters, counted with their word: the Irish PPSN (mod 23 letter) and the
 # Taiwanese national id (a letter's code, then weights).
 _PPSN_RE = re.compile(r"(?<![\w])(\d{7})([A-W])([ABWTX]?)(?![\w])", re.IGNORECASE)
-_TW_ID_RE = re.compile(r"([A-Z])(?<!\w.)([12]\d{8})(?!\w)")
+# (a citizen's second digit is 1 or 2; a resident's new uniform number, since 2021, 8 or 9)
+_TW_ID_RE = re.compile(r"([A-Z])(?<!\w.)([1289]\d{8})(?!\w)")
 _TW_LETTERS = "ABCDEFGHJKLMNPQRSTUVXYWZIO"  # codes 10 to 35 in this order
 
 

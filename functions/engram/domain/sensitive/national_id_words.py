@@ -36,7 +36,8 @@ SCRIPT_ID_RE = re.compile(
     # Taiwan's resident certificate (居留證號碼), a driving licence in Hindi and Bengali
     # (DigiLocker's "ड्राइविंग लाइसेंस नंबर MH12 20190048271"; Thailand's taxpayer number is
     # the person's id by its check digit, a company's starts with 0: national_id_checks.py)
-    r"|居留[證证](?:號碼|号码|號|号)?|ड्राइविंग\s*लाइसेंस|ड्राइविंग\s*लाइसेन्स|ড্রাইভিং\s*লাইসেন্স"
+    r"|پاسپورت|گذرنامه|پاسپورٹ|удостоверени[еяю]\s+личности|id-картк[аиу]|ідентифікаційн\w+\s+номер"
+    r"|идентификационн\w+\s+номер|居留[證证](?:號碼|号码|號|号)?|ड्राइविंग\s*लाइसेंस|ड्राइविंग\s*लाइसेन्स|ড্রাইভিং\s*লাইসেন্স"
     # China's and Hong Kong's identity card and its number (身份證號碼), Bengali's NID with
     # either spelling of its "য়", Tamil's, Telugu's and Kannada's Aadhaar, Ethiopia's Fayda
     r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ"
@@ -110,6 +111,8 @@ MORE_ID_WORDS = (
     r"|passi(?:n)?\s+(?:numero|nro|nr|number)|passinumero|passinro|[čc][íi]slo\s+(?:cestovn[íi]ho\s+)?pasu"
     r"|cestovn[íi](?:ho)?\s+pas(?:u|em)?|[úu]tlev[ée]l(?:sz[áa]m|em|e|\s+sz[áa]ma)?|putovnic[aeu]|paso[šs](?:a|u)?"
     r"|pa[șşs]aport(?:ul(?:ui)?)?|pasnummer|potn(?:i|ega)\s+list(?:a)?|paso\s+numeris|pases\s+numurs"
+    # and in Swahili, Albanian, Malay ("nambari ya pasipoti AB1234567", "pasaporta nr.", "pasport no.")
+    r"|pasipoti|pasaporta|pasport"
 )
 # Tax numbers' words that a company's number has too (its words as the word splitter gives them).
 COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
@@ -138,7 +141,7 @@ MORE_ID_STEMS = frozenset(
     | {"passi", "passin", "passinumero", "passinro", "cestovní", "cestovniho", "cestovního", "cestovni"}
     | {"útlevél", "utlevel", "útlevélszám", "útlevelem", "útlevele", "putovnica", "putovnice", "putovnicu"}
     | {"pasoš", "pasos", "pasoša", "pasošu", "pașaport", "paşaport", "pașaportul", "pasnummer", "potni"}
-    | {"potnega", "paso", "pases"}
+    | {"potnega", "paso", "pases", "pasipoti", "pasaporta", "pasport"}
 )
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
