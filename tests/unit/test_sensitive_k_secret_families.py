@@ -124,3 +124,113 @@ def test_a_note_or_a_name_under_such_a_key_passes(key: str, text: str) -> None:
 )
 def test_a_keypad_or_alarm_code_in_other_languages_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 3. A password after a password word of Chinese, Vietnamese or Hindi that the word-bounded
+# rules do not reach: after an account that looks like a number (the credential decides), a
+# password "changed to" a value, a few Vietnamese words between the word and the value.
+_SCRIPT_PASSWORDS = [
+    "淘宝 账号 13912345678，密码 lihua@2023shop",
+    "帳號 88120045 密碼 Tainan#2019",
+    "服务器密码改为 Xihu!Lake_2024 了",
+    "wifi密码换成 Panda-Bamboo-77",
+    "mật khẩu wifi nhà mới bây giờ là Hoa!Sen_2024 nhé",
+    "मेरा ज़ूम पासकोड Sharma@class है",
+]
+_NOT_SCRIPT_PASSWORDS = [
+    "数据库密码改成 ${DB_PASSWORD} 了",
+    "mật khẩu DB môi trường test giờ là gì?",
+    "密码改成什么了？",
+]
+
+
+@pytest.mark.parametrize("text", _SCRIPT_PASSWORDS)
+def test_a_password_after_a_script_password_word_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None
+    assert found.rule == "secret"
+
+
+@pytest.mark.parametrize("text", _NOT_SCRIPT_PASSWORDS)
+def test_a_script_password_word_with_no_value_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 4. Passwords and codes in tables and exports: a markdown table or a CSV with a password or a
+# lock's code column, one line of a browser's export (address, user, password).
+_TABLES = [
+    "| Site | Username | Password |\n|---|---|---|\n| bank | mira | Tulip#Field42 |",
+    "| Name | Door code |\n| Tom | 4420# |",
+    "name,alarm_code\nshop,4471\nhome,9902",
+    "https://bank.example.com\tmira\tTulip#Field42!",
+    "Saved logins: https://mail.example.org | j.okafor | Harmattan#1987",
+]
+_NOT_TABLES = [
+    "| system | user | password |\n| till | manager | ask Tom |\n| wifi | staff | set on first login |",
+    "| field | description |\n| password | the user's password, 12+ chars |",
+    "staff_id,name,door_code\n07,Tom,see Tom\n08,Ayesha,",
+    "signal,pin\nSDA,21\nSCL,22",
+    "order_id,name,code\n1234,Tom,4420",
+    "| room | door | notes |\n| 12 | 4420 | blue door |",
+]
+
+
+@pytest.mark.parametrize("text", _TABLES)
+def test_a_password_or_a_code_in_a_table_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_TABLES)
+def test_a_table_without_one_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 5. What developers and operators paste: a CLI that prints a secret and its output, a
+# service's auth said to be a value now, a default account's password after its name, a key
+# named in another language with a random value, a key in a URL under a provider's own
+# parameter name, a webhook key after a full-width colon, recovery codes of letters and digits
+# or named in Arabic, Hebrew or German.
+_DEV_SECRETS = [
+    "pass show work/vpn\nTulip#Field42",
+    "op read op://Private/github/password\nK9v!ramp-Otter",
+    'the new smtp auth: "Mq8!river-Stone"',
+    "administrator:password2024 works on the old NAS",
+    "clé API : 9b7e2c41f08a4d36a15e7c9204fb83d1",
+    "API-Schlüssel für den Shop: sk9b7e2c41f08a4d36a15e7",
+    "llave del webhook 7c3e9a1f4b284d6e9f0218a5",
+    "密钥：9b7e2c41f08a4d36a15e7c9204fb83d1",
+    "GET https://api.example.com/v2/data?city=Oslo&app_key=f3a91c0b7d2e48a6b5c4d3e2",
+    "钉钉机器人 secret：SEC7c3e9a1f4b284d6e9f0218a5c7e3b641",
+    "GitHub recovery codes:\n9f3a-2c81 7d4e-b6f0 a1c9-5e02",
+    "رموز الاحتياطي: 4471-2209-1180",
+    "קודי גיבוי: 4471-2209 1180-5521",
+    "Aktivierungs-ID für ELSTER: 7QK2-M4XP-9R1T",
+]
+_NOT_DEV_SECRETS = [
+    "vault kv get -field=password secret/prod/db",
+    "vault kv get -field=password secret/prod/db\n<paste output here>",
+    "vault kv get -field=password secret/prod/db\nError reading secret/prod/db: permission denied",
+    "redis auth is now enabled on the primary",
+    "auth is now handled by Okta",
+    "ключ от API лежит в Vault, не в коде",
+    "публичный ключ: 9b7e2c41f08a4d36a15e7c9204fb83d1",
+    "klucz publiczny a7f2c8e3f41c9e2b w repo",
+    "https://example.com/page?appid=com.example.app",
+    "backup codes: this-that and more-stuff",
+    "backup codes regenerated on 2024-05-01 and 2024-06-01",
+    'recovery codes stored in 1Password under "github"',
+    "admin:adminpanel is the route name",
+    "chave pix aleatória: 7c9e6679-7425-40de-944b-e07fc1f90ae7",
+    "klucz idempotencji: 4f1c9a7e2b8d4c6fa1e3",
+    "ключ от API тестовый: test_0000000000000000",
+]
+
+
+@pytest.mark.parametrize("text", _DEV_SECRETS)
+def test_a_secret_as_developers_paste_it_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_DEV_SECRETS)
+def test_the_same_words_with_no_secret_pass(text: str) -> None:
+    assert find_by_rules(text) is None

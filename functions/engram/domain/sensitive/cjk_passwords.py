@@ -9,13 +9,16 @@ from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER
 from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
+# What a password was changed or set to ("数据库密码改成 Longjing#Hangzhou_66 了", "密码设为 ...",
+# "パスワードを ... に変更" is read by the word and its particle).
+_CHANGED_TO = r"改成|改为|改為|换成|換成|设成|設成|设为|設為|设置为|設置為|变成|變成|更新为|更新為|重置为|重置為"
 # Chinese, Japanese and Korean write no space between the word and what follows it
 # ("密码是abc12345", "パスワードはhunter2です", "비밀번호는hunter2"), so the word-bounded
 # rules never see the word. Here the word, any particles or marks, then a run of
 # ASCII: in CJK text that run is the value.
 _CJK_PASSWORD_RE = re.compile(
     r"(?:密码|密碼|口令|パスワード|暗証番号|暗証コード|シークレット|비밀번호|비번|(?:PIN|pin)\s?(?:码|碼|コード|번호))"
-    r"\s*(?:(?:是|为|為|：|:|は|が|を|는|은|가|이|=|-|—|「|『|“)\s*)*"
+    r"\s*(?:(?:是|为|為|：|:|は|が|を|는|은|가|이|=|-|—|「|『|“|" + _CHANGED_TO + r")\s*)*"
     r"(?P<v>[!-~]{4,})"
 )
 

@@ -195,7 +195,9 @@ _RECOVERY_WORD = re.compile(
     r"|odzyskiwani)\w*|yedek\s+kod\w*|kurtarma\s+kod\w*|код\w*\s+восстановлени\w*|резервн\w+\s+код\w*"
     r"|záložní\s+kód\w*|kódy\s+pro\s+obnovení|reservkod\w*|reservekode\w*|aktivierungscode\w*|activatiecode\w*"
     r"|codes?\s+d['’]\s*activation|c[óo]digos?\s+de\s+activa[cç]\w+|codic[ei]\s+di\s+attivazione|kod\w*\s+aktywac\w+"
-    r"|код\w*\s+активаци\w*)(?![\w])|恢复码|备用码|備用碼|復元コード|バックアップコード|복구\s*코드|백업\s*코드",
+    r"|код\w*\s+активаци\w*|aktivierungs-?id|wiederherstellungs-?schl[üu]ssel)(?![\w])|恢复码|备用码|備用碼|復元コード|バックアップコード|리커버리\s*코드|복구\s*코드|백업\s*코드"
+    # (Arabic's and Hebrew's recovery and backup codes: "رمز الاستعادة لحساب المحاسبة: 8391-2047-5563")
+    r"|(?:رمز|رموز|كود|أكواد)\s*(?:ال)?(?:استعادة|استرداد|احتياطي)|קוד(?:י)?\s*(?:ה)?(?:שחזור|גיבוי)",
     re.IGNORECASE,
 )
 _RECOVERY_VALUE = re.compile(
@@ -313,7 +315,8 @@ _CODE_PREFIXES = (
     ),
     *("msimbo", "šifr", "sifr", "şifr", "lykilor", "backup", "sicherungscode", "herstelcode", "återställningskod"),
     *("aterstallningskod", "gjenopprettingskod", "gendannelseskod", "palautuskood", "varakood", "kurtarma", "záložní"),
-    *("reservkod", "reservekod", "aktivierungscode", "activatiecode", "activation", "activación", "activacion"),
+    *("reservkod", "reservekod", "aktivierungscode", "aktivierungs", "activatiecode", "activation", "activación"),
+    *("activacion",),
     *("ativação", "ativacao", "attivazione", "aktywac", "активаци", "immeuble", "palavra", "säkerhetskod"),
     *("pinkod", "pinkoodi", "koodi", "kodu", "kodem", "kody", "kodą", "kód", "kode", "codes", "пин", "пін"),
     *("код", "смс", "одноразов", "κωδικ", "комбинац", "резервн", "cryptogramme", "confidentiel"),

@@ -34,6 +34,12 @@ _SYMBOLS = frozenset("!@#$%^&*~_+=?<>|-")
 _PRODUCT = re.compile(r"[A-Za-z]+[\-_]?[A-Za-z]?\d+(?:[.\-]\d+)*[A-Za-z]?", re.IGNORECASE)
 
 
+def chosen_password(pw: str) -> bool:
+    """A password that looks chosen: eight characters or more, three of lower case, capitals,
+    digits and symbols, a digit among them, no product's or version's name."""
+    return bool(pw) and _chosen(pw)
+
+
 def _chosen(pw: str) -> bool:
     pw = pw.rstrip(".,;:)(\"'!?") if pw[-1:] in ".,;:)\"'" else pw.rstrip(".,;)(\"'")
     if len(pw) < 8 or _PRODUCT.fullmatch(pw) or "://" in pw or pw.count(".") > 1:
@@ -91,7 +97,11 @@ def user_password_pair(text: str) -> bool:
             if _USER.fullmatch(user) and not user.isdigit() and (_pair(user, pw) or _default_of(user, pw)):
                 return True
     if ":" in text:
-        return any(_pair(m.group("user"), m.group("pw")) for m in _COLON_PAIR.finditer(text))
+        # (an account every system has with a default nobody changed: "admin:admin123 still works")
+        return any(
+            _pair(m.group("user"), m.group("pw")) or _default_of(m.group("user"), m.group("pw"))
+            for m in _COLON_PAIR.finditer(text)
+        )
     return False
 
 

@@ -1,13 +1,19 @@
 """A password manager's or a browser's export as CSV: a header row naming a password column,
 then rows; a row that holds a value in that column holds a password ('"name","url","username",
 "password"' then '"GitHub","https://github.com","mira","Tulip#Field42"'). An empty, masked or
-hidden cell holds none ('"********"', '"(hidden)"', '""'), and the header alone names columns."""
+hidden cell holds none ('"********"', '"(hidden)"', '""'), and the header alone names columns.
+A markdown table is read the same way ('| system | user | password |'), and so is a column of
+a lock's codes ('staff_id,name,door_code' then '07,Tom,4420'), whose cells must be codes. One
+line of an export with no header, a site's address, its user and a chosen password
+('https://portal.example.gov | dwhitcombe | Tr0ub4dor&Lamp'), is a password too."""
 
 from __future__ import annotations
 
 import csv
 import re
 
+from engram.domain.sensitive.credential_pairs import chosen_password
+from engram.domain.sensitive.keys import POINTER_VALUE
 from engram.domain.sensitive.secret_values import pointer
 
 _PASSWORD_COLUMN = re.compile(r"password|passwort|passwd|pwd|pass|contraseña|senha|mot de passe|wachtwoord", re.I)
@@ -16,30 +22,71 @@ _COLUMN = re.compile(r"(?:login[_ ])?(?:" + _PASSWORD_COLUMN.pattern + ")", re.I
 # A bare "pass" column is a result's or a travel pass's ("student,score,pass"), a password's
 # only beside whose login it is ("user,pass").
 _LOGIN_COLUMN = re.compile(r"(?:login[_ ])?(?:user(?:name)?|login|e-?mail|url|uri|site|website|account)", re.I)
+# A column of a lock's or a keypad's codes, or of PINs ("door_code", "alarm pin", "keysafe").
+_CODE_COLUMN = re.compile(
+    r"(?:door|gate|alarm|safe|lock|keypad|keysafe|key_safe|lockbox|locker|garage|entry|building|alarm_panel)"
+    r"[_ \-]?(?:code|pin|combo|combination)?|(?:pin|pin[_ \-]?code|passcode|entry[_ \-]?code|access[_ \-]?code)",
+    re.I,
+)
+_HEADER_WORD = re.compile(_PASSWORD_COLUMN.pattern + r"|code|pin|safe|combo|combination|lock", re.I)
+_CODE_CELL = re.compile(r"[#*]?\d{4,8}[#*]?")
 _MAX_ROWS = 200
 _MAX_HEADERS = 20
+_RULE_ROW = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
+
+
+def _cells(line: str) -> list[str]:
+    """A row's cells: a markdown table's between its pipes, a CSV's as CSV reads them."""
+    if "|" in line:
+        inner = line.strip()
+        inner = inner[1:] if inner.startswith("|") else inner
+        inner = inner[:-1] if inner.endswith("|") else inner
+        return inner.split("|")
+    return next(csv.reader([line]), [])
 
 
 def exported_password(text: str) -> bool:
-    lines = text.strip().splitlines()
+    lines = [line for line in text.strip().splitlines() if not _RULE_ROW.fullmatch(line.strip())]
     at, headers = 0, 0
     while at < len(lines) - 1 and headers < _MAX_HEADERS:
         line = lines[at]
         at += 1
-        if "," not in line or _PASSWORD_COLUMN.search(line) is None:
+        if ("," not in line and "|" not in line) or _HEADER_WORD.search(line) is None:
             continue
         headers += 1
-        header = [c.strip().lower() for c in next(csv.reader([line]))]
+        header = [c.strip().lower() for c in _cells(line)]
         columns = [i for i, name in enumerate(header) if _password_column(name, header)]
-        if not columns or len(header) < 2:
+        codes = [i for i, name in enumerate(header) if _CODE_COLUMN.fullmatch(name)]
+        if not (columns or codes) or len(header) < 2:
             continue
-        for row in csv.reader(lines[at : at + _MAX_ROWS]):
+        for row in map(_cells, lines[at : at + _MAX_ROWS]):
             if len(row) != len(header):
                 break  # the table ended
             at += 1  # (a row is read once, never again as a header)
-            if any(_a_password(row[i]) and row[i].strip().lower() != header[i] for i in columns):
+            if _holds_one(row, header, columns, codes):
                 return True
     return False
+
+
+def _holds_one(row: list[str], header: list[str], columns: list[int], codes: list[int]) -> bool:
+    if any(_a_password(row[i]) and row[i].strip().lower() != header[i] for i in columns):
+        return True
+    return any(_CODE_CELL.fullmatch(row[i].strip()) and len(set(row[i].strip())) > 1 for i in codes)
+
+
+# One line of an export: a site's address, its user and its password, set apart by pipes,
+# tabs or semicolons ("https://portal.cityutilities.gov | dwhitcombe | Tr0ub4dor&Lamp").
+_EXPORT_LINE = re.compile(
+    r"https?://[^\s|;\t]+[ \t]*([|;\t])[ \t]*(?P<user>[^\s|;\t]{2,64})[ \t]*\1[ \t]*"
+    r"(?P<pw>[^\s|;\t]{8,64})(?![^\s|;\t])"
+)
+
+
+def exported_line(text: str) -> bool:
+    return any(
+        chosen_password(m.group("pw")) and "://" not in m.group("pw") and not pointer(m.group("pw"))
+        for m in _EXPORT_LINE.finditer(text)
+    )
 
 
 def _password_column(name: str, header: list[str]) -> bool:
@@ -52,4 +99,6 @@ def _a_password(cell: str) -> bool:
     value = cell.strip()
     if len(value) < 4 or pointer(value) or _PASSWORD_COLUMN.fullmatch(value) is not None:
         return False  # (a header written again is no row)
+    if POINTER_VALUE.match(value) or (value.count(" ") >= 2 and not any(c.isdigit() for c in value)):
+        return False  # (a note in the cell: "ask Tom", "set on first login")
     return value.lower() not in ("null", "none", "hidden", "n/a")

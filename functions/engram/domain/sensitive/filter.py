@@ -315,8 +315,16 @@ _CREDENTIAL_WORDS = frozenset(
 )
 
 
+# (and in scripts that run the word into the words around it: "账号 13800004827（手机号登录），
+# 密码 zhangwei@2024job", "帳號 ... 密碼 Chiayi2011", "mật khẩu")
+_CREDENTIAL_IN_SCRIPT = re.compile(
+    r"密码|密碼|口令|パスワード|暗証|비밀번호|비번|סיסמ|كلمة\s*(?:ال)?(?:سر|مرور)|पासवर्ड|รหัสผ่าน|mật\s+khẩu"
+)
+
+
 def _unless_a_credential(text: str, digits: int, words: frozenset[str], rule: str) -> SensitiveMatch:
-    if words & _CREDENTIAL_WORDS and has_secret(text, digits, words):
+    named = words & _CREDENTIAL_WORDS or (not text.isascii() and _CREDENTIAL_IN_SCRIPT.search(text))
+    if named and has_secret(text, digits, words):
         return sensitive_match(SECRET)
     return sensitive_match(rule)
 

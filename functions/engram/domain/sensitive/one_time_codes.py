@@ -58,9 +58,10 @@ _VALUE_RE = re.compile(_VALUE)
 _CODE_WORD_RE = re.compile(_CODE_WORD, re.IGNORECASE)
 # Backup codes read off their sheet: two or more codes of one shape after the words, on
 # their line or one a line below it ("MFA backup codes for ops@ account:\n 8841 2290\n 1573 0086").
+# (letters too: GitHub's are hex, "3f8a-91c2  d4e7-4b6f  9a0c-5e1d")
 _BACKUP_CODE_LIST = re.compile(
     r"\b(?:recovery|backup|2fa|mfa|scratch)\s+codes\b[^\n]{0,100}?(?:\n[ \t\-*•]*)?"
-    r"(?P<code>\d{4,5}[\- ]\d{4,5})(?:\s*,\s*|\s+)(?:[\-*•]\s*)?\d{4,5}[\- ]\d{4,5}\b",
+    r"(?P<code>[a-z\d]{4,5}[\- ][a-z\d]{4,5})(?:\s*,\s*|\s+)(?:[\-*•]\s*)?(?P<next>[a-z\d]{4,5}[\- ][a-z\d]{4,5})\b",
     re.IGNORECASE,
 )
 
@@ -68,7 +69,17 @@ _BACKUP_CODE_LIST = re.compile(
 def backup_codes(text: str, words: frozenset[str]) -> bool:
     """A list of backup codes after their name: asked before the account rules, which read
     "account" and a column of digit pairs as an account number."""
-    return "codes" in words and _BACKUP_CODE_LIST.search(text) is not None
+    return "codes" in words and any(
+        _code_shaped(m.group("code")) and _code_shaped(m.group("next")) for m in _BACKUP_CODE_LIST.finditer(text)
+    )
+
+
+def _code_shaped(code: str) -> bool:
+    # digits, or letters and digits mixed as a generator makes them: three digits at least,
+    # no word ("this-that", "code 1234")
+    return sum(c.isdigit() for c in code) >= 3 and not any(
+        len(part) > 2 and part.isalpha() for part in re.split(r"[\- ]", code)
+    )
 
 
 # A BitLocker recovery key: 48 digits in eight groups of six.

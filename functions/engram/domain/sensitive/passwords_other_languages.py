@@ -37,7 +37,7 @@ _LATIN_WORDS = (
 )
 _SCRIPT_WORDS = (
     r"كلمة\s*المرور|كلمة\s*السر|كلمة\s*مرور|الباسورد|باسورد|الرقم\s*السري|رمز\s*المرور|رمز\s*عبور|گذرواژه"
-    r"|پاس\s*ورڈ|סיסמ[הא]|הסיסמ[הא]|पासवर्ड|कूटशब्द|পাসওয়ার্ড|รหัสผ่าน|கடவுச்சொல்|పాస్‌?వర్డ్|პაროლი|გაროლი"
+    r"|پاس\s*ورڈ|סיסמ[הא]|הסיסמ[הא]|पासवर्ड|पासकोड|पास\s+कोड|कूटशब्द|পাসওয়ার্ড|รหัสผ่าน|கடவுச்சொல்|పాస్‌?వర్డ్|პაროლი|გაროლი"
     r"|գաղտնաբառ|ពាក្យសម្ងាត់|စကားဝှက်|ລະຫັດຜ່ານ"
     # Arabic "كلمة سر", Persian "پسورد" and "رمز" (a password in Persian), Thai "รหัส" and
     # "พาสเวิร์ด", Amharic, Sinhala, Khmer, Georgian inflections
@@ -66,7 +66,10 @@ _COMPOUND_ENDS = (
 )
 # Stems whose inflections the word set cannot list ("fjalëkalimi", "лозинката", "slaptažodžio").
 _INFLECTED = ("fjalëkalim", "fjalekalim", "jelszav", "lozink", "лозинк", "парол", "slaptažod", "slaptazod", "parol")
-_TOKEN = re.compile(r"[!-~]+")
+# (a value is four characters or more: shorter runs are little words, or the pieces of a word
+# of Vietnamese whose letters with marks cut it: "môi trường" gave "m", "i", "tr", "ng", which
+# used up the words read before "Phobo!HaNoi_27")
+_TOKEN = re.compile(r"[!-~]{4,}")
 # Password managers whose names look like a value.
 _KEEPERS = frozenset(["1password", "1pass", "1pw"])
 # A letter of the scripts of _SCRIPT_WORDS (Hebrew, Arabic, Devanagari, Bengali, Tamil,

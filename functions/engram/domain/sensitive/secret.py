@@ -10,7 +10,7 @@ from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, set_for_an_account, user_password_pair
-from engram.domain.sensitive.exports import exported_password
+from engram.domain.sensitive.exports import exported_line, exported_password
 from engram.domain.sensitive.issued_codes import issued_code
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
@@ -21,6 +21,7 @@ from engram.domain.sensitive.passwords_other_languages import (
     password_in_other_language,
     quoted_password,
 )
+from engram.domain.sensitive.printed_credentials import printed_credential
 from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret_formats import providers_credential, public_or_sealed, shaped_like_a_secret
 from engram.domain.sensitive.secret_words import SECRET_STEMS, WHEN_NEEDED_ASIDE
@@ -36,6 +37,8 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     # between them ("the OTP, in case you need it, is 482913"), or one in brackets ("trading
     # password (6 digits, separate from login): 730184"): read without it too
     plain = _ASIDE.sub(" ", text)
+    if "：" in plain:  # (Chinese and Japanese write a full-width colon: "webhook key：7c3e9a1f-...")
+        plain = plain.replace("：", ": ")
     if "(" in plain and words & _ASIDE_STEMS:
         plain = _without_bracketed_asides(plain)
     return _has_secret(text, digits, words) or (plain != text and _has_secret(plain, digits, words))
@@ -87,6 +90,8 @@ def _has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or _known_by_its_look(text, words):
         return True
+    if printed_credential(text, words):
+        return True  # (a CLI's output, "auth is now `Rd1s-Quill-7720`", "ключ от API: 9b7e2c41...")
     if answered_question(text) or ("master" in words and keeper_master(text)):
         return True
     if ('"' in text or "“" in text) and security_answer(text):
@@ -117,8 +122,10 @@ def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
     the word, or said to be what someone set for an account."""
     if user_password_pair(text) or password_in_brackets(text):
         return True
-    if "\n" in text and "," in text and exported_password(text):
-        return True  # (a password manager's CSV export)
+    if "\n" in text and ("," in text or "|" in text) and exported_password(text):
+        return True  # (a password manager's CSV export, a table of passwords or of door codes)
+    if "://" in text and exported_line(text):
+        return True  # (one line of an export: "https://portal.example.gov | dwhitcombe | Tr0ub4dor&Lamp")
     return bool(words & _SET_FOR_WORDS) and set_for_an_account(text)
 
 

@@ -64,7 +64,11 @@ _SPACED_TOKEN_RE = keyed(
 # A password inside a URL or a connection string ("postgres://app:s3cret@db/app").
 _URL_CREDENTIAL_RE = re.compile(r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]*:(?P<pw>[^\s@/]+)@[\w\-.\[]", re.IGNORECASE)
 _QUERY_CREDENTIAL_RE = re.compile(
-    r"[?&;](?:access_token|api_?key|apikey|token|secret|client_secret|password|passwd|pwd|auth)=(?P<value>[^&\s;#]{6,})",
+    r"[?&;](?:access_token|api_?key|apikey|token|secret|client_secret|password|passwd|pwd|auth)=(?P<value>[^&\s;#]{6,})"
+    # a key under a provider's own name for it (OpenWeatherMap's "appid", "app_key", Azure's
+    # "subscription-key", "private_token"): a random run of letters and digits, not an app's id
+    r"|[?&;](?:appid|app_?key|appkey|subscription[\-_]key|private[\-_]token|access[\-_]key|auth[\-_]token|key)="
+    r"(?P<random>(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9_\-]{20,})(?![^&\s;#\"'])",
     re.IGNORECASE,
 )
 # Public by design: an ssh public key, a certificate, a PEM public key.
@@ -287,7 +291,7 @@ def shaped_like_a_secret(text: str) -> bool:
     if "://" in text and any(_url_password(m.group("pw")) for m in _URL_CREDENTIAL_RE.finditer(text)):
         return True
     if ("=" in text or ":" in text) and any(
-        not pointer(m.group("value")) for m in _QUERY_CREDENTIAL_RE.finditer(text)
+        not pointer(m.group("value") or m.group("random")) for m in _QUERY_CREDENTIAL_RE.finditer(text)
     ):  # "otpauth://totp/ACME:{username}?secret={base32_secret}": a template's slot
         return True
     if any(c in text for c in "=:<\"'") and secret_setting(text):
