@@ -277,3 +277,23 @@ def test_company_and_application_numbers_in_russian_pass(text: str) -> None:
 
 def test_a_taiwan_residents_new_uniform_number_is_found() -> None:
     assert _rule("統一證號 A800000014，外籍配偶") == "government_id"
+
+
+# 10. A card in an airline's or travel agent's form of payment: the brand's code glued to it.
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"tool":"airline.pay","args":{"fop":"CC","cc":"AX349831675205395","exp":"0928"}}',
+        "FP CCVI4111111111111111/0926",
+        "form of payment: CA5425233430109903 exp 03/28",
+    ],
+)
+def test_a_card_in_a_form_of_payment_is_found(text: str) -> None:
+    assert _rule(text) == "payment_card"
+
+
+@pytest.mark.parametrize(
+    "text", ["flight AX1234567890123 delayed", "VI0000000000000 is the file id", "CA4111111111111112"]
+)
+def test_brand_codes_on_other_numbers_pass(text: str) -> None:
+    assert _rule(text) != "payment_card"

@@ -220,9 +220,20 @@ def has_card(text: str) -> bool:
         return False  # a list of backup codes, whatever they add up to
     # "4532 7788 1290 4456 07/29": the expiry is not more digits of the number (nor "… 0927")
     text = _MMYY_AFTER.sub(" exp ", _EXPIRY.sub(r"\1exp ", text))
-    if any(_card_at(text, m) for m in (_CARD_RE.finditer(text) if longest_number(text) >= 12 else ())):
+    longest = longest_number(text)
+    if any(_card_at(text, m) for m in (_CARD_RE.finditer(text) if longest >= 12 else ())):
         return True
-    return _card_in_pieces(text) or _card_in_halves(text)
+    return _card_in_pieces(text) or _card_in_halves(text) or (longest >= 13 and _airline_form_of_payment(text))
+
+
+# An airline's or a travel agent's form of payment: the brand's two-letter code glued to the
+# number ("FP CCVI4111111111111111/0926", '"cc":"AX349831675205395"'): Amex, Visa, Mastercard
+# (CA, MC), Diners, JCB, Discover, UATP; brand and Luhn decide.
+_FORM_OF_PAYMENT = re.compile(r"(?<![A-Za-z0-9])(?:CC)?(?:AX|VI|CA|MC|DC|JC|DS|TP)(\d{13,19})(?![\d])")
+
+
+def _airline_form_of_payment(text: str) -> bool:
+    return any(_brand(m.group(1)) and luhn_valid(m.group(1)) for m in _FORM_OF_PAYMENT.finditer(text))
 
 
 # An identity's word before a number (South Africa's id is 13 digits with a Luhn check, as
