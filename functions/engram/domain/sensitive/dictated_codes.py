@@ -23,6 +23,8 @@ _OTHER_CODES = (
     r"|short|geo|pseudo|antwort|response|return|exit|sendung|buchung|booking|ticket|trace|track|order|bestell|referen"
     r"|invoice|rechnung|leit|airport|flughafen|hotel|zone|lager|teil|part|item|check|pr[üu]f|dial|vorwahl|steuer|tax"
     r"|zeichen|char|machine|byte|html|ansi|ascii|morse|dress|hash|qrcode|trans"
+    # (an error's code in Dutch and the Nordic languages, a product's, a colour's, a video's)
+    r"|fout|feil|fejl|fel|virhe|product|time|hex|leet|batch|lot|date|kleur|farge|f[äa]rg|v[äa]ri|land"
 )
 _CODE = (
     r"pins?|pin-?code|pincode|codes?|codice|c[óo]digo|kod|koden|kode|koder|kodem|kodu|kodunuz|koodi|k[óo]dom|codul|senha"
@@ -34,16 +36,24 @@ _CODE = (
     r"|schl[üu]ssel(?:kasten|box|tresor)|nyckelsk[åa]p\w*|n[øo]gleboks\w*|skrzynk\w*|cassett\w*|cancello|furtk\w*"
     r"|brama|bramy|gate|padlock|lucchetto|candado|cadeado|cadenas|vorh[äa]ngeschloss|k[łl][óo]dk\w*"
     r"|screen\s+time|unlock|entsperr\w*|digicode|t[üu]rcode"
-    # a lock named as such, a key safe, a wallet's or a bank's PIN and one-time code, a password
-    # word, in more languages ("the generator lock is 3 1 3 1", "замок на складе: 5-5-1-9", "la
-    # boîte à clés ... c'est 1 0 3 3", "keysafe 3 3 0 9", "MPIN ng GCash ... ay 2 8 4 6", "mật
-    # khẩu két tiền: 0 5 1 2"); a compound ending in a code's word ("beheerderscode 0 0 7 7 1",
-    # "toegangscode", "Zugangscode"), not one naming another kind of code ("postcode", "barcode")
-    r"|locks?|lås(?:et|en)?|hangslot|cijferslot|fietsslot|schloss|serrure|cerradura|fechadura|serratura|z[áa]mek|z[áa]mku|zamka|kilit\w*"
-    r"|lakat|gembok|khóa|két|замок|замка|замке|замку|сейф\w*|сигнализаци\w*|домофон\w*|кодов\w*"
-    r"|key[\s\-]?safe|keysafes?|sleutelkluis\w*|sleutelkast\w*|bo[îi]te\s+[àa]\s+cl[ée]s|n[øo]kkelboks\w*"
-    r"|nyckelbox\w*|schl[üu]sselsafe|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|chave|mot\s+de\s+passe"
+    # a wallet's or a bank's PIN and one-time code, a password word, in more languages ("MPIN
+    # ng GCash ... ay 2 8 4 6", "mật khẩu két tiền: 0 5 1 2"); a compound ending in a code's
+    # word ("beheerderscode 0 0 7 7 1", "toegangscode", "Zugangscode"), not one naming another
+    # kind of code ("postcode", "barcode")
+    r"|кодов\w*|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|mot\s+de\s+passe"
     r"|(?!" + _OTHER_CODES + r")[^\W\d_]{3,}(?:code|kode|kod|koodi)s?"
+)
+# A lock named as such or a key safe, in more languages ("the generator lock is 3 1 3 1",
+# "замок на складе: 5-5-1-9", "la boîte à clés ... c'est 1 0 3 3", "keysafe 3 3 0 9"). These
+# words name many other things too (a mutex's lock, Caps Lock, "lock in" a rate, a castle,
+# Vietnamese khóa for a course), so the number must be said to be the lock's: see _SAID_OF_IT.
+_THING = (
+    r"(?<!num\s)(?<!caps\s)(?<!scroll\s)locks?(?![\s\-]+(?:down|in|up|out)(?![\w]))"
+    r"|lås(?:et|en)?|hangslot|cijferslot|fietsslot|schloss|serrure|cerradura|fechadura|serratura"
+    r"|z[áa]mek|z[áa]mku|zamka|kilit\w*|lakat|gembok|ổ\s+khóa|khóa\s+(?:cửa|số|két|tủ|cổng)|két\s+(?:sắt|tiền)"
+    r"|замок|замка|замке|замку|сейф\w*|сигнализаци\w*|домофон\w*"
+    r"|key[\s\-]?safe|keysafes?|sleutelkluis\w*|sleutelkast\w*|bo[îi]te\s+[àa]\s+cl[ée]s|n[øo]kkelboks\w*"
+    r"|nyckelbox\w*|schl[üu]sselsafe|chave(?!\s+(?:de\s+fenda|inglesa))"
 )
 _OTHER_NUMBER = (
     r"order|orders|phone|tel|telephone|mobile|call|calls|ext|fax|reference|ref|tracking|parcel|invoice|ticket"
@@ -52,7 +62,7 @@ _OTHER_NUMBER = (
     r"|bestellung|bestellnummer|telefon|teléfono|tel[ée]fono|t[ée]l[ée]phone|telefone|pedido|commande|ordine"
     r"|bestelling|zam[óo]wienie|sipari[şs]|numer\s+telefonu|referencia|r[ée]f[ée]rence|riferimento"
     r"|ssn|social|passport|licen[cs]e|iban|account|sort|routing|card|tarjeta|karte|carte|nhs|insurance"
-    r"|steps?|page|pages|row|seat|table|chapter|exercise"
+    r"|steps?|page|pages|row|seat|table|chapter|exercise|days|floors|levels|rooms|phases?|waves?|rounds?|groups?|gruppen?|thứ"
     r"|đơn\s+hàng|điện\s+thoại|sđt|phòng|телефон\w*|заказ\w*|квартир\w*"
     r"|hotline|helpline|support|contact|ruf\w*|anruf\w*|llam\w*|appel\w*|chiam\w*|bel|zadzwo\w*|ring"
     r"|aadhaar|bsn|pesel|tax|vat|fiscale?|steuer\w*|nif|nie|dni|cpf|id|identit\w+"
@@ -63,6 +73,8 @@ _KEYWORD = re.compile(
     + NAMED_CODE
     + r")|(?P<code>"
     + _CODE
+    + r")|(?P<thing>"
+    + _THING
     + r")|(?P<other>"
     + _OTHER_NUMBER
     + r"))(?![\w])",
@@ -73,16 +85,25 @@ _KEYWORD = re.compile(
 # alarm's or a lock's word ("รหัสกันขโมย ... 1 9 7 3", "警備の解除番号は 8 4 0 2", "보안 해제
 # 번호는 6 1 3 8", "קוד חד פעמי: 6 1 9 4 0 2"); a phone's, an order's or a room's is another number.
 _SCRIPT_KEYWORD = re.compile(
-    r"(?P<code>รหัส|กุญแจ|ตู้เซฟ|กันขโมย|ล็อค|暗証|解除|警備|セキュリティ|パスワード|キーボックス|金庫|ロック|コード|ダイヤル"
-    r"|密码|密碼|口令|验证码|驗證碼|解锁|解鎖|门禁|門禁|保险箱|保險箱|保险柜|锁|鎖|비밀번호|비번|보안|해제|도어락|금고|자물쇠|코드"
-    r"|인증|קוד|סיסמ|אזעקה|כספת|מנעול|كود|رمز|كلمة\s*(?:السر|المرور)|الرقم\s*السري|إنذار|انذار|خزنة|بوابة|पिन|कोड"
-    r"|पासवर्ड|पासकोड|ताला|लॉकर|तिजोरी)"
+    r"(?P<code>รหัส|暗証|パスワード|コード(?![゠-ヿ]|進行)|密码|密碼|口令|验证码|驗證碼|비밀번호|비번|코드(?!\s*진행)|인증"
+    r"|קוד|סיסמ|كود|رمز|كلمة\s*(?:السر|المرور)|الرقم\s*السري|पिन|कोड|पासवर्ड|पासकोड)"
+    # (a chord's progression is no code, コード進行 4 5 3 6; nor rock music, ロックバンド; nor a
+    # chain store, 连锁店; nor a lockdown, ล็อคดาวน์)
+    r"|(?P<thing>กุญแจ|ตู้เซฟ|กันขโมย|ล็อค(?!ดาวน์)|解除|警備|セキュリティ|キーボックス|金庫|ロック(?![゠-ヿ])|ダイヤル"
+    r"|解锁|解鎖|门禁|門禁|保险箱|保險箱|保险柜|(?<![连連])[锁鎖]|보안|해제|도어락|금고|자물쇠"
+    r"|אזעקה|כספת|מנעול|إنذار|انذار|خزنة|بوابة|ताला|लॉकर|तिजोरी)"
     r"|(?P<other>電話|电话|携帯|手机|手機|전화|휴대폰|핸드폰|هاتف|جوال|موبايل|טלפון|נייד|โทร|เบอร์|फ़ोन|फोन|मोबाइल|注文|订单"
-    r"|訂單|주문|طلب|הזמנה|คำสั่งซื้อ|部屋|房间|号室|호실|郵便|邮编|우편|ห้อง|غرفة|חדר|ทะเบียน|会員|会员|회원)"
+    r"|訂單|주문|طلب|הזמנה|คำสั่งซื้อ|部屋|房间|号室|호실|郵便|邮编|우편|ห้อง|غرفة|חדר|ทะเบียน|会員|会员|회원|進行|진행)"
 )
+# What may stand between a lock's word and its number: a few words, no clause's end or comma
+# ("the shed lock is 4 0 7 2", "keysafe by the back door: 6 1 0 4", "金庫の番号は 8 0 1 7"),
+# not "mutex lock contention benchmark: ran with 1 2 4 8 threads" or "kilit taşı, adımlar 1 2 3".
+_BREAK = re.compile(r"[\d;!?,，、。；！？\n]|(?<!\.)\.(?!\.)")
+_SAID_OF_IT_WORDS = 5
+_SAID_OF_IT_CHARS = 40
 _UNIT_AFTER = re.compile(
     r"\s*(?:mg|kg|g|ml|l|cm|mm|km|m|%|€|\$|£|usd|eur|gbp|cents?|euros?|dollars?|pounds?|years?|days?|hours?"
-    r"|minutes?|min|times|people|pm|am|h|uhr|percent)\b",
+    r"|minutes?|min|times|people|pm|am|h|uhr|percent|threads?|cores?|workers?|nodes?)\b",
     re.IGNORECASE,
 )
 # How a code was passed on, not what the number is ("am Telefon gesagt", "on the phone").
@@ -114,24 +135,41 @@ def dictated_code(text: str) -> bool:
     ends = [end for end, _, _ in keywords]
     for start in runs:
         # the nearest word before the number decides: a code's, not another number's
+        # (a lock's word the number is not said of leaves the word before it to decide: "code
+        # de la boîte à clés pour l'airbnb de Bordeaux, c'est 3 7 1 9")
         at = bisect.bisect_right(ends, start) - 1
-        if at >= 0 and keywords[at][1] >= start - _LOOK_BACK and keywords[at][2]:
-            return True
+        while at >= 0 and keywords[at][1] >= start - _LOOK_BACK:
+            end, _, kind = keywords[at]
+            if kind == "code" or (kind == "thing" and _said_of_it(text[end:start])):
+                return True
+            if kind == "other":
+                break
+            at -= 1
     return False
 
 
-def _keywords(text: str, upto: int) -> list[tuple[int, int, bool]]:
-    """Each word before ``upto`` that names a code or another number: (end, start, a code's),
+def _said_of_it(gap: str) -> bool:
+    """Whether the words between a lock's word and a number say the number is the lock's."""
+    return len(gap) <= _SAID_OF_IT_CHARS and not _BREAK.search(gap) and len(gap.split()) <= _SAID_OF_IT_WORDS
+
+
+def _keywords(text: str, upto: int) -> list[tuple[int, int, str]]:
+    """Each word before ``upto`` that names a code, a lock or another number: (end, start, its
+    kind: "code", "thing" or "other"),
     in the order of their ends. Read once over the text, not once per number: a long text of
     dictated numbers asked the words before each of them again (90,000 characters of "x 1-2-3"
     took 7 s)."""
     manner = [m.span() for m in _MANNER.finditer(text, 0, upto)]
-    found = [(m.end(), m.start(), m.group("code") is not None) for m in _KEYWORD.finditer(text, 0, upto)]
+    found = [(m.end(), m.start(), _kind(m)) for m in _KEYWORD.finditer(text, 0, upto)]
     if not text.isascii():
-        found += [(m.end(), m.start(), m.group("code") is not None) for m in _SCRIPT_KEYWORD.finditer(text, 0, upto)]
+        found += [(m.end(), m.start(), _kind(m)) for m in _SCRIPT_KEYWORD.finditer(text, 0, upto)]
         found.sort()
     if manner:
         # (both in the order of the text: a word inside a manner's span is left out)
         starts = [a for a, _ in manner]
         found = [k for k in found if (i := bisect.bisect_right(starts, k[1]) - 1) < 0 or k[0] > manner[i][1]]
     return found
+
+
+def _kind(m: re.Match[str]) -> str:
+    return "code" if m.group("code") is not None else "thing" if m.group("thing") is not None else "other"

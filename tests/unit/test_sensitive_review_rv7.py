@@ -1,0 +1,67 @@
+"""Review of session 10's held-out K fixes (rv7): look-alikes the new rules refused, hand-written
+as people store them in an assistant's memory, each seen red on main before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules, find_sensitive
+
+# 1. f7d8105 read any three single digits within 100 characters after a lock's word as its code,
+# and the lock's words it added name other things too: a mutex, Caps/Num Lock, "lock in", a
+# castle (Schloss, замок), Vietnamese khóa (a course), a chain store (连锁), rock music
+# (ロック), a chord (コード進行, 코드 진행), an error's code fused in Dutch and Nordic words.
+_NOT_A_LOCKS_CODE = [
+    "lịch học khóa tiếng Anh của bé: thứ 2 4 6, 17h30 đến 19h",
+    "con đăng ký khóa bơi mùa hè, học thứ 3 5 7 buổi sáng",
+    "khóa luận tốt nghiệp gồm chương 1 2 3 4",
+    "Turn on Num Lock first, then the arrow keys are 8 4 6 2 on the keypad",
+    "Caps Lock is stuck; keys 1 2 3 still type symbols",
+    "mutex lock contention benchmark: ran with 1 2 4 8 threads",
+    "Sprint board: lock down scope for stories 4 5 6",
+    "Schloss Neuschwanstein Führung: wir sind Gruppe 2 3 4 im Plan",
+    "the castle (Schloss) is open days 1 2 3 4 of the festival",
+    "замок XII века, экскурсия в 1 2 3 зале",
+    "kilit taşı, adımlar 1 2 3 4",
+    "locks changed on floors 2 3 4 last month",
+    "room lock battery swapped in rooms 2 4 6",
+    "王道進行のコード進行は 4 5 3 6 で、カノン進行とは違う",
+    "好きなコード進行: 1 5 6 4",
+    "코드 진행 1 5 6 4 로 연습하기",
+    "ロックバンドのセトリ: 1 2 3 曲目はアンコール",
+    "连锁店第 3 4 5 家分店下个月开业",
+    "chave de fenda tamanho 3 4 5",
+    "did leetcode problems 1 2 3 today",
+    "foutcode 5 2 1 op de vaatwasser",
+    "feilkode 4 0 4 på nettsiden",
+    "felkod 4 0 4 när jag öppnar sidan",
+    "virhekoodi 5 0 3 palvelimelta",
+    "productcode 4 4 1 2 staat op de doos",
+    "timecode 1 0 0 0 on the second camera",
+    "OTP rollout: phases 1 2 3 done",
+    "MFA enrolment wave 1 2 3 finished last week",
+]
+# ... while a number said to be the lock's, in the same languages, is still its code.
+_A_LOCKS_CODE = [
+    "the shed lock is 4 0 7 2, spare key under the pot",
+    "keysafe by the back door: 6 1 0 4",
+    "замок на гараже 7-3-0-8",
+    "la boîte à clés de l'appartement : 2 8 1 4",
+    "ổ khóa xe đạp 3 9 1 7",
+    "mật khẩu két sắt 8 8 2 1",
+    "金庫の番号は 8 0 1 7 です",
+    "보안 해제 번호는 6 1 3 8",
+    "cijferslot van de schuur 4 4 0 9",
+    "Schloss am Fahrradkeller: 7 3 1 5",
+    "the lock on the bike shed is 5 5 2 1",
+]
+
+
+@pytest.mark.parametrize("text", _NOT_A_LOCKS_CODE)
+def test_a_list_after_another_sense_of_a_locks_word_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", _A_LOCKS_CODE)
+def test_a_number_said_to_be_the_locks_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
