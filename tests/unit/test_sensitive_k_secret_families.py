@@ -234,3 +234,44 @@ def test_a_secret_as_developers_paste_it_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _NOT_DEV_SECRETS)
 def test_the_same_words_with_no_secret_pass(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 6. A password named with what kind it is after the word, as French, Spanish, Portuguese and
+# Italian say it ("mot de passe provisoire reçu par courrier : 83 41 97 02"); Argentina's AFIP
+# "clave fiscal" with a chosen password; a Korean security card's cell and code; Spain's Cl@ve
+# PIN; a code a 3-D Secure or one-time prompt asked for, passed on by the user.
+_NAMED_AFTER = [
+    "mot de passe provisoire reçu par courrier : 83 41 97 02",
+    "contraseña temporal enviada por SMS: Kp7!mar22",
+    "la senha provisória é Ipe#Roxo2024",
+    "password temporanea: Gatto!Nero7",
+    "AFIP: usuario 20318457299, clave fiscal Tango#Buenos2023",
+    "보안카드 35번 1842",
+    "보안카드 번호 12번: 5730",
+    "Cl@ve PIN recibido por SMS: 7QK",
+    'the bank app said "enter the one-time code we sent"; she read out 448 120 to me',
+    "3-D Secure prompt on checkout, customer typed 551 204 into the chat",
+]
+_NOT_NAMED_AFTER = [
+    "le mot de passe provisoire est trop court",
+    "la contraseña temporal caduca en 24 horas",
+    "mot de passe provisoire : voir le courrier",
+    "senha provisória: enviada por e-mail",
+    "la clave fiscal se tramita en la AFIP",
+    "RFC del despacho, clave fiscal: DLM180312KT4",
+    "보안카드 분실 신고는 1588-1234로",
+    "보안카드 재발급 2024년",
+    "Cl@ve PIN: solicitado, llegará por SMS",
+    "3DS failed, user typed 4 times",
+    "user pasted 582 913 into chat",
+]
+
+
+@pytest.mark.parametrize("text", _NAMED_AFTER)
+def test_a_password_or_code_named_in_these_ways_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_NAMED_AFTER)
+def test_the_same_words_without_the_value_pass(text: str) -> None:
+    assert find_by_rules(text) is None

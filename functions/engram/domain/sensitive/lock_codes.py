@@ -82,6 +82,13 @@ _CJK_ONE_TIME_CODE_RE = re.compile(
 )
 
 
+# A Korean bank's security card ("보안카드"): a numbered cell and its code ("보안카드 번호 07번: 4829",
+# "보안카드 35번 1842"); Japan's "乱数表" the same. Its number alone, a hotline or a year is none.
+_SECURITY_CARD_RE = re.compile(
+    r"(?:보안\s*카드|乱数表)(?:\s*번호)?\s*(?:no\.?\s*)?\d{1,2}\s*(?:번|番)\s*(?:[:：]|은|는|의|は)?\s*(?P<value>\d{2,4})(?![\d\-])"
+)
+
+
 # The code first, then what it opens ("0419 is the code for the lockbox at the lake house").
 _REVERSED_LOCK_RE = re.compile(
     r"(?<![\w.,/:\-])(?P<value>\d{4,8}#?|\d(?: \d){3,7})\s+(?:is|was|opens)\s+(?:the|my|our|your)\s+"
@@ -102,7 +109,7 @@ def _lock_code(text: str) -> bool:
         return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
     if not text.isascii():
-        cjk = (*cjk, *_HINDI_LOCK_CODE_RE.finditer(text))
+        cjk = (*cjk, *_HINDI_LOCK_CODE_RE.finditer(text), *_SECURITY_CARD_RE.finditer(text))
     # "set to 0-0-0" is the reset, not the code; "the alarm is 0630" and "the gate at 1430" are times
     # "código postal do portão: 4050-123": the postal code of the place the gate is at
     if any(

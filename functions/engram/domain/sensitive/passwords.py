@@ -12,6 +12,7 @@ from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_further_on
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code, postal_pin_code
+from engram.domain.sensitive.password_kinds import PASSWORD_RES as _PASSWORD_RES
 from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, no_value_said, reads_code
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_settings import ticket_pass_before
@@ -30,12 +31,6 @@ from engram.domain.sensitive.secret_words import (
 )
 from engram.domain.sensitive.security_answers import QUESTION_STEMS, no_answer_given, security_answer
 
-# With a separator the words between may name what it is for ("pw for the laptop is ...");
-# without one the value must follow at once ("password hunter2").
-_PASSWORD_RES = (
-    re.compile(PASSWORD_WORD + FILLER + r"(?P<sep>\s*(?:" + COPULA + r")\s*)", re.IGNORECASE),
-    re.compile(PASSWORD_WORD + r"(?P<sep>\s+)", re.IGNORECASE),
-)
 _CREDENTIAL_RES = (
     re.compile(
         CREDENTIAL_WORD

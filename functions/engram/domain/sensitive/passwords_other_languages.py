@@ -18,6 +18,7 @@ import re
 
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.codes_other_languages import clause_after, not_a_secret_near, value_opening_clause
+from engram.domain.sensitive.credential_pairs import chosen_password
 from engram.domain.sensitive.secret_values import credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
 
@@ -115,8 +116,16 @@ def _value_after(rest: str) -> bool:
     return False
 
 
+# Argentina's AFIP login is a "clave fiscal" ("usuario 20318457299, clave fiscal Tango#Buenos2023"),
+# which the password words leave out as a code of record ("clave fiscal" of a company, an RFC):
+# a chosen password after it is the login's.
+_CLAVE_FISCAL = re.compile(r"(?<![\w])clave\s+fiscal(?:\s+(?:es|era|nueva|actual))?\s*[:=]?\s*(?P<v>\S{8,64})", re.I)
+
+
 def password_in_other_language(text: str, words: frozenset[str]) -> bool:
     """A password word of the languages above and a credential-like value within a few words."""
+    if "fiscal" in words and any(chosen_password(m.group("v")) for m in _CLAVE_FISCAL.finditer(text)):
+        return True
     regexes = []
     if words & STEMS or any(w.endswith(_COMPOUND_ENDS) or w.startswith(_INFLECTED) for w in words):
         regexes.append(_LATIN_RE)

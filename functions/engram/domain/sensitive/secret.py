@@ -27,7 +27,7 @@ from engram.domain.sensitive.secret_formats import providers_credential, public_
 from engram.domain.sensitive.secret_words import SECRET_STEMS, WHEN_NEEDED_ASIDE
 from engram.domain.sensitive.security_answers import answered_question, security_answer
 from engram.domain.sensitive.security_answers_other_languages import security_answer_in_other_language
-from engram.domain.sensitive.sent_codes import sent_code
+from engram.domain.sensitive.sent_codes import clave_pin, sent_code
 
 _ASIDE = re.compile(WHEN_NEEDED_ASIDE, re.IGNORECASE)
 
@@ -139,7 +139,7 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
         return True
     if digits >= 4 and code_in_the_next_turn(text, words):  # (asked for by an agent, said by the customer)
         return True
-    return digits >= 1 and service_code(text, words)
+    return digits >= 1 and (service_code(text, words) or clave_pin(text))
 
 
 def _in_other_language(text: str, digits: int, words: frozenset[str]) -> bool:

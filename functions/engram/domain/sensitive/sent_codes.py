@@ -90,9 +90,46 @@ _JUST_BEFORE = re.compile(
 )
 
 
+# A code a prompt asked for and someone passed on: a card's 3-D Secure check, a bank's or a
+# service's one-time code ('3DS popup says "Enter the code we sent to +1 ••• 4410". user pasted
+# 582 913 into chat'), given by a verb that passes a code on, in the prompt's message.
+_PROMPT = re.compile(
+    r"(?<![\w])(?:3-?d\s*secure|3ds|verified\s+by\s+visa|secure\s?code|safekey|id\s+check|one[\s\-]time\s+(?:code|password"
+    r"|passcode)|otp|verification\s+code|code\s+(?:we|they|it)\s+(?:just\s+)?sent|sent\s+(?:you\s+|me\s+)?a\s+code)(?![\w])",
+    re.IGNORECASE,
+)
+_PASSED_ON = re.compile(
+    r"(?<![\w])(?:pasted|typed|entered|gave|read\s+(?:out|back)|forwarded|dictated)\s+(?:me\s+|us\s+|in\s+)?"
+    r"(?:the\s+code\s+|code\s+|it\s*[:\-]?\s*)?(?P<value>\d{3}[ \-]\d{3}|\d{4,8})(?![\w\-]|[.,]\d)",
+    re.IGNORECASE,
+)
+_PROMPT_REACH = 300
+# Spain's Cl@ve PIN: three letters and digits sent by SMS ("cl@ve PIN ... por SMS: JX4").
+_CLAVE_PIN = re.compile(r"cl@ve\s*pin\b[^\n]{0,80}?[:：]\s*(?P<value>(?=[A-Za-z]*\d)[A-Za-z\d]{3})(?![\w])", re.I)
+_PASSED_STEMS = frozenset(["pasted", "typed", "entered", "gave", "read", "forwarded", "dictated"])
+
+
 def sent_code(text: str, words: frozenset[str]) -> bool:
     """A one-time code named with the way it came or what it is given for."""
-    return bool(words & _CHANNEL_WORDS and _came_by(text)) or bool(words & _COLLECT_STEMS and _for_collecting(text))
+    if words & _CHANNEL_WORDS and _came_by(text):
+        return True
+    if words & _PASSED_STEMS and _passed_on_after_a_prompt(text):
+        return True
+    return bool(words & _COLLECT_STEMS and _for_collecting(text))
+
+
+def clave_pin(text: str) -> bool:
+    return "cl@ve" in text.lower() and _CLAVE_PIN.search(text) is not None
+
+
+def _passed_on_after_a_prompt(text: str) -> bool:
+    for m in _PASSED_ON.finditer(text):
+        value = _VALUE.match(text, m.start("value"))
+        if value is None or _PROMPT.search(text, max(0, m.start() - _PROMPT_REACH), m.start()) is None:
+            continue
+        if _a_value(text, value):
+            return True
+    return False
 
 
 def _came_by(text: str) -> bool:
