@@ -297,3 +297,17 @@ def test_a_card_in_a_form_of_payment_is_found(text: str) -> None:
 )
 def test_brand_codes_on_other_numbers_pass(text: str) -> None:
     assert _rule(text) != "payment_card"
+
+
+# 11. A serial of capitals and digits a few words after an id's word is a document's only after
+# a document's word (section 2): after other id words it is a pattern's, a ticket's or a plate's.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tax id field in the form uses regex: ABC123DEF456",
+        "national id validation for the ticket: JIRA12345",
+        "licence plate of the van for the depot: LK19XHP1",
+    ],
+)
+def test_a_serial_after_other_id_words_is_no_id(text: str) -> None:
+    assert _filter(text) is None

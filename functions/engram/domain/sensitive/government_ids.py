@@ -114,7 +114,7 @@ _NOT_THE_ID_AFTER = (
     # an application's or an enrolment's own number ("passport application reference ...",
     # "aadhaar enrolment number ...")
     r"|application|enrol?ment|enrollment|linked|seeded"
-    r"|renewal\s+fee|application\s+fee|desk|counter|website|administration|authority|department|ministry)\b)"
+    r"|renewal\s+fee|application\s+fee|desk|counter|website|administration|authority|department|ministry|plates?)\b)"
 )
 _KIN = (
     r"mother|father|mum|mom|dad|wife|husband|son|daughter|partner|madre|padre|hij[oa]|espos[oa]|marido|mujer"
@@ -387,7 +387,7 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
     shape = _SHAPE_AFTER.get(stem) or _PRINTED_FORM_AFTER.get(stem)
     if shape is not None and not shape.fullmatch(value.strip()):
         return False
-    if companys_form(stem, value) or not_the_ids_number(text, at, stem, value):
+    if companys_form(stem, value) or not_the_ids_number(text, at, stem, value, far=regex is _ID_FAR_RE):
         return False
     if stem in SHORT_CAPITAL_STEMS and _another_things(text, at, m):
         return False  # "NID 1234567890 is the network interface id", "CIN ... the cinema chain's order number"

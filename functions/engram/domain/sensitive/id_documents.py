@@ -255,8 +255,16 @@ _SCHOOL = re.compile(
 )
 
 
-def not_the_ids_number(text: str, at: int, stem: str, value: str) -> bool:
+# The far form reads a serial of capitals and digits ("Personalausweisnummer von Herrn ...:
+# L8XK49RT2") only after a document's word: after "tax id field ... regex: ABC123DEF456" or
+# "national id validation for the ticket: JIRA12345" it is a pattern's or a ticket's.
+_FAR_DIGITS_VALUE = re.compile(r"[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?")
+
+
+def not_the_ids_number(text: str, at: int, stem: str, value: str, *, far: bool = False) -> bool:
     """Whether the value after the id word ``stem`` at ``at`` is another number (above)."""
+    if far and not _FAR_DIGITS_VALUE.fullmatch(value) and _DOCUMENT.compiled.match(text, at) is None:
+        return True
     if _ACCESS_NUMBER.match(value.strip()) or _AN_INSTITUTION.match(text, at + len(stem)):
         return True  # ("social security administration phone line is 1-800-772-1213": the office's)
     end = at + len(stem)
