@@ -157,3 +157,137 @@ _OTHER_NUMBERS = [
 @pytest.mark.parametrize("text", _OTHER_NUMBERS)
 def test_a_standard_a_fingerprint_or_a_urls_user_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 6. Identifiers that are no secret beside a secret's word: a payment gateway's token for a
+# card, a card payment's authorisation code, a keyword argument after a user, a creditor
+# reference, a company's credit code, a badge's printed number said to be no secret.
+_IDENTIFIERS = [
+    "charged the card on file; the gateway returned token tok_9QwErTy12 for the refund",
+    '{"token": "pm_1PqR8sT2uV3wX4yZ", "last4": "4242"} -- tokenized by the gateway, fine to log',
+    "Paid $85 by Mastercard ending 4410, auth code 552190, thank you",
+    "deposit charged: VISA exp 11/27, auth code 09A7731",
+    'conn = connect(user="etl_bot", authenticator="oauth", warehouse="wh1")',
+    "κωδικός πληρωμής RF18 5390 0754 7034 για τον λογαριασμό της ΔΕΗ",
+    "maksa viitteellä RF18 5390 0754 7034, PIN-koodia ei tarvita",
+]
+_CREDENTIALS_BESIDE = [
+    "the api token is sk_live_51HqLz2eZvKYlo2C0aB3cD4eF",
+    "the auth code from the bank's card reader is 552190",
+    "creds: etl_bot / Kiwi!Fruit7",
+    "κωδικός wifi: Kiwi!Fruit7",
+]
+
+
+@pytest.mark.parametrize("text", _IDENTIFIERS)
+def test_an_identifier_beside_a_secrets_word_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", _CREDENTIALS_BESIDE)
+def test_a_credential_beside_the_same_words_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+def test_a_companys_credit_code_is_no_secret() -> None:
+    found = find_sensitive("供应商统一社会信用代码 91350100M000100Y43，开票用")
+    assert found is None or found.rule != "secret"
+
+
+def test_a_badge_said_to_be_no_secret_under_a_lock_key_passes() -> None:
+    assert find_by_rules("door badge #55120 (number printed on the card, not a secret)", "locker_office") is None
+    assert find_by_rules("55120", "locker_code") is not None
+
+
+# 7. Where the password is, said after its word, with a device's name before it: the name is
+# no value before the word.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fritz!Box 6660 – WLAN-Schlüssel klebt hinten am Gerät",
+        "Speedport-Smart3 – das WLAN-Passwort steht auf dem Aufkleber",
+        "TP-Link_Archer7 - wifi password is on the sticker underneath",
+        "Vodafone-Station5 – Kennwort liegt im Umschlag",
+    ],
+)
+def test_where_the_password_is_after_a_devices_name_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 8. A product's documented default in a setting its line says is local (the policy in
+# docs/security.md): passes; the same default with no such word, or a chosen value, does not.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "MINIO_ROOT_PASSWORD=minioadmin   # local dev only",
+        "      RABBITMQ_DEFAULT_PASS: guest   # for the local docker-compose",
+        "POSTGRES_PASSWORD=postgres  # dev laptops only, prod reads it from the vault",
+    ],
+)
+def test_a_documented_default_said_to_be_local_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "POSTGRES_PASSWORD=Oriole-Dev-42   # local only",
+        "MINIO_ROOT_PASSWORD=minioadmin   # the shared staging box",
+        "because locally you export PGPASSWORD=devpass_Oriole42 in your shell",
+    ],
+)
+def test_a_default_not_said_local_or_a_chosen_local_password_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+# 9. What the learned stage reads: slots as "redacted", a gateway's card token, a CJK case's
+# or application's number and a meeting's id without the number (the id stays when its
+# passcode is given beside it); a value, a tag and a section header as written.
+def test_the_learned_stage_reads_slots_and_case_numbers_without_their_values() -> None:
+    from engram.domain.sensitive.secret_values import without_reference_numbers, without_slots
+
+    for slot in ("TOKEN=<from console>", "secret=[FILTERED]", "KEY=SG.REDACTED", "pw=${PM_DB_PASSWORD}"):
+        assert "redacted" in without_slots(slot), slot
+    assert "tok_" not in without_slots('{"token":"tok_1PqZ8xLm2Wn7Kv0R"}')
+    for kept in ("at Verifier.<init>(Verifier.java:41)", "[OUTPUT]\n Name http", "password=Kiwi!Fruit7"):
+        assert without_slots(kept) == kept
+    assert not any(c.isdigit() for c in without_reference_numbers("保険金請求：事故受付番号 A-2406-48291"))
+    assert not any(c.isdigit() for c in without_reference_numbers("就学援助の申請番号 R6-0482"))
+    assert not any(c.isdigit() for c in without_reference_numbers("zoom: meeting 812 4471 0093, passcode in the post"))
+    assert "4456" in without_reference_numbers("Zoom 839 2017 4456, passcode 7yR2kP")
+    assert "482913" in without_reference_numbers("验证码 482913，请勿告诉他人")
+
+
+def test_a_claims_number_in_japanese_is_no_secret() -> None:
+    assert find_sensitive("保険金の請求：受付番号 B-2511-77310、修理見積り待ち") is None
+
+
+# 10. The same families in older parts' wording: a value filled with x's after a provider's
+# prefix, a password's size, a question's answer that is not given or is the question again.
+@pytest.mark.parametrize(
+    "text",
+    [
+        'api_key = "sk_test_xxx"  # the client is mocked',
+        "STRIPE_KEY=sk_live_XXXX",
+        "the vault passphrase is six words, written in the red notebook",
+        "the wifi password is 12 characters, ask Tom",
+        "q: first pet?\na: never had one, skip it",
+        'security question hint: "the street you grew up on" (she answers it on the phone)',
+    ],
+)
+def test_a_filled_value_a_size_or_an_unanswered_question_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'api_key = "sk_test_51HqLz2eZvKYlo2C0aB3cD4eFxx"',
+        "my passphrase is four words: saffron meadow otter lantern",
+        "q: favourite teacher?\na: Mrs Finkelstein",
+        "sec q: first school / a: st brigids",
+    ],
+)
+def test_a_value_after_a_size_or_a_question_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -45,9 +45,15 @@ from engram.domain.sensitive.one_time_codes import backup_codes
 from engram.domain.sensitive.prefilter import prefiltering
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
+from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret import has_secret
 from engram.domain.sensitive.secret_formats import public_or_sealed
-from engram.domain.sensitive.secret_values import credential_like, pointer, without_slots
+from engram.domain.sensitive.secret_values import (
+    credential_like,
+    pointer,
+    without_reference_numbers,
+    without_slots,
+)
 
 _REDACTED_WORD = REDACTED.strip("[]")
 
@@ -78,7 +84,8 @@ def _find_sensitive(text: str, key: str) -> SensitiveMatch | None:
         return found  # ({"pin": 7} on a board, {"status_code": 4821}: what the key names opens nothing)
     # the model reads numbers as digits too ("four five eight seven" has a digit shape), but
     # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
-    read = without_slots(without_named_numbers(public_or_sealed(text if view is None else view)))
+    read = without_named_numbers(public_or_sealed(text if view is None else view))
+    read = without_reference_numbers(without_slots(read))  # (slots and CJK case numbers: secret_values.py)
     if REDACTED in read:
         # a redacted value is no value: "password=[redacted]" read as a word, not a token
         # shaped like a secret (its brackets), once a message has been redacted
@@ -207,8 +214,8 @@ def _code_under_key(text: str, key: str) -> bool:
     # ("2208 (check-in Fri, check-out Mon)")
     value = _NOTE.sub("", text.strip().rsplit(": ", 1)[-1]).strip()
     words = _key_words(key)
-    if key_is_meta(key):
-        return False
+    if key_is_meta(key) or said_harmless(text):
+        return False  # ([locker_work] "keycard badge #48291 (badge number printed on card, not a secret)")
     if CODE_KEY_WORDS & words and sum(map(str.isdigit, value)) > _KEYPAD_DIGITS:
         return False  # (a phone number under an alarm's key, "tecnico: 02 8841 2290", is whom to call)
     if CODE_KEY_WORDS & words and (_CODE_VALUE.fullmatch(value) or keyed_code_with_tail(key, text)):

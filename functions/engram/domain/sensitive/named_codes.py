@@ -41,7 +41,10 @@ def named_code(text: str) -> bool:
 # payment and opens nothing. ("the auth code from the card reader" is a bank's login code.)
 _AUTH_CODE = re.compile(r"auth\s+code", re.IGNORECASE)
 _PAYMENT_NOTE = re.compile(
-    r"\b(?:receipts?|terminal|payment|transaction|merchant|approved|approval|declined|ivr|arrears|refund|pos)\b",
+    r"\b(?:receipts?|terminal|payment|transaction|merchant|approved|approval|declined|ivr|arrears|refund|pos)\b"
+    # a card charged: paid, the amount, the card's brand or last digits and expiry ("paid copay by card
+    # over phone: VISA ending 1577 exp 09/27, auth code 018842, amount $40")
+    r"|\b(?:paid|charged|amount|copay|deposit|sale|purchase|visa|mastercard|amex)\b|\bending\s+(?:in\s+)?\d{4}\b",
     re.IGNORECASE,
 )
 

@@ -131,6 +131,12 @@ _FENCE = re.compile(r"`{3,}\w*|~{3,}")
 _SQL_BEFORE = re.compile(r"\b(?:with(?:\s+encrypted)?|identified\s+by)\s+$", re.IGNORECASE)
 _PSQL_VARIABLE = re.compile(r"\s+:[\"']?[A-Za-z_]\w*[\"']?(?![\w\"'])")
 _BARE_SEPARATOR = re.compile(r"\s*[:=](?=\s)")
+_SIZE = re.compile(
+    r"\s*(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|sixteen|twenty)[\s\-]+"
+    r"(?:random\s+|long\s+|short\s+)?(?:words?|characters?|chars|digits?|letters?|numbers)\b"
+    r"(?![^\n.;,]{0,12}[:=→])",  # (then the value: "is four words: saffron meadow otter lantern")
+    re.IGNORECASE,
+)
 # "never give the till password to agency staff": a verb of giving before the password and
 # "to" after it name who gets it (as "to" before a value is Polish "is": "hasło to ...").
 _GIVEN_TO = re.compile(
@@ -156,24 +162,29 @@ def after_a_bare_separator(rest: str) -> str:
 
 
 def not_given_here(text: str, m: re.Match[str], first: str) -> bool:
-    """A code block's fence after a prompt ("Password for user etl:" then "```"), whom the
+    """A code block's fence after a prompt ("Password for user etl:" then "```"), its size, whom the
     password goes to ("give the till password to agency staff"), or the password's word inside
     a command's flag ("wget --ask-password https://...")."""
     if re.match(r"--\w", first):
         return True  # a command's next option ("--secret-id prod/db/password --query SecretString")
     if _FENCE.fullmatch(first) or _IN_A_FLAG.search(text, max(0, m.start() - 30), m.start()):
         return True
+    if _SIZE.match(text, m.end()):
+        return True  # its size, not its value ("my passphrase is four words", "is 12 characters long")
     given_to = m.group("sep").strip().lower() == "to"
     return given_to and _GIVEN_TO.search(text, max(0, m.start() - 40), m.start()) is not None
 
 
 _VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+")
+# A payment gateway's object: a card's token, a payment method, a source, a customer (Stripe's
+# tok_, pm_, src_, card_, cus_; Braintree's and Adyen's alike).
+_GATEWAY_OBJECT = re.compile(r"(?:tok|btok|pm|card|src|seti|pi|cus|ba)_[A-Za-z0-9_]{4,}")
 
 
 def names_no_value(text: str, at: int, value: str, bare: str) -> bool:
     """After a credential's word at ``at``: the name of what holds it ("the github secret
-    SLACK_WEBHOOK_URL"), an endpoint's path ("POST /oauth/token HTTP/1.1"), a header's name
-    ("bearer token: `Authorization: ...`")."""
-    if _VARIABLE_NAME.fullmatch(bare) is not None:
-        return True
+    SLACK_WEBHOOK_URL"), a gateway's token for a card, an endpoint's path ("POST /oauth/token
+    HTTP/1.1"), a header's name ("bearer token: `Authorization: ...`")."""
+    if _VARIABLE_NAME.fullmatch(bare) is not None or _GATEWAY_OBJECT.fullmatch(bare) is not None:
+        return True  # (a payment gateway's token stands for a card it keeps: "token tok_8QxL2m returned")
     return text[at - 1 : at] == "/" or value.rstrip("`'\"").endswith(":")

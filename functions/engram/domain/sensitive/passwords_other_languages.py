@@ -188,6 +188,12 @@ def password_before_its_word(text: str, words: frozenset[str]) -> bool:
     )
 
 
+_WHERE_AFTER = re.compile(
+    r"\s*(?:steht|stehen|liegt|liegen|klebt|hängt|staat|ligt|står|ligger|sitter|finns|findes"
+    r"|(?:is|are|ist|est|está|esta|è|zit)\s+(?:on|under|in|at|behind|printed|written|auf|unter|im|sur|sous|dans"
+    r"|en|no|na|debajo|sul|sulla|sotto|nel|nella|op|onder))(?![\w])",
+    re.IGNORECASE,
+)
 _IN_GENERAL = re.compile(r"\b(?:most|commonest|common|popular|worst|weakest|typical|example|famous)\b", re.IGNORECASE)
 
 
@@ -195,8 +201,10 @@ def _password_before(text: str, word: re.Match[str], token: str, gap: str) -> bo
     value = token.strip(".,;!?)(\"“”«»'‘’—–")
     if _OTHER_THING.search(gap) or any(c in gap for c in ",:") or value.endswith(":") or _SHORT_HEX.fullmatch(value):
         return False  # "BT-Hub-7QX is the network name, password on the router"
-    if _IN_GENERAL.search(gap):
-        return False  # "password123 is the most common password": passwords in general
+    if _IN_GENERAL.search(gap) or _WHERE_AFTER.match(text, word.end()):
+        # "password123 is the most common password": passwords in general; "FRITZ!Box 7590 –
+        # WLAN-Schlüssel steht auf der Unterseite": where it is follows, the value is none of these
+        return False
     if not (_SAYS_IT_IS.search(gap) or _SAYS_IT_IS_AFTER.match(text, word.end())):
         return False  # "v2.3.1 changed password policy": a line's first word, not the password
     if _CJK.search(value):

@@ -367,11 +367,37 @@ _PSQL_VARIABLE = re.compile(r"[ \t]+:[\"']?")
 
 
 def _not_a_setting(text: str, m: re.Match[str]) -> bool:
-    """A ticket's pass ("parking pass = PK-20931-B"), or a psql variable ("WITH PASSWORD
-    :'reporting_pw'": psql fills it in when the script runs)."""
+    """A ticket's pass ("parking pass = PK-20931-B"), a psql variable ("WITH PASSWORD
+    :'reporting_pw'": psql fills it in when the script runs), or a product's documented default
+    in a setting said to be local ("POSTGRES_PASSWORD: postgres   # local only")."""
     if m.group("name").lower() == "pass" and ticket_pass_before(text, m.start("name"), m.group("value")):
         return True
-    return _PSQL_VARIABLE.fullmatch(text, m.end("name"), m.start("value")) is not None
+    if _PSQL_VARIABLE.fullmatch(text, m.end("name"), m.start("value")) is not None:
+        return True
+    return _local_default(text, m.group("value"), m.end("value"))
+
+
+# A product's documented or conventional default credential (MinIO's minioadmin, RabbitMQ's
+# guest, the postgres image's postgres, Elastic's old changeme): public knowledge. The policy
+# (docs/security.md, "Values that grant nothing"): in a setting its own line says is local or
+# for development, it grants nothing and passes; without that word, or a chosen value
+# ("devpass_Oriole42", "L3dg3r!Local#9"), it is a secret.
+_DEFAULTS = frozenset(
+    [
+        *("postgres", "mysql", "mariadb", "root", "admin", "minioadmin", "guest", "rabbitmq", "elastic"),
+        *("password", "secret", "changeme", "example", "test", "dev", "local", "localdev", "devpassword"),
+    ]
+)
+_SAID_LOCAL = re.compile(
+    r"(?:#|//|--)[^\n]*\b(?:local|locally|localhost|dev|development|laptops?|devcontainer)\b", re.IGNORECASE
+)
+
+
+def _local_default(text: str, value: str, end: int) -> bool:
+    if value.strip("\"'`").lower() not in _DEFAULTS:
+        return False
+    line_end = text.find("\n", end)
+    return _SAID_LOCAL.search(text, end, len(text) if line_end < 0 else line_end) is not None
 
 
 def _named_setting(text: str, depth: int = 0) -> bool:

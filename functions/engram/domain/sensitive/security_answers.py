@@ -47,7 +47,7 @@ _SAID_OF_THE_ANSWER = frozenset(
     [
         *("matched", "match", "matches", "known", "needed", "required", "verified", "accepted", "correct", "given"),
         *("provided", "set", "stored", "kept", "hidden", "withheld", "rejected", "failed", "checked", "confirmed"),
-        *("on", "in", "with", "only", "case", "must", "should", "can", "will"),
+        *("on", "in", "with", "only", "case", "must", "should", "can", "will", "thing", "things", "stuff"),
     ]
 )
 
@@ -113,10 +113,26 @@ def answered_question(text: str) -> bool:
     if not _FOR_A_SITE.search(text):
         return False
     for m in _ANSWERED.finditer(text):
-        value = m.group("value").strip("\"“”'‘’«».,").split()[-1].lower()
-        if value and value not in _NOT_AN_ANSWER | NOT_A_VALUE and not no_answer_given(text, m.start("value")):
+        if _QUESTION_NAMED.match(text, m.start("value")):
+            # the question again, as a hint, or named after "sec q:": its answer may follow it
+            # ("sec q: favourite teacher / a: mrs okafor")
+            again = _ANSWERED.match(text, m.start("value"))
+            if again is None or _QUESTION_NAMED.match(text, again.start("value")) or not _an_answer(text, again):
+                continue
+            return True
+        if _an_answer(text, m):
             return True
     return False
 
 
-_QUESTION_NAMED = re.compile(r"(?:" + _QUESTION + r")(?![\w])", re.IGNORECASE)
+def _an_answer(text: str, m: re.Match[str]) -> bool:
+    words = m.group("value").strip("\"“”'‘’«».,").lower().split()
+    value = words[-1] if words else ""
+    if not value or value in _NOT_AN_ANSWER | NOT_A_VALUE or no_answer_given(text, m.start("value")):
+        return False
+    return not words[0].endswith(("n't", "n’t"))  # (not "a: haven't set it up yet")
+
+
+# (the question itself where the answer would be, quoted or after "the": 'is "first school"',
+# 'hint from the bank: "the street you grew up on"')
+_QUESTION_NAMED = re.compile(r"[\"“'‘«]?\s*(?:(?:the|your|my)\s+)?(?:" + _QUESTION + r")(?![\w])", re.IGNORECASE)
