@@ -311,3 +311,11 @@ def test_brand_codes_on_other_numbers_pass(text: str) -> None:
 )
 def test_a_serial_after_other_id_words_is_no_id(text: str) -> None:
     assert _filter(text) is None
+
+
+# 12. An ISO 11649 creditor reference is a payment's reference, not an account.
+@pytest.mark.parametrize(
+    "text", ["RF18 5390 0754 7034 για την πληρωμή της ΔΕΗ", "viitenumero RF18 5390 0754 7034, eräpäivä 15.12."]
+)
+def test_a_creditor_reference_is_no_account(text: str) -> None:
+    assert _filter(text) != "bank_account"

@@ -227,8 +227,9 @@ def _names_id(text: str) -> bool:
     return any(regex.search(text) for regex in (_RULES_ID_WORD, _MORE_ID_WORDS))
 
 
-# An IBAN's form with check digits no IBAN has (00, 01, 99): a fixture's filler, no account.
-_IMPOSSIBLE_IBAN = re.compile(r"\b[A-Z]{2}(?:00|01|99)(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,3})?\b")
+# An IBAN's form with check digits no IBAN has (00, 01, 99): a fixture's filler, no account;
+# and an ISO 11649 creditor reference ("RF18 5390 0754 7034"): a payment's reference.
+_IMPOSSIBLE_IBAN = re.compile(r"\b(?:[A-Z]{2}(?:00|01|99)|RF\d\d)(?:[ ]?[A-Z0-9]{4}){1,7}(?:[ ]?[A-Z0-9]{1,3})?\b")
 
 
 def _an_account(read: str) -> bool:
