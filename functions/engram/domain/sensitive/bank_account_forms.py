@@ -230,7 +230,7 @@ def cjk_account(text: str) -> bool:
 # or an account's word; a NACHA entry line (record type 6, a transaction code, the routing
 # number, the account: "6 22 113000023 0048291736554 0000015000 ..."); a UK sort code spaced,
 # then the account ("[sort_code+acc] 30 96 26 | 01842217").
-_HK_ACCOUNT = re.compile(r"(?<![\d\-])0\d{2}-\d{3}-\d{6}-\d{3}(?![\d\-])")
+_HK_ACCOUNT = re.compile(r"0(?<![\d\-].)\d{2}-\d{3}-\d{6}-\d{3}(?![\d\-])")
 _HK_WORDS = re.compile(
     r"滙豐|匯豐|汇丰|恒生|中銀|中银|戶名|户名|戶口|户口|銀行|银行|hsbc|hang\s+seng|bank|account", re.IGNORECASE
 )

@@ -148,7 +148,7 @@ _EXPIRY_WORD = re.compile(r"\bexp\w*\.?\s*:?\s*(?:0[1-9]|1[0-2])\s*/\s*\d\d", re
 
 
 def _card_in_halves(text: str) -> bool:
-    if not (_HALVES.search(text) or _EXPIRY_WORD.search(text)):
+    if not (_HALVES.search(text) or ("exp" in text.lower() and _EXPIRY_WORD.search(text))):
         return False
     groups = _GROUP_OF_FOUR.findall(text)
     if len(groups) < 4 or _OTHER_CARD.search(text):  # (the costly look for a card's word last)

@@ -300,7 +300,7 @@ def _checks_named(text: str, words: frozenset[str]) -> list[tuple[int, Callable[
     lower = text.lower()
     if "my number" in lower or "individual number" in lower:
         checks.append((12, _my_number_valid))
-    if _FNR_ABBREVIATED.search(text):
+    if ("nr" in lower or "nummer" in lower) and _FNR_ABBREVIATED.search(text):
         checks.append((11, norwegian_fnr))  # Norway's "f.nr. 030594 46745"
     if _TC_DOTTED.search(text):
         checks.append((11, _tr_kimlik_valid))  # Turkey's "T.C. 17651127628", "T.C. no: ..."
