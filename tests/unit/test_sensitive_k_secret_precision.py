@@ -247,8 +247,15 @@ def test_a_default_not_said_local_or_a_chosen_local_password_is_found(text: str)
 def test_the_learned_stage_reads_slots_and_case_numbers_without_their_values() -> None:
     from engram.domain.sensitive.secret_values import without_reference_numbers, without_slots
 
-    for slot in ("TOKEN=<from console>", "secret=[FILTERED]", "KEY=SG.REDACTED", "pw=${PM_DB_PASSWORD}"):
-        assert "redacted" in without_slots(slot), slot
+    for slot in (
+        "TOKEN=<from console>",
+        "password=<redacted>",
+        "secret=[FILTERED]",
+        "KEY=SG.REDACTED",
+        "pw=${PM_DB_PW}",
+    ):
+        read = without_slots(slot)
+        assert read != slot and "redacted" in read, slot
     assert "tok_" not in without_slots('{"token":"tok_1PqZ8xLm2Wn7Kv0R"}')
     for kept in ("at Verifier.<init>(Verifier.java:41)", "[OUTPUT]\n Name http", "password=Kiwi!Fruit7"):
         assert without_slots(kept) == kept
@@ -290,4 +297,26 @@ def test_a_filled_value_a_size_or_an_unanswered_question_passes(text: str) -> No
     ],
 )
 def test_a_value_after_a_size_or_a_question_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+# 11. A secret's name where its value would be: a vault's entry quoted after "Secret", a
+# field's name given as a setting's value.
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Das DB-Passwort liegt jetzt im Key Vault (kv-prod, Secret "db-password"), nicht mehr in der .env',
+        'the API token moved to AWS Secrets Manager, secret "prod/payments-api-token"',
+        "  - secretKey: password\n    remoteRef:\n      key: prod/db",
+    ],
+)
+def test_a_secrets_name_where_its_value_would_be_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['the smtp secret is "Kiwi-Fruit-77"', "  - secretKey: Kiwi!Fruit7\n    remoteRef: {}"],
+)
+def test_a_secret_where_a_name_would_be_is_still_found(text: str) -> None:
     assert find_by_rules(text) is not None

@@ -176,6 +176,14 @@ def not_given_here(text: str, m: re.Match[str], first: str) -> bool:
 
 
 _VARIABLE_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)+")
+# A secret's name in a vault: quoted lower-case words joined by "-", "_" or "/" ("smtp-pass",
+# "prod/db-password"), where the text names a vault or a secrets manager.
+_VAULT_ENTRY = re.compile(r"[\"'“‘][a-z][a-z0-9]*(?:[\-_/][a-z0-9]+)+[\"'”’]")
+_VAULT = re.compile(
+    r"\b(?:key\s*vault|keyvault|vault|secrets?\s*manager|secretsmanager|secret\s+manager|parameter\s+store"
+    r"|ssm|1password|bitwarden|doppler|infisical)\b",
+    re.IGNORECASE,
+)
 # A payment gateway's object: a card's token, a payment method, a source, a customer (Stripe's
 # tok_, pm_, src_, card_, cus_; Braintree's and Adyen's alike).
 _GATEWAY_OBJECT = re.compile(r"(?:tok|btok|pm|card|src|seti|pi|cus|ba)_[A-Za-z0-9_]{4,}")
@@ -187,4 +195,6 @@ def names_no_value(text: str, at: int, value: str, bare: str) -> bool:
     HTTP/1.1"), a header's name ("bearer token: `Authorization: ...`")."""
     if _VARIABLE_NAME.fullmatch(bare) is not None or _GATEWAY_OBJECT.fullmatch(bare) is not None:
         return True  # (a payment gateway's token stands for a card it keeps: "token tok_8QxL2m returned")
+    if _VAULT_ENTRY.fullmatch(value.rstrip(".,;)")) and _VAULT.search(text) is not None:
+        return True  # a vault's entry by its name ('im Key Vault (kv-shop-staging, Secret "smtp-pass")')
     return text[at - 1 : at] == "/" or value.rstrip("`'\"").endswith(":")

@@ -286,12 +286,17 @@ _RECORD_VALUE_NEXT = re.compile(
 _PAYMENT_OBJECT = re.compile(r"(?:tok|pm|card|src|ba|btok|seti|pi|cus)_[A-Za-z0-9_]{4,}")
 
 
+_FIELD_NAMES = frozenset(["password", "passwd", "secret", "token", "apikey", "api_key", "api-key", "credentials"])
+
+
 def _holds_a_value(value: str) -> bool:
     value = value.strip("\"'`")
     if len(value) < 4 or pointer(value) or _TYPE_OR_STATE.fullmatch(value) or _PAYMENT_OBJECT.fullmatch(value):
         return False
-    if _CODE.fullmatch(value) or value.endswith(":"):
-        return False  # (a label: "bearer token: `Authorization: Bearer <YOUR_TOKEN>`" names a header)
+    if _CODE.fullmatch(value) or value.endswith(":") or value.lower() in _FIELD_NAMES:
+        # (a label: "bearer token: `Authorization: Bearer <YOUR_TOKEN>`" names a header; a
+        # field's name: an ExternalSecret's "secretKey: password", a chart's "...Key=password")
+        return False
     if re.fullmatch(r"\d*\.\d+%?|\d+%", value):  # a rate or a share, not a secret
         return False
     return not value.startswith(("/", "./", "~/", "file:", "arn:")) and re.match(r"[a-z][\w+.\-]*://", value) is None

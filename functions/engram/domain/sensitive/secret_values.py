@@ -191,7 +191,8 @@ def quoted_pointer(value: str) -> bool:
 # own marker): their brackets and capitals made them look like a value beside a secret's word.
 _SLOT = re.compile(
     # (an HTML or generic tag, "<init>", "<br>", and a section's header, "[OUTPUT]", are no slots)
-    r"<(?=[A-Za-z_$])(?:[^<>\n@]{0,60}?[\sA-Z_][^<>\n@]{0,60}?|[a-z]*your[\w\-]*)>"
+    r"<(?=[A-Za-z_$])(?:[^<>\n@]{0,60}?[\sA-Z_][^<>\n@]{0,60}?"
+    r"|[a-z\-]*(?:your|redact|filter|mask|hidden|remov|secret|passw|token|key|snip|omit|value|placeholder)[\w\-]*)>"
     r"|\$\{\{?[^{}\n]{1,80}\}\}?|\{\{[^{}\n]{1,80}\}\}"
     # a psql variable after SQL's PASSWORD ("WITH PASSWORD :'app_pw'"), a private key's armour
     # around no key ("-----BEGIN PRIVATE KEY-----\n<paste it here>\n-----END PRIVATE KEY-----")
