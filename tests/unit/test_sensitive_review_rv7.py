@@ -65,3 +65,35 @@ def test_a_list_after_another_sense_of_a_locks_word_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _A_LOCKS_CODE)
 def test_a_number_said_to_be_the_locks_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 2. ab093c0 (login_keys.py) read any few words with a digit and a mark under a portal's or a
+# password manager's key as a passphrase, and any word with letters, digits and both cases as a
+# chosen password: a note's date, a ticket, a version, a device were refused.
+_NOTES_UNDER_A_LOGIN_KEY = [
+    ("customer_portal", "Renewal due 2027-03-01!"),
+    ("bitwarden_migration", "Done 2026-11-03, 214 items #ops"),
+    ("portal_ticket", "INC0012345 open, P2!"),
+    ("keepass_version", "KeePassXC 2.7.9 (#1)"),
+    ("elster_bescheid", "Bescheid vom 12.03.2026, Erstattung 1.240 €!"),
+    ("supplier_portal", "Ariba ID AN01234567890!"),
+    ("login_device", "iPhone15"),
+    ("portal_browser", "Firefox128"),
+    ("keychain_device", "MacBookPro2021"),
+]
+_PASSWORDS_UNDER_A_LOGIN_KEY = [
+    ("bitwarden_family", "Copper kettle 1988 Rome!"),
+    ("venn_estate_bitwarden", "Tamarind lighthouse 1962 Venn!"),
+    ("lastpass_home", "-Harbor otter 77 blue!"),
+    ("client_dataroom", "Wx-R7-autumn-4410"),
+]
+
+
+@pytest.mark.parametrize(("key", "text"), _NOTES_UNDER_A_LOGIN_KEY)
+def test_a_note_under_a_login_key_passes(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is None
+
+
+@pytest.mark.parametrize(("key", "text"), _PASSWORDS_UNDER_A_LOGIN_KEY)
+def test_a_chosen_password_under_a_login_key_is_found(key: str, text: str) -> None:
+    assert find_by_rules(text, key) is not None

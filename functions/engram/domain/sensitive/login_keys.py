@@ -32,6 +32,8 @@ _ABOUT = frozenset(
         *("link", "site", "website", "address", "handle", "id", "name", "phone", "tel", "number", "no", "nr"),
         *("owner", "who", "where", "host", "server", "port", "status", "expiry", "date", "since", "provider"),
         *("plan", "type", "notes", "note", "hint", "question", "recovery", "kullanici", "kullanıcı", "adi", "adı"),
+        # the device, the app or the version one signs in with, and the login's history
+        *("device", "browser", "app", "os", "version", "ticket", "migration", "renewal", "log", "history"),
     ]
 )
 # What a sentence has and a passphrase does not.
@@ -43,6 +45,10 @@ _SENTENCE_WORDS = frozenset(
     ]
 )
 _MARK = re.compile(r"[!@#$%^&*?+=~<>|\\{}\[\]]")
+# A passphrase's word: letters, or a short number, a mark at either end ("Venn!", "1962").
+# Not a date, a version, an id or a sum ("2027-03-01!", "2.7.9", "AN01234567890!", "1.240"), and
+# no comma, colon or bracket: a note's ("Done 2026-11-03, 214 items #ops") and not a chosen one.
+_PASSPHRASE_WORD = re.compile(r"[!@#$%^&*?+=~<>|\-]?(?:[^\W\d_]+|\d{1,4})[!@#$%^&*?+=~<>|\-.]{0,3}")
 _WEB = re.compile(r"[:/]|@[\w\-]+\.[A-Za-z]")
 
 
@@ -62,6 +68,7 @@ def password_under_a_login_key(key: str, text: str) -> bool:
         and any(c.isdigit() for c in value)
         and _MARK.search(value) is not None
         and not {t.strip(".,;:!?").lower() for t in tokens} & _SENTENCE_WORDS
+        and all(_PASSPHRASE_WORD.fullmatch(t) for t in tokens)
     )
 
 
