@@ -97,3 +97,30 @@ def test_a_note_under_a_login_key_passes(key: str, text: str) -> None:
 @pytest.mark.parametrize(("key", "text"), _PASSWORDS_UNDER_A_LOGIN_KEY)
 def test_a_chosen_password_under_a_login_key_is_found(key: str, text: str) -> None:
     assert find_by_rules(text, key) is not None
+
+
+# 3. 16bd1ef (dead_values.py) masked an old value when a death word stood anywhere in the text:
+# one said of another value beside it ("the credit card PIN was changed") hid a live one.
+_LIVE_OLD_VALUES = [
+    "I still use my old PIN 4471 for the debit card; the credit card PIN was changed last week.",
+    "As mentioned earlier the wifi password is Harbor7731! - the guest network one was changed.",
+    "the old safe combination 3391 is what mum uses; the alarm code was reset by the installer",
+    "Das alte Kennwort Sonne!77 nutze ich noch für die Bank, das für die Arbeit wurde geändert.",
+    "previous router password Tulip!2291 is written on the sticker; the admin page was reset yesterday",
+    "my old PIN 4471 still works at the ATM, although the app's PIN has been changed",
+]
+_DEAD_OLD_VALUES = [
+    "the old alarm code 1234 was the installer default and has been changed",
+    "old PIN 4471 no longer works, I got a letter from the bank",
+    "la vieja clave Gato!7712 ya no funciona",
+]
+
+
+@pytest.mark.parametrize("text", _LIVE_OLD_VALUES)
+def test_an_old_value_another_values_death_is_said_beside_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _DEAD_OLD_VALUES)
+def test_an_old_value_said_dead_passes(text: str) -> None:
+    assert find_by_rules(text) is None

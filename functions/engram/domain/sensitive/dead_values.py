@@ -90,5 +90,26 @@ def without_dead_values(text: str) -> str:
     return text
 
 
+# Its death is said of it: after the value, in the same clause ("old code 0052 won't work
+# anymore", "was the installer default and has been changed", "used to be bluebell22 but we
+# changed it"). A death said of another value beside it leaves it live ("my old PIN 4471 for the
+# debit card; the credit card PIN was changed", "Sonne!77 nutze ich noch, das für die Arbeit
+# wurde geändert", "Kestrel#2290 (the NAS one has been replaced)").
+_DEATH_REACH = 90
+_OTHER_CLAUSE = re.compile(
+    r"[;.!?\n(]|\s[-–—]\s|,\s*(?:the|das|die|der|la|le|les|el|los|las|o|a|il|lo|het|de)\s"
+    r"|\b(?:still|noch|toujours|todav[íi]a|ainda|ancora|nog|though|although|whereas|while|aber|mais|pero|mas|ma)\b",
+    re.IGNORECASE,
+)
+
+
 def _retire(m: re.Match[str]) -> str:
+    if not _said_dead(m.string, m.end()):
+        return m.group()
     return m.group()[: m.start("value") - m.start()] + _RETIRED
+
+
+def _said_dead(text: str, at: int) -> bool:
+    # (the compiled pattern in its window: the keyed search walks its leads from the text's start)
+    dead = _DEAD.compiled.search(text, at, at + _DEATH_REACH)
+    return dead is not None and _OTHER_CLAUSE.search(text, at, dead.start()) is None
