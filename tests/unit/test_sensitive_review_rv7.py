@@ -124,3 +124,35 @@ def test_an_old_value_another_values_death_is_said_beside_is_found(text: str) ->
 @pytest.mark.parametrize("text", _DEAD_OLD_VALUES)
 def test_an_old_value_said_dead_passes(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 4. cfaec32 and 2773a32 (government ids): "серия ... номер ..." alone read any paper's series
+# and number as a passport's; Serbian's unaccented pasoš read Spanish "pasos" (steps); Russian's
+# and Ukrainian's "identification number" named an order's, a parcel's, a payment's, a VIN.
+_NOT_A_PERSONS_ID = [
+    "аттестат серия 7718 номер 012345",
+    "диплом серия 1077 номер 048291",
+    "облигация серия 4519 номер 382716 погашена",
+    "los pasos AB1234567 y AC7654321 del manual de montaje",
+    "идентификационный номер заказа 48291736",
+    "ідентифікаційний номер посилки 20450012345678",
+    "идентификационный номер платежа 0012345678",
+    "VIN (идентификационный номер) XTA21099043512345",
+]
+_A_PERSONS_ID = [
+    "паспорт серия 4519 номер 382716",
+    "серия 4519 номер 382716, выдан ОВД района Хамовники",
+    "диплом и паспорт серия 4519 номер 382716",
+    "pasoša broj 012345678",
+]
+
+
+@pytest.mark.parametrize("text", _NOT_A_PERSONS_ID)
+def test_another_papers_number_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize("text", _A_PERSONS_ID)
+def test_a_passport_is_still_found(text: str) -> None:
+    assert find_by_rules(text) is not None

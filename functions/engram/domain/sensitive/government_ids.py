@@ -33,7 +33,6 @@ from engram.domain.sensitive.national_id_words import (
     OTHER_SCRIPT,
     PASSPORT_NATIONALITY_RE,
     PASSPORT_WORDS,
-    RU_PASSPORT_RE,
     SCRIPT_ID_RE,
     SHAPE_BEFORE,
     another_numbers_form,
@@ -41,6 +40,7 @@ from engram.domain.sensitive.national_id_words import (
     names_a_company,
     persons_tax_number,
     printed_id_beside_its_word,
+    russian_passport,
     script_id_value,
 )
 from engram.domain.sensitive.prefilter import keyed
@@ -273,7 +273,7 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         OTHER_SCRIPT.search(text)
         and (
             any(id_like((script_id_value(m) or "").strip()) for m in SCRIPT_ID_RE.finditer(text))
-            or RU_PASSPORT_RE.search(text)
+            or russian_passport(text)
         )
         and not names_a_company(text)
     ):

@@ -54,11 +54,15 @@ _SCRIPT_ANOTHER_NUMBER = re.compile(
     r"預約|预约|申請|申请|受理|予約|접수|예약|신청|訂單|订单|案件|處理|处理|처리|заявк|заявлени|обращени|запис"
     # an application or a request, a contract (the UAE's Ejari), a hospital's record ("HN", 门诊号)
     r"|طلب|عقد|إيجاري|ejari|门诊|門診|病历|病歷|住院|\bHN\b"
+    # an order's, a parcel's, a payment's, a vehicle's or a device's identification number
+    # ("идентификационный номер заказа", "ідентифікаційний номер посилки", VIN, IMEI)
+    r"|заказ|посылк|посилк|отправлени|відправлен|накладн|платеж|платіж|транспорт|автомобил|устройств|пристро"
+    r"|товар|\bVIN\b|\bIMEI\b"
 )
 # ... or named right before the id's word ("номер заявления на загранпаспорт 2024-0481-73",
 # "رقم طلب الهوية 2024/481/0029173": the application's number, "ИНН" of ten digits: a company's).
 _SCRIPT_ANOTHER_BEFORE = re.compile(
-    r"(?:заявлени\w*|заявк\w*|обращени\w*|طلب|عقد|申請|申请|預約|预约|신청|접수)[^\d\n]{0,12}$", re.IGNORECASE
+    r"(?:заявлени\w*|заявк\w*|обращени\w*|طلب|عقد|申請|申请|預約|预约|신청|접수|\bVIN\b)[^\d\n]{0,12}$", re.IGNORECASE
 )
 
 
@@ -91,6 +95,21 @@ RU_PASSPORT_RE = re.compile(
     r"|серия\s*:?\s*\d{2}\s?\d{2}\s*,?\s*(?:№|номер)\s*:?\s*\d{6}(?!\d)",
     re.IGNORECASE,
 )
+# Other papers numbered by a series and a number: a school's or a university's certificate, a
+# bond, a lottery ticket ("аттестат серия 7718 номер 012345", "облигация серия 4519 номер ...").
+_ANOTHER_SERIES = re.compile(
+    r"(?:аттестат|диплом|облигаци|билет|лото|лотере|сертификат|полис|бланк)\w*[^\n]{0,40}$", re.IGNORECASE
+)
+
+
+def russian_passport(text: str) -> bool:
+    """A Russian passport's series and number, not another paper's (above)."""
+    return any(
+        m.group()[:7].lower() == "паспорт" or not _ANOTHER_SERIES.search(text, max(0, m.start() - 60), m.start())
+        for m in RU_PASSPORT_RE.finditer(text)
+    )
+
+
 MORE_ID_WORDS = (
     r"civil\s+(?:id|number|no|card)(?:\s+(?:card|number|no))?|h[ộo]\s+chi[ếe]u|citizenship\s+(?:certificate|card"
     r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
@@ -109,7 +128,7 @@ MORE_ID_WORDS = (
     # and Norwegian, Slovenian, Lithuanian, Latvian, Estonian ("passi numero FP4829173",
     # "číslo pasu 48291736"; not Italian "passi", steps, nor "pas" alone)
     r"|passi(?:n)?\s+(?:numero|nro|nr|number)|passinumero|passinro|[čc][íi]slo\s+(?:cestovn[íi]ho\s+)?pasu"
-    r"|cestovn[íi](?:ho)?\s+pas(?:u|em)?|[úu]tlev[ée]l(?:sz[áa]m|em|e|\s+sz[áa]ma)?|putovnic[aeu]|paso[šs](?:a|u)?"
+    r"|cestovn[íi](?:ho)?\s+pas(?:u|em)?|[úu]tlev[ée]l(?:sz[áa]m|em|e|\s+sz[áa]ma)?|putovnic[aeu]|pasoš(?:a|u)?|pasos(?:a|u)"
     r"|pa[șşs]aport(?:ul(?:ui)?)?|pasnummer|potn(?:i|ega)\s+list(?:a)?|paso\s+numeris|pases\s+numurs"
     # and in Swahili, Albanian, Malay ("nambari ya pasipoti AB1234567", "pasaporta nr.", "pasport no.")
     r"|pasipoti|pasaporta|pasport"
