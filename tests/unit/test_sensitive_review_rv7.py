@@ -156,3 +156,30 @@ def test_another_papers_number_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _A_PERSONS_ID)
 def test_a_passport_is_still_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 5. e6224a1 (exports.py) read a column named only for a thing (a building, a locker, a garage,
+# an entry, an alarm clock) as a column of its codes: an address list, a school's lockers.
+_NUMBER_COLUMNS = [
+    "name,building,street,postcode\nTom Reed,1042,Mill Lane,SW1A 1AA\nAna Cruz,2210,High St,EC1A 1BB",
+    "student,locker,homeroom\nMia,1123,7B\nLeo,1124,7B",
+    "member,locker,shoe size\nMia,1123,38",
+    "day,alarm,sleeping hours\nMon,0630,7\nTue,0700,8",
+    "date,entry,code_review\n2026-01-03,1042,done",
+    "site,garage,zipcode\nNorth,3301,10115",
+]
+_CODE_COLUMNS = [
+    "unit,door_code,notes\n4B,7731,side entrance",
+    "| site | keysafe | contact |\n|---|---|---|\n| Mill Lane | 4420 | Tom |",
+    "student,locker,locker_combo\nMia,1123,3391",
+]
+
+
+@pytest.mark.parametrize("text", _NUMBER_COLUMNS)
+def test_a_column_of_things_numbers_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _CODE_COLUMNS)
+def test_a_column_of_codes_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -23,9 +23,13 @@ _COLUMN = re.compile(r"(?:login[_ ])?(?:" + _PASSWORD_COLUMN.pattern + ")", re.I
 # only beside whose login it is ("user,pass").
 _LOGIN_COLUMN = re.compile(r"(?:login[_ ])?(?:user(?:name)?|login|e-?mail|url|uri|site|website|account)", re.I)
 # A column of a lock's or a keypad's codes, or of PINs ("door_code", "alarm pin", "keysafe").
+# A column named only for the thing holds its number, not its code: a building's, a locker's,
+# a garage's, a ledger's entry, an alarm clock's time ("name,building,street,postcode" then
+# "Tom,1042,Mill Lane,SW1A 1AA"; "student,locker,homeroom"; "day,alarm" then "Mon,0630").
 _CODE_COLUMN = re.compile(
     r"(?:door|gate|alarm|safe|lock|keypad|keysafe|key_safe|lockbox|locker|garage|entry|building|alarm_panel)"
-    r"[_ \-]?(?:code|pin|combo|combination)?|(?:pin|pin[_ \-]?code|passcode|entry[_ \-]?code|access[_ \-]?code)",
+    r"[_ \-]?(?:code|pin|combo|combination)|keypad|keysafe|key_safe|lockbox|lock"
+    r"|(?:pin|pin[_ \-]?code|passcode|entry[_ \-]?code|access[_ \-]?code)",
     re.I,
 )
 _HEADER_WORD = re.compile(_PASSWORD_COLUMN.pattern + r"|code|pin|safe|combo|combination|lock", re.I)
