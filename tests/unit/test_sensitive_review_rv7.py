@@ -183,3 +183,26 @@ def test_a_column_of_things_numbers_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _CODE_COLUMNS)
 def test_a_column_of_codes_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 6. 48e4287 (sent_codes.py) read any 4-8 digits typed or entered within 300 characters after a
+# one-time code's word as the code passed on: an amount, a count typed after it was refused.
+_TYPED_OTHER_NUMBERS = [
+    "the OTP screen timed out twice; then I entered 2500 as the transfer amount",
+    "3DS popup appeared, I typed 1200 in the amount field by mistake",
+    "OTP login is new this year; in 2024 we entered 1850 orders by hand",
+]
+_TYPED_CODES = [
+    '3DS popup says "Enter the code we sent to +1 ••• 4410". user pasted 582 913 into chat',
+    "the OTP screen came up and I typed 441902 as asked",
+]
+
+
+@pytest.mark.parametrize("text", _TYPED_OTHER_NUMBERS)
+def test_another_number_typed_after_a_prompt_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _TYPED_CODES)
+def test_a_code_typed_after_a_prompt_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -104,6 +104,15 @@ _PASSED_ON = re.compile(
     re.IGNORECASE,
 )
 _PROMPT_REACH = 300
+# What says the number typed is another thing's: what it was typed as or into, or what it counts
+# ("entered 2500 as the transfer amount", "typed 1200 in the amount field", "entered 1850 orders").
+_ANOTHER_THING_AFTER = re.compile(
+    r"\s+(?:as\s+(?:the|my|a|an|our|their|his|her)\s|in(?:to)?\s+(?:the|my)\s+(?:[^\W\d_]+\s+){0,2}?"
+    r"(?:amount|price|total|sum|quantity|qty|year|date|phone|tip|postcode|zip)\b"
+    r"|(?:orders?|units?|pieces?|points?|steps?|words?|characters?|calories|kcal|euros?|dollars?|pounds?|rupees?"
+    r"|pesos?|reais|yen|km|miles?|kg|lbs?)\b)",
+    re.IGNORECASE,
+)
 # Spain's Cl@ve PIN: three letters and digits sent by SMS ("cl@ve PIN ... por SMS: JX4").
 _CLAVE_PIN = re.compile(r"cl@ve\s*pin\b[^\n]{0,80}?[:：]\s*(?P<value>(?=[A-Za-z]*\d)[A-Za-z\d]{3})(?![\w])", re.I)
 _PASSED_STEMS = frozenset(["pasted", "typed", "entered", "gave", "read", "forwarded", "dictated"])
@@ -126,6 +135,8 @@ def _passed_on_after_a_prompt(text: str) -> bool:
     for m in _PASSED_ON.finditer(text):
         value = _VALUE.match(text, m.start("value"))
         if value is None or _PROMPT.search(text, max(0, m.start() - _PROMPT_REACH), m.start()) is None:
+            continue
+        if _ANOTHER_THING_AFTER.match(text, value.end()):
             continue
         if _a_value(text, value):
             return True
