@@ -319,3 +319,10 @@ def test_a_serial_after_other_id_words_is_no_id(text: str) -> None:
 )
 def test_a_creditor_reference_is_no_account(text: str) -> None:
     assert _filter(text) != "bank_account"
+
+
+# 13. A person's ИНН (twelve digits, two check digits) beside a company's name is still the
+# person's: the director's on a company's document; the company's own (ten digits) passes.
+def test_a_persons_inn_beside_a_company_is_found() -> None:
+    assert _rule("ИНН директора 500301826490, ООО «Ромашка»") == "government_id"
+    assert _rule("ООО «Ромашка», ИНН 7701234567, КПП 770101001") is None

@@ -255,7 +255,7 @@ _DATE = re.compile(
 def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
     # (a company's tax number's word names no person's id beside a company: "NIF da empresa 500100144")
     company = words & COMPANY_ID_WORDS and names_a_company(text) and not persons_tax_number(text)
-    checked = words - COMPANY_ID_WORDS if company else words
+    checked = words - (COMPANY_ID_WORDS - {"инн", "inn"}) if company else words  # (ИНН's check: 12 digits, a person's)
     if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
         return True
     # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
