@@ -78,14 +78,17 @@ _MORE_STEMS = (
 
 def without_dead_values(text: str) -> str:
     """The text with each value said to be dead read as "revoked"."""
-    if _KEY_ID.search(text) and _KEY_DEAD.search(text):
+    if ("AKIA" in text or "ASIA" in text) and _KEY_ID.search(text) and _KEY_DEAD.search(text):
         text = _KEY_ID.sub(_RETIRED, text)  # "key id AKIA... in the cloudtrail event; key already deactivated"
     lowered = text.lower()
-    if not any(stem in lowered for stem in _STEMS + _MORE_STEMS) or _DEAD.search(text) is None:
+    if not any(stem in lowered for stem in _STEMS + _MORE_STEMS):
         return text
-    if _NEW_VALUE.search(text) is not None:
+    # (an old value first: the phrases of its death are many and some of their words common,
+    # 6 ms on a 10,000-character message read every time)
+    old = [p for p in (_OLD_VALUE, _OLD_VALUE_ARABIC, _USED_TO_BE) if p.search(text) is not None]
+    if not old or _DEAD.search(text) is None or _NEW_VALUE.search(text) is not None:
         return text
-    for pattern in (_OLD_VALUE, _OLD_VALUE_ARABIC, _USED_TO_BE):
+    for pattern in old:
         text = pattern.sub(_retire, text)
     return text
 

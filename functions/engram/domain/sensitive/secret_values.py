@@ -238,9 +238,9 @@ _CJK_REFERENCE = re.compile(
 _CJK_NUMBER_LABELS = ("番号", "编号", "編號", "号码", "號碼", "번호", "No")
 # A video meeting's id (9 to 11 digits, grouped as the apps print them): which meeting, not
 # its passcode ("zoom for the GCSE group: meeting 812 4471 0093, passcode in the post").
+_MEETING_WORDS = ("meeting", "zoom", "teams", "webex", "conference")
 _MEETING_ID = re.compile(
-    r"(?i:meeting|zoom|teams|webex|conference)(?:\s+(?i:id|number|no\.?))?\s*[:#]?\s*"
-    r"(?P<number>\d{3}[ \-]?\d{3,4}[ \-]?\d{3,4})(?![\d\-])"
+    r"(?:\s+(?i:id|number|no\.?))?\s*[:#]?\s*(?P<number>\d{3}[ \-]?\d{3,4}[ \-]?\d{3,4})(?![\d\-])"
 )
 
 
@@ -254,14 +254,27 @@ _PASSCODE_GIVEN = re.compile(
 def without_reference_numbers(text: str) -> str:
     """The text without the numbers CJK labels name as a case's, an application's or an
     order's, and without a meeting's id when no passcode is given beside it."""
-    lowered = text.lower()
-    if any(w in lowered for w in ("meeting", "zoom", "teams", "webex", "conference")) and not _PASSCODE_GIVEN.search(
-        text
-    ):
-        text = _MEETING_ID.sub(_label_only, text)
+    ids = _meeting_ids(text)
+    if ids and _PASSCODE_GIVEN.search(text) is None:
+        starts, ends = [0, *(end for _, end in ids)], [*(start for start, _ in ids), len(text)]
+        text = "".join(text[a:b] for a, b in zip(starts, ends, strict=True))
     if text.isascii() or not any(label in text for label in _CJK_NUMBER_LABELS):
         return text
     return _CJK_REFERENCE.sub(_label_only, text)
+
+
+def _meeting_ids(text: str) -> list[tuple[int, int]]:
+    """Where each meeting's id is, read after its word only (the words tried at every
+    position cost half a millisecond on a 10,000-character message)."""
+    lowered, spans = text.lower(), []
+    for word in _MEETING_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            m = _MEETING_ID.match(text, at + len(word))
+            if m is not None:
+                spans.append(m.span("number"))
+            at = lowered.find(word, at + 1)
+    return sorted(set(spans))
 
 
 def _label_only(m: re.Match[str]) -> str:
