@@ -179,9 +179,9 @@ def test_a_redress_control_number_is_found(text: str) -> None:
 # characters of "question secrète ").
 def test_a_line_of_many_security_questions_reads_in_linear_time() -> None:
     text = "question secrète " * 6000
-    started = time.perf_counter()
+    started = time.process_time()
     assert find_by_rules(text) is None
-    assert time.perf_counter() - started < 3.0
+    assert time.process_time() - started < 3.0
 
 
 @pytest.mark.parametrize(
@@ -276,9 +276,9 @@ def test_a_password_hints_or_a_security_questions_answer_is_found(key: str, text
 # end (quadratic: 3.7 s for a 90,000-character line of "wifi: ..." notes).
 def test_a_line_of_many_wifi_notes_reads_in_linear_time() -> None:
     text = ("wifi: Kelp ref X7K-Q2P path ~/.cfg/a.b " * 2300)[:90000]
-    started = time.perf_counter()
+    started = time.process_time()
     find_by_rules(text)
-    assert time.perf_counter() - started < 2.5
+    assert time.process_time() - started < 2.5
 
 
 @pytest.mark.parametrize(
