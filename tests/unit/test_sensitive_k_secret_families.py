@@ -275,3 +275,50 @@ def test_a_password_or_code_named_in_these_ways_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _NOT_NAMED_AFTER)
 def test_the_same_words_without_the_value_pass(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 7. Kin of the families above that K does not hold: a lock's code as a setting, a record's
+# field or an element, a key safe written as one word, a list of codes under a heading that
+# names them, digits of other scripts in the dictated and lock rules.
+_KIN = [
+    '{"door_code": "4471", "name": "front"}',
+    "door_code=4471",
+    "<door_code>4471</door_code>",
+    "GATE_CODE: 5581#",
+    "frontDoorCode = 1190",
+    "- keysafe: 3309",
+    "Door codes:\n- Flat 1: 4471\n- Flat 2: 9902",
+    "Alarm PINs for the sites\n1. Leeds: 2207\n2. York: 5518",
+    "## Gate codes\n* Main: 5581#",
+    "keysafe ٣ ٣ ٠ ٩",
+    "رمز البوابة: ٩ ٩ ٠ ٢",
+    "金庫の番号は ８ ０ １ ７",
+]
+_NOT_KIN = [
+    "door_code=0000",
+    "door_code=${DOOR_CODE}",
+    '{"door_code": null}',
+    "door_code_length=4",
+    '{"gate_code_id": 4471}',
+    "alarm_code_count: 12",
+    "error_code=4471",
+    "keysafe fitted on 12/03/2024",
+    "keysafe number 12 of 40",
+    "Door codes:\n- Flat 1: see Tom\n- Flat 2: ask the landlord",
+    "Door codes:\n- updated: 2024\n- count: 12",
+    "Error codes:\n- timeout: 5004",
+    # (a phone's or a date's number after a lock's word: refused on main)
+    "the padlock company's phone is 0207946",
+    "padlock fitted on 1203 2024",
+    "the key safe company's phone is 0 2 0 7 9 4 6",
+]
+
+
+@pytest.mark.parametrize("text", _KIN)
+def test_a_lock_code_in_other_layouts_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_KIN)
+def test_the_same_layouts_without_a_code_pass(text: str) -> None:
+    assert find_by_rules(text) is None

@@ -106,3 +106,32 @@ def _a_password(cell: str) -> bool:
     if POINTER_VALUE.match(value) or (value.count(" ") >= 2 and not any(c.isdigit() for c in value)):
         return False  # (a note in the cell: "ask Tom", "set on first login")
     return value.lower() not in ("null", "none", "hidden", "n/a")
+
+
+# A list of codes under a heading that names them ("Door codes:" then "- Flat 1: 4471", one a
+# line): each line's label says whose, the heading what.
+_CODES_HEADING = re.compile(
+    r"^[ \t#*]*(?:[\w'’]+[ \t]+){0,3}?(?:door|gate|alarm|keypad|lock|lockbox|keysafe|key[ \t]+safe|safe|locker|entry"
+    r"|access|building|garage|padlock|intercom)[ \t]*(?:codes|pins|combos|combinations)\b[^\n]{0,40}$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_LISTED_CODE = re.compile(
+    r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?P<label>[^:=\n]{1,40}?)[ \t]*[:=][ \t]*(?P<value>[#*]?\d{3,8}#?)[ \t]*"
+)
+_NOT_A_LABEL = re.compile(r"updated|changed|since|date|year|count|total|number|how\s+many|last|next|reset", re.I)
+_LISTED_LINES = 20
+_LINE_MAX = 80  # (a line of the list: its label and its code; what is read below a heading stops there)
+
+
+def listed_codes(text: str) -> bool:
+    for heading in _CODES_HEADING.finditer(text):
+        below = text[heading.end() + 1 : heading.end() + 1 + _LISTED_LINES * _LINE_MAX]
+        for line in below.split("\n", _LISTED_LINES)[:_LISTED_LINES]:
+            m = _LISTED_CODE.fullmatch(line)
+            if m is None:
+                if line.strip():
+                    break  # the list ended
+                continue
+            if not _NOT_A_LABEL.search(m.group("label")) and len(set(m.group("value")) - {"0", "#", "*"}) > 1:
+                return True
+    return False

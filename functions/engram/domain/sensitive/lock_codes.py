@@ -9,6 +9,7 @@ from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.cjk_passwords import CJK_COUNTER
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
 from engram.domain.sensitive.named_codes import BOARD, MADE_UP_LOCK, a_key_size_after, postal_pin_code
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_words import FILED_AS
 
 # A lock, safe, alarm, intercom or phone-unlock code, in the languages above: the thing it
@@ -21,7 +22,7 @@ _LOCKED = (
     # with the code named (HashiCorp Vault's "listening on 8200", a box's "rental is 4500" are none)
     r"|(?:vault|strongbox|(?:safe\s+)?deposit\s+box)(?=[^.\n!?;]{0,40}?\b(?:code|combo|combination|pin)\b)"
     r"|(?:car\s+)?radio(?=\s+(?:code|pin)\b)"
-    r"|caja\s+fuerte|cofre|cassaforte|lock\s?box|key\s?box|key\s+safe|schl[üu]sselkasten|schl[üu]sselbox|padlock"
+    r"|caja\s+fuerte|cofre|cassaforte|lock\s?box|key\s?box|key[\s\-]?safe|schl[üu]sselkasten|schl[üu]sselbox|padlock"
     r"|vorh[äa]ngeschloss|zahlenschloss|cadenas|candado|cadeado|lucchetto|alarmanlage|alarm\s+panel|intercom|interphone"
     r"|domofon\w*|citofono|portero|interfone|gegensprechanlage|entsperrcode|sperrcode|entsperr-?pin|pinkod(?:en)?"
     r"|pinkode(?:n)?|portkod(?:en)?|portkode(?:n)?|d[øo]rkode(?:n)?|ovikoodi|porttikoodi|locker(?=[^.\n!?;]{0,40}?\b(?:code|combo|combination|pin)\b)|lock\s+screen"
@@ -104,7 +105,20 @@ def lock_code(text: str) -> bool:
     return MADE_UP_LOCK.search(text) is None and _lock_code(text)
 
 
+# A lock's code as a setting, a record's field or an element ("door_code=4471", '{"door_code":
+# "4471"}', "GATE_CODE: 5581#", "<alarm_pin>2207</alarm_pin>", "frontDoorCode = 1190").
+_LOCK_FIELD_RE = keyed(
+    r"(?<![\w])[<\"']?(?:(?:front|back|side|main|office|house|home|building|garage|storage|apartment|flat)[_\-]?)?"
+    r"(?:door|gate|alarm|keypad|lockbox|keysafe|key_safe|safe|locker|entry|intercom|buzzer|padlock|garage|shed)"
+    r"[_\-]?(?:code|pin|combo|combination|passcode)s?(?:[\"']?\s*(?:=>|[:=])|>)\s*[\"']?"
+    r"(?P<value>[#*]?\d{3,8}#?|\d{3}[ \-]\d{3})(?![\w\-./:])",
+    re.IGNORECASE,
+)
+
+
 def _lock_code(text: str) -> bool:
+    if any(len(set(m.group("value")) - {"0", "#", "*"}) > 1 for m in _LOCK_FIELD_RE.finditer(text)):
+        return True  # (a reset or a placeholder, "door_code=0000", is none)
     if _REVERSED_LOCK_RE.search(text):
         return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
@@ -113,7 +127,10 @@ def _lock_code(text: str) -> bool:
     # "set to 0-0-0" is the reset, not the code; "the alarm is 0630" and "the gate at 1430" are times
     # "código postal do portão: 4050-123": the postal code of the place the gate is at
     if any(
-        set(m.group("value")) - {"0", " ", "-"} and not _a_time(m) and not not_a_secret_near(text, m.start(), m.start())
+        set(m.group("value")) - {"0", " ", "-"}
+        and not _a_time(m)
+        and not not_a_secret_near(text, m.start(), m.start())
+        and not _another_number(m)
         for m in (*_locked(text), *cjk)
     ):
         return True
@@ -136,7 +153,7 @@ _LOCK_STEMS = frozenset(
         *("tur", "tor", "deur", "dør", "dor", "dörr", "porte", "portail", "puerta", "porta", "portão", "portao"),
         *("bike", "bicycle", "cycle", "luggage", "suitcase", "cable", "chain", "shed", "trunk", "u", "fridge"),
         *("freezer", "cabinet", "cupboard", "drawer", "medicine", "drug", "dispensary", "briefcase", "gun", "tool"),
-        *("toolbox", "window", "filing", "vault", "strongbox", "deposit", "radio", "car"),
+        *("toolbox", "window", "filing", "vault", "strongbox", "deposit", "radio", "car", "keysafe"),
         *("drzwi", "brama", "tresorcode", "safecode", "schlosscode", "zahlenschlosscode", "garagencode"),
         *("garagentorcode", "alarmcode", "haustürcode", "haustuercode", "briefkastencode"),
     ]
@@ -226,6 +243,21 @@ def _not_a_code(m: re.Match[str]) -> bool:
         return True
     # Hindi's "पिन कोड" before six digits is the postal code
     return "कोड" in m.group("gap") and len(m.group("value")) == 6
+
+
+# A phone's, a fitter's or a date's number after the lock's word ("the key safe company's phone
+# is 0 2 0 7 9 4 6", "padlock fitted on 1203 2024"): whom to call and when, not the code.
+_ANOTHER_NUMBER = re.compile(
+    r"(?<![\w])(?:(?:phone|tel|telephone|mobile|cell)(?!['’]?s?\s+(?:unlock|lock|screen|pin|passcode|code))|call|ring"
+    r"|hotline|helpline|fitted|installed|serviced|replaced|bought|delivered|since|warranty|model|serial)(?![\w])",
+    re.IGNORECASE,
+)
+_YEAR_AFTER = re.compile(r"\s*[/.\-]?\s*(?:19|20)\d\d(?!\d)")
+
+
+def _another_number(m: re.Match[str]) -> bool:
+    said = m.string[m.start() : m.start("value")]
+    return _ANOTHER_NUMBER.search(said) is not None or _YEAR_AFTER.match(m.string, m.end("value")) is not None
 
 
 _TIME = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")

@@ -10,7 +10,7 @@ from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import password_in_brackets, set_for_an_account, user_password_pair
-from engram.domain.sensitive.exports import exported_line, exported_password
+from engram.domain.sensitive.exports import exported_line, exported_password, listed_codes
 from engram.domain.sensitive.issued_codes import issued_code
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
@@ -124,6 +124,8 @@ def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
         return True
     if "\n" in text and ("," in text or "|" in text) and exported_password(text):
         return True  # (a password manager's CSV export, a table of passwords or of door codes)
+    if "\n" in text and listed_codes(text):
+        return True  # ("Door codes:" then "- Flat 1: 4471", one a line)
     if "://" in text and exported_line(text):
         return True  # (one line of an export: "https://portal.example.gov | dwhitcombe | Tr0ub4dor&Lamp")
     return bool(words & _SET_FOR_WORDS) and set_for_an_account(text)
