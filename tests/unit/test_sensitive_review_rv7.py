@@ -206,3 +206,31 @@ def test_another_number_typed_after_a_prompt_passes(text: str) -> None:
 @pytest.mark.parametrize("text", _TYPED_CODES)
 def test_a_code_typed_after_a_prompt_is_found(text: str) -> None:
     assert find_by_rules(text) is not None
+
+
+# 7. f7d8105's lock words missed the same family as other languages write it: a compound ending
+# in the lock's word (Fahrradschloss, cykellåset), Turkish's inflected kilidi, Arabic's قفل,
+# Japanese's 鍵. Not a castle's compound, nor 鍵盤 (a keyboard).
+_LOCK_CODES_IN_COMPOUNDS = [
+    "Fahrradschloss 4-0-7-2",
+    "cykellåset är 4 0 7 2",
+    "sykkellåsen er 4-0-7-2",
+    "bisiklet kilidi 4-0-7-2",
+    "قفل الدراجة 4 0 7 2",
+    "自転車の鍵の番号は 4 0 7 2",
+]
+_NOT_LOCK_CODES_IN_COMPOUNDS = [
+    "Wasserschloss Führung heute, wir sind Gruppe 2 3 4",
+    "鍵盤ハーモニカの練習: 1 2 3 番",
+    "cykellåset är trasigt, köpte ett nytt för 3 9 9 kronor",
+]
+
+
+@pytest.mark.parametrize("text", _LOCK_CODES_IN_COMPOUNDS)
+def test_a_locks_code_after_a_compound_or_inflected_word_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_LOCK_CODES_IN_COMPOUNDS)
+def test_other_numbers_after_such_words_pass(text: str) -> None:
+    assert find_by_rules(text) is None

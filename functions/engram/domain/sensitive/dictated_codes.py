@@ -49,8 +49,10 @@ _CODE = (
 # Vietnamese khóa for a course), so the number must be said to be the lock's: see _SAID_OF_IT.
 _THING = (
     r"(?<!num\s)(?<!caps\s)(?<!scroll\s)locks?(?![\s\-]+(?:down|in|up|out)(?![\w]))"
-    r"|lås(?:et|en)?|hangslot|cijferslot|fietsslot|schloss|serrure|cerradura|fechadura|serratura"
-    r"|z[áa]mek|z[áa]mku|zamka|kilit\w*|lakat|gembok|ổ\s+khóa|khóa\s+(?:cửa|số|két|tủ|cổng)|két\s+(?:sắt|tiền)"
+    # (and a lock's word as the end of a compound, "Fahrradschloss", "cykellåset"; Turkish's
+    # inflected "kilidi")
+    r"|[^\W\d_]*lås(?:et|en)?|hangslot|cijferslot|fietsslot|[^\W\d_]*schloss|serrure|cerradura|fechadura|serratura"
+    r"|z[áa]mek|z[áa]mku|zamka|kilit\w*|kilid\w*|lakat|gembok|ổ\s+khóa|khóa\s+(?:cửa|số|két|tủ|cổng)|két\s+(?:sắt|tiền)"
     r"|замок|замка|замке|замку|сейф\w*|сигнализаци\w*|домофон\w*"
     r"|key[\s\-]?safe|keysafes?|sleutelkluis\w*|sleutelkast\w*|bo[îi]te\s+[àa]\s+cl[ée]s|n[øo]kkelboks\w*"
     r"|nyckelbox\w*|schl[üu]sselsafe|chave(?!\s+(?:de\s+fenda|inglesa))"
@@ -91,7 +93,7 @@ _SCRIPT_KEYWORD = re.compile(
     # chain store, 连锁店; nor a lockdown, ล็อคดาวน์)
     r"|(?P<thing>กุญแจ|ตู้เซฟ|กันขโมย|ล็อค(?!ดาวน์)|解除|警備|セキュリティ|キーボックス|金庫|ロック(?![゠-ヿ])|ダイヤル"
     r"|解锁|解鎖|门禁|門禁|保险箱|保險箱|保险柜|(?<![连連])[锁鎖]|보안|해제|도어락|금고|자물쇠"
-    r"|אזעקה|כספת|מנעול|إنذار|انذار|خزنة|بوابة|ताला|लॉकर|तिजोरी)"
+    r"|אזעקה|כספת|מנעול|إنذار|انذار|خزنة|بوابة|قفل|ताला|लॉकर|तिजोरी|鍵(?!盤))"
     r"|(?P<other>電話|电话|携帯|手机|手機|전화|휴대폰|핸드폰|هاتف|جوال|موبايل|טלפון|נייד|โทร|เบอร์|फ़ोन|फोन|मोबाइल|注文|订单"
     r"|訂單|주문|طلب|הזמנה|คำสั่งซื้อ|部屋|房间|号室|호실|郵便|邮编|우편|ห้อง|غرفة|חדר|ทะเบียน|会員|会员|회원|進行|진행)"
 )
