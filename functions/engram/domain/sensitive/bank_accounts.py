@@ -144,9 +144,9 @@ def _iban_body(text: str, start: int, needed: int) -> str | None:
 
 
 def has_iban(text: str) -> bool:
+    named = _IBAN_WORD.search(text)  # (once: the text before each start read again was quadratic)
     for m in _IBAN_START.finditer(text):
-        country = m.group(1).upper()
-        length = _IBAN_LENGTHS.get(country)
+        length = _IBAN_LENGTHS.get(country := m.group(1).upper())
         if length is None:
             continue
         body = _iban_body(text, m.end(), length - 4)
@@ -159,7 +159,7 @@ def has_iban(text: str) -> bool:
         # groups of four it is printed in ("de27 8343 6060 7676 9665 34").
         compact = re.match(r"[A-Za-z0-9]+", text[m.start() :])
         lower_ok = (
-            _IBAN_WORD.search(text[: m.start()]) is not None
+            (named is not None and named.end() <= m.start())
             or (compact is not None and len(compact.group()) == length)
             or _IBAN_GROUPS.match(text, m.start()) is not None
         )
