@@ -32,7 +32,11 @@ from collections.abc import Callable
 from typing import Any
 
 from engram.domain.sensitive import find_by_rules
+from engram.domain.sensitive.filter import learned_category, learned_reading
 from engram.domain.sensitive.learned_model import WEIGHTS, ValueModel, model_text, position_features
+from engram.domain.sensitive.no_access import keyed_number_grants_nothing
+from engram.domain.sensitive.prefilter import prefiltering
+from engram.domain.sensitive.reading_view import reading_view
 
 from bench.common import write_results
 from bench.sensitive_corpus import CATEGORIES, PARTS, Sample, load, score
@@ -42,6 +46,8 @@ CLASSES = ("secret", "government_id", "bank_account")
 WINDOW = 24
 STRIDE = 12
 C = 2.0
+# A positive's weight against a negative's in the fit (1.0: as many as there are; swept in 20d).
+POSITIVE_WEIGHT = 1.0
 THRESHOLD = 1.0  # log-odds a window must clear (chosen by the leave-one-part-out sweep; 0.5 until 18m)
 PRUNE = 0.01
 # What a text with no value-shaped token (words only) must clear above the threshold
@@ -74,9 +80,24 @@ Example = tuple[str | None, list[dict[str, float]]]
 Evidence = tuple[tuple[float, ...], bool, bool] | None
 
 
+# Whether the model is trained (and scored alone) on the text as the filter gives it to the
+# model (``learned_reading``: digits spelled out or set apart read as digits, public and
+# sealed values masked, numbers named as opening nothing taken out) rather than as written.
+# Until session 20 it was trained on the text as written and read the filter's reading.
+READ_AS_FILTER = True
+
+
+def read(text: str, key: str, as_filter: bool | None = None) -> str:
+    """What the model reads of ``text`` under ``key`` (training and the LOPO model-alone view)."""
+    if not (READ_AS_FILTER if as_filter is None else as_filter):
+        return model_text(text, key)
+    with prefiltering():
+        return model_text(learned_reading(text, reading_view(text)), key)
+
+
 def examples(samples: list[Sample], benign: list[tuple[str, str]]) -> list[Example]:
-    rows: list[Example] = [(s.label, _bags(position_features(model_text(s.text, s.key)))) for s in samples]
-    rows += [(None, _bags(position_features(model_text(t, k)))) for k, t in benign]
+    rows: list[Example] = [(s.label, _bags(position_features(read(s.text, s.key)))) for s in samples]
+    rows += [(None, _bags(position_features(read(t, k)))) for k, t in benign]
     return rows
 
 
@@ -103,7 +124,7 @@ def _fit(rows: list[Example], c: float = C) -> ValueModel:
         bias = []
         for ci, cls in enumerate(CLASSES):
             y = [1 if v == cls else 0 for v in ys]
-            lr = LogisticRegression(C=c, max_iter=2000, solver="liblinear")
+            lr = LogisticRegression(C=c, max_iter=2000, solver="liblinear", class_weight={0: 1.0, 1: POSITIVE_WEIGHT})
             lr.fit(x, y)
             bias.append(round(float(lr.intercept_[0]), 4))
             for name, w in zip(names, lr.coef_[0], strict=True):
@@ -266,8 +287,70 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
     rows += _postal_pin_codes(r) + _digests_in_base64(r) + _developer_text_without_values(r)
     rows += _codes_talked_about_without_values(r) + _ids_and_codes_that_are_not_secrets(r)
     rows += _alarm_times_and_electronics_pins(r) + _everyday_entries_with_mixed_values(r)
-    rows += _sign_in_pages(r)
+    rows += _sign_in_pages(r) + [("", t) for label, t in _shouted_credentials(r) if label is None]
     return rows
+
+
+_SHOUTED_SERVICES = (
+    *("YAHOO", "OUTLOOK", "HOTMAIL", "ICLOUD", "AMAZON", "NETFLIX", "FACEBOOK", "PAYPAL", "WIFI", "ROUTER"),
+    *("LAPTOP", "EMAIL", "WORK", "SCHOOL", "STEAM", "SPOTIFY", "EBAY", "DROPBOX", "BANK APP", "PHONE"),
+)
+
+
+def _shouted_credentials(r: random.Random) -> list[tuple[str | None, str]]:
+    """A message written in capitals (caps lock, a voice note's transcript, an older person's
+    texting): a run of letters nobody would read as a word after the password's word is the
+    password ("YAHOO PASSWORD QWHRTKLMZ"); the same words with no value are not. The corpus
+    holds almost none (session 20d: the model trained with K scored a review's shouted case
+    under its threshold, "gmail" having lost weight near a value), so both are written here
+    (training only, never scored; the LOPO folds were run without them)."""
+    consonants = "BCDFGHJKLMNPQRSTVWXZ"
+    rows: list[tuple[str | None, str]] = []
+    for _ in range(150):
+        svc = r.choice(_SHOUTED_SERVICES)
+        value = "".join(r.choice(consonants if r.random() < 0.8 else "AEIOU") for _ in range(r.randint(6, 12)))
+        if r.random() < 0.3:
+            value += str(r.randint(1, 999))
+        digits = "".join(r.choice("0123456789") for _ in range(r.randint(4, 6)))
+        rows.append(
+            (
+                "secret",
+                r.choice(
+                    (
+                        f"{svc} PASSWORD {value}",
+                        f"{svc} PASSWORD IS {value}",
+                        f"MY {svc} PASSWORD {value} PLEASE REMEMBER",
+                        f"{svc} PW {value}",
+                        f"PASSWORD FOR {svc} {value}",
+                        f"{svc} PIN {digits}",
+                        f"{svc} PASSCODE {digits} DONT TELL ANYONE",
+                    )
+                ),
+            )
+        )
+        rows.append(
+            (
+                None,
+                r.choice(
+                    (
+                        f"{svc} PASSWORD RESET TOMORROW",
+                        f"FORGOT MY {svc} PASSWORD AGAIN",
+                        f"CHANGE THE {svc} PASSWORD BEFORE FRIDAY",
+                        f"{svc} PASSWORD EXPIRED",
+                        f"{svc} PASSWORD IS IN THE NOTEBOOK",
+                        f"{svc} PIN LOCKED AFTER THREE TRIES",
+                        f"NEED A NEW {svc} PASSWORD",
+                    )
+                ),
+            )
+        )
+    return rows
+
+
+def written_positives(seed: int = 2020) -> list[Sample]:
+    """Positives written in the script for families the corpus lacks (training only)."""
+    rows = _shouted_credentials(random.Random(seed))
+    return [Sample(label, text, "", f"written:{i}") for i, (label, text) in enumerate(rows) if label is not None]
 
 
 def _sign_in_pages(r: random.Random) -> list[tuple[str, str]]:
@@ -961,6 +1044,13 @@ def _pruned(m: ValueModel, floor: float) -> ValueModel:
     return ValueModel(m.classes, m.bias, m.thresholds, m.window, weights, m.words_only_margin)
 
 
+def _as_filter(text: str, key: str, m: ValueModel) -> str | None:
+    if key and keyed_number_grants_nothing(text, key):
+        return None
+    with prefiltering():
+        return learned_category(text, key, m, reading_view(text))
+
+
 def lopo(
     parts: dict[str, list[Sample]],
     c: float = C,
@@ -971,20 +1061,24 @@ def lopo(
     model (flattering: the rules saw the part), and, for A, B and C, the rules of the
     part's first run then the model (honest)."""
     folds = _benign_folds(len(parts))
+    # every text's features are read once, not once a fold (the same rows, in the same order)
+    by_part = {name: examples(ss, []) for name, ss in parts.items()}
+    by_fold = [examples([], f) for f in folds]
+    negatives = examples([], hard_negatives())
     out: dict[str, Any] = {}
     for k, held in enumerate(parts):
         if only and held not in only:
             continue
-        train_samples = [s for name, ss in parts.items() if name != held for s in ss]
-        train_benign = [r for i, f in enumerate(folds) if i != k for r in f] + hard_negatives()
-        m = _fit(examples(train_samples, train_benign), c)
+        rows = [r for name, rs in by_part.items() if name != held for r in rs]
+        rows += [r for i, rs in enumerate(by_fold) if i != k for r in rs] + negatives
+        m = _fit(rows, c)
         cache: dict[tuple[str, str], Evidence] = {}
 
         def evidence(
             text: str, key: str, m: ValueModel = m, cache: dict[tuple[str, str], Evidence] = cache
         ) -> Evidence:
             if (text, key) not in cache:
-                cache[(text, key)] = m.evidence(model_text(text, key))
+                cache[(text, key)] = m.evidence(read(text, key))
             return cache[(text, key)]
 
         pruned = {floor: _pruned(m, floor) for floor in PRUNES}
@@ -1015,8 +1109,14 @@ def lopo(
                 for floor, pm in pruned.items():  # the weight floor, swept at the chosen threshold
                     detectors[f"{name}_then_model_prune{floor}"] = lambda text, key, rule=rule, pm=pm, t=threshold: (
                         rule(text, key)
-                        or pm.verdict(pm.evidence(model_text(text, key)), (t,) * len(CLASSES), WORDS_ONLY_MARGIN)
+                        or pm.verdict(pm.evidence(read(text, key)), (t,) * len(CLASSES), WORDS_ONLY_MARGIN)
                     )
+                # what runs: the rules, then the shipped (pruned) model on the filter's reading,
+                # its id and account verdicts gated (learned_verdicts.py), as find_sensitive does
+                shipped = _pruned(m, SHIPPED_PRUNE)
+                detectors[f"{name}_then_filter"] = lambda text, key, rule=rule, pm=shipped: (
+                    rule(text, key) or _as_filter(text, key, pm)
+                )
             row: dict[str, Any] = {}
             for name, detect in detectors.items():
                 if name.endswith("_alone") and name != "model_alone" and threshold != THRESHOLDS[0]:
@@ -1051,6 +1151,7 @@ def export(m: ValueModel) -> None:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
+    global READ_AS_FILTER, POSITIVE_WEIGHT
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-export", action="store_true", help="only the leave-one-part-out figures")
     parser.add_argument("--no-lopo", action="store_true", help="only train on everything and export")
@@ -1064,7 +1165,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--show", action="store_true", help="print the model's misses on each left-out part")
     parser.add_argument("--folds", default="", help="leave out only these parts (comma-separated), to save time")
     parser.add_argument("--out", default="sensitive_model_lopo", help="name of the results file")
+    parser.add_argument("--as-written", action="store_true", help="train on the text as written (before session 20)")
+    parser.add_argument("--positive-weight", type=float, default=POSITIVE_WEIGHT, help="a positive's weight in the fit")
     args = parser.parse_args(argv)
+    READ_AS_FILTER = not args.as_written
+    POSITIVE_WEIGHT = args.positive_weight
     parts = {name: load(PARTS[name]) for name in TRAIN_PARTS if name in PARTS}
     result: dict[str, Any] = {"window": WINDOW, "C": args.c, "threshold": THRESHOLD, "prune": args.prune}
     if not args.no_lopo:
@@ -1085,7 +1190,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         started = time.perf_counter()
         m = _fit(
             examples(
-                [s for ss in parts.values() for s in ss], [r for f in _benign_folds() for r in f] + hard_negatives()
+                [s for ss in parts.values() for s in ss] + written_positives(),
+                [r for f in _benign_folds() for r in f] + hard_negatives(),
             ),
             args.c,
         )

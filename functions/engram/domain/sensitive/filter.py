@@ -36,8 +36,8 @@ from engram.domain.sensitive.keys import (
     key_rule,
     path_under_a_path_key,
 )
+from engram.domain.sensitive.learned_model import ValueModel, model_text
 from engram.domain.sensitive.learned_model import model as value_model
-from engram.domain.sensitive.learned_model import model_text
 from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 from engram.domain.sensitive.login_keys import password_under_a_login_key
 from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
@@ -82,6 +82,13 @@ def _find_sensitive(text: str, key: str) -> SensitiveMatch | None:
     found = _by_rules(text, key, view)
     if found is not None or (key and keyed_number_grants_nothing(text, key)):
         return found  # ({"pin": 7} on a board, {"status_code": 4821}: what the key names opens nothing)
+    learned = learned_category(text, key, value_model(), view)
+    return None if learned is None else sensitive_match(learned)
+
+
+def learned_reading(text: str, view: str | None) -> str:
+    """What the learned stage reads of ``text`` (``view``: its ``reading_view``). Training
+    reads the same (bench/sensitive_train.py), so the model is fitted to what it is given."""
     # the model reads numbers as digits too ("four five eight seven" has a digit shape), but
     # not a number its clause names as opening nothing ("zip code 94110", "pin 13")
     read = without_named_numbers(public_or_sealed(text if view is None else view))
@@ -90,10 +97,16 @@ def _find_sensitive(text: str, key: str) -> SensitiveMatch | None:
         # a redacted value is no value: "password=[redacted]" read as a word, not a token
         # shaped like a secret (its brackets), once a message has been redacted
         read = read.replace(REDACTED, _REDACTED_WORD)
-    learned = value_model().classify(model_text(read, key))
+    return read
+
+
+def learned_category(text: str, key: str, learned_model: ValueModel, view: str | None) -> str | None:
+    """The learned stage's category for a text no rule refused, if its verdict stands."""
+    read = learned_reading(text, view)
+    learned = learned_model.classify(model_text(read, key))
     if learned is None or not learned_verdict_stands(read, key, learned):
         return None  # (an id or an account the model sees needs what learned_verdicts.py says)
-    return sensitive_match(learned)
+    return learned
 
 
 # A code as typed on a keypad: digits, "#" and "*", at most two letters ("2B49A", "3 9 0 2").
