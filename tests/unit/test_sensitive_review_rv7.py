@@ -248,3 +248,21 @@ def test_many_country_code_like_starts_read_in_linear_time(unit: str) -> None:
     started = time.process_time()
     find_by_rules(text)
     assert time.process_time() - started < 3.0
+
+
+# 9. ac75b04 (exports.py, a list under a heading naming codes) read a plan's phases and their
+# years as codes; a site's or a flat's code listed there is still found.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Gate codes project timeline:\n- Phase 1: 2024\n- Phase 2: 2025",
+        "Door codes rollout plan\n1. Week 1: 1204\n2. Week 2: 1311",
+        "Alarm codes audit:\n- Q1: 2024\n- Q2: 2024",
+    ],
+)
+def test_a_plans_steps_under_a_codes_heading_pass(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+def test_a_flats_codes_under_a_heading_are_still_found() -> None:
+    assert find_by_rules("Door codes:\n- Flat 1: 4471\n- Flat 2: 9902") is not None

@@ -118,7 +118,12 @@ _CODES_HEADING = re.compile(
 _LISTED_CODE = re.compile(
     r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*(?P<label>[^:=\n]{1,40}?)[ \t]*[:=][ \t]*(?P<value>[#*]?\d{3,8}#?)[ \t]*"
 )
-_NOT_A_LABEL = re.compile(r"updated|changed|since|date|year|count|total|number|how\s+many|last|next|reset", re.I)
+# (nor a plan's step or a period's name: "Gate codes project timeline:" then "- Phase 1: 2024")
+_NOT_A_LABEL = re.compile(
+    r"updated|changed|since|date|year|count|total|number|how\s+many|last|next|reset"
+    r"|phase|step|stage|week|month|quarter|sprint|wave|round|milestone|version|release|\bq[1-4]\b",
+    re.I,
+)
 _LISTED_LINES = 20
 _LINE_MAX = 80  # (a line of the list: its label and its code; what is read below a heading stops there)
 
