@@ -27,6 +27,7 @@ the pattern then costs what it did, plus a few microseconds.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -168,8 +169,11 @@ class Keyed:
         starts = read.starts.get(id(self))
         if starts is None:
             starts = read.starts[id(self)] = self._starting(read, self.needs.leads)
+        # The first place at or after ``pos`` is found by bisection: a rule asking again from
+        # its last match's end would otherwise walk every earlier place on every call.
         end = pos
-        for at in starts:
+        for i in range(bisect_left(starts, pos), len(starts)):
+            at = starts[i]
             if at < end:
                 continue
             m = self.compiled.match(text, at, endpos)
