@@ -89,6 +89,12 @@ The parts, reported apart:
   one honest run, figures only, by ``bench.sensitive_first_run`` with main frozen at f200111, is
   ``bench/results/sensitive_corpus_k_first_run.json`` and the honest figure in docs/security.md.
   Their misses are read now, so their later figures are fitted too.
+- Not in ``PARTS``: held-out L (``bench/sensitive_samples_holdout_l1.txt``, ``_l2``, ``_l3``,
+  ``_l4``; 4,084 samples by four more independent writers, given the label policy: households and
+  families, money and travel, IT help desks and operations, people writing in their own languages
+  and scripts). Their one run, figures only, by ``bench.sensitive_first_run`` with main frozen at
+  27b8777, is ``bench/results/sensitive_corpus_l_first_run.json`` and the honest figure in
+  docs/security.md. Nobody has read their misses; adding them here is the decision to spend them.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
