@@ -130,3 +130,23 @@ def test_a_long_text_of_code_words_and_lower_case_country_codes_is_cheap() -> No
         assert not has_iban(text)
         assert not code_in_other_language(text, words)
     assert time.process_time() - started < 0.15
+
+
+@pytest.mark.parametrize(
+    "phrase",
+    [
+        # 2.4 s on main at 27b8777 (task 20p), under load: _KEYWORD of dictated_codes.py read at
+        # every character, 200 thing words tried around each "コード" (_thing_near, 6c7b978)
+        "コード 1 2 3 4 ",
+        # 1.7 s: the text up to each token before a password word copied and stripped
+        # (codes_other_languages.value_opening_clause)
+        "密码改成 了 ",
+        "警備の解除番号は 8 4 0 ",  # 1.8 s
+    ],
+)
+def test_a_long_text_of_one_code_phrase_is_cheap_to_find(phrase: str) -> None:
+    text = _repeated(phrase)
+    find_sensitive("warm the learned stage up")
+    started = time.process_time()
+    find_sensitive(text)
+    assert time.process_time() - started < 1.5  # 1.7-2.4 s on main (seen red), 0.5-1.2 s now, under load

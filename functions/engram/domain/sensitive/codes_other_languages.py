@@ -253,6 +253,7 @@ def _cjk_digits_read(text: str) -> str | None:
 
 
 _TOKEN = re.compile(r"\S+")
+_NON_SPACE = re.compile(r"\S")
 _CLAUSE_OPENS = re.compile(r"(?:[\n.!?;:(]|^)\s*[\"“«'‘]?$")
 
 
@@ -267,8 +268,9 @@ def value_opening_clause(
     out = []
     for k in range(min(max_words, len(tokens) - 1) + 1):
         tok = tokens[len(tokens) - 1 - k]
-        opening = text[: lo + tok.start()]
-        if (lo == 0 or tok.start() > 0) and opens.search(opening[-3:] if opening.strip() else ""):
+        at = lo + tok.start()  # (the text up to there was copied and stripped for each token)
+        opening = text[max(0, at - 3) : at] if _NON_SPACE.search(text, 0, at) else ""
+        if (lo == 0 or tok.start() > 0) and opens.search(opening):
             gap = " ".join(t.group() for t in tokens[len(tokens) - k :])
             if not _CLAUSE_END.search(gap + " "):  # the value opens the word's own clause
                 out.append((tok.group(), gap))

@@ -13,6 +13,7 @@ import re
 
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
 from engram.domain.sensitive.no_access import NAMED_CODE
+from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.reading_view import dictated_runs
 
 # Compounds ending in a code's word that name a code opening nothing (German, Dutch and the
@@ -70,7 +71,9 @@ _OTHER_NUMBER = (
     r"|aadhaar|bsn|pesel|tax|vat|fiscale?|steuer\w*|nif|nie|dni|cpf|id|identit\w+"
 )
 # (a code named as opening nothing, "status code", "area code", counts as another number)
-_KEYWORD = re.compile(
+# Keyed (prefilter.py): a text holding none of its words is not read at every character
+# (1.8 s over 96,000 characters of "コード 1 2 3 4", which the script words below are for).
+_KEYWORD = keyed(
     r"(?<![\w])(?:(?P<other_code>"
     + NAMED_CODE
     + r")|(?P<code>"

@@ -15,10 +15,12 @@ short") is a description in a language whose descriptions this module does not k
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.codes_other_languages import clause_after, not_a_secret_near, value_opening_clause
 from engram.domain.sensitive.credential_pairs import chosen_password
+from engram.domain.sensitive.prefilter import answered_once
 from engram.domain.sensitive.secret_values import credential_like, pointer, quoted_pointer
 from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
 
@@ -135,7 +137,9 @@ def password_in_other_language(text: str, words: frozenset[str]) -> bool:
         for m in regex.finditer(text):
             if not_a_secret_near(text, m.start(), m.end()):
                 continue  # "kode promo DISKON50", "رمز الخصم SAVE20"
-            if _value_after(clause_after(text[m.end() : m.end() + 80])):
+            # (asked once a filter run for the same words: "รหัส OTP (Ref: KXQ2)" again and again)
+            rest = clause_after(text[m.end() : m.end() + 80])
+            if answered_once("value_after", rest, partial(_value_after, rest)):
                 return True
     return False
 
