@@ -45,6 +45,7 @@ from engram.domain.sensitive.one_time_codes import backup_codes
 from engram.domain.sensitive.prefilter import prefiltering
 from engram.domain.sensitive.reading_view import reading_view
 from engram.domain.sensitive.records import record_rule
+from engram.domain.sensitive.remembered import remembered_as
 from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret import has_secret
 from engram.domain.sensitive.secret_formats import public_or_sealed
@@ -79,7 +80,8 @@ def find_sensitive(text: str, key: str = "") -> SensitiveMatch | None:
 
 def _find_sensitive(text: str, key: str) -> SensitiveMatch | None:
     view = reading_view(text)
-    found = _by_rules(text, key, view)
+    # (the rules' verdict is find_by_rules's: redaction asks both of a text, once each)
+    found = remembered_as(find_by_rules, text, key, lambda: _by_rules(text, key, view))
     if found is not None or (key and keyed_number_grants_nothing(text, key)):
         return found  # ({"pin": 7} on a board, {"status_code": 4821}: what the key names opens nothing)
     learned = learned_category(text, key, value_model(), view)
