@@ -51,6 +51,7 @@ NOT_BENCHMARKS = {
     "sensitive_holdout_c",
     "sensitive_train",
     "sensitive_first_run",
+    "sensitive_context_probe",  # a one-off experiment (session 20e, about 40 minutes), not a measure of Engram
 }
 DEFAULT_BUDGET_S = 30
 TOTAL_BUDGET_S = 720
