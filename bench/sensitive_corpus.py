@@ -89,12 +89,16 @@ The parts, reported apart:
   one honest run, figures only, by ``bench.sensitive_first_run`` with main frozen at f200111, is
   ``bench/results/sensitive_corpus_k_first_run.json`` and the honest figure in docs/security.md.
   Their misses are read now, so their later figures are fitted too.
-- Not in ``PARTS``: held-out L (``bench/sensitive_samples_holdout_l1.txt``, ``_l2``, ``_l3``,
-  ``_l4``; 4,084 samples by four more independent writers, given the label policy: households and
-  families, money and travel, IT help desks and operations, people writing in their own languages
-  and scripts). Their one run, figures only, by ``bench.sensitive_first_run`` with main frozen at
-  27b8777, is ``bench/results/sensitive_corpus_l_first_run.json`` and the honest figure in
-  docs/security.md. Nobody has read their misses; adding them here is the decision to spend them.
+- ``held_out_l1`` to ``held_out_l4`` (first run recorded; development data since 04:05 UTC on
+  2026-11-25, read and tuned on): ``bench/sensitive_samples_holdout_l1.txt`` (1,021), ``_l2``
+  (1,027), ``_l3`` (1,011) and ``_l4`` (1,025), written by hand by four more independent writers
+  given the label policy (households and families; money and travel; IT help desks and
+  operations; people writing in their own languages and scripts). Their one honest run, figures
+  only, by ``bench.sensitive_first_run`` with main frozen at 27b8777, is
+  ``bench/results/sensitive_corpus_l_first_run.json`` and the honest figure in docs/security.md.
+  Their misses are read now, so their later figures are fitted too.
+- Not in ``PARTS``: held-out M, sealed (``bench/sealed/``, gzip-compressed and unopened; see its
+  README). Adding it here is the decision to spend it.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -162,6 +166,10 @@ PARTS = {
     "held_out_k2": [HERE / "sensitive_samples_holdout_k2.txt"],
     "held_out_k3": [HERE / "sensitive_samples_holdout_k3.txt"],
     "held_out_k4": [HERE / "sensitive_samples_holdout_k4.txt"],
+    "held_out_l1": [HERE / "sensitive_samples_holdout_l1.txt"],
+    "held_out_l2": [HERE / "sensitive_samples_holdout_l2.txt"],
+    "held_out_l3": [HERE / "sensitive_samples_holdout_l3.txt"],
+    "held_out_l4": [HERE / "sensitive_samples_holdout_l4.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")
