@@ -14,12 +14,17 @@ import re
 
 _AGENT = (
     r"(?:agent|rep|representative|operator|advisor|adviser|csr|support|bank|agente|operador|op[ée]rateur|operatore"
-    r"|berater)"
+    r"|berater|客服|坐席|客服人员|オペレーター|担当者|상담원|상담사)"
 )
-_CUSTOMER = r"(?:customer|caller|client|user|member|cliente|kunde|utente|klant)"
+_CUSTOMER = r"(?:customer|caller|client|user|member|cliente|kunde|utente|klant|客户|客戶|顾客|顧客|お客様|고객)"
 _TURNS = re.compile(
     # (the customer's turn on the same line or the next: a chat's transcript has one a line)
-    r"(?<![\w])" + _AGENT + r"\s*:(?P<asked>[^\n]{0,200}?)\s*(?<![\w])" + _CUSTOMER + r"\s*:(?P<said>[^\n]{0,160})",
+    # (Chinese, Japanese and Korean write a full-width colon: "客服：请问您收到的验证码是多少？")
+    r"(?<![\w])"
+    + _AGENT
+    + r"\s*[:：](?P<asked>[^\n]{0,200}?)\s*(?<![\w])"
+    + _CUSTOMER
+    + r"\s*[:：](?P<said>[^\n]{0,160})",
     re.IGNORECASE,
 )
 _ASKS_FOR_A_CODE = re.compile(
@@ -28,7 +33,9 @@ _ASKS_FOR_A_CODE = re.compile(
     r"|one[\s\-]time\s+code|otp|verification\s+code"
     r"|c[óo]digo|codice|nip|mot\s+de\s+passe|password|contrase[ñn]a|senha"
     # a code the agent sent ("I've sent a 6-digit code to the mobile ending 92. Could you read it back?")
-    r"|(?<!reference\s)(?<!discount\s)(?<!promo\s)(?<!error\s)(?<!order\s)(?<!tracking\s)(?<!booking\s)code)(?![\w])",
+    r"|(?<!reference\s)(?<!discount\s)(?<!promo\s)(?<!error\s)(?<!order\s)(?<!tracking\s)(?<!booking\s)code)(?![\w])"
+    # (in scripts that write no space around a word: "请问您收到的验证码是多少？")
+    r"|验证码|驗證碼|动态码|密码|密碼|認証コード|確認コード|暗証番号|パスワード|인증\s*번호|인증\s*코드|비밀번호",
     re.IGNORECASE,
 )
 # The agent asks for it: a question or a request ("can I take the passcode?", "please pick a
@@ -36,13 +43,15 @@ _ASKS_FOR_A_CODE = re.compile(
 # will ("I've reset your password, you'll get an email", "your new card PIN will arrive by
 # post") asks for nothing, and the customer's number is something else's.
 _REQUEST = re.compile(
-    r"[?¿]|(?<![\w])(?:please|pls|confirm|confirma|confirme|read|tell|give|say|enter|type|key\s+in|choose|pick"
+    r"[?¿？]|请|請|ください|주세요|(?<![\w])(?:please|pls|confirm|confirma|confirme|read|tell|give|say|enter|type|key\s+in|choose|pick"
     r"|provide|repeat|verify|need|take|dígame|digame|indique|nennen|geben|bitte|lisez|donnez|dites|per\s+favore"
     r"|por\s+favor|s['’]il\s+vous\s+pla[îi]t)(?![\w])",
     re.IGNORECASE,
 )
 _CODE = re.compile(
-    r"(?<![\w+:/.,\-])(?P<value>\d{4,8}|\d{3}[ \-]\d{3}|\d\d \d\d \d\d)(?![\w/:]|[.,]\d|[ \-]\d)"
+    # (a word of a script written without spaces may follow at once: "581204です")
+    r"(?<![\w+:/.,\-])(?P<value>\d{4,8}|\d{3}[ \-]\d{3}|\d\d \d\d \d\d)"
+    r"(?![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[/:]|[.,]\d|[ \-]\d)"
     r"(?!\s*(?:%|€|\$|£|min\w*|hours?|days?|years?|times|digits|pounds?|euros?|dollars?)(?![\w]))",
     re.IGNORECASE,
 )
@@ -57,11 +66,16 @@ _BEFORE_NOT_A_CODE = re.compile(
     r"|owe|balance)(?![\w])[^\d]{0,16}$",
     re.IGNORECASE,
 )
+_AGENT_IN_SCRIPT = re.compile(r"客服|坐席|オペレーター|担当者|상담원|상담사")
 _WORD_STEMS = frozenset(["agent", "rep", "operator", "advisor", "adviser", "csr", "support", "agente", "operador"])
 
 
 def code_in_the_next_turn(text: str, words: frozenset[str]) -> bool:
-    if ":" not in text or words.isdisjoint(_WORD_STEMS | {"bank", "opérateur", "operateur", "operatore", "berater"}):
+    if ":" not in text and "：" not in text:
+        return False
+    if words.isdisjoint(_WORD_STEMS | {"bank", "opérateur", "operateur", "operatore", "berater"}) and (
+        text.isascii() or _AGENT_IN_SCRIPT.search(text) is None
+    ):
         return False
     for m in _TURNS.finditer(text):
         asked = m.group("asked")

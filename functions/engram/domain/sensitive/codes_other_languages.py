@@ -201,8 +201,11 @@ _RECOVERY_WORD = re.compile(
     r"|(?:رمز|رموز|كود|أكواد)\s*(?:ال)?(?:استعادة|استرداد|احتياطي)|קוד(?:י)?\s*(?:ה)?(?:שחזור|גיבוי)",
     re.IGNORECASE,
 )
+# (or three groups and more of four capitals and digits set apart by spaces, as an app shows
+# them: "OTP 복구 코드: 7QXM 2KDP 9LFA 4RWC")
 _RECOVERY_VALUE = re.compile(
     r"(?<![\w\-])(?=(?:[^\s]*\d){3})[A-Za-z\d]{3,8}(?:[\-][A-Za-z\d]{3,8})+(?![\w\-])|(?<![\w\-])\d{4} \d{4}(?![\w\-])"
+    r"|(?<![\w\-])(?=[A-Z\d ]{0,30}\d)(?=[A-Z\d ]{0,30}[A-Z])[A-Z\d]{4}(?: [A-Z\d]{4}){2,7}(?![\w\-])"
 )
 
 

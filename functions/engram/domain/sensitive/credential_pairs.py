@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.prefilter import keyed
+from engram.domain.sensitive.secret_values import credential_like, pointer
 from engram.domain.sensitive.secret_words import PASSWORD_WORD
 
 # "user / password": the two joined by a slash with a space on both sides (without the
@@ -23,7 +24,11 @@ from engram.domain.sensitive.secret_words import PASSWORD_WORD
 _SPACED_PAIR = re.compile(r"(?<![\w.@/\-])(?P<user>[A-Za-z0-9][\w.+\-@]{1,40})[ \t]+/[ \t]+(?P<pw>[^\s/]{8,64})")
 # Accounts every system has, so "root:Rh8!xPq2Lz" is a pair with no other word.
 _ACCOUNTS = r"root|admin|administrator|pi|ubuntu|postgres|sa|deploy|ec2-user|guest|sysadmin|superuser"
-_COLON_PAIR = keyed(r"(?<![\w.@/\-])(?P<user>" + _ACCOUNTS + r"):(?P<pw>[^\s:@/'\"]{8,64})", re.IGNORECASE)
+# (or a slash without spaces, "FortiGate admin is admin/F0rt1-HQ-2024!": a path's part has no
+# password's symbol, "root/Projects2024")
+_COLON_PAIR = keyed(
+    r"(?<![\w.@/\-])(?P<user>" + _ACCOUNTS + r")(?P<join>[:/])(?P<pw>[^\s:@/'\"]{8,64})(?!/)", re.IGNORECASE
+)
 # (a shared mailbox's name cut at its "@", or a user at a host: "hr.test@", "admin@staging")
 _USER = re.compile(r"(?=.*[a-z])[\w.+\-]+(?:@(?:[\w\-]+(?:\.[\w\-]+)*)?)?|" + _ACCOUNTS, re.IGNORECASE)
 # An account every system has, alone or at a host ("admin@staging"): its password may be
@@ -96,13 +101,32 @@ def user_password_pair(text: str) -> bool:
                 continue  # "FritzBox / FritzBox_Guest5": a network and its guest network
             if _USER.fullmatch(user) and not user.isdigit() and (_pair(user, pw) or _default_of(user, pw)):
                 return True
-    if ":" in text:
+            if "@" in user and _mailbox_password(pw):
+                return True  # ("caretaker@greenmead / cctvCaretaker1": a mailbox's login)
+    if ":" in text or "/" in text:
         # (an account every system has with a default nobody changed: "admin:admin123 still works")
-        return any(
-            _pair(m.group("user"), m.group("pw")) or _default_of(m.group("user"), m.group("pw"))
-            for m in _COLON_PAIR.finditer(text)
-        )
+        return any(_account_pair(m) for m in _COLON_PAIR.finditer(text))
     return False
+
+
+def _account_pair(m: re.Match[str]) -> bool:
+    user, pw = m.group("user"), m.group("pw")
+    if m.group("join") == "/":
+        return _pair(user, pw) and not _PASSWORD_SYMBOLS.isdisjoint(pw.rstrip(".,;:)(\"'"))
+    return _pair(user, pw) or _default_of(user, pw)
+
+
+def _mailbox_password(pw: str) -> bool:
+    """After an e-mail address and a slash, letters and digits in mixed case are its password
+    even when they read like a product's name ("cctvCaretaker1"), not a date or a number."""
+    pw = pw.rstrip(".,;:)(\"'")
+    return (
+        len(pw) >= 8
+        and any(c.isdigit() for c in pw)
+        and any(c.islower() for c in pw)
+        and any(c.isupper() for c in pw)
+        and "." not in pw
+    )
 
 
 _IN_BRACKETS = re.compile(
@@ -145,3 +169,35 @@ def set_for_an_account(text: str) -> bool:
         else _chosen(m.group("value2")) and not _PASSWORD_SYMBOLS.isdisjoint(m.group("value2"))
         for m in _SET_FOR.finditer(text)
     )
+
+
+# A password said to be reset, changed or set to a value ("reset the wifi password to
+# Kiwi!Fruit7"), the value quoted or looking like one.
+_QUOTED_VALUE = re.compile(r"""^["'“‘`«„]([^"'”’`»“]{3,})["'”’`»“]""")
+# (the word may end a question and the value come in the answer's line, "what's my password?"
+# / "it was reset to TempPass-88421"; a local admin is reset to its password, "reset local
+# admin on kiosk-3 to Kiosk3-Lobby!"; the value may follow what it is, "pw reset to the tag
+# one: 3KZQ8M2T")
+_NAMED_AS = r"(?:the\s+(?:[\w\-]+\s+){0,2}?(?:one|default|password|pw)\s*[:=]\s*)?"
+_SET_TO_RE = re.compile(
+    PASSWORD_WORD
+    + r"(?:[^.\n]|(?<=\?)\n){0,60}?\b(?:reset|changed?|set|updated?)\s+(?:it\s+|them\s+)?to\s+"
+    + _NAMED_AS
+    + r"(?P<value>\S+)"
+    r"|\b(?:reset|changed?|set|updated?)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?(?:[\w\-]+\s+){0,2}?"
+    + r"(?:"
+    + PASSWORD_WORD
+    + r"|(?<![\w])(?:admin|administrator|root)(?:\s+(?:on|for)\s+[\w.\-]+)?)"
+    + r"\s+to\s+"
+    + _NAMED_AS
+    + r"(?P<value2>\S+)",
+    re.IGNORECASE,
+)
+
+
+def password_set_to(text: str) -> bool:
+    for m in _SET_TO_RE.finditer(text):
+        value = (m.group("value") or m.group("value2")).strip(".,;:!?)(")
+        if not pointer(value) and (_QUOTED_VALUE.match(value) or credential_like(value)):
+            return True
+    return False

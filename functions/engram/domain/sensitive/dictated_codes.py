@@ -30,7 +30,7 @@ _OTHER_CODES = (
 _CODE = (
     r"pins?|pin-?code|pincode|codes?|codice|c[óo]digo|kod|koden|kode|koder|kodem|kodu|kodunuz|koodi|k[óo]dom|codul|senha"
     r"|пин|пін|пин-?код|пін-?код|код|пароль|heslo|parola|salasana|passord(?:et)?"
-    r"|passcode|passwor[dt]|kennwort|contrase[ñn]a|mot\s+de\s+passe|wachtwoord|has[łl]o|l[öo]senord(?:et)?"
+    r"|passcode|passwor[dt]|pass\s+word|kennwort|contrase[ñn]a|mot\s+de\s+passe|wachtwoord|has[łl]o|l[öo]senord(?:et)?"
     r"|[şs]ifre(?:m|si|niz)?|combination|combo|kombination|combinaison|combinazione|combinaci[óo]n"
     r"|alarm|alarme|alarma|allarme|alarmu|alarmen|keypad|key\s?pad|tastiera|teclado|safe|tresor|coffre|cofre"
     r"|cassaforte|caja\s+fuerte|kluis|sejf\w*|kassaskåp\w*|pengeskab\w*|lock\s?box|key\s?box|key\s+safe"
@@ -90,7 +90,7 @@ _KEYWORD = keyed(
 # alarm's or a lock's word ("รหัสกันขโมย ... 1 9 7 3", "警備の解除番号は 8 4 0 2", "보안 해제
 # 번호는 6 1 3 8", "קוד חד פעמי: 6 1 9 4 0 2"); a phone's, an order's or a room's is another number.
 _SCRIPT_KEYWORD = re.compile(
-    r"(?P<code>รหัส|暗証|パスワード|コード(?![゠-ヿ]|進行)|密码|密碼|口令|验证码|驗證碼|비밀번호|비번|코드(?!\s*진행)|인증"
+    r"(?P<code>รหัส|暗証|パスワード|סודי|コード(?![゠-ヿ]|進行)|密码|密碼|口令|验证码|驗證碼|비밀번호|비번|코드(?!\s*진행)|인증"
     r"|קוד|סיסמ|كود|رمز|كلمة\s*(?:السر|المرور)|الرقم\s*السري|पिन|कोड|पासवर्ड|पासकोड)"
     # (a chord's progression is no code, コード進行 4 5 3 6; nor rock music, ロックバンド; nor a
     # chain store, 连锁店; nor a lockdown, ล็อคดาวน์)
@@ -151,6 +151,39 @@ def dictated_code(text: str) -> bool:
                 break
             at -= 1
     return False
+
+
+# A code said aloud and written down by ear, its digits as the words that sound like them
+# ("the door code is for for to won won", "pass word ... is to oh won ate", "won too tree
+# for"): a voice note's transcript or a child's message. Read only as a whole slot: four to
+# eight such words right after "is", "was" or a colon, ending the clause; what they are a
+# code of is decided by the words before, as for any dictated number ("the meeting is for
+# two to four people" has no code's word, and "people" follows).
+_HEARD = {"won": "1", "to": "2", "too": "2", "tree": "3", "for": "4", "fore": "4", "ate": "8"}
+_SAID = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_SAID |= {"six": "6", "seven": "7", "eight": "8", "nine": "9"}
+# (a word heard for a digit that prose never strings with number words: "for one to four"
+# and "is for two to three" are ranges)
+_STRONG = frozenset(["won", "too", "tree", "fore", "ate"])
+_HEARD_WORD = r"(?:won|to|too|tree|fore?|ate|zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+_HEARD_SLOT = keyed(
+    r"(?:(?<![\w])(?:is|was|be)|:)[ \t]+(?P<run>" + _HEARD_WORD + r"(?:[ \t,\-]+" + _HEARD_WORD + r"){3,7})"
+    r"(?=[ \t]*(?:$|[.,;!?\n\"'”)]|[-–—]|like\b|ok\b|okay\b|thanks\b|x+\b))",
+    re.IGNORECASE,
+)
+
+
+def heard_code(text: str) -> str | None:
+    """The text with a code written by ear read as its digits ("is 4 4 2 1 1"), or ``None``
+    when it holds no such slot."""
+    out, last = [], 0
+    for m in _HEARD_SLOT.finditer(text):
+        words = re.split(r"[ \t,\-]+", m.group("run").lower())
+        if not (_STRONG.intersection(words) or not _SAID.keys() & set(words)):
+            continue  # (number words alone are read by reading_view already; "for one to four" is a range)
+        out.append(text[last : m.start("run")] + " ".join(_HEARD.get(w) or _SAID[w] for w in words))
+        last = m.end("run")
+    return "".join(out) + text[last:] if out else None
 
 
 def _said_of_it(gap: str) -> bool:

@@ -23,7 +23,7 @@ from engram.domain.sensitive.categories import (
     sensitive_match,
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
-from engram.domain.sensitive.dictated_codes import dictated_code
+from engram.domain.sensitive.dictated_codes import dictated_code, heard_code
 from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
@@ -322,6 +322,8 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     # digits at least, "code for the cake: 3-2-1" is a recipe's)
     if found is None and (view is not None or _DASHED_DIGITS.search(text)) and dictated_code(text):
         return sensitive_match(SECRET)
+    if found is None and (heard := heard_code(text)) is not None and dictated_code(heard):
+        return sensitive_match(SECRET)  # ("the door code is for for to won won": written by ear)
     return found
 
 

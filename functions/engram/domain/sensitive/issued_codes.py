@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.named_codes import OTHER_CODE as _OTHER_CODE
 from engram.domain.sensitive.named_codes import a_key_size_after, postal_pin_code
 from engram.domain.sensitive.prefilter import keyed
 
 _CODE_WORD = (
     r"(?:access|account|verification|security|one[\s\-]time|sms|login|sign[\s\-]?in|entry|enrol{1,2}ment"
-    r"|copier|photocopier|printer|toilet|keypad|smartcard|parent|authentication)\s+(?:code|key|pin|passcode)"
+    r"|toilet|keypad|smartcard|parent|authentication|room\s+key"
+    # (a copier's department or user code: "copier department code for Science dept: 40427")
+    r"|(?:copier|photocopier|printer|copy)(?:\s+(?:department|dept|user|account|release|job))?)\s+(?:code|key|pin|passcode)"
     r"|passcode|pin(?:\s+code)?|pin-code|c[óo]digo\s+(?:de\s+)?(?:acceso|acesso|verificaci[óo]n|verifica[çc][ãa]o"
     r"|seguridad|seguran[çc]a|sms)|c[óo]digo\s+sms|code\s+d['’]acc[èe]s|code\s+de\s+v[ée]rification"
     r"|codice\s+(?:di\s+)?(?:accesso|verifica|sicurezza)|zugangscode|best[äa]tigungscode|elterncode|zugangs-?pin"
@@ -43,8 +46,26 @@ _HARDWARE = re.compile(
 )
 
 
+# A number typed on a keypad, ended by its "*" or "#", a few words after a code's word: a lock's
+# code whatever the lock is called ("the comms room code 1937*", "code for the bike store 4410#").
+_KEYPAD_VALUE = keyed(
+    r"(?<![\w])(?:codes?|pin|combo|combination|keycode|passcode)(?![\w])[^.\n;!?]{0,40}?(?<![\w*#+])"
+    r"(?P<value>\d{4,8}[#*])(?![\w#*])",
+    re.IGNORECASE,
+)
+
+
+def _keypad_code(text: str) -> bool:
+    return any(
+        _OTHER_CODE.search(text, max(0, m.start() - 24), m.start()) is None and not _HARDWARE.search(m.group())
+        for m in _KEYPAD_VALUE.finditer(text)
+    )
+
+
 def issued_code(text: str) -> bool:
     """A code an account or a place issues, after its word and what it is for."""
+    if ("*" in text or "#" in text) and _keypad_code(text):
+        return True
     for m in _ISSUED_CODE_RE.finditer(text):
         value = m.group("value")
         if m.group().lower().startswith("pin") and postal_pin_code(text, value):

@@ -11,7 +11,9 @@ from engram.domain.sensitive.secret_values import credential_like, pointer
 from engram.domain.sensitive.secret_words import LOGIN_STEMS, NOT_A_VALUE
 
 # The words a user and password pair (or a network and its password) follows.
-_PAIR_STEMS = LOGIN_STEMS | frozenset(["wi", "fi", "wifi", "wlan"])
+_PAIR_STEMS = LOGIN_STEMS | frozenset(["wi", "fi", "wifi", "wlan"]) | frozenset(["admin", "administrator", "account"])
+# (no password word at all: "jellyfin admin: lena / popcornfriday")
+ADMIN_STEMS = frozenset(["admin", "administrator", "account"])
 
 
 def named_pair(text: str, present: frozenset[str]) -> bool:
@@ -19,7 +21,11 @@ def named_pair(text: str, present: frozenset[str]) -> bool:
     return bool(present & _PAIR_STEMS) and (_login_pair(text) or _creds(text))
 
 
-_LOGIN_RE = re.compile(r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*(?P<user>\S+)\s*/\s*(?P<pw>\S+)", re.IGNORECASE)
+# (and "is still", "is now": "the BMS login is still honeywell / honeywell")
+_LOGIN_RE = re.compile(
+    r"\blog\s?in\b[^.\n]{0,40}?(?:is|:)\s*(?P<still>(?:still|now|just|again)\s+)?(?P<user>\S+)\s*/\s*(?P<pw>\S+)",
+    re.IGNORECASE,
+)
 
 
 def _login_pair(text: str) -> bool:
@@ -32,6 +38,8 @@ def _login_pair(text: str) -> bool:
             if _CODE_IN_QUERY.search(pw):
                 return True
         elif "/" not in user + pw and not (user.isdigit() and pw.isdigit()) and not (pointer(user) or pointer(pw)):
+            if m.group("still") and not (credential_like(pw) or pw.strip(".,;!?").lower() == user.lower()):
+                continue  # ("the login is still broken / flaky": how it is, not what)
             return True  # ("your till login is <USER>/<PASSWORD>": a template's slots)
     return False
 
@@ -42,11 +50,25 @@ _CODE_IN_QUERY = re.compile(r"[?&][\w\-]*=(?=[^&#\s]*\d)(?=[^&#\s]*[A-Za-z])[^&#
 # Credentials given as a pair ("creds for Steam -> lena:pass", "my login is user / pass").
 _CREDS_RE = re.compile(
     r"(?<![\w])(?:creds|credentials|login(?:\s+details)?|log-?in|sign-?in|zugangsdaten|anmeldedaten|identifiants"
-    r"|credenciales|credenziali|inloggegevens|user(?:name)?|wi-?fi|wlan)(?![\w])[^.\n]{0,40}?"
+    r"|credenciales|credenziali|inloggegevens|user(?:name)?|wi-?fi|wlan|(?P<admin>admin|administrator|account))(?![\w])"
+    r"[^.\n]{0,40}?"
     r"(?:\s(?:is|are|sind|sont|son)\s|:|->|→|=)\s*(?P<user>[^\s/:]+)\s*(?P<join>:|/|\s+and\s+|,\s*|\s+und\s+|\s+et\s+|\s+y\s+)\s*"
     r"(?P<pw>\S+)",
     re.IGNORECASE,
 )
+
+
+def _admins_pair(word: str, pw: str) -> bool:
+    """After "admin" or "account" a pair is two admins or two accounts as often as a user
+    and a password: the password must look like one, or (after "admin") be one long word in
+    lower case, not a name ("jellyfin admin: lena / popcornfriday")."""
+    if credential_like(pw):
+        return True
+    return word.lower() != "account" and len(pw) >= 12 and pw.isalpha() and pw.islower() and not pw.endswith(_SUFFIXES)
+
+
+# (one long word of a dictionary, "administration", "procurementteam" aside, is a team's name)
+_SUFFIXES = ("tion", "ment", "ness", "ity", "ing", "ance", "ence", "ship", "team", "group", "ers")
 
 
 _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
@@ -75,6 +97,8 @@ def _creds(text: str) -> bool:
         # joined by a comma or "and", two words are prose ('"Hey, remind me"'), not a pair;
         # a speaker's label on the next line ("user):\nAgent: Thanks") neither
         prose = m.group("join").strip() in ("", ",", "and", "und", "et", "y") or "\n" in m.group()
+        if m.group("admin") and (prose or not _admins_pair(m.group("admin"), pw)):
+            continue  # ("admins: Monday / Tuesday", "account: savings / checking": two of a kind)
         if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or (len(pw) >= 6 and not prose)):
             return True
     return False

@@ -27,7 +27,7 @@ def named_code(text: str) -> bool:
     return (
         any(
             not _postal_pin(text, m)
-            and not _OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+            and not OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
             and not _payment_authorisation(text, m)
             and not (m.group()[:3].lower() == "pin" and BOARD.search(text))
             for m in _CODE_RE.finditer(text)
@@ -72,7 +72,7 @@ MADE_UP_LOCK = keyed(
 
 # A word naming another kind of code right before "code for the house": the number is that
 # code ("the zip code for the new house is 94103", "the area code for the office is 415").
-_OTHER_CODE = re.compile(
+OTHER_CODE = re.compile(
     r"(?<![\w])(?:zip|postal|post|area|country|dialling|dialing|promo|promotional|discount|coupon|voucher|referral"
     r"|error|status|exit|tracking|qr|bar|source|dress|colou?r|product|tax|sort|swift|bic|iata|airport|course"
     r"|class)\s+$",

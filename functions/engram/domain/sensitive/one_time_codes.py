@@ -95,7 +95,13 @@ _PHRASE_NAME = re.compile(
     r"|\bseed\b(?=[^\n]{0,60}?\b(?:ledger|trezor|wallet|metamask|electrum|exodus|phantom|keystone|bitcoin|btc|eth"
     r"|crypto|coins?|keepkey|coldcard|tangem)\b)"
     r"|\b(?:phrase|frase)\s+(?:de\s+)?(?:r[ée]cup[ée]ration|recuperaci[óo]n|recupera[çc][ãa]o|secr[èe]te|semilla|semente)"
-    r"|\bwiederherstellungs(?:phrase|s[äa]tze?)\b|\bherstelzin\b|\bfrase\s+(?:di\s+)?recupero\b",
+    r"|\bwiederherstellungs(?:phrase|s[äa]tze?)\b|\bherstelzin\b|\bfrase\s+(?:di\s+)?recupero\b"
+    # (and in more languages and scripts, the words of the phrase English as a wallet gives
+    # them: "сид-фраза от кошелька: walnut vivid ...", "助记词：...", "시드 문구: ...")
+    r"|\b(?:сид|seed)[\s\-]?фраз\w*|\bмнемоническ\w*\s+фраз\w*|\bфраз\w*\s+(?:для\s+)?восстановлени\w*"
+    r"|\bсекретн\w*\s+фраз\w*|\bkurtarma\s+(?:ifadesi|kelimeleri)|\bfraza\s+(?:odzyskiwania|seed|mnemoniczna)"
+    r"|\bseed[\s\-]?(?:phrase|satz|frase|zin)|シードフレーズ|リカバリーフレーズ|復元フレーズ|助记词|助記詞|恢复短语|种子短语"
+    r"|시드\s*(?:문구|구문)|복구\s*(?:문구|구문)|วลีกู้คืน",
     re.IGNORECASE,
 )
 # ... or numbered, one word each ("word 1 scout, 2 velvet, 3 absurd, ...", "1. scout 2. velvet"):
@@ -158,7 +164,7 @@ _DIAL_WORDS = frozenset(["left", "right", "l", "r"])
 _PHRASE_WORDS = frozenset(
     [
         *("phrase", "words", "sentence", "mnemonic", "seed", "frase", "word", "wiederherstellungsphrase"),
-        *("herstelzin",),
+        *("herstelzin", "фраза", "фразу", "фразы", "фраз", "ifadesi", "kelimeleri", "fraza"),
     ]
 )
 _WARNING_WORDS = frozenset(
@@ -172,6 +178,9 @@ _WARNING_WORDS = frozenset(
 )
 
 
+_PHRASE_IN_SCRIPT = re.compile(r"フレーズ|助记词|助記詞|短语|문구|구문|วลี")
+
+
 def copied_key(text: str, words: frozenset[str]) -> bool:
     """A recovery phrase, an authenticator's setup key or a dial combination (no digits
     needed, so not behind the digit count)."""
@@ -179,7 +188,10 @@ def copied_key(text: str, words: frozenset[str]) -> bool:
         (words & _TOTP_WORDS and _TOTP_KEY.search(text))
         or (words & _DIAL_WORDS and _DIAL.search(text))
         or (words & _DIAL_WORDS and words & _DIAL_THINGS and _SPACED_DIAL.search(text))
-        or (words & _PHRASE_WORDS and _recovery_phrase(text))
+        or (
+            (words & _PHRASE_WORDS or (not text.isascii() and _PHRASE_IN_SCRIPT.search(text)))
+            and _recovery_phrase(text)
+        )
     )
 
 

@@ -9,6 +9,7 @@ import re
 
 from engram.domain.sensitive import password_mentions as mentions
 from engram.domain.sensitive.categories import WORDS
+from engram.domain.sensitive.credential_pairs import password_set_to
 from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_further_on
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code, postal_pin_code
@@ -298,7 +299,7 @@ def keyword_rules(text: str, present: frozenset[str]) -> bool:
     if named_pair(text, present):
         return True
     if present & PASSWORD_STEMS and (
-        _password(text) or _password_far(text) or _reversed_password(text) or _set_to(text)
+        _password(text) or _password_far(text) or _reversed_password(text) or password_set_to(text)
     ):
         return True
     if present & AROUND_STEMS and _value_around_word(text):
@@ -460,23 +461,6 @@ def _postal(m: re.Match[str]) -> bool:
 
 # A password set or reset to a value ("IT reset it to "Temp-Ox44-Blue"", "changed the wifi
 # password to Lemon-Tree-42").
-_SET_TO_RE = re.compile(
-    PASSWORD_WORD + r"[^.\n]{0,60}?\b(?:reset|changed?|set|updated?)\s+(?:it\s+|them\s+)?to\s+(?P<value>\S+)"
-    r"|\b(?:reset|changed?|set|updated?)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?(?:[\w\-]+\s+){0,2}?"
-    + PASSWORD_WORD
-    + r"\s+to\s+(?P<value2>\S+)",
-    re.IGNORECASE,
-)
-
-
-def _set_to(text: str) -> bool:
-    for m in _SET_TO_RE.finditer(text):
-        value = (m.group("value") or m.group("value2")).strip(".,;:!?)(")
-        if not pointer(value) and (_QUOTED.match(value) or credential_like(value)):
-            return True
-    return False
-
-
 # Words that make "X is the ... password" about passwords in general ("password123 is the
 # most common password again this year").
 _IN_GENERAL = re.compile(r"\b(?:most|commonest|common|popular|worst|weakest|typical|example|famous)\b", re.IGNORECASE)

@@ -9,10 +9,18 @@ from engram.domain.sensitive.call_turns import code_in_the_next_turn
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
-from engram.domain.sensitive.credential_pairs import password_in_brackets, set_for_an_account, user_password_pair
+from engram.domain.sensitive.credential_pairs import (
+    password_in_brackets,
+    password_set_to,
+    set_for_an_account,
+    user_password_pair,
+)
+from engram.domain.sensitive.device_configs import device_secret
 from engram.domain.sensitive.exports import exported_line, exported_password, listed_codes
 from engram.domain.sensitive.issued_codes import issued_code
+from engram.domain.sensitive.licence_keys import licence_key
 from engram.domain.sensitive.lock_codes import lock_code
+from engram.domain.sensitive.login_pairs import ADMIN_STEMS, named_pair
 from engram.domain.sensitive.named_codes import MADE_UP_LOCK
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
 from engram.domain.sensitive.passwords import keeper_master, keyword_rules
@@ -39,6 +47,8 @@ def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     plain = _ASIDE.sub(" ", text)
     if "：" in plain:  # (Chinese and Japanese write a full-width colon: "webhook key：7c3e9a1f-...")
         plain = plain.replace("：", ": ")
+    if "（" in plain:  # (and full-width brackets: "ログインパスワード（Sakura2024!）を読み上げた")
+        plain = plain.replace("（", " (").replace("）", ") ")
     if "(" in plain and words & _ASIDE_STEMS:
         plain = _without_bracketed_asides(plain)
     return _has_secret(text, digits, words) or (plain != text and _has_secret(plain, digits, words))
@@ -108,13 +118,19 @@ def _has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
 
 
 def _by_its_shape_or_lock(text: str, digits: int) -> bool:
-    """A secret in a provider's format or a setting, a CJK password, a lock's or an issued code."""
+    """A secret in a provider's format or a setting, a CJK password, a lock's, a licence's or an issued code."""
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
         return True
+    if digits >= 1 and licence_key(text):
+        return True  # (a licence's or an activation key: a bearer credential, by policy)
+    if device_secret(text):
+        return True  # (an SNMP community, a PSK in a device's configuration, a value shown in clear)
     return digits >= 1 and issued_code(text)
 
 
 _SET_FOR_WORDS = frozenset(["what", "with"])
+_RESET_WORDS = frozenset(["reset", "set", "change", "changed", "update", "updated"])
+_ADMIN_WORDS = frozenset(["admin", "administrator", "root"])
 
 
 def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
@@ -122,6 +138,10 @@ def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
     the word, or said to be what someone set for an account."""
     if user_password_pair(text) or password_in_brackets(text):
         return True
+    if words & ADMIN_STEMS and named_pair(text, words):
+        return True  # ("jellyfin admin: lena / popcornfriday": the pair after an admin's word)
+    if words & _RESET_WORDS and words & _ADMIN_WORDS and password_set_to(text):
+        return True  # ("reset local admin on kiosk-3 to Kiosk3-Lobby!": an account reset to its password)
     if "\n" in text and ("," in text or "|" in text) and exported_password(text):
         return True  # (a password manager's CSV export, a table of passwords or of door codes)
     if "\n" in text and listed_codes(text):

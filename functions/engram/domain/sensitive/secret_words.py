@@ -66,11 +66,14 @@ CODE_WORDS = (
 )
 # What may stand between the word and its value: what it is for ("pw for the laptop",
 # "Passwort für Steam", "mot de passe du wifi"), then a copula in one of the languages above.
+# (or two such phrases, where it came from and what it is for: "temp password from the bank
+# for the new online account: Xy9!Kq2r")
 FILLER = (
     r"(?:\s+(?:for|to|of|on|at|für|fuer|zum|zur|vom|pour|du|de|des|para|del|do|da|per|di|della|voor|van|bij|dla"
-    r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari)"
+    r"|till|för|på|der|von|vom|k|ke|od|от|для|на|від|до|της|του|των|của|cho|untuk|dari|from)"
     # (a word may hold dots, "netflix.com", but the words stop at a sentence's end: "... the email. Speaker: J.")
-    r"(?:\s+[\w'’\-]+?(?:\.[\w'’\-]+?)*){1,6}?)?"
+    r"(?:\s+[\w'’\-]+?(?:\.[\w'’\-]+?)*){1,6}?"
+    r"(?:\s+(?:for|from|to|of|on|at)(?:\s+[\w'’\-]+?(?:\.[\w'’\-]+?)*){1,6}?)?)?"
 )
 COPULA = (
     r"=|:|(?<=[ \t])-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"

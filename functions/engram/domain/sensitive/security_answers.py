@@ -21,7 +21,11 @@ _SECURITY_ANSWER_RE = re.compile(
     r"[\"“]?(?P<value2>[A-Z][\w'’\-]+)"
     # asked in a chat, answered on the next line ("... your security question?\nUser: first pet was Biscuit")
     r"|(?:security|secret)\s+question[^\n]{0,40}\?[ \t]*\n[ \t]*\w+:[^\n]{0,40}?\b(?:was|is)\s+"
-    r"(?P<value3>[A-Z][\w'’\-]+)",
+    r"(?P<value3>[A-Z][\w'’\-]+)"
+    # in brackets after its name, as a call's note gives it ("she gave her memorable word
+    # (SARDINHA) on the call"): a name or a word in capitals, not "(optional)"
+    r"|(?:memorable\s+(?:word|answer|place|name)|security\s+(?:word|answer)|secret\s+(?:word|answer)|code\s*word)"
+    r"\s*\(\s*[\"“'‘]?(?-i:(?P<value4>[A-Z][\w'’\-]{2,30}))[\"”'’]?\s*\)",
     re.IGNORECASE,
 )
 
@@ -31,7 +35,7 @@ QUESTION_STEMS = frozenset(["security", "secret", "memorable", "answer", "questi
 
 def security_answer(text: str) -> bool:
     for m in _SECURITY_ANSWER_RE.finditer(text):
-        name = next(n for n in ("value", "quoted", "capital", "value2", "value3") if m.group(n))
+        name = next(n for n in ("value", "quoted", "capital", "value2", "value3", "value4") if m.group(n))
         value = m.group(name).lower()
         if value in NOT_A_VALUE or value in _SAID_OF_THE_ANSWER or no_answer_given(text, m.start(name)):
             continue
@@ -48,6 +52,7 @@ _SAID_OF_THE_ANSWER = frozenset(
         *("matched", "match", "matches", "known", "needed", "required", "verified", "accepted", "correct", "given"),
         *("provided", "set", "stored", "kept", "hidden", "withheld", "rejected", "failed", "checked", "confirmed"),
         *("on", "in", "with", "only", "case", "must", "should", "can", "will", "thing", "things", "stuff"),
+        *("optional", "redacted", "masked", "removed", "unknown", "forgotten", "none", "see", "ask", "not"),
     ]
 )
 
@@ -82,7 +87,10 @@ _QUESTION = (
 )
 _ANSWERED = re.compile(
     r"(?<![\w])(?:" + _QUESTION + r")(?![\w])(?:\s*\))?"
-    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer(?:\s+is|\s*:)|a:)?|:\s*(?:a:)?|=|->|→|\s(?:answer\s+is|is|was|are)(?![\w'’]))"
+    # (or a dash between spaces, a list's "question - answer", the answer a name: "favourite
+    # teacher - Mrs Abernathy; first car - Morris Minor", not "first car - ask Dad")
+    r"(?:[^\n:=>→?]{0,50}?(?:\?\s*(?:(?:the\s+)?answer(?:\s+is|\s*:)|a:)?|:\s*(?:a:)?|=|->|→|\s[-–—]\s+(?-i:(?=[\"“'‘«]?[A-Z]))"
+    r"|\s(?:answer\s+is|is|was|are)(?![\w'’]))"
     # (or the answer right after the question, capitalised: "first school St Brigid's")
     r"|(?-i:[ \t](?=[A-Z])))\s*"
     r"(?P<value>[\"“'‘«]?(?:(?:mr|mrs|ms|miss|dr|st)\.?\s+)?[^\W\d_][\w'’.\-]{2,30}(?:\s+[A-Z][\w'’\-]+)?)",

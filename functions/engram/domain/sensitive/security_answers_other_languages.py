@@ -13,7 +13,7 @@ from engram.domain.sensitive.secret_words import NOT_A_VALUE
 _QUESTION = re.compile(
     r"(?:question|r[ée]ponse)\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheits(?:frage|antwort)|geheime\s+antwort"
     r"|(?:respuesta|resposta)\s+(?:de\s+seguridad|de\s+seguran[çc]a|secreta)|risposta\s+(?:segreta|di\s+sicurezza)"
-    r"|sicherheitsfrage|pregunta\s+(?:de\s+seguridad|secreta)"
+    r"|sicherheitsfrage|geheimfrage|geheime\s+frage|sicherheitsabfrage|pregunta\s+(?:de\s+seguridad|secreta)"
     r"|pergunta\s+(?:de\s+seguran[çc]a|secreta)|domanda\s+(?:segreta|di\s+sicurezza)|pytani\w*\s+(?:pomocnicz|zabezpiecz|bezpiecze)\w*"
     r"|beveiligingsvraag|s[äa]kerhetsfr[åa]ga\w*|sikkerhedssp[øo]rgsm[åa]l\w*|sikkerhetssp[øo]rsm[åa]l\w*|turvakysymy\w*"
     r"|g[üu]venlik\s+soru\w*|gizli\s+soru\w*|секретн\w+\s+вопрос\w*|контрольн\w+\s+вопрос\w*|таємн\w+\s+питанн\w*"
@@ -55,6 +55,8 @@ _QUESTION_PREFIXES = (
         "secrete",
         "sécurité",
         "sicherheitsfrage",
+        "geheimfrage",
+        "sicherheitsabfrage",
         "pregunta",
         "pergunta",
         "domanda",

@@ -22,6 +22,7 @@ _CHANNEL_WORDS = frozenset(
         *("whatsapp", "app", "appli", "aplicativo", "aplicación", "aplicacion", "applicazione", "aplikace"),
         *("aplikacji", "aplikacja", "apareceu", "recebi", "chegou", "reçu", "recu", "recibí", "recibi"),
         *("ricevuto", "erhalten", "bekommen", "dostałem", "dostałam", "přišel", "prisel", "received"),
+        *("смс", "смски", "сообщения", "sms-ки"),
     ]
 )
 # Codes given to collect or release something (the word, then what it is for).
@@ -43,6 +44,7 @@ _COLLECT_STEMS = frozenset(
 # A code's word, alone or at the end of a compound ("inlogcode", "bevestigingscode", "sms-kód").
 _CODE_WORD = re.compile(
     r"(?<![^\W\d_])[\w\-]*?(?:code|codes|c[óo]digo|codice|k[óo]d|kode|koodi|kood|token|otp|passcode|pin)(?![^\W\d_])"
+    r"|(?<![^\W\d_])код(?:а|ом|ы)?(?![^\W\d_])"
     r"|验证码|驗證碼|인증\s*번호|認証コード",
     re.IGNORECASE,
 )
@@ -59,7 +61,9 @@ _ANOTHER_CODE = re.compile(
     r"|source|review|billing|procedure|diagnos[ie]s|diagnostic|icd|cpt|template|campaign|exit|return(?:ed|s)?"
     r"|response|reason|fail(?:ed|s|ure)?|bounced?|rejected|undelivered"
     # (and in other languages: "o SMS falhou com código de erro 30007", "Fehlercode 30007")
-    r"|erro|erreur|errore|fehler|falhou|fall[óo]|[ée]chou[ée]|fehlgeschlagen|fallito|mislukt)(?:(?![\w])|(?=code))",
+    r"|erro|erreur|errore|fehler|falhou|fall[óo]|[ée]chou[ée]|fehlgeschlagen|fallito|mislukt"
+    # (and in Russian: an error's, an order's, a booking's, a promotion's, a tracking code)
+    r"|ошибк\w*|заказ\w*|брон\w*|промо\w*|скидк\w*|купон\w*|отслеживани\w*|трек\w*|статус\w*)(?:(?![\w])|(?=code))",
     re.IGNORECASE,
 )
 # A one-time code's value: 4-8 digits, two groups of three, three of two, or groups of capitals
@@ -151,13 +155,17 @@ def _came_by(text: str) -> bool:
         clause = _clause(text, at, end)
         read_to = end + len(clause)
         words = [w.span() for w in _CODE_WORD.finditer(clause)]
-        if _ANOTHER_CODE.search(clause) is not None or not words:
+        if not words:
             continue
         # the value follows its word, or comes just before it ("448120 is the code"); a number
         # further before is something else's ("unit 8842 ... (the code is on the app)")
         for m in _VALUE.finditer(clause):
-            named = any(end <= m.start() or _JUST_BEFORE.fullmatch(clause, m.end(), start) for start, end in words)
-            if named and _a_value(clause, m):
+            named = [end for start, end in words if end <= m.start() or _JUST_BEFORE.fullmatch(clause, m.end(), start)]
+            # another code's word up to the value and its code's word makes it that code ("the
+            # booking code from the email: KXR4P2"); one after both is what came next ("I read
+            # them the code from the SMS, it was 592 014, and now there's a new payee on my account")
+            upto = max(m.end(), *named) if named else 0
+            if named and _ANOTHER_CODE.search(clause, 0, upto) is None and _a_value(clause, m):
                 return True
     return False
 
