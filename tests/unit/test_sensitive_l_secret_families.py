@@ -1,7 +1,7 @@
 """Secret families from held-out L's misses in L1-L3 (21b, session 11): each family tested with
 hand-written variants that are not the corpus's samples (other products, languages and
 layouts), and the look-alikes (the same words with no value, another number, a range, a
-device's serial) that must keep passing. 40 of the "found" cases were red on main (21b); the
+device's serial) that must keep passing. 48 of the "found" cases were red on main (21b); the
 others were found already and stay here as the family's variants."""
 
 from __future__ import annotations
@@ -285,4 +285,46 @@ def test_a_device_configs_secret_or_a_value_shown_in_clear_is_found(text: str) -
 
 @pytest.mark.parametrize("text", _NOT_DEVICE_SECRETS)
 def test_a_default_community_a_hash_or_talk_of_clear_text_passes(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 11. A bank's one-time code named for what it approves; a bank's token in Spanish and
+# Portuguese; a code given with its own length; a browser's saved login copied by hand; a
+# password asked about; a wifi's password named before the network's words.
+_MORE = [
+    "BankCo: the code to authorise the new payee is 77-31-09. Never share it.",
+    "code for signing in to the app: 771204",
+    "el token bancario dice 738201, dime rápido",
+    "token do Nubank chegou: 551 902",
+    "alarm at mum's: four digits 7731",
+    "chrome passwords: mail.example.org | j.doe | Wint3r!Coat9",
+    "portal.gov.uk – anne.b – Xk9#mPq2Lr",
+    "would Tr0mbone!Sunday be a good password for the bank?",
+    "password wifi kantor: Kantor#2024",
+    "mk wifi tầng 2: tang2-wifi-99",
+    "pw wifi ruang rapat: rapat-lt3-77",
+    "notes app: 6 digits 551902 — keep safe",
+]
+_NOT_MORE = [
+    "sort code to confirm the payee is 40-19-38",
+    "the code to confirm your order is ORD-4471",
+    "code for approving invoices: see the finance wiki",
+    "token de Banorte: lo tiene mi mamá",
+    "card last 4 digits 4471",
+    "order number 8 digits 12345678",
+    "news.bbc.co.uk - politics - live updates",
+    "docs.python.org - 3.12 - library",
+    "is GPT-4o-mini good enough for summaries?",
+    "is iPhone15Pro good enough for video?",
+    "pass wifi details: see the sticker",
+]
+
+
+@pytest.mark.parametrize("text", _MORE)
+def test_codes_and_passwords_by_what_they_approve_their_length_or_their_line_are_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_MORE)
+def test_their_look_alikes_pass(text: str) -> None:
     assert find_by_rules(text) is None

@@ -38,6 +38,10 @@ _STRONG_LATIN = (
     # one-time codes and codes sent by SMS
     r"|код\w*\s+(?:из|с|со|в|від|з|по)\s+(?:смс|sms)|смс[\s\-]?код\w*|sms[\s\-]?(?:kod\w*|k[óo]d\w*|code|koodi|codice|c[óo]digo)"
     r"|code\s+(?:de\s+s[ée]curit[ée]\s+)?(?:re[çc]u|envoy[ée])\s+par\s+sms|c[óo]digo\s+(?:por\s+sms|del\s+sms|que\s+(?:te|me)\s+lleg\w+)"
+    # a bank's token (its app's or its key fob's one-time code, Spanish and Portuguese: "token de
+    # Banorte de mi mamá: 74 92 05", "token do banco", "token bancario")
+    r"|token\s+(?:de|del|do|da)\s+(?:(?:la|el|o|a|mi|tu|su|meu|minha)\s+)?(?:banco|banca\w*|app\s+del\s+banco|(?!API|SDK|JWT|OAuth)(?-i:[A-Z][\w\-]+))"
+    r"|token\s+(?:bancari[oa]|digital|m[óo]vil|f[íi]sico|banc[áa]rio|de\s+seguran[çc]a|de\s+seguridad)"
     r"|eng[åa]ngskod\w*|engangskode\w*|kertak[äa]ytt[öo]\w*|tek\s+kullan[ıi]ml[ıi]k\s+(?:[şs]ifre|kod)\w*|einmal(?:code|passwort|kennwort)"
     r"|jednorazow\w+\s+(?:kod|has[łl]o)\w*|одноразов\w+\s+(?:код|пароль)\w*|m[ãa]\s+(?:otp|x[áa]c\s+(?:nh[ậa]n|th[ựu]c))"
     # codes to keep: access, unlock, security, secret and recovery codes; a bank's signing key
@@ -336,6 +340,7 @@ _CODE_PREFIXES = (
 # The short words among them, whole ("pin", not "pink"; "mã", not "make").
 _CODE_WORDS = frozenset(
     [
+        "token",
         *(
             "pin",
             "pins",

@@ -201,3 +201,37 @@ def password_set_to(text: str) -> bool:
         if not pointer(value) and (_QUOTED_VALUE.match(value) or credential_like(value)):
             return True
     return False
+
+
+# A password asked about by its owner, in their own words ('"is Summer-Puppy-99 strong
+# enough?"', "would Tr0mbone!Sunday be a good password"): the question gives it away.
+_ASKED_IF_GOOD = re.compile(
+    r"(?<![\w])(?:is|would|will|isn['’]t)\s+[\"'“‘]?(?P<value>[^\s\"'”’]{8,64})[\"'”’]?\s+(?:be\s+)?(?:a\s+)?"
+    r"(?:strong|secure|good|safe|long|ok|okay|fine|decent)\s+(?P<what>enough|password|pw|passphrase)\b",
+    re.IGNORECASE,
+)
+# (asked if "good enough", a model or a phone is asked about too: the text must be about a password)
+_ABOUT_A_PASSWORD = re.compile(PASSWORD_WORD, re.IGNORECASE)
+
+
+def asked_if_good(text: str) -> bool:
+    return any(
+        _chosen(m.group("value")) and (m.group("what").lower() != "enough" or _ABOUT_A_PASSWORD.search(text))
+        for m in _ASKED_IF_GOOD.finditer(text)
+    )
+
+
+# A wifi's password named before the network's own words, with no preposition, as Vietnamese,
+# Indonesian and Tagalog speakers write it in English words ("pass wifi phòng họp:
+# phonghop-tang3-88", "password wifi kantor: Kantor#2024").
+_WIFI_PASSWORD = re.compile(
+    r"(?<![\w])(?:pass(?:word)?|pw|pwd|mật\s+khẩu|mk|sandi|kata\s+sandi)\s+(?:wi-?fi|wlan)(?:\s+[^\s:=]+){0,3}?"
+    r"\s*[:=]\s*(?P<value>\S{6,64})",
+    re.IGNORECASE,
+)
+
+
+def wifi_password_named_first(text: str) -> bool:
+    return any(
+        credential_like(m.group("value")) and not pointer(m.group("value")) for m in _WIFI_PASSWORD.finditer(text)
+    )

@@ -79,18 +79,32 @@ def _holds_one(row: list[str], header: list[str], columns: list[int], codes: lis
 
 
 # One line of an export: a site's address, its user and its password, set apart by pipes,
-# tabs or semicolons ("https://portal.cityutilities.gov | dwhitcombe | Tr0ub4dor&Lamp").
+# tabs or semicolons ("https://portal.cityutilities.gov | dwhitcombe | Tr0ub4dor&Lamp"), or a
+# browser's saved login copied by hand, the site's name without its scheme and dashes between
+# ("hospitalrota.nhs.uk - staff.nurse4 - Rota#Nurse4Pass").
 _EXPORT_LINE = re.compile(
     r"https?://[^\s|;\t]+[ \t]*([|;\t])[ \t]*(?P<user>[^\s|;\t]{2,64})[ \t]*\1[ \t]*"
     r"(?P<pw>[^\s|;\t]{8,64})(?![^\s|;\t])"
 )
+_SITE_LINE = re.compile(
+    r"(?<![\w.@/\-])(?:[a-z\d][\w\-]*\.)+[a-z]{2,}(?:/[^\s|;\t]*)?(?P<sep>[ \t]*[|;\t][ \t]*|[ \t]+[\-–—][ \t]+)"
+    r"(?P<user>[^\s|;\t]{2,64})(?P=sep)(?P<pw>[^\s|;\t]{8,64})(?![^\s|;\t])",
+    re.IGNORECASE,
+)
 
 
 def exported_line(text: str) -> bool:
+    lines = _EXPORT_LINE.finditer(text) if "://" in text else iter(())
+    sites = _SITE_LINE.finditer(text) if _SITE_SEPARATOR.search(text) else iter(())
     return any(
         chosen_password(m.group("pw")) and "://" not in m.group("pw") and not pointer(m.group("pw"))
-        for m in _EXPORT_LINE.finditer(text)
+        for found in (lines, sites)
+        for m in found
     )
+
+
+# (a site's name, a separator and more after it: most text holds none, and is not read for sites)
+_SITE_SEPARATOR = re.compile(r"\.[a-z]{2,}(?:/\S*)?[ \t]*[|;\t\-–—]", re.IGNORECASE)
 
 
 def _password_column(name: str, header: list[str]) -> bool:

@@ -55,6 +55,32 @@ _KEYPAD_VALUE = keyed(
 )
 
 
+# A code given with its length, as a note to oneself or a sticky note writes it ("bank app:
+# 6 digits 204817", "the PIN, 4 digits: 0917"): the count said is the value's own, so the
+# number is something to type. Not a card's or an account's last digits, nor a number an
+# order's, a phone's or a reference's word names.
+_COUNTED = keyed(
+    r"(?<![\w])(?P<count>[4-8]|four|five|six|seven|eight)[\s\-]?digits?(?:\s+(?:long|code|pin))?\s*[:\-–—=]?\s*"
+    r"(?P<value>\d{4,8})(?![\w\-]|[.,]\d)",
+    re.IGNORECASE,
+)
+_COUNTS = {"four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+_OTHER_NUMBER_BEFORE = re.compile(
+    r"\b(?:last|first|final|ending|ends|order|phone|mobile|tel|account|acct|card|ref|reference|tracking|policy"
+    r"|member|customer|invoice|ticket|case|sort|routing|iban|postcode|zip|ssn|id|serial|otp\s+length)\b",
+    re.IGNORECASE,
+)
+
+
+def _counted_code(text: str) -> bool:
+    for m in _COUNTED.finditer(text):
+        count = m.group("count").lower()
+        said = _COUNTS[count] if count in _COUNTS else int(count)
+        if len(m.group("value")) == said and not _OTHER_NUMBER_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            return True
+    return False
+
+
 def _keypad_code(text: str) -> bool:
     return any(
         _OTHER_CODE.search(text, max(0, m.start() - 24), m.start()) is None and not _HARDWARE.search(m.group())
@@ -62,9 +88,13 @@ def _keypad_code(text: str) -> bool:
     )
 
 
+def _keypad_or_counted(text: str) -> bool:
+    return (("*" in text or "#" in text) and _keypad_code(text)) or _counted_code(text)
+
+
 def issued_code(text: str) -> bool:
     """A code an account or a place issues, after its word and what it is for."""
-    if ("*" in text or "#" in text) and _keypad_code(text):
+    if _keypad_or_counted(text):
         return True
     for m in _ISSUED_CODE_RE.finditer(text):
         value = m.group("value")

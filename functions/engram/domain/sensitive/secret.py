@@ -10,10 +10,12 @@ from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
 from engram.domain.sensitive.credential_pairs import (
+    asked_if_good,
     password_in_brackets,
     password_set_to,
     set_for_an_account,
     user_password_pair,
+    wifi_password_named_first,
 )
 from engram.domain.sensitive.device_configs import device_secret
 from engram.domain.sensitive.exports import exported_line, exported_password, listed_codes
@@ -129,6 +131,8 @@ def _by_its_shape_or_lock(text: str, digits: int) -> bool:
 
 
 _SET_FOR_WORDS = frozenset(["what", "with"])
+_ASKED_WORDS = frozenset(["strong", "secure", "good", "safe", "long", "ok", "okay", "fine", "decent"])
+_WIFI_WORDS = frozenset(["wifi", "wi", "wlan"])
 _RESET_WORDS = frozenset(["reset", "set", "change", "changed", "update", "updated"])
 _ADMIN_WORDS = frozenset(["admin", "administrator", "root"])
 
@@ -136,19 +140,27 @@ _ADMIN_WORDS = frozenset(["admin", "administrator", "root"])
 def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
     """A chosen password with no password word before it: beside its user, in brackets after
     the word, or said to be what someone set for an account."""
-    if user_password_pair(text) or password_in_brackets(text):
+    if user_password_pair(text) or password_in_brackets(text) or _said_of_an_account(text, words):
         return True
-    if words & ADMIN_STEMS and named_pair(text, words):
-        return True  # ("jellyfin admin: lena / popcornfriday": the pair after an admin's word)
-    if words & _RESET_WORDS and words & _ADMIN_WORDS and password_set_to(text):
-        return True  # ("reset local admin on kiosk-3 to Kiosk3-Lobby!": an account reset to its password)
     if "\n" in text and ("," in text or "|" in text) and exported_password(text):
         return True  # (a password manager's CSV export, a table of passwords or of door codes)
     if "\n" in text and listed_codes(text):
         return True  # ("Door codes:" then "- Flat 1: 4471", one a line)
-    if "://" in text and exported_line(text):
+    if ("://" in text or "." in text) and exported_line(text):
         return True  # (one line of an export: "https://portal.example.gov | dwhitcombe | Tr0ub4dor&Lamp")
     return bool(words & _SET_FOR_WORDS) and set_for_an_account(text)
+
+
+def _said_of_an_account(text: str, words: frozenset[str]) -> bool:
+    """A password given with an admin's or an account's word, asked about, or named first."""
+    if words & ADMIN_STEMS and named_pair(text, words):
+        return True  # ("jellyfin admin: lena / popcornfriday": the pair after an admin's word)
+    if words & _ASKED_WORDS and asked_if_good(text):
+        return True  # ('"is Summer-Puppy-99 strong enough?"': a password asked about)
+    if words & _WIFI_WORDS and wifi_password_named_first(text):
+        return True  # ("pass wifi phòng họp: phonghop-tang3-88")
+    # ("reset local admin on kiosk-3 to Kiosk3-Lobby!": an account reset to its password)
+    return bool(words & _RESET_WORDS and words & _ADMIN_WORDS) and password_set_to(text)
 
 
 def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:

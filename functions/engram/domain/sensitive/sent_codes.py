@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.categories import word_spans
+from engram.domain.sensitive.named_codes import OTHER_CODE
 
 # The ways a code comes, as words (whole) of the text.
 _CHANNEL_WORDS = frozenset(
@@ -29,7 +30,12 @@ _CHANNEL_WORDS = frozenset(
 _FOR_COLLECTING = re.compile(
     r"(?<![\w])(?:(?:pick[\s\-]?up|collection|release|parcel|pharmacy|prescription)\s+code"
     r"|code\s+(?:(?:i['’]m|i\s+am|you['’]re|we['’]re)\s+(?:supposed|meant|told|asked)\s+to\s+give\s+(?:[\w']+\s+){0,2}?)?"
-    r"(?:to|for)\s+(?:pick(?:ing)?\s+up|collect(?:ing)?|releas(?:e|ing)|retriev(?:e|ing)|claim(?:ing)?)"
+    r"(?:to|for)\s+(?:pick(?:ing)?\s+up|collect(?:ing)?|releas(?:e|ing)|retriev(?:e|ing)|claim(?:ing)?"
+    # (or to approve or confirm what the account's owner does: a bank's or a service's one-time
+    # code, "Your code to approve the new device is 40-19-38")
+    r"|approv(?:e|ing)|confirm(?:ing)?|verify(?:ing)?|authori[sz](?:e|ing)|sign(?:ing)?\s+in|log(?:ging)?\s+in"
+    r"|activat(?:e|ing)|unlock(?:ing)?|link(?:ing)?|add(?:ing)?\s+(?:a\s+|the\s+|your\s+)?(?:new\s+)?"
+    r"(?:device|payee|beneficiary|card|phone))"
     r"|abholcode|abhol-?pin|code\s+de\s+retrait|c[óo]digo\s+de\s+(?:recogida|retirada|levantamento)|codice\s+(?:di\s+)?ritiro"
     r"|kod\s+odbioru|afhaalcode|ophaalcode|hämtningskod|hentekode|noutokoodi)(?![\w])",
     re.IGNORECASE,
@@ -38,7 +44,7 @@ _COLLECT_STEMS = frozenset(
     [
         *("pickup", "pick", "collection", "release", "parcel", "pharmacy", "prescription", "code", "abholcode"),
         *("abhol", "afhaalcode", "ophaalcode", "hämtningskod", "hentekode", "noutokoodi", "kod", "código"),
-        *("codigo", "codice"),
+        *("codigo", "codice", "approve", "confirm", "verify", "authorise", "authorize", "activate", "unlock"),
     ]
 )
 # A code's word, alone or at the end of a compound ("inlogcode", "bevestigingscode", "sms-kód").
@@ -181,9 +187,16 @@ def _for_collecting(text: str) -> bool:
         clause = rest if end is None else rest[: end.start()]
         if _ANOTHER_CODE.search(clause.split(",")[0]) is not None:
             continue
-        if any(_a_value(clause, v) for v in _VALUE.finditer(clause)):
+        if OTHER_CODE.search(text, max(0, m.start() - 24), m.start()) is not None:
+            continue  # ("sort code to confirm the payee is 40-19-38": a bank's branch code)
+        if any(_a_value(clause, v) for v in _VALUE.finditer(clause)) or _PAIRS.search(clause):
             return True
     return False
+
+
+# (three pairs of digits set apart by dashes, as a bank's message prints its code: "40-19-38";
+# read only after a code named for what it is given for, where it is no sort code)
+_PAIRS = re.compile(r"(?<![\w\-])\d\d-\d\d-\d\d(?![\w\-])")
 
 
 def _clause(text: str, at: int, end: int) -> str:
