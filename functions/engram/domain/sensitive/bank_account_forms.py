@@ -200,7 +200,9 @@ _HU_WORDS = frozenset(
 _CJK_ACCOUNT_RE = keyed(
     r"(?:口座番号|口座|普通預金|普通|当座|银行账号|银行账户|銀行帳號|账号|帳號|对公账户|账户|帳戶|계좌번호|계좌"
     # Hong Kong's 戶口 (in Taiwan's 戶口名簿 a household's register)
-    r"|戶口(?!名簿|簿|本|登記|謄本))[^\d。\n]{0,12}?\s*"
+    r"|戶口(?!名簿|簿|本|登記|謄本))"
+    # (the bank's and the branch's name may stand between: "退款账户（对公）：中国工商银行上海分行 1001 ...")
+    r"(?:[^\d。\n]{0,12}?|[^\d。\n]{0,24}?(?:银行|銀行|分行|支行)[^\d。\n]{0,6}?)\s*"
     r"(?:は|：|:|是|는|은)?\s*\d(?:[\d\- ]{4,24})\d"
 )
 # A virtual account issued for one payment (가상계좌, 虚拟账户), and another thing's number

@@ -8,7 +8,6 @@ import re
 from engram.domain.sensitive import bank_names
 from engram.domain.sensitive.bank_account_forms import (
     ACCOUNT_OWNER,
-    ACCOUNT_WITHHELD,
     FROM_ONES_OWN,
     KEEPERS_RIGHT_BEFORE,
     MORE_ACCOUNT_WORDS,
@@ -21,6 +20,7 @@ from engram.domain.sensitive.bank_account_forms import (
     said_no_bank_account,
 )
 from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
+from engram.domain.sensitive.branch_codes import only_branch_codes
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
 from engram.domain.sensitive.prefilter import keyed
 
@@ -223,24 +223,6 @@ _NOT_A_BANK_AFTER = re.compile(
     r"|\baccount\s+(?:number|no)\s+(?:is\s+)?(?:missing|not\s+(?:given|included|provided)))",
     re.IGNORECASE,
 )
-# A bank's own number, said to be the bank's and not an account's: "routing number
-# 021000021 is JPMorgan Chase's", "ABA 063217788 is the bank's routing number", "sort code
-# 20-00-00 is Barclays", "BSB 062-000 is a Commonwealth Bank branch".
-_BANK_NUMBER_WORD = re.compile(r"^(?:routing|aba|transit|bsb|blz|sort\s*code|sc|rtn)\b", re.IGNORECASE)
-_THE_BANKS_OWN = re.compile(
-    r"\s*(?:is|=|belongs\s+to)\s+(?:just\s+|only\s+)?(?:the\s+bank['’]s|their|(?:a|the)\s+[^\n,.;]{0,30}?\bbranch"
-    r"|(?-i:[A-Z][\w&.\-]*)(?:\s+(?-i:[A-Z][\w&.\-]*)){0,3}(?:['’]s)?(?=[\s,.;:)]|$))",
-    re.IGNORECASE,
-)
-# A branch's code given and the account said to be not given, or to come apart ("BSB 062-000
-# is just the CBA branch code, I'll text the account no", "sort code 30-00-00 Lloyds head
-# office, no account given", "BLZ 370 400 44 – die Kontonummer schick ich dir gleich separat").
-_ACCOUNT_NOT_GIVEN = re.compile(
-    r"\b(?:no\s+account(?:\s+(?:number|no))?\s+(?:given|yet|here)|(?:text|send|message|give)\s+(?:you\s+)?the\s+"
-    r"account(?:\s+(?:number|no|num|#))?|account(?:\s+(?:number|no))?\s+(?:comes|follows|will\s+follow|to\s+follow)"
-    r"|kontonummer\s+(?:schick|sende|kommt|folgt)\w*|branch\s+code|head\s+office)\b|" + ACCOUNT_WITHHELD,
-    re.IGNORECASE,
-)
 # (and a reference: "ACCOUNT REF 5315 6471")
 _ACCOUNT_ID = re.compile(r"(?i:account|acct|acc)\s+(?:ID|(?i:ref|reference))\b")
 # The block a YAML line sits in, named by a service ("aws:\n  account: 123456789012").
@@ -298,10 +280,8 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
         return True  # the name between the word and the number is a service's ("account Steam 1234...")
     if _said_no_bank_after(text, m.end()) or a_services_account(text, m.start(), m.start("num"), m.end()):
         return True
-    if _BANK_NUMBER_WORD.match(m.group()) and (
-        _THE_BANKS_OWN.match(text, m.end()) or _ACCOUNT_NOT_GIVEN.search(text) is not None
-    ):
-        return sum(1 for r in _NUMBER_RUN.finditer(text) if sum(map(str.isdigit, r.group())) >= 6) == 1
+    if only_branch_codes(text):
+        return True  # "sort code 20-45-77, the account number is in her folder": a branch's, no account
     # (each look is bounded: a long message of many excused accounts read its whole start
     # again for each of them, 10 s at 40,000 characters)
     line_start = text.rfind("\n", max(0, m.start() - _YAML_REACH), m.start()) + 1
@@ -472,7 +452,9 @@ def _placeholder(number: str) -> bool:
 def has_bank_account(text: str, words: frozenset[str] = frozenset()) -> bool:
     if _more_account_forms(text, words):
         return True
-    if any(
+    # (a text whose every number is a branch code holds no account a word names: asked once, not
+    # for each of its numbers)
+    if not only_branch_codes(text) and any(
         # (the words it looks for end at most ~50 characters before the number)
         not _service_named_before(text, m.start(), m.start("num"))
         and not _placeholder(m.group("num"))

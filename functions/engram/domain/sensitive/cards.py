@@ -327,10 +327,14 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         return False
     before = text[max(0, m.start() - 40) : m.start()]
     paid_with = _paid_with(text, m, before)
-    named = (paid_with and _CARD_WORD.search(before)) or _card_word_after(text, m)
+    named = (
+        (paid_with and _CARD_WORD.search(before)) or _card_word_after(text, m) or _expiry_after_in_a_cards_line(text, m)
+    )
     if not (_brand(digits) or (12 < len(digits) < 20 and named)):
         # an unknown prefix or length counts only after a card word ("카드번호 9410 ...",
-        # "carta di credito: 5409 9169 2061 5977 550": ISO allows 19 digits to every brand)
+        # "carta di credito: 5409 9169 2061 5977 550": ISO allows 19 digits to every brand) or
+        # before its expiry, the card's word further back in its line ("tarjeta de la abuela
+        # para la farmacia online: 3760 1145 2309 9813 vence 05/28")
         return False
     not_a_card = NOT_A_CARD_BEFORE.search(text[: m.start()])
     if not_a_card and not paid_with and _card_named_before(text, not_a_card.start()):
@@ -343,6 +347,15 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
     # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
     return not (_ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text))
+
+
+def _expiry_after_in_a_cards_line(text: str, m: re.Match[str]) -> bool:
+    """An expiry right after the number, and a card's word earlier in its line (a product's
+    batch with its expiry, "batch 3760114523099813 expires 05/28", names no card)."""
+    if _EXPIRY_AFTER.match(text, m.end()) is None:
+        return False
+    line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+    return _CARD_WORD.search(line) is not None and not _OTHER_CARD.search(line)
 
 
 # A card's word after its number, in its clause ("9860 1234 5678 9015 is my Humo card", "... é

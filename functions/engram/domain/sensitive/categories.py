@@ -62,6 +62,15 @@ _OTHER_NUMBERS = re.compile(
 )
 
 
+_DATE_OR_TIME = re.compile(_OTHER_NUMBERS.pattern.split("|\\b[0-9a-fA-F]{8}")[0], re.IGNORECASE)
+
+
+def without_dates(text: str) -> str:
+    """``text`` with its dates and times blanked, each character kept in its place (a date is
+    not the number an id's word names: "Licence issued: ... Date of birth: 15.03.1986")."""
+    return _DATE_OR_TIME.sub(lambda m: " " * len(m.group()), text)
+
+
 def id_digits(text: str) -> int:
     """The digits of the text outside numbers that are no card, id or account."""
     return sum(map(str.isdigit, _OTHER_NUMBERS.sub(" ", text)))
@@ -79,9 +88,13 @@ _INSTITUTION_LABEL = re.compile(
     r"\b(?:hospital|patient|mrn|member(?:ship)?|juror|jury|employee|staff|student|pupil|order|invoice|ticket|case"
     r"|claim|policy|booking|reservation|confirmation|tracking|ref(?:erence)?|customer|badge|library|loyalty"
     r"|rechnung|factura|facture|fattura|faktura|fatura|factuur"
+    # a contract's, a supply point's ("contract number 0031749288", "Nº de contrato luz 0049281736",
+    # "CUPS ES0021...")
+    r"|contract|contrat|contrato(?:\s+(?:de\s+)?(?:luz|gas|agua))?|contratto|vertrag\w*|umow[ay]|cups"
     # an account that is not at a bank, as the rules read it ("patient account 00488213")
     r"|(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club)\s+(?:account|acct))"
-    r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*[:#=]?\s*$"
+    # (a booking's prefix may lead its number: "Booking: EUR-448291")
+    r"\s*(?:no\.?|number|num|nr\.?|#|id)?\s*[:#=]?\s*(?:[A-Z]{2,4}-)?$"
     r"|(?:订单号|訂單號|注文番号|주문번호|快递单号|运单号|運単番号|伝票番号|\w*(?:bestell|kunden|rechnungs|auftrags)nummer"
     # a hospital's record in more languages ("HN 6704829", "门诊号 20240418-0073", "prontuário nº
     # 2024/00418", "historia clínica 448213", "Patientennummer", "カルテ番号", "환자번호")

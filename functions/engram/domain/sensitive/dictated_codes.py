@@ -70,12 +70,16 @@ _OTHER_NUMBER = (
     r"|hotline|helpline|support|contact|ruf\w*|anruf\w*|llam\w*|appel\w*|chiam\w*|bel|zadzwo\w*|ring"
     r"|aadhaar|bsn|pesel|tax|vat|fiscale?|steuer\w*|nif|nie|dni|cpf|id|identit\w+"
 )
-# (a code named as opening nothing, "status code", "area code", counts as another number)
+# (a code named as opening nothing, "status code", "area code", counts as another number; so
+# does a bank's branch code, "sort code twenty forty five seventy seven": no account alone)
+_BRANCH_CODE = r"(?:sort|branch|swift|routing|transit)[\s\-]+codes?"
 # Keyed (prefilter.py): a text holding none of its words is not read at every character
 # (1.8 s over 96,000 characters of "コード 1 2 3 4", which the script words below are for).
 _KEYWORD = keyed(
     r"(?<![\w])(?:(?P<other_code>"
     + NAMED_CODE
+    + r"|"
+    + _BRANCH_CODE
     + r")|(?P<code>"
     + _CODE
     + r")|(?P<thing>"

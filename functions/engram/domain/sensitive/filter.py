@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from engram.domain.errors import SensitiveDataRejected
 from engram.domain.sensitive.bank_accounts import has_bank_account, has_iban, key_names_another_account
+from engram.domain.sensitive.branch_codes import only_branch_codes
 from engram.domain.sensitive.cards import has_card
 from engram.domain.sensitive.categories import (
     BANK,
@@ -152,7 +153,10 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     # "tokenized (vault id 7f3e1c90-...)" holds no card)
     digits = id_digits(text) if rule in NEEDS_DIGITS else sum(map(str.isdigit, text))
     pointer = rule == SECRET and _not_the_secret(text, key)
-    holds = holds_an_id(text) if rule == GOVERNMENT_ID else not (rule == BANK and numbers_of_other_institutions(text))
+    # (a bank's key over a branch code alone, [landlord_account] "routing 071000013, account number in the lease",
+    # holds no account)
+    other = rule == BANK and (numbers_of_other_institutions(text) or only_branch_codes(text))
+    holds = holds_an_id(text) if rule == GOVERNMENT_ID else not other
     if rule is not None and text.strip() and not pointer and holds and digits >= MIN_KEY_DIGITS.get(rule, 0):
         return sensitive_match(rule)
     if rule is None and digits >= 3 and _code_under_key(text, key):

@@ -20,6 +20,7 @@ from engram.domain.sensitive.id_documents import (
     software_licence,
     trade_or_sports_licence,
 )
+from engram.domain.sensitive.id_forms import id_form_in_its_sentence
 from engram.domain.sensitive.keys import OTHER_LICENCES
 from engram.domain.sensitive.national_id_words import (
     CIVIL_SHAPE,
@@ -141,20 +142,8 @@ _ID_CONTEXT_RE = re.compile(
 # The first word of every id phrase: the context regex runs only when one is there.
 _ID_STEMS = frozenset(
     [
-        *(
-            "주민등록번호",
-            "rrn",
-            "t",
-            "tc",
-            "kimlik",
-            "rodné",
-            "rodne",
-            "rč",
-            "codul",
-            "teudat",
-            "uidai",
-            "steuerliche",
-        ),
+        *("주민등록번호", "rrn", "t", "tc", "kimlik", "rodné", "rodne", "rč", "codul", "teudat", "uidai"),
+        *("steuerliche",),
         *("identifikationsnummer", "idnr", "ssn", "ss", "social", "itin", "ein", "tin", "tax", "steuer"),
         *("steuernummer", "taxpayer", "unique", "utr", "tfn", "employer", "passport", "reisepass", "pass"),
         *("driver", "drivers", "driving", "dl", "licence", "license", "lic", "national", "ni", "nino", "id"),
@@ -165,17 +154,8 @@ _ID_STEMS = frozenset(
         *("steueridentifikationsnummer", "sozialversicherungsnummer", "rentenversicherungsnummer", "svnr"),
         *("sozialversicherungsnr", "rentenversicherungsnr"),
         *("passeport", "reisepassnummer", "pasaporte", "passaporto", "paspoort", "paszport", "führerschein"),
-        *(
-            "führerscheinnummer",
-            "fuhrerschein",
-            "permis",
-            "carnet",
-            "licencia",
-            "rijbewijs",
-            "身份证号",
-            "身份证",
-            "身份證",
-        ),
+        *("führerscheinnummer", "fuhrerschein", "permis", "carnet", "licencia", "rijbewijs", "身份证号"),
+        *("身份证", "身份證"),
         *("resident", "nip", "personalausweis", "personalausweisnummer", "ausweisnummer", "documento", "carta"),
         *("dowód",),
     ]
@@ -232,8 +212,8 @@ def holds_an_id(value: str) -> bool:
 
 
 def id_like(token: str) -> bool:
-    if _DATE.fullmatch(token.strip()):
-        return False  # "passport renewed 2024-05-01"
+    if _DATE.fullmatch(_WORD_BEFORE.sub("", token.strip())):
+        return False  # "passport renewed 2024-05-01" (the run may start with the word's end: "ted 02/2024")
     compact = re.sub(r"[\s\-./]", "", token)
     digits = sum(c.isdigit() for c in compact)
     letters = sum(c.isalpha() for c in compact)
@@ -247,8 +227,10 @@ def id_like(token: str) -> bool:
 
 
 _LOWER_WORD = re.compile(r"[a-z]{3,}")
-_DATE = re.compile(
-    r"(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])|(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d"
+_WORD_BEFORE = re.compile(r"^[A-Za-z]{1,3}\s")
+_DATE = re.compile(  # (and a month: [passport] "expires 2031-04", "renewal submitted 02/2024")
+    r"(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])(?:[\-./](?:0?[1-9]|[12]\d|3[01]))?|(?:0?[1-9]|1[0-2])[\-./](?:19|20)\d\d"
+    r"|(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d"
 )
 
 
@@ -284,7 +266,9 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
         return True  # a sole proprietor's EIN is the person's, whatever the business is called
     if bool(words & _ID_STEMS) and _id_after_its_word(text) and not names_a_company(text):
         return True
-    return listed_document_number(text) or _id_in_a_file_name(text) or _answered_id(text)
+    return (
+        listed_document_number(text) or _id_in_a_file_name(text) or _answered_id(text) or id_form_in_its_sentence(text)
+    )
 
 
 # A scan's file name that holds the id ("passport_E19284756.pdf", "dni-12345678Z.jpg").

@@ -82,9 +82,17 @@ def named_as_another_things(text: str, word_end: int, start: int, end: int) -> b
     99817723"), or right after the number ("CIN 12345678 is the cinema chain's order
     number"). For the short capital id words that are a machine's or a shop's abbreviation
     too (NID, CIN, NIDA, NPWP, KRA)."""
-    if _ANOTHER_THING.search(text, word_end, start):
-        return True
+    if _ANOTHER_THING.search(text, word_end, start) or _A_BUSINESS_BETWEEN.search(text, word_end, start):
+        return True  # (and a business's: "NPWP perusahaan vendor: 01.234.567.8-901.000")
     return _NAMED_AFTER.match(text, end) is not None or _AN_ORGANISATIONS.match(text, end) is not None
+
+
+# A business named between the word and the number: its number, not a person's (Indonesia's
+# NPWP of a company, "perusahaan", "badan usaha"; Kenya's KRA PIN of a firm).
+_A_BUSINESS_BETWEEN = re.compile(
+    r"\b(?:perusahaan|badan\s+usaha|company|firm|business|vendor|supplier|corporation|biashara|kampuni)\b",
+    re.IGNORECASE,
+)
 
 
 # A number said to be an organisation's, possessive ("NPWP 09.254.294.3-407.000 is the
@@ -228,7 +236,10 @@ def another_things_number_named(text: str, word_end: int, start: int) -> bool:
 # A software licence's words: its "license" names a key, not a driving licence.
 _SOFTWARE_LICENCE = re.compile(
     r"\blicen[cs]e\s+(?:keys?|codes?|files?|servers?|managers?|agreements?|terms)\b|\bBEGIN\s+LICEN[CS]E\b"
-    r"|\b(?:product|activation|serial|registration)\s+(?:key|code)\b|\bsingle[\s\-]user\s+licen[cs]e\b",
+    r"|\b(?:product|activation|serial|registration)\s+(?:key|code)\b|\bsingle[\s\-]user\s+licen[cs]e\b"
+    # what a licence counts: "Veeam licence: 10 instances", "licence for 25 seats", "50 user licences"
+    r"|\blicen[cs]es?\b[^\n.;]{0,20}?\b\d+\s+(?:instances?|seats?|users?|devices?|cores?|sockets?|nodes?|endpoints?"
+    r"|workstations?|mailboxes|vms?)\b|\b\d+[\s\-](?:seat|user|device|core|socket|node|endpoint)s?\s+licen[cs]es?\b",
     re.IGNORECASE,
 )
 

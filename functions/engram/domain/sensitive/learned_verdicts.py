@@ -22,13 +22,22 @@ import re
 from bisect import bisect_right
 
 from engram.domain.sensitive.bank_account_forms import branch_code_alone, said_no_bank_account
-from engram.domain.sensitive.bank_accounts import ACCOUNT_WORDS, BANK_IN_TEXT, NOT_A_BANK_AFTER, NOT_A_BANK_BEFORE
+from engram.domain.sensitive.bank_accounts import (
+    ACCOUNT_WORDS,
+    BANK_IN_TEXT,
+    NOT_A_BANK_AFTER,
+    NOT_A_BANK_BEFORE,
+    iban_valid,
+)
+from engram.domain.sensitive.branch_codes import only_branch_codes
 from engram.domain.sensitive.categories import (
     BANK,
     GOVERNMENT_ID,
     id_digits,
+    labelled_as_another_institutions,
     longest_id_number,
     numbers_of_other_institutions,
+    without_dates,
 )
 from engram.domain.sensitive.government_id_checks import DIGIT_GROUPS_RE, WORDED_CHECKS, cpr_valid, ssn_like
 from engram.domain.sensitive.government_ids import (
@@ -37,16 +46,22 @@ from engram.domain.sensitive.government_ids import (
     SHORT_CAPITAL_STEMS,
     company_numbers,
 )
-from engram.domain.sensitive.id_documents import ein_form, employers_ein, named_as_another_things, not_the_ids_number
+from engram.domain.sensitive.id_documents import (
+    ein_form,
+    employers_ein,
+    named_as_another_things,
+    not_the_ids_number,
+    software_licence,
+)
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
-from engram.domain.sensitive.national_id_words import SCRIPT_ID_RE
+from engram.domain.sensitive.national_id_words import SCRIPT_ID_WORDS
 
 # One vocabulary: the words the rules read as naming an id ...
 _RULES_ID_WORD = re.compile(r"\b(?:" + ID_WORDS + r")\b", re.IGNORECASE)
 # (the other scripts' id words, without the value the rule wants within a few characters:
 # "ΑΦΜ του πατέρα μου: 940382519")
-_SCRIPT_ID_WORD = re.compile(SCRIPT_ID_RE.pattern.partition("[^\\d\\n]")[0], re.IGNORECASE)
+_SCRIPT_ID_WORD = re.compile(SCRIPT_ID_WORDS, re.IGNORECASE)
 # ... and names of identity numbers the rules do not act on alone (too short or too common
 # to refuse on without a number of the right shape, which the model judges): identity and
 # identification in the Latin-script languages, personal and citizen numbers, Kazakhstan's
@@ -78,7 +93,8 @@ _ORGANISATION = re.compile(
 _BUSINESS_TEXT = re.compile(
     _ORGANISATION.pattern + r"|\b(?:vat|gst|hst|tps|tvq|pvm|pvn|alv|iva|tva|mwst|ust|btw|moms|kmkr|dph|ddv|pdv"
     r"|regist\w*|reģistr\w*|rejestr\w*|c[ée]g\w*|yhti\w*|įmon\w*|podjet\w*|sp[óo]łk\w*|syarikat|invoice\w*|faktur\w*|factur\w*|fattur\w*|rechnung\w*)\b"
-    r"|ддс|ндс|חברה|εταιρ|บริษัท",
+    # a contract's or a supply point's text ("Nº de contrato luz 0049281736, CUPS ES0021...")
+    r"|\b(?:contract\w*|contrat\w*|contratt\w*|vertrag\w*|cups)\b|ддс|ндс|חברה|εταιρ|บริษัท",
     re.IGNORECASE,
 )
 # The check digits of people's national ids, by length (not the SSN's or the CPR's, which
@@ -134,11 +150,12 @@ def _names_an_id(read: str, key: str) -> bool:
     if key and (key_rule(key) == GOVERNMENT_ID or _names_id(spelled)):
         return True  # [personnummer] 8112189876: the key names the id
     # (a record's fields, "driver_license"; sums of money, "NI 198.44", are no id's number)
-    text = _AMOUNT.sub(_blank, read.replace("_", " "))
+    # (and dates and times: "Licence issued: 2005 ... Date of birth: 15.03.1986" names no licence's number)
+    text = without_dates(_AMOUNT.sub(_blank, read.replace("_", " ")))
     for regex in (_RULES_ID_WORD, _SCRIPT_ID_WORD, _MORE_ID_WORDS):
         for m in regex.finditer(text):
             a, b = m.start(), m.end()
-            near = _ID_NUMBER.search(text, max(0, a - _BEFORE), b + _AFTER)
+            near = _near_number(text, a, b)
             if near and not _ORGANISATION.search(text[max(0, a - _BESIDE) : b + _BESIDE]):
                 if _another_things(text, m, near) or _NOT_GIVEN.match(text, b) or _not_its_shape(text, m):
                     continue  # "NID 1234567890 is the network interface id", "PAN: to be provided"
@@ -146,6 +163,25 @@ def _names_an_id(read: str, key: str) -> bool:
                     continue  # "... — ليس رقم هوية", "não é CPF", "Personalausweis: CAN 482917"
                 return True
     return _checked_person_id(text)
+
+
+# A paragraph's end: the number after it is another paragraph's.
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_LICENCE_WORD = re.compile(r"licen[cs]e", re.IGNORECASE)
+
+
+def _near_number(text: str, a: int, b: int) -> re.Match[str] | None:
+    """The first number of an id's length near the id's word at ``a:b``, in its paragraph, not
+    labelled as another thing's ("Licence issued: 2005 ...\n\nBooking: EUR-448291", "Veeam
+    licence: 10 instances, ... contract number 0031749288"); none after a software licence's word."""
+    if _LICENCE_WORD.match(text, a) and software_licence(text):
+        return None
+    for near in _ID_NUMBER.finditer(text, max(0, a - _BEFORE), b + _AFTER):
+        between = (near.end(), a) if near.end() <= a else (b, near.start())
+        if _PARAGRAPH.search(text, *between) or labelled_as_another_institutions(text, near.start()):
+            continue
+        return near
+    return None
 
 
 # A sum of money with its cents ("Gross 3,250.00  Tax 441.20  NI 198.44").
@@ -232,16 +268,24 @@ def _names_id(text: str) -> bool:
 _IMPOSSIBLE_IBAN = re.compile(r"\b(?:[A-Z]{2}(?:00|01|99)|RF\d\d)(?:[ ]?[A-Z0-9]{4}){1,7}(?:[ ]?[A-Z0-9]{1,3})?\b")
 
 
+def _no_account_number(read: str) -> bool:
+    """Whether the text holds no number that may be an account's (the questions asked first)."""
+    if only_branch_codes(read):
+        return True  # "sort code 20-45-77, the account number is in her folder": a bank's branch, no account
+    if _no_number(read, _ACCOUNT_MIN_DIGITS) or _MASKED.search(read) or NOT_A_BANK_AFTER.search(read):
+        return True
+    # ("la CLABE ... son 18 dígitos. Concepto: factura A-4471": no number is an account's)
+    return longest_id_number(read) < _ACCOUNT_MIN_DIGITS
+
+
 def _an_account(read: str) -> bool:
     read = _IMPOSSIBLE_IBAN.sub(" ", read)
-    if _no_number(read, _ACCOUNT_MIN_DIGITS) or _MASKED.search(read) or NOT_A_BANK_AFTER.search(read):
+    if _no_account_number(read):
         return False
-    if longest_id_number(read) < _ACCOUNT_MIN_DIGITS:
-        return False  # "la CLABE ... son 18 dígitos. Concepto: factura A-4471": no number is an account's
     words = list(_ACCOUNT_WORD.finditer(read))
     if not words and company_numbers(read):
         return False  # "משק כהן בע\"מ, ח.פ. 514123456": a company's registration number
-    if _references_only(read) or branch_code_alone(read) or said_no_bank_account(read):
+    if _references_only(read) or branch_code_alone(read) or said_no_bank_account(read) or _iban_said_invalid(read):
         return False  # "SPEI: número de referencia 4827193, clave de rastreo MBAN0100...": a transfer's
     if words and all(_another_account(read, m.start()) for m in words):
         return False  # "council tax account 0418833417", "AWS account 111122223333"
@@ -249,6 +293,30 @@ def _an_account(read: str) -> bool:
         return False  # "salesforce query result: Account 0015g00000LmNoP", "account,plan,seats\n4471203,..."
     numbers = list(_ID_NUMBER.finditer(read))
     return not numbers or not all(_PHONE_AFTER.match(read, m.end()) for m in numbers)
+
+
+# An IBAN as written, and words saying a number is invalid ("my validator says the check digits
+# are wrong", "IBAN ungültig", "no es válido").
+_IBAN_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ \-]?[A-Z0-9]{1,4}){3,8}(?![A-Za-z0-9])")
+_INVALID = re.compile(
+    r"\b(?:invalid|not\s+valid|wrong|incorrect|fails?|failed|doesn['’]t\s+(?:validate|pass)|typo|ung[üu]ltig|falsch"
+    r"|fehlerhaft|inv[áa]lid[oa]|no\s+es\s+v[áa]lid[oa]|incorrect[oa]|errad[oa]|non\s+valide|erron[ée]e?|ongeldig"
+    r"|nieprawid[łl]ow\w*|b[łl][ęe]dn\w*|geçersiz|hatal[ıi])\b",
+    re.IGNORECASE,
+)
+
+
+def _iban_said_invalid(read: str) -> bool:
+    """One IBAN, whose check digits fail, said by the text to be invalid, and no other number of an
+    account's length ("IBAN DE44 5001 0517 5407 3249 32 is what the client sent, but my validator
+    says the check digits are wrong"): no account anyone can be paid into. (A mistyped IBAN the
+    text does not call wrong is still read as the account it was meant to be, and so is a
+    second one given as the right one.)"""
+    ibans = list(_IBAN_RUN.finditer(read))
+    if len(ibans) != 1 or iban_valid(ibans[0].group()) or _INVALID.search(read) is None:
+        return False
+    rest = _IBAN_RUN.sub(" ", read)
+    return longest_id_number(rest) < _ACCOUNT_MIN_DIGITS
 
 
 # A payment's reference, a transfer's tracking key, a virtual account issued for one bill,

@@ -24,8 +24,11 @@ from engram.domain.sensitive.prefilter import keyed
 
 # A letter of the scripts below (Greek to Sinhala, Thai, Ethiopic, kana, CJK ideographs, Hangul).
 OTHER_SCRIPT = re.compile(r"[\u0370-\u0dff\u0e00-\u0e7f\u1200-\u137f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-SCRIPT_ID_RE = re.compile(
-    r"(?:паспорт[аеу]?(?:\s+(?:громадян(?:ина|ки)|граждан(?:ина|ки))\s+\w+)?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατ[ηή]ρ[ιί]\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+SCRIPT_ID_WORDS = (
+    # (Ukraine's passport for travel abroad is named so in full: "Паспорт громадянина України для
+    # виїзду за кордон FX482917")
+    r"(?:паспорт[аеу]?(?:\s+(?:громадян(?:ина|ки)|граждан(?:ина|ки))\s+\w+)?"
+    r"(?:\s+для\s+(?:виїзду|выезда)\s+за\s+(?:кордон|границу))?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατ[ηή]ρ[ιί]\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
     r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
     r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
@@ -42,9 +45,18 @@ SCRIPT_ID_RE = re.compile(
     # either spelling of its "য়", Tamil's, Telugu's and Kannada's Aadhaar, Ethiopia's Fayda
     r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ"
     # Bangladesh's NID written in Bengali letters, Amharic's "identity card" (መታወቂያ)
-    r"|এনআইডি|መታወቂያ)"
-    # (the number's word and an acronym in brackets may stand between: "নম্বর (NID) ")
-    r"[^\d\n]{0,16}?(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
+    r"|এনআইডি|መታወቂያ"
+    # "my passport's number" in Arabic (رقم جوازي), the mainland's permits to Hong Kong, Macau and
+    # Taiwan (港澳通行证) and their residents' permits home (回乡证, 台胞证); Iran's national code
+    r"|رقم\s*جواز\w*|جواز(?:ي|ه|ها|ك)(?![\u0600-\u06ff])|(?:港澳|往来港澳|往來港澳|赴港澳|台湾|臺灣|台灣)通行[证證]"
+    r"(?:号码?|號碼?)?|回[乡鄉][证證]|台胞[证證]|شماره\s*ملی)"
+    # (the number's word and an acronym in brackets may stand between: "নম্বর (NID) "; or whose
+    # and what for, up to a colon: "आधार नंबर (बायोमेट्रिक अटेंडेंस के लिए): ", "کد ملی بابابزرگ
+    # برای حقوق بازنشستگی: ")
+)
+SCRIPT_ID_RE = re.compile(
+    SCRIPT_ID_WORDS
+    + r"(?:[^\d\n]{0,16}?|[^\d\n:：.。!?؟,，、،;]{0,48}[:：]\s*)(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
     re.IGNORECASE,
 )
 # Another thing's number named between an id's word and the number, in the scripts above:
@@ -58,6 +70,9 @@ _SCRIPT_ANOTHER_NUMBER = re.compile(
     # ("идентификационный номер заказа", "ідентифікаційний номер посилки", VIN, IMEI)
     r"|заказ|посылк|посилк|отправлени|відправлен|накладн|платеж|платіж|транспорт|автомобил|устройств|пристро"
     r"|товар|\bVIN\b|\bIMEI\b"
+    # a phone line, a helpline, support ("आधार केंद्र का फोन नंबर: 0120 ...", "ہیلپ لائن")
+    r"|हेल्पलाइन|फ़ोन|फोन|मोबाइल|टोल|संपर्क|تلفن|تماس|پشتیبانی|هاتف|ہیلپ|فون|телефон|гаряч|горяч|电话|電話|热线|熱線|客服"
+    r"|전화|โทร"
 )
 # ... or named right before the id's word ("номер заявления на загранпаспорт 2024-0481-73",
 # "رقم طلب الهوية 2024/481/0029173": the application's number, "ИНН" of ten digits: a company's).
