@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from engram.domain.sensitive.filter import learned_reading
-from engram.domain.sensitive.learned_model import model_text
+from engram.domain.sensitive.learned_model import model_text, tokens
 from engram.domain.sensitive.reading_view import reading_view
 
 from bench.sensitive_train import read
@@ -30,3 +30,22 @@ def test_training_reads_the_text_as_the_filter_gives_it_to_the_model(text: str, 
 
 def test_spelled_digits_reach_training_as_digits() -> None:
     assert read("my pin is four five eight seven", "") == "my pin is 4587"
+
+
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("wifiPassword", ["wifi", "password"]),
+        ("identity.nationalId", ["identity", "national", "id"]),
+        ("doorCode2", ["door", "code"]),
+        ("venn_estate_bitwarden", ["venn", "estate", "bitwarden"]),
+        ("Tür-Code", ["tür", "code"]),
+        ("MY_API_KEY", ["my", "api", "key"]),
+    ],
+)
+def test_a_key_is_read_as_its_words_in_any_case_style(key: str, words: list[str]) -> None:
+    # (red before 21d for camelCase: "wifiPassword" was read as one value shaped "<v:Aa>", so
+    # the model saw a value and no word naming it; found by 20d, landed with weights trained on it)
+    toks = tokens(model_text("1234", key))
+    assert [t.norm for t in toks if t.word] == words
+    assert [t.norm for t in toks if t.value][-1] == "<d4>"

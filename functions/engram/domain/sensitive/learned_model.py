@@ -48,7 +48,9 @@ _TRAIL = re.compile(r"[\"'“”‘’`)\]}>»,.;:!?…]+$")
 _SPLIT_AT = re.compile(r"(?<=[^\W\d_])([:=])(?=\S)")
 _JOINED_WORDS = re.compile(r"[^\W\d_]+(?:[_\-./'’][^\W\d_]+)+")
 _DIGIT_GROUPS = re.compile(r"\d+(?:[\-./]\d+)*")
-_KEY_JOIN = re.compile(r"[_\-.]+")
+# A key's words: snake_case, kebab-case, dotted paths and camelCase ("wifiPassword",
+# "identity.nationalId", "doorCode2"; a camelCase key was read as one value, "<v:Aa>", before 21d).
+_KEY_JOIN = re.compile(r"[_\-.]+|(?<=[a-z])(?=[A-Z])|(?<=[^\W\d_])(?=\d)")
 _SHOUTED_NAME = re.compile(r"[A-Z]+(?:_[A-Z]+)+")
 _EXCEPTION_NAME = re.compile(
     r"(?:[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]))+(?:Error|Exception|Warning|Fault|Failure|Interrupt)"
