@@ -66,6 +66,25 @@ _NAMED_BANK = re.compile(
     re.IGNORECASE,
 )
 _THAI_NAMED = re.compile(r"(?:" + _THAI_BANKS + r"|บัญชี)[\u0e00-\u0e7f]{0,30}\s*" + _NUMBER)
+# Korean, Chinese and Japanese banks' names and accounts' words, run on into the words around
+# them ("카카오뱅크 3333-05-7281946 이지은", "신한 110-482-917304 박소연", "退款账户（对公）：中国工商银行
+# 上海分行 1001 2293 ...", "三菱UFJ銀行 渋谷支店 普通 1234567"): a name with "은행", "뱅크", "银行" or
+# "銀行" in it, or Korea's short names the bank is known by; no phone's word before the number
+# ("카카오뱅크 고객센터 1599-3333", "工商银行客服电话 95588").
+_EAST_ASIAN_BANKS = (
+    r"[가-힣A-Za-z]{0,6}(?:은행|뱅크)|(?<![가-힣])(?:신한|농협|우체국|새마을금고|신협|수협)(?![가-힣])|계좌\s*번호|계좌"
+    r"|[\u4e00-\u9fff]{0,8}(?:银行|銀行)(?:[\u4e00-\u9fffA-Za-z]{0,8}(?:分行|支行|支店))?"
+    r"|(?:对公|收款|退款|银行|銀行|對公)(?:账户|账号|帳戶|帳號|賬戶)|口座番号|ゆうちょ"
+)
+_PHONE_IN_SCRIPT = (
+    r"客服|电话|電話|热线|熱線|고객센터|전화|콜센터|상담|コールセンター|フリーダイヤル|お問い合わせ"
+    # (nor another thing's number: an order's, a booking's, a parcel's, a member's, "가상계좌
+    # 안내: 주문번호 2024061148291")
+    r"|주문|예약|접수|송장|회원|订单|訂單|订购|单号|單號|会员|會員|注文|予約|伝票|会員"
+)
+_EAST_ASIAN_NAMED = re.compile(
+    r"(?:" + _EAST_ASIAN_BANKS + r")(?:(?!" + _PHONE_IN_SCRIPT + r")[^\d\n]){0,24}?" + _NUMBER
+)
 
 # What says the number is a phone's or a sum's, near it.
 _PHONE_WORDS = re.compile(
@@ -165,7 +184,11 @@ def account_at_named_bank(text: str) -> bool:
         end = min(len(text), run.end() + 30)
         if any(_an_account_number(text, m) for m in _NAMED_BANK.finditer(text, start, end)):
             return True
-        if thai and any(_an_account_number(text, m) for m in _THAI_NAMED.finditer(text, start, end)):
+        if thai and any(
+            _an_account_number(text, m)
+            for named in (_THAI_NAMED, _EAST_ASIAN_NAMED)
+            for m in named.finditer(text, start, end)
+        ):
             return True
     return False
 

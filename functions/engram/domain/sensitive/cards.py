@@ -47,6 +47,11 @@ _BRANDS: tuple[tuple[int, int, frozenset[int]], ...] = (
     (606282, 606282, frozenset({16, 19})),  # Hipercard (Brazil)
     (6069, 6069, frozenset({16})),  # RuPay (India): 6069, 607, 608
     (607, 608, frozenset({16})),
+    # Iran's Shetab cards outside the ranges above: Melli (603799), Saderat (603769), Mellat
+    # (610433), Hekmat (606373) ("6104 3309 2847 5618 mellat"); the others start 50, 58, 62, 63
+    (6037, 6037, frozenset({16})),
+    (6104, 6104, frozenset({16})),
+    (606373, 606373, frozenset({16})),
 )
 # A digit run whose groups are joined by one space, dash or dot, and that is not a slice of
 # a longer run (IBANs and references hold 13-19 digit stretches that pass Luhn 1 in 10).
@@ -290,8 +295,11 @@ def _card_named_before(text: str, at: int) -> bool:
 
 # Numbers printed in another thing's groups, never a card's: Pakistan's CNIC (5-7-1), New
 # Zealand's bank account (bank, branch, account, suffix: 2-4-7-2 or 3), the Emirates id (784-
-# year-serial-check).
-_OTHER_FORM = re.compile(r"\d{5}([ \-])\d{7}\1\d|\d{2}([ \-])\d{4}\2\d{7}\2\d{2,3}|784([ \-])\d{4}\3\d{7}\3\d")
+# year-serial-check), Ukraine's УНЗР (a birth date, a dash, five digits).
+_OTHER_FORM = re.compile(
+    r"\d{5}([ \-])\d{7}\1\d|\d{2}([ \-])\d{4}\2\d{7}\2\d{2,3}|784([ \-])\d{4}\3\d{7}\3\d"
+    r"|(?<!\d)(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])-\d{5}(?!\d)"
+)
 # A number named right after it as another thing's, or said to be no card ("… are the two
 # meter numbers", "… is the serial number of the heat pump", "… n'est pas une carte, c'est
 # le numéro de série"); not "… is my card, the serial number …" nor "… is not a card I use".

@@ -41,7 +41,7 @@ _CODE = (
     # ng GCash ... ay 2 8 4 6", "mật khẩu két tiền: 0 5 1 2"); a compound ending in a code's
     # word ("beheerderscode 0 0 7 7 1", "toegangscode", "Zugangscode"), not one naming another
     # kind of code ("postcode", "barcode")
-    r"|кодов\w*|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|mot\s+de\s+passe"
+    r"|кодов\w*|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|mot\s+de\s+passe|msimbo|nenosiri"
     r"|(?!" + _OTHER_CODES + r")[^\W\d_]{3,}(?:code|kode|kod|koodi)s?"
 )
 # A lock named as such or a key safe, in more languages ("the generator lock is 3 1 3 1",
@@ -95,12 +95,15 @@ _KEYWORD = keyed(
 # 번호는 6 1 3 8", "קוד חד פעמי: 6 1 9 4 0 2"); a phone's, an order's or a room's is another number.
 _SCRIPT_KEYWORD = re.compile(
     r"(?P<code>รหัส|暗証|パスワード|סודי|コード(?![゠-ヿ]|進行)|密码|密碼|口令|验证码|驗證碼|비밀번호|비번|코드(?!\s*진행)|인증"
-    r"|קוד|סיסמ|كود|رمز|كلمة\s*(?:السر|المرور)|الرقم\s*السري|पिन|कोड|पासवर्ड|पासकोड)"
+    r"|קוד|סיסמ|كود|رمز|كلمة\s*(?:السر|المرور)|الرقم\s*السري|पिन|कोड|पासवर्ड|पासकोड"
+    # Bengali, Urdu and Persian, Amharic, Tamil, Georgian: a code, a PIN, a password, an OTP
+    r"|কোড|পিন|পাসওয়ার্ড|পাসওয়ার্ড|ওটিপি|کوڈ|کد|پن\s*کوڈ|پاس\s*ورڈ|او\s*ٹی\s*پی|ኮድ|ኮዱ|ፒን|ሚስጥር|የይለፍ\s*ቃል"
+    r"|குறியீடு|கடவுச்சொல்|பின்|კოდ|პაროლ|ओटीपी)"
     # (a chord's progression is no code, コード進行 4 5 3 6; nor rock music, ロックバンド; nor a
     # chain store, 连锁店; nor a lockdown, ล็อคดาวน์)
     r"|(?P<thing>กุญแจ|ตู้เซฟ|กันขโมย|ล็อค(?!ดาวน์)|解除|警備|セキュリティ|キーボックス|金庫|ロック(?![゠-ヿ])|ダイヤル"
     r"|解锁|解鎖|门禁|門禁|保险箱|保險箱|保险柜|(?<![连連])[锁鎖]|보안|해제|도어락|금고|자물쇠"
-    r"|אזעקה|כספת|מנעול|إنذار|انذار|خزنة|بوابة|قفل|ताला|लॉकर|तिजोरी|鍵(?!盤))"
+    r"|אזעקה|כספת|מנעול|إنذار|انذار|خزنة|بوابة|قفل|ताला|लॉकर|तिजोरी|鍵(?!盤)|তালা|লকার|সিন্দুক|تالا|تجوری|ካዝና|ቁልፍ)"
     r"|(?P<other>電話|电话|携帯|手机|手機|전화|휴대폰|핸드폰|هاتف|جوال|موبايل|טלפון|נייד|โทร|เบอร์|फ़ोन|फोन|मोबाइल|注文|订单"
     r"|訂單|주문|طلب|הזמנה|คำสั่งซื้อ|部屋|房间|号室|호실|郵便|邮编|우편|ห้อง|غرفة|חדר|ทะเบียน|会員|会员|회원|進行|진행)"
 )

@@ -25,6 +25,7 @@ from engram.domain.sensitive.categories import (
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
 from engram.domain.sensitive.dictated_codes import dictated_code, heard_code
+from engram.domain.sensitive.glossed import glossed
 from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
@@ -41,6 +42,7 @@ from engram.domain.sensitive.learned_model import ValueModel, model_text
 from engram.domain.sensitive.learned_model import model as value_model
 from engram.domain.sensitive.learned_verdicts import learned_verdict_stands
 from engram.domain.sensitive.login_keys import password_under_a_login_key
+from engram.domain.sensitive.national_id_words import names_another_number
 from engram.domain.sensitive.no_access import keyed_number_grants_nothing, without_named_numbers
 from engram.domain.sensitive.one_time_codes import backup_codes
 from engram.domain.sensitive.prefilter import prefiltering
@@ -328,6 +330,16 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         return sensitive_match(SECRET)
     if found is None and (heard := heard_code(text)) is not None and dictated_code(heard):
         return sensitive_match(SECRET)  # ("the door code is for for to won won": written by ear)
+    return _in_english(text, view) if found is None else found
+
+
+def _in_english(text: str, view: str | None) -> SensitiveMatch | None:
+    """A credential's, an id's or an account's word in another language, written in English
+    ("आपका ओटीपी ८३०२५१ है" reads "आपका OTP 830251 है"): the English rules read it (glossed.py)."""
+    read = glossed(text if view is None else view)
+    found = None if read is None else _find_in_text(read)
+    if found is not None and found.rule == GOVERNMENT_ID and names_another_number(text):
+        return None  # ("номер заявления на паспорт", "رقم طلب جواز": an application's number)
     return found
 
 

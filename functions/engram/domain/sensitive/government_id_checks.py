@@ -42,19 +42,25 @@ _CPF_RE = re.compile(r"(?<!\d)\d{3}\.\d{3}\.\d{3}-\d{2}(?!\d)")
 _DNI_RE = re.compile(r"(?<![\w])(\d{8})-?([A-Za-z])(?!\w)")
 _NIE_RE = re.compile(r"(?<![\w])([XYZxyz])(\d{7})-?([A-Za-z])(?!\w)")
 # Ids whose shape and check digit say what they are without a word before them.
-_CN_ID_RE = re.compile(r"(?<![\dA-Za-z])\d{6}(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])")
+# (its region, birth date and serial may stand apart: "510107 19781209 1633")
+_CN_ID_RE = re.compile(
+    r"(?<![\dA-Za-z])\d{6} ?(19|20)\d{2}(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01]) ?\d{3}[\dXx](?![\dA-Za-z])"
+)
 _BE_NN_RE = re.compile(r"(?<![\d.])(\d{2})\.(\d{2})\.(\d{2})-(\d{3})\.(\d{2})(?![\d.])")
 _HETU_RE = re.compile(r"(?<![\w\-])(0[1-9]|[12]\d|3[01])(0[1-9]|1[0-2])(\d{2})[-+A-FU-Y](\d{3})([0-9A-Y])(?![\w\-])")
 _SE_PNR_RE = re.compile(r"(?<![\w\-])(?:19|20)?(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[-+](\d{4})(?![\d\-])")
 _KR_RRN_RE = re.compile(r"(?<![\d\-])(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])-([1-8]\d{6})(?![\d\-])")
 _CZ_RC_RE = re.compile(r"(?<![\d/])(\d{2})([0-13-6]\d|[57][0-2])(0[1-9]|[12]\d|3[01])/(\d{3,4})(?![\d/])")
-_PAN_RE = re.compile(r"\b[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z]\b")
+# (a person's: its fourth letter P; C is a company's, F a firm's, H a family's, T a trust's, ...:
+# "company ka PAN AABCT1234K"; by the policy a company's tax number is no person's id)
+_PAN_RE = re.compile(r"\b[A-Z]{3}P[A-Z]\d{4}[A-Z]\b")
 _NIR_RE = re.compile(
     r"(?<!\d)(?<!\d )([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})(?![\d])"
 )
 
 
 def _cn_id_valid(s: str) -> bool:
+    s = s.replace(" ", "")
     weights = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
     return "10X98765432"[sum(int(c) * w for c, w in zip(s[:17], weights, strict=True)) % 11] == s[17].upper()
 
@@ -138,7 +144,7 @@ def _checked_id(text: str) -> bool:
         return True
     if "kimlik" in text.lower() and _found(_TR_KIMLIK_RE, text, lambda m: _tr_kimlik_valid(m.group())):
         return True
-    if run >= 17 and _found(_CN_ID_RE, text, lambda m: _cn_id_valid(m.group())):
+    if run >= 8 and _found(_CN_ID_RE, text, lambda m: _cn_id_valid(m.group())):
         return True
     if _found(_BE_NN_RE, text, _be_nn_valid) or (run >= 6 and _found(_HETU_RE, text, _hetu_valid)):
         return True

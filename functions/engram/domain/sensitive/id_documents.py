@@ -217,7 +217,10 @@ def trade_or_sports_licence(text: str, at: int) -> bool:
 # after "for", "of", ... ("passport number for the visa application is ...": the passport's).
 _WHAT_THE_NUMBER_IS = re.compile(
     r"\b(?:ref(?:erence)?|application|appointment|case|claim|order|booking|reservation|confirmation|receipt"
-    r"|tracking|ticket|request|transaction|invoice|enquiry|inquiry|complaint|queue|serial|batch)\b",
+    r"|tracking|ticket|request|transaction|invoice|enquiry|inquiry|complaint|queue|serial|batch"
+    # (in more languages: "pasaport randevu numarası", "DNI turno", "KTP permohonan")
+    r"|randevu|ba[şs]vuru|takip|cita|turno|solicitud|tr[áa]mite|protocolo|agendamento|maombi|permohonan"
+    r"|pendaftaran|antrag\w*|demande|rendez-vous|prenotazione)\b",
     re.IGNORECASE,
 )
 _FOR_WHAT = re.compile(r"\b(?:for|of|on|in|from|to|with|about|für|pour|para|per|voor|na|dla)\b", re.IGNORECASE)

@@ -47,6 +47,7 @@ from engram.domain.sensitive.government_ids import (
     company_numbers,
 )
 from engram.domain.sensitive.id_documents import (
+    another_things_number_named,
     ein_form,
     employers_ein,
     named_as_another_things,
@@ -55,7 +56,11 @@ from engram.domain.sensitive.id_documents import (
 )
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
-from engram.domain.sensitive.national_id_words import SCRIPT_ID_WORDS
+from engram.domain.sensitive.national_id_words import (
+    NUMBER_OF_AN_APPLICATION_BEFORE,
+    SCRIPT_ID_WORDS,
+    names_another_number,
+)
 
 # One vocabulary: the words the rules read as naming an id ...
 _RULES_ID_WORD = re.compile(r"\b(?:" + ID_WORDS + r")\b", re.IGNORECASE)
@@ -159,6 +164,8 @@ def _names_an_id(read: str, key: str) -> bool:
             if near and not _ORGANISATION.search(text[max(0, a - _BESIDE) : b + _BESIDE]):
                 if _another_things(text, m, near) or _NOT_GIVEN.match(text, b) or _not_its_shape(text, m):
                     continue  # "NID 1234567890 is the network interface id", "PAN: to be provided"
+                if _an_applications(text, m, near):
+                    continue  # "número de trámite del DNI ...", "pasaport randevu numarası ...": not the id
                 if _NEGATED.search(text, max(0, a - _BESIDE), a) or _not_a_persons(text, m, near):
                     continue  # "... — ليس رقم هوية", "não é CPF", "Personalausweis: CAN 482917"
                 return True
@@ -242,6 +249,17 @@ def _another_things(text: str, word: re.Match[str], number: re.Match[str]) -> bo
     """A short capital id word's number named as another thing's (the rules' question)."""
     stem = word.group().split()[0].lower()
     return stem in SHORT_CAPITAL_STEMS and named_as_another_things(text, word.end(), number.start(), number.end())
+
+
+def _an_applications(text: str, word: re.Match[str], number: re.Match[str]) -> bool:
+    """The number of an application, an appointment or a procedure for the id, named before
+    the id's word or between it and the number (the rules' question)."""
+    a, b = word.start(), word.end()
+    return (
+        NUMBER_OF_AN_APPLICATION_BEFORE.search(text, max(0, a - 50), a) is not None
+        or (number.start() > b and another_things_number_named(text, b, number.start()))
+        or names_another_number(text[max(0, a - 30) : max(b, number.start())])
+    )
 
 
 def _checked_person_id(text: str) -> bool:

@@ -156,6 +156,27 @@ def _nik(d: str) -> bool:  # Indonesia: region, then DDMMYY (a woman's day + 40)
     return _date_ok(int(d[6:8]) % 40, int(d[8:10])) and d[:2] != "00"
 
 
+def _iran_id(d: str) -> bool:  # Iran's کد ملی: nine digits weighted 10 down to 2, mod 11
+    r = _weighted(d, (10, 9, 8, 7, 6, 5, 4, 3, 2)) % 11
+    return len(set(d)) > 1 and int(d[9]) == (r if r < 2 else 11 - r)
+
+
+def _kr_rrn(d: str) -> bool:  # Korea's resident number without its dash: YYMMDD, sex, serial, check
+    return (
+        _date_ok(int(d[4:6]), int(d[2:4]))
+        and d[6] in "12345678"
+        and (11 - _weighted(d, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5)) % 11) % 10 == int(d[12])
+    )
+
+
+def _unzr(d: str) -> bool:  # Ukraine's УНЗР: YYYYMMDD, a serial, a check digit (weights 7, 3, 1)
+    return _date_ok(int(d[6:8]), int(d[4:6])) and _weighted(d, (7, 3, 1) * 4) % 10 == int(d[12])
+
+
+def _cccd(d: str) -> bool:  # Vietnam's citizen id: a province (001-096), century and sex, the year
+    return 1 <= int(d[:3]) <= 96 and d[3] in "0123"
+
+
 # word (lower-case, as the word splitter reads it) -> (digit count, check)
 WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = (
     (frozenset({"pesel", "peselu", "peselem"}), 11, _pesel),
@@ -182,7 +203,18 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     (frozenset({"umazisi", "kamazisi", "wamazisi", "isazisi", "yesazisi", "sazisi", "identiteitsnommer"}), 13, _za_id),
     # Russia's INN of a person (a company's has ten digits)
     (frozenset({"инн", "inn"}), 12, _inn_person),
-    (frozenset({"iqama", "هوية", "الإقامة", "اقامة", "إقامة"}), 10, _saudi_id),
+    # (and in Arabizi: "ra2m el hawiya 1051938627")
+    (
+        frozenset({"iqama", "هوية", "الإقامة", "اقامة", "إقامة", "hawiya", "hawiyya", "hawiyti", "hawiyet"}),
+        10,
+        _saudi_id,
+    ),
+    # Iran's national code, in Persian and romanised ("code melli", "kod meli"), Korea's resident
+    # number and Vietnam's citizen id written without their dashes or accents, Ukraine's УНЗР
+    (frozenset({"ملی", "ملي", "melli", "meli", "codemelli", "کدملی"}), 10, _iran_id),
+    (frozenset({"주민등록번호", "주민번호", "주민등록"}), 13, _kr_rrn),
+    (frozenset({"cccd", "cuoc", "cước", "cmnd"}), 12, _cccd),
+    (frozenset({"унзр", "unzr"}), 13, _unzr),
     (frozenset({"nik", "ktp", "ektp", "kependudukan"}), 16, _nik),
     # Sweden's personnummer without its dash, of ten digits or twelve (with the century)
     (frozenset({"personnummer", "personnr", "personalnumber"}), 10, _se_pnr),

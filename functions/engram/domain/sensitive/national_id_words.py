@@ -33,7 +33,7 @@ SCRIPT_ID_WORDS = (
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
     r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
     # the document's name, "の" and then its number (運転免許証の番号, パスポートの番号は)
-    r"|(?:運転免許証?|免許証|パスポート|旅券|在留カード|マイナンバーカード)の?番号|驾照|駕照|駕駛執照|운전면허증?"
+    r"|(?:運転免許証?|免許証|パスポート|旅券|在留カード|マイナンバーカード)の?番号|(?:往来)?港澳(?:台)?通行[证證]|台胞[证證]|回[乡鄉][证證]|驾照|駕照|駕駛執照|운전면허증?"
     r"|водительск\w+\s+удостоверени\w+|посвідчення\s+водія|רישיון\s*נהיגה|رخصة\s*(?:ال)?(?:قيادة|سياقة)|ใบขับขี่"
     r"|δίπλωμα\s+οδήγησης"
     # Taiwan's resident certificate (居留證號碼), a driving licence in Hindi and Bengali
@@ -79,6 +79,13 @@ _SCRIPT_ANOTHER_NUMBER = re.compile(
 _SCRIPT_ANOTHER_BEFORE = re.compile(
     r"(?:заявлени\w*|заявк\w*|обращени\w*|طلب|عقد|申請|申请|預約|预约|신청|접수|\bVIN\b)[^\d\n]{0,12}$", re.IGNORECASE
 )
+
+
+def names_another_number(text: str) -> bool:
+    """Whether the text names an application's, an appointment's, an order's or another
+    thing's number in one of the scripts above (a reading with its id's word in English
+    asks: "رقم طلب جواز السفر 2024/481", the application's number)."""
+    return _SCRIPT_ANOTHER_NUMBER.search(text) is not None
 
 
 def script_id_value(m: re.Match[str]) -> str | None:
@@ -188,7 +195,8 @@ NIC_SHAPE = re.compile(r"(?:19|20)\d\d(?:[0-3]\d\d|[5-8]\d\d)\d{5}|\d{9}[VvXx]|\
 # No. 2023-004512" with a year and a dash is a court's case number (review rv5).
 CIVIL_SHAPE = re.compile(r"\d{7,12}")
 
-_AFM = re.compile(r"(?:αφμ|a\.?φ\.?μ\.?)[^\d\n]{0,40}?(?<![\d.])(\d{9})(?![\d.])", re.IGNORECASE)
+# (and in Greeklish, by its check digit: "afm tis giagias 048291764")
+_AFM = re.compile(r"(?:αφμ|a\.?φ\.?μ\.?|(?<![\w])afm(?![\w]))[^\d\n]{0,40}?(?<![\d.])(\d{9})(?![\d.])", re.IGNORECASE)
 _RFC_PERSON = re.compile(
     r"\bRFC\b[^\n]{0,30}?(?<![\w&])[A-ZÑ&]{4}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{2}[\dA](?!\w)"
 )
@@ -242,7 +250,11 @@ NUMBER_OF_AN_APPLICATION_BEFORE = re.compile(
     r"(?:demande|solicitud|richiesta|pedido|requerimento|aanvraag|wniosku|dossier|suivi|seguimiento|rendez-vous|cita"
     r"|prenotazione|agendamento|expediente|tr[áa]mite|protocolo)\s+(?:de\s+|del\s+|di\s+|da\s+|do\s+|du\s+|van\s+|per\s+|para\s+|pour\s+)?"
     r"(?:la\s+|le\s+|l['’]|el\s+|il\s+|o\s+|a\s+|het\s+)?$"
-    r"|\b\w*(?:antrags|vorgangs|termin|bearbeitungs|aktenzeichen)\w*\s+(?:f[üu]r\s+(?:den|die|das)\s+)?$",
+    r"|\b\w*(?:antrags|vorgangs|termin|bearbeitungs|aktenzeichen)\w*\s+(?:f[üu]r\s+(?:den|die|das)\s+)?$"
+    # the application, protocol or appointment word alone before the id's ("protocolo do RG novo:
+    # 2024...", "trámite del DNI", Swahili's "namba ya maombi ya NIDA", Indonesian's and Turkish's)
+    r"|\b(?:protocolo|tr[áa]mite|solicitud|requerimento|agendamento|maombi|permohonan|pendaftaran|randevu|ba[şs]vuru)"
+    r"\s+(?:de\s+|del\s+|do\s+|da\s+|ya\s+|untuk\s+)?(?:la\s+|el\s+|o\s+|a\s+)?$",
     re.I,
 )
 # Another thing's number named right before an SSN's form ("my claim number is 465 36 6822").
@@ -291,6 +303,8 @@ def companys_form(stem: str, value: str) -> bool:
         return True  # Argentina's CUIT of a company (a person's starts 20, 23, 24 or 27)
     if stem == "rfc" and re.match(r"[A-ZÑ&]{3}\d{6}", value.strip().upper()):
         return True  # Mexico's RFC of a company: three letters (a person's has four)
+    if stem == "pan" and re.fullmatch(r"[A-Z]{3}[ABCFGJLT][A-Z]\d{4}[A-Z]", value.strip()):
+        return True  # India's PAN of a company, a firm, a trust, ... (a person's fourth letter is P)
     return stem == "kennitala" and len(digits) == 10 and int(digits[:2]) >= 40
 
 
@@ -298,7 +312,9 @@ def printed_id_beside_its_word(text: str) -> bool:
     """An id of the printed forms in the module's docstring, beside its word. (A company's
     ΑΦΜ is left to the caller, which knows a company's words.)"""
     lowered = text.lower()
-    if ("αφμ" in lowered or "a.φ.μ" in lowered) and any(afm_valid(m.group(1)) for m in _AFM.finditer(text)):
+    if ("αφμ" in lowered or "a.φ.μ" in lowered or "afm" in lowered) and any(
+        afm_valid(m.group(1)) for m in _AFM.finditer(text)
+    ):
         return True
     if "RFC" in text and _RFC_PERSON.search(text):
         return True
@@ -325,7 +341,10 @@ BUSINESS = re.compile(
     r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة"
     # Russia's, Kazakhstan's and Ukraine's legal forms (ООО, АО, ТОО, ТОВ; not ИП, a person's),
     # Hebrew's Ltd (בע"מ), Arabic's establishment (مؤسسة), Mexico's legal person (persona moral)
-    r"|\b(?:ООО|ОАО|ЗАО|ПАО|АО|ТОО|ТОВ|ПрАТ)\b|בע[\"״]מ|مؤسس[ةه]|\bpersona\s+moral\b|บริษัท|นิติบุคคล",
+    r"|\b(?:ООО|ОАО|ЗАО|ПАО|АО|ТОО|ТОВ|ПрАТ)\b|בע[\"״]מ|مؤسس[ةه]|\bpersona\s+moral\b|บริษัท|นิติบุคคล"
+    # a company or an organisation in Indonesian, Swahili, Vietnamese, Persian, Amharic, Hindi,
+    # Bengali, Japanese and Korean ("NPWP perusahaan", "شناسه ملی شرکت", "የድርጅቱ")
+    r"|\b(?:perusahaan|kampuni|c[ôo]ng\s+ty|(?-i:PT|CV|Tbk))\b|شرکت|ድርጅ|कंपनी|কোম্পানি|会社|회사|법인",
     re.IGNORECASE,
 )
 BUSINESS_ID = re.compile(
@@ -333,7 +352,7 @@ BUSINESS_ID = re.compile(
     r"|handelsregister|hrb|companies\s+house|partita\s+iva|tva|nip|vergi|regon|krs|siret|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
     r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн|кпп|ח\.פ|ע\.מ|السجل\s*التجاري|الرقم\s*الضريبي"
     # (in capitals only: German's article "ein", a "bin", an "ape" are words; a bare "house" is one)
-    r"|\b(?-i:EIN|CIN|BIN|APE)\b"
+    r"|\b(?-i:EIN|CIN|BIN|APE|TIN)\b|\bnpwp\b|شناسه\s*ملی|የግብር\s*ከፋይ|사업자\s*등록"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
     r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,

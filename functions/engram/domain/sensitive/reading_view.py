@@ -28,52 +28,10 @@ import operator
 import re
 import unicodedata
 
-# Number words of one digit, per language (English, German, French, Spanish, Italian,
-# Portuguese, Dutch, Polish, Swedish, Danish/Norwegian, Turkish). Danish "en", "to" and "ni"
-# are left out (too common as words); a run mostly of words that are also ordinary words
-# elsewhere ("un", "bir", "sei", "oh") is not read as digits.
-_DIGIT_WORDS: dict[str, str] = {}
-for _digit, _words in enumerate(
-    (
-        "zero oh null nul zéro zero cero zero nul zero noll nul sıfır sifir",
-        "one eins ein un une uno um een jeden jedna ett bir",
-        "two zwei deux dos due dois twee dwa två tva iki",
-        "three drei trois tres tre três tres drie trzy tre tre üç uc",
-        "four vier quatre cuatro quattro quatro vier cztery fyra fire dört dort",
-        "five fünf funf cinq cinco cinque cinco vijf pięć piec fem fem beş bes",
-        "six sechs six seis sei seis zes sześć szesc sex seks altı alti",
-        "seven sieben sept siete sette sete zeven siedem sju syv yedi",
-        "eight acht huit ocho otto oito acht osiem åtta atta otte sekiz",
-        "nine neun neuf nueve nove nove negen dziewięć dziewiec nio dokuz",
-        # Russian, Ukrainian, Czech, Hungarian, Romanian, Greek, Finnish, Norwegian and
-        # Indonesian, one line per digit as above ("PIN-koodi on kaksi kuusi yksi nolla",
-        # "пин-код карты: два семь семь пять", "a PIN-kódom négy nulla egy kilenc")
-        "ноль нуль nula nulla zero μηδέν μηδεν nolla null nol",
-        "один одна jedna jeden egy unu ένα ενα yksi satu",
-        "два дві dva kettő ketto két ket doi δύο δυο kaksi dua",
-        "три tři tri három harom trei τρία τρια kolme tiga",
-        "четыре чотири čtyři ctyri négy negy patru τέσσερα τεσσερα neljä nelja empat",
-        "пять п'ять pět pet öt cinci πέντε πεντε viisi lima",
-        "шесть шість šest sest hat șase sase şase έξι εξι kuusi enam",
-        "семь сім sedm hét het șapte sapte şapte επτά επτα εφτά seitsemän seitseman tujuh",
-        "восемь вісім osm nyolc opt οκτώ οκτω οχτώ kahdeksan åtte atte delapan",
-        "девять devět devet kilenc nouă noua εννέα εννεα εννιά yhdeksän yhdeksan sembilan",
-        # Arabic (written and Egyptian, Levantine and Gulf speech) and Japanese read in katakana,
-        # as a voice note gives them ("تسعة تسعة صفر اتنين", "ゼロ サン ナナ イチ")
-        "صفر ゼロ レイ マル",
-        "واحد واحدة وحدة イチ",
-        "اثنين اثنان إثنين اتنين إتنين ثنين ニ",
-        "ثلاثة ثلاثه تلاتة تلاته ثلاث تلات サン",
-        "أربعة اربعة أربعه اربعه أربع اربع ヨン シ",
-        "خمسة خمسه خمس ゴ",
-        "ستة سته ست ロク",
-        "سبعة سبعه سبع ナナ シチ",
-        "ثمانية ثمانيه تمانية تمانيه ثمان تمن ハチ",
-        "تسعة تسعه تسع キュウ キュー ク",
-    )
-):
-    for _w in _words.split():
-        _DIGIT_WORDS.setdefault(_w, str(_digit % 10))
+from engram.domain.sensitive.number_words import ALSO_A_WORD as _ALSO_A_WORD
+from engram.domain.sensitive.number_words import DIGIT_WORDS as _DIGIT_WORDS
+from engram.domain.sensitive.number_words import VIETNAMESE, words_of
+
 # English teens and tens ("forty-three sixty-six", "nineteen eighty-eight").
 _TEENS = dict(
     zip(
@@ -87,24 +45,22 @@ _TENS = dict(
 )
 _REPEAT = {"double": 2, "triple": 3}
 _NUMBER_WORD = frozenset([*_DIGIT_WORDS, *_TEENS, *_TENS, *_REPEAT])
-_ALSO_A_WORD = frozenset(
-    [
-        *("oh", "un", "une", "ein", "sei", "bir", "sex", "fire", "tre", "due", "dos", "one", "ten"),
-        *("hat", "opt", "pet", "het", "egy", "ένα", "ενα", "lima", "dua", "satu", "doi", "jedna", "jeden"),
-        *("واحد", "ست", "سبع", "マル", "ニ", "シ", "ゴ", "ク"),
-    ]
-)
-
-_WORD = re.compile(r"[^\W\d_]+")
 # A digit of another script ("٤٨٢٠"): the rules' shapes are written in ASCII digits.
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")
 # Full-width Latin letters, as Chinese, Japanese and Korean input writes them ("ＰＩＮ").
 _FULL_WIDTH_LETTER = re.compile(r"[\uff21-\uff3a\uff41-\uff5a]")
 _FULL_WIDTH_TO_ASCII = {c: c - 0xFEE0 for c in (*range(0xFF21, 0xFF3B), *range(0xFF41, 0xFF5B))}
+# Chinese digits said one by one, written without a break ("验证码是六六九二零四"): four or
+# more, not a number written in words ("一千二百", "二〇二四年", "第一二三章").
+_CHINESE_DIGITS = re.compile(
+    r"(?<![〇零一二三四五六七八九十百千万萬亿億第])[〇零一二三四五六七八九幺]{4,12}"
+    r"(?![〇零一二三四五六七八九十百千万萬亿億年月日号號点點个個位次岁歲元块塊分秒时時])"
+)
+_CHINESE_TO_ASCII = str.maketrans("〇零一二三四五六七八九幺", "001234567891")
 # What may stand between two number words of one run; a comma, a semicolon or a dash set
 # between spaces ends a group, a space or a hyphen does not.
-_GAP = re.compile(r"[ \t]*(?:[,;、，]|\s[\-–]\s|\.\.\.?|…)?[ \t]*|-|・")
-_GROUP_BREAK = re.compile(r"[,;–—…、，]|\.\.|\s-\s")
+_GAP = re.compile(r"[ \t]*(?:[,;、，،፣؛]|\s[\-–]\s|\.\.\.?|…)?[ \t]*|-|・")
+_GROUP_BREAK = re.compile(r"[,;–—…、，،፣؛]|\.\.|\s-\s")
 _DASH_BREAK = re.compile(r"^\s*[\-–]\s*$")
 
 # Single digits (and capital letters) set apart by single spaces or dashes: three or more.
@@ -150,10 +106,8 @@ def reading_view(text: str) -> str | None:
     if "\\" in out and _ESCAPE_BY_A_DIGIT.search(out):
         for escape, char in _ESCAPES.items():
             out = out.replace(escape, char)
-    if not out.isascii() and _OTHER_DIGIT.search(out):
-        out = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), out)
-    if not out.isascii() and _FULL_WIDTH_LETTER.search(out):
-        out = out.translate(_FULL_WIDTH_TO_ASCII)  # "ＰＩＮは４４７１": the word the rules name is PIN
+    if not out.isascii():
+        out = _script_digits(out)
     if _two_number_words_in_a_row(out):
         out = _spelled_to_digits(out)
     if ("|" in out or "][" in out) and _BOXED.search(out):
@@ -172,13 +126,24 @@ def reading_view(text: str) -> str | None:
     return None if out == text else out
 
 
+def _script_digits(out: str) -> str:
+    """Other scripts' digits, full-width letters and Chinese digits said one by one, in ASCII."""
+    if _OTHER_DIGIT.search(out):
+        out = _OTHER_DIGIT.sub(lambda m: str(unicodedata.decimal(m.group(), 0)), out)
+    if _FULL_WIDTH_LETTER.search(out):
+        out = out.translate(_FULL_WIDTH_TO_ASCII)  # "ＰＩＮは４４７１": the word the rules name is PIN
+    if _CHINESE_DIGITS.search(out):
+        out = _CHINESE_DIGITS.sub(lambda m: m.group().translate(_CHINESE_TO_ASCII), out)
+    return out
+
+
 def _has_digit_candidates(text: str) -> bool:
     return any(c.isdigit() for c in text)
 
 
 def _two_number_words_in_a_row(text: str) -> bool:
     # cheap gate (one C-level scan and a set lookup per word): most text holds no run
-    flags = list(map(_NUMBER_WORD.__contains__, _WORD.findall(text.lower())))
+    flags = list(map(_NUMBER_WORD.__contains__, words_of(text).findall(text.lower())))
     return any(map(operator.and_, flags, flags[1:]))
 
 
@@ -210,10 +175,13 @@ def _joined(groups: list[str]) -> str:
 
 def _spelled_runs(text: str) -> list[tuple[int, int, list[str]]]:
     """Each run of number words read as digits: its span and its digit groups."""
-    words = list(_WORD.finditer(text))
+    words = list(words_of(text).finditer(text))
     runs: list[tuple[int, int, list[str]]] = []
     i = 0
     while i < len(words):
+        if _copula_before_a_number(words, i):
+            i += 1  # ("OTP hai chhe chhe ek do": Hindi's "is", not Vietnamese's "two")
+            continue
         j, groups = _run_from(text, words, i)
         # A run mostly of words that are ordinary words too ("one", "sei") is read from the
         # first word after which it no longer is: once, since reading it again from each of
@@ -229,6 +197,10 @@ def _spelled_runs(text: str) -> list[tuple[int, int, list[str]]]:
                 runs.append((start, words[j - 1].end(), groups))
         i = max(j, i + 1)
     return runs
+
+
+def _copula_before_a_number(words: list[re.Match[str]], i: int) -> bool:
+    return words[i].group().lower() == "hai" and i + 1 < len(words) and words[i + 1].group().lower() not in VIETNAMESE
 
 
 def _first_number_start(words: list[re.Match[str]], i: int, j: int) -> int | None:

@@ -1,0 +1,126 @@
+"""A reading of text in other languages and scripts with the words that name a credential, an
+id or an account written in English, so the rules written for English read it too.
+
+People write a one-time code, a PIN or a password in their own language the way they do in
+English ("आपका डिजीलॉकर ओटीपी ८३०२५१ है", "የCBE Birr ሚስጥር ቁጥር 6208 ነው", "Msimbo wako wa
+uthibitisho ni 718204. Usishiriki ...", "你的支付宝支付密码我帮你改成了 270815"); the English
+rules already tell the value from its look-alikes ("OTP 830251" from "the OTP will come to
+the phone"). Each word here names one thing only, in every context: the English rules then
+decide with the words around it as they do in English (a bare word for "code" or "number"
+is no such word: Thai's รหัส names a student's or a product's code too, and is left as it is).
+
+The words replaced keep space around them ("你的支付宝 payment password 我..."): scripts
+without spaces between words would otherwise run them into the words around. The value is
+never touched. ``None`` when no such word is in the text, which is most text.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What each group of words is written as, in English.
+_GLOSSES: tuple[tuple[str, str], ...] = (
+    (
+        "OTP",
+        # Hindi, Bengali, Urdu, Amharic, Tamil, Telugu, Thai, Japanese and Korean
+        r"ओटीपी|ओ\s*टी\s*पी|ওটিপি|او\s*ٹی\s*پی|اوتیپی|ኦቲፒ|ஓடிபி|ఓటీపీ|โอทีพี|ワンタイムパスワード|일회용\s*비밀번호"
+        r"|รหัส\s*(?:OTP|โอทีพี)|m[ãa]\s+otp",
+    ),
+    (
+        "verification code",
+        r"सत्यापन\s*कोड|वेरिफिकेशन\s*कोड|ভেরিফিকেশন\s*কোড|যাচাই(?:করণ)?\s*কোড|تصدیقی\s*کوڈ|ویریفکیشن\s*کوڈ"
+        r"|کد\s*(?:تایید|تأیید|تائید)|رمز\s*(?:ال)?تحقق|كود\s*(?:ال)?تحقق|رمز\s*(?:ال)?تأكيد|ማረጋገጫ\s*ኮድ"
+        r"|קוד\s*(?:ה)?אימות|验证码|驗證碼|校验码|認証コード|確認コード|認証番号|인증\s*번호|인증\s*코드|รหัส\s*ยืนยัน"
+        r"|(?<![\w])(?:msimbo(?:\s+w?ako|\s+wangu|\s+wetu|\s+wenu)?\s+wa\s+uthibitisho|m[ãa]\s+x[áa]c\s+(?:nh[ậa]n|th[ựu]c)|kode\s+verifikasi"
+        r"|код\w*\s+подтверждени\w*|код\w*\s+підтвердженн\w*)(?![\w])",
+    ),
+    # a payment's, a transfer's or a cash withdrawal's password: six digits, a PIN
+    ("payment PIN", r"支付密码|支付密碼|交易密码|交易密碼|取款密码|取款密碼|支払いパスワード"),
+    (
+        "one-time code",
+        r"(?<![\w])(?:clave\s+din[áa]mica|c[óo]digo\s+din[áa]mico|token\s+din[áa]mico)(?![\w])|رمز\s*پویا|动态码|动态密码|動態密碼",
+    ),
+    (
+        "PIN",
+        r"ሚስጥር\s*ቁጥር|ምስጢር\s*ቁጥር|מספר\s*(?:ה)?סודי|קוד\s*(?:ה)?סודי|الرقم\s*السري|الرمز\s*السري|رمز\s*سري"
+        r"|暗証番号|핀\s*번호|(?<![\w])(?:namba\s+ya\s+siri|nambari\s+ya\s+siri|m[ãa]\s+pin)(?![\w])"
+        r"|पिन|পিন|ፒን|(?<![\u0600-\u06ff])(?:پین|پن)(?![\u0600-\u06ff])",
+    ),
+    (
+        "password",
+        r"पासवर्ड|পাসওয়ার্ড|পাসওয়ার্ড|پاس\s*ورڈ|پسورد|رمز\s*عبور|گذرواژه|كلمة\s*(?:ال)?(?:سر|مرور)|סיסמה|סיסמא"
+        r"|የይለፍ\s*ቃል|கடவுச்சொல்|รหัสผ่าน|(?<![゠-ヿ])パス(?![゠-ヿ])"
+        # (Chinese's, Japanese's and Korean's only before a colon or a bracket that gives the
+        # value: run into the words after it, "パスワードは1Passwordに入ってる" read as a password
+        # "は1Passwordに..."; cjk_passwords.py reads them)
+        r"|(?:密码|密碼|パスワード|비밀번호|비번)(?=\s*[:：(（「『])|(?<![\w])(?:neno\s+la\s+siri|nenosiri|m[ậa]t\s+kh[ẩa]u|kata\s+(?:sandi|laluan))(?![\w])",
+    ),
+    (
+        "recovery phrase",
+        r"عبارت\s*(?:های\s*)?بازیابی|کلمات\s*بازیابی|عبارة\s*(?:ال)?(?:استرداد|استعادة)|סיד\s*פרייז|助记词|助記詞"
+        r"|リカバリーフレーズ|복구\s*(?:문구|구문)|(?<![\w])(?:сид[\s\-]?фраз\w*|мнемоническ\w+\s+фраз\w*|фраз\w+\s+восстановлени\w*)(?![\w])",
+    ),
+    # Russian's and Ukrainian's code and the SMS it came in ("продиктовал код 4829 из смс"): the
+    # English rules read "code 4829 from the sms" and tell it from an area or a postal code
+    ("code", r"(?<![\w])(?:код|кода|кодом|коду|коды|кодів|коди)(?![\w])"),
+    ("from the sms", r"(?<![\w])(?:из|по|в|с|со|з|із|від|через)\s+(?:смс|sms|эсэмэс|смс-ки|смски)(?![\w])"),
+    # the last digits of a phone a code was sent to ("验证码已发送到尾号 4821 的手机")
+    ("ending in", r"尾号|尾號|末尾|下[4四]桁|끝자리|ลงท้ายด้วย"),
+    ("recovery code", r"복구\s*코드|백업\s*코드|恢复码|备用码|復元コード"),
+    # ids: India's Aadhaar in its scripts (its Verhoeff check decides: Hindi's आधार is also
+    # "basis"), a passport, Israel's teudat zehut by its abbreviation without the quote mark
+    ("Aadhaar", r"आधार|আধার|આધાર|ਆਧਾਰ|ആധാർ|ଆଧାର"),
+    (
+        "passport",
+        r"พาสปอร์ต|ፓስፖርት|পাসপোর্ট|(?<![\u0600-\u06ff])جواز(?:ي|ك|ه|ها)?(?![\u0600-\u06ff])"
+        r"|(?<![\w])паспорт\w*(?:\s+громадян\w+\s+\w+)?\s+для\s+(?:виїзду|выезда)\s+за\s+(?:кордон|границу)(?![\w])",
+    ),
+    ("teudat zehut", r"(?<![\u0590-\u05ff])תז(?![\u0590-\u05ff])"),
+    # an account in Swahili ("CRDB akaunti namba 0152847391600"), savings in Spanish after the
+    # bank's name ("Bancolombia ahorros 031-456789-12"); Chinese, Japanese and Korean banks'
+    # names are in bank_names.py
+    ("account number", r"(?<![\w])akaunti(?:\s+(?:namba|nambari))?(?![\w])"),
+    ("savings", r"(?<![\w])ahorros(?![\w])"),
+    # Arabizi's "of" ("el pin bta3 el visa 7731": the PIN of the Visa)
+    ("of", r"(?<![\w])(?:bta3|btaa3|beta3|bta3et|bta3t|bta3a|beta3et)(?![\w])"),
+)
+_GLOSS = re.compile("|".join(f"(?P<g{i}>{words})" for i, (_, words) in enumerate(_GLOSSES)), re.IGNORECASE)
+_ENGLISH = {f"g{i}": english for i, (english, _) in enumerate(_GLOSSES)}
+# The Latin-script words above start with these: an all-ASCII text without any is not read.
+_LATIN_STARTS = re.compile(
+    r"(?<![\w])(?:akaunti|ahorros|msimbo|namba|nambari|neno|nenosiri|kata|kode|clave|c[óo]digo|token|bta3|btaa3|beta3)",
+    re.I,
+)
+
+
+# What is read around each word: as far as secret.py reads around a secret's word. A stretch
+# is read only when something may give a value in it (a digit, a colon or a quote), or when
+# the word names a recovery phrase (words, no digit): 60,000 characters of such words and no
+# value cost the English rules a second.
+_BEFORE, _AFTER = 160, 320
+_VALUE_NEAR = re.compile(r"[\d:：=\"“”«»「」'‘’]")
+_WORDS_ARE_THE_VALUE = frozenset({"recovery phrase"})
+
+
+def glossed(text: str) -> str | None:
+    """The stretches of the text around the words above, with those words in English (one
+    stretch a paragraph), or ``None`` when it holds none with a value near."""
+    if text.isascii() and _LATIN_STARTS.search(text) is None:
+        return None
+    spans: list[list[int]] = []
+    for m in _GLOSS.finditer(text):
+        start, end = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)
+        near = _VALUE_NEAR.search(text, start, min(len(text), m.end() + _AFTER // 2)) is not None
+        if not near and _ENGLISH[m.lastgroup or ""] not in _WORDS_ARE_THE_VALUE:
+            continue
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = end
+        else:
+            spans.append([start, end])
+    if not spans:
+        return None
+    return "\n\n".join(_GLOSS.sub(_english, text[a:b]) for a, b in spans)
+
+
+def _english(m: re.Match[str]) -> str:
+    return f" {_ENGLISH[m.lastgroup or '']} "
