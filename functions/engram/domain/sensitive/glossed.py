@@ -50,10 +50,11 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
         "password",
         r"पासवर्ड|পাসওয়ার্ড|পাসওয়ার্ড|پاس\s*ورڈ|پسورد|رمز\s*عبور|گذرواژه|كلمة\s*(?:ال)?(?:سر|مرور)|סיסמה|סיסמא"
         r"|የይለፍ\s*ቃል|கடவுச்சொல்|รหัสผ่าน|(?<![゠-ヿ])パス(?![゠-ヿ])"
-        # (Chinese's, Japanese's and Korean's only before a colon or a bracket that gives the
-        # value: run into the words after it, "パスワードは1Passwordに入ってる" read as a password
-        # "は1Passwordに..."; cjk_passwords.py reads them)
-        r"|(?:密码|密碼|パスワード|비밀번호|비번)(?=\s*[:：(（「『])|(?<![\w])(?:neno\s+la\s+siri|nenosiri|m[ậa]t\s+kh[ẩa]u|kata\s+(?:sandi|laluan))(?![\w])",
+        # (Chinese's, Japanese's and Korean's only before a colon or a bracketed value in Latin
+        # letters, not a rule, "パスワード（8文字以上）": run into the words after it,
+        # "パスワードは1Passwordに入ってる" read as a password "は1Passwordに..."; cjk_passwords.py
+        # reads them)
+        r"|(?:密码|密碼|パスワード|비밀번호|비번)(?=\s*[:：]|\s*[(（「『][\x21-\x7e]{4,}[)）」』])|(?<![\w])(?:neno\s+la\s+siri|nenosiri|m[ậa]t\s+kh[ẩa]u|kata\s+(?:sandi|laluan))(?![\w])",
     ),
     (
         "recovery phrase",

@@ -90,7 +90,9 @@ _ORGANISATION = re.compile(
     # and the organisations that are no company: foundations, charities, clubs, churches
     r"|stiftung\w*|foundation\w*|charit\w*|non-?profit\w*|verein\w*|associa\w*|church\w*"
     # an employer named as the number's holder, Mexico's legal person
-    r"|employer['’]s|persona\s+moral)\b",
+    r"|employer['’]s|persona\s+moral|perusahaan|kampuni|c[ôo]ng\s+ty)\b"
+    # (and in scripts: a company in Persian, Arabic, Amharic, Hindi, Bengali, Chinese, Japanese, Korean)
+    r"|شرکت|شركة|ድርጅ|कंपनी|কোম্পানি|公司|会社|회사|법인",
     re.IGNORECASE,
 )
 # A business's text, for a number that no id word names: a company, a VAT or sales tax, a

@@ -352,7 +352,7 @@ BUSINESS_ID = re.compile(
     r"|handelsregister|hrb|companies\s+house|partita\s+iva|tva|nip|vergi|regon|krs|siret|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
     r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн|кпп|ח\.פ|ע\.מ|السجل\s*التجاري|الرقم\s*الضريبي"
     # (in capitals only: German's article "ein", a "bin", an "ape" are words; a bare "house" is one)
-    r"|\b(?-i:EIN|CIN|BIN|APE|TIN)\b|\bnpwp\b|شناسه\s*ملی|የግብር\s*ከፋይ|사업자\s*등록"
+    r"|\b(?-i:EIN|CIN|BIN|APE|TIN)\b|شناسه\s*ملی|የግብር\s*ከፋይ|사업자\s*등록"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
     r"|\b(?:AT ?U|BE ?0?|DE|DK|EL|ES|FI|FR|IT|LU|NL|PL|PT|SE|IE|CZ|SK|SI|HU|RO|BG|HR|LT|LV|EE|MT|CY|GB|XI)\d{8,12}\b",
     re.IGNORECASE,
