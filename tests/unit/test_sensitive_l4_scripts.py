@@ -30,6 +30,20 @@ _SAID_CODES = [
     "პინ კოდი შვიდი სამი ცხრა ერთი",  # Georgian (not in the corpus)
     "el pin bta3y sab3a talata tes3a wa7ed",  # Arabizi
     "пін-код: сім, три, дев'ять, один",  # Ukrainian, with its apostrophe
+    # languages and scripts the corpus does not hold
+    "પિન છે સાત ત્રણ નવ એક",  # Gujarati
+    "ਪਿੰਨ ਹੈ ਸੱਤ ਤਿੰਨ ਨੌਂ ਇੱਕ",  # Punjabi
+    "కోడ్ ఏడు మూడు తొమ్మిది ఒకటి",  # Telugu
+    "ಪಿನ್ ಏಳು ಮೂರು ಒಂಬತ್ತು ಒಂದು",  # Kannada
+    "പിൻ ഏഴ് മൂന്ന് ഒമ്പത് ഒന്ന്",  # Malayalam
+    "කේතය හත තුන නවය එක",  # Sinhala
+    "կոդը յոթ երեք ինը մեկ",  # Armenian
+    "кодът е седем три девет едно",  # Bulgarian
+    "пин код: седам три девет један",  # Serbian
+    "PIN kodu yeddi üç doqquz bir",  # Azerbaijani
+    "pin ni bakwai uku tara daya",  # Hausa
+    "code yek do se chahar",  # romanised Persian
+    "הקוד: sheva shalosh tesha echad",  # romanised Hebrew
 ]
 _SAID_NOT_CODES = [
     "OTP ek do minute mein aa jayega, wait karo",
@@ -41,6 +55,8 @@ _SAID_NOT_CODES = [
     "สาม สี่ คน มา กิน ข้าว",
     "kal do ya teen baje aana, PIN wala kaam baad mein",
     "no no no, the PIN stays with me",
+    "se fue, se se, code later",
+    "кодът ще дойде след пет минути",
 ]
 
 
@@ -84,6 +100,9 @@ _NAMED_IN_SCRIPT = [
     "Ukrainian: назвав код 7741 з смс",
     "عبارت بازیابی: apple river stone moon cloud tiger glass honey forest lamp quiet ocean",  # Persian
     "சரிபார்ப்பு OTP ஓடிபி 551902",  # Tamil (not in the corpus)
+    "ઓટીપી 551902 છે, કોઈને કહેશો નહીં",  # Gujarati (not in the corpus)
+    "сейф у шафі: 14-33-08",  # Ukrainian
+    "pass wifi nhà mình: ngoisao-xanh-2024",  # Vietnamese
 ]
 _NAMED_NOT_SECRETS = [
     "आपका ओटीपी 10 मिनट के लिए मान्य है",
@@ -99,6 +118,9 @@ _NAMED_NOT_SECRETS = [
     "clave dinámica: la genera la app cada 60 segundos",
     "パスポートの番号は後で送ります",
     "el pin bta3 el visa 3andi fel notes, mesh ha2olo hena",
+    "сейф модель 4820 от Valberg, гарантия 2 года",
+    "pass wifi cho khách ở quầy lễ tân",
+    "please pass wifi details to the guests",
 ]
 
 
@@ -215,6 +237,7 @@ _NOT_A_PERSONS_ID = [
     "kimlik kartı randevu numarası 20240419-552",
     "የድርጅቱ የግብር ከፋይ መለያ ቁጥር (TIN) 0071928374",
     "가상계좌 안내: 주문번호 2024061148291, 입금기한 6/13",
+    "nomor KK kami 3171020304050012, NIK masing-masing ada di KTP",  # a family card's number
 ]
 
 
@@ -223,6 +246,7 @@ def test_a_companys_or_an_applications_number_is_no_persons_id(text: str) -> Non
     assert find_sensitive(text) is None
 
 
-def test_a_persons_pan_is_still_an_id() -> None:
-    found = find_by_rules("mera PAN ABCPK1234L hai")
-    assert found is not None and found.rule == "government_id"
+def test_a_persons_pan_and_nik_are_still_ids() -> None:
+    for text in ("mera PAN ABCPK1234L hai", "NIK bapak 3273010101080042, KK nanti"):
+        found = find_by_rules(text)
+        assert found is not None and found.rule == "government_id"

@@ -41,7 +41,7 @@ _CODE = (
     # ng GCash ... ay 2 8 4 6", "mật khẩu két tiền: 0 5 1 2"); a compound ending in a code's
     # word ("beheerderscode 0 0 7 7 1", "toegangscode", "Zugangscode"), not one naming another
     # kind of code ("postcode", "barcode")
-    r"|кодов\w*|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|mot\s+de\s+passe|msimbo|nenosiri"
+    r"|кодов\w*|код(?:ът|а|у|ом|ове)|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|mot\s+de\s+passe|msimbo|nenosiri"
     r"|(?!" + _OTHER_CODES + r")[^\W\d_]{3,}(?:code|kode|kod|koodi)s?"
 )
 # A lock named as such or a key safe, in more languages ("the generator lock is 3 1 3 1",
@@ -98,7 +98,9 @@ _SCRIPT_KEYWORD = re.compile(
     r"|קוד|סיסמ|كود|رمز|كلمة\s*(?:السر|المرور)|الرقم\s*السري|पिन|कोड|पासवर्ड|पासकोड"
     # Bengali, Urdu and Persian, Amharic, Tamil, Georgian: a code, a PIN, a password, an OTP
     r"|কোড|পিন|পাসওয়ার্ড|পাসওয়ার্ড|ওটিপি|کوڈ|کد|پن\s*کوڈ|پاس\s*ورڈ|او\s*ٹی\s*پی|ኮድ|ኮዱ|ፒን|ሚስጥር|የይለፍ\s*ቃል"
-    r"|குறியீடு|கடவுச்சொல்|பின்|კოდ|პაროლ|ओटीपी)"
+    r"|குறியீடு|கடவுச்சொல்|பின்|კოდ|პაროლ|ओटीपी"
+    # and in Gujarati, Punjabi, Telugu, Kannada, Malayalam, Sinhala, Armenian
+    r"|કોડ|પિન|ਕੋਡ|ਪਿੰਨ|ਪਿਨ|కోడ్|పిన్|ಕೋಡ್|ಪಿನ್|കോഡ്|പിൻ|කේතය|පින්|կոդ|գաղտնաբառ)"
     # (a chord's progression is no code, コード進行 4 5 3 6; nor rock music, ロックバンド; nor a
     # chain store, 连锁店; nor a lockdown, ล็อคดาวน์)
     r"|(?P<thing>กุญแจ|ตู้เซฟ|กันขโมย|ล็อค(?!ดาวน์)|解除|警備|セキュリティ|キーボックス|金庫|ロック(?![゠-ヿ])|ダイヤル"

@@ -326,11 +326,16 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         found = _find_in_text(view)
     # (a code dialled with dashes reads the same in the view: "замок на складе: 5-5-1-9"; four
     # digits at least, "code for the cake: 3-2-1" is a recipe's)
-    if found is None and (view is not None or _DASHED_DIGITS.search(text)) and dictated_code(text):
+    if found is None and _dictated(text, view):
         return sensitive_match(SECRET)
-    if found is None and (heard := heard_code(text)) is not None and dictated_code(heard):
-        return sensitive_match(SECRET)  # ("the door code is for for to won won": written by ear)
     return _in_english(text, view) if found is None else found
+
+
+def _dictated(text: str, view: str | None) -> bool:
+    if (view is not None or _DASHED_DIGITS.search(text)) and dictated_code(text):
+        return True
+    # ("the door code is for for to won won": written by ear)
+    return (heard := heard_code(text)) is not None and dictated_code(heard)
 
 
 def _in_english(text: str, view: str | None) -> SensitiveMatch | None:

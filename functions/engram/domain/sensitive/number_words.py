@@ -88,6 +88,34 @@ _LINES = (
         "שמונה แปด ስምንት nane walo tám 팔 எட்டு რვა",
         "תשע תשעה เก้า ዘጠኝ tisa siyam chín 구 ஒன்பது ცხრა",
     ),
+    # Nepali and Marathi (where they differ from Hindi), Gujarati, Punjabi, Telugu, Kannada,
+    # Malayalam, Sinhala, Armenian
+    (
+        "શૂન્ય ਸਿਫ਼ਰ ਸਿਫਰ సున్నా ಸೊನ್ನೆ പൂജ്യം බිංදුව զրո",
+        "એક ਇੱਕ ਇਕ ఒకటి ಒಂದು ഒന്ന് එක մեկ",
+        "दुई दोन બે ਦੋ రెండు ಎರಡು രണ്ട് දෙක երկու",
+        "ત્રણ ਤਿੰਨ మూడు ಮೂರು മൂന്ന് තුන երեք",
+        "ચાર ਚਾਰ నాలుగు ನಾಲ್ಕು നാല് හතර չորս",
+        "पाच પાંચ ਪੰਜ ఐదు ಐದು അഞ്ച് පහ հինգ",
+        "छ सहा છ ਛੇ ఆరు ಆರು ആറ് හය վեց",
+        "સાત ਸੱਤ ఏడు ಏಳು ഏഴ് හත յոթ",
+        "આઠ ਅੱਠ ఎనిమిది ಎಂಟು എട്ട് අට ութ",
+        "नऊ નવ ਨੌਂ ਨੌ తొమ్మిది ಒಂಬತ್ತು ഒമ്പത് නවය ինը",
+    ),
+    # Bulgarian, Serbian and Macedonian, Kazakh, Azerbaijani and Uzbek, Hausa, romanised
+    # Persian and Hebrew
+    (
+        "нула нөл sifili sefr efes",
+        "едно еден една један бір yek echad achat daya",
+        "две екі ikki biyu shtayim shnayim",
+        "үш uch uku se shalosh",
+        "төрт dörd hudu chahar chahaar arba",
+        "бес besh biyar panj chamesh",
+        "шест алты olti shida shesh",
+        "седем седам жеті yeddi yetti bakwai haft sheva",
+        "осем осам сегіз səkkiz sakkiz takwas hasht shmone shmona",
+        "девет тоғыз doqquz tara noh tesha",
+    ),
 )
 DIGIT_WORDS: dict[str, str] = {}
 for _group in _LINES:
@@ -107,6 +135,9 @@ ALSO_A_WORD = frozenset(
         # "five", "district", "zero", "ball")
         *("moja", "sita", "saba", "isa", "không", "một", "hai", "ba", "năm", "tư", "linh"),
         *("이", "일", "사", "오", "구", "영", "공", "ሰባት"),
+        # (Gujarati's "two" and "six", Marathi's "six", Hausa's "three" and "nine", Serbian's
+        # "five" is Russian's "sang", Sinhala's "one")
+        *("બે", "છ", "सहा", "se", "uku", "tara", "пет", "එක", "arba", "shesh", "daya", "haft"),
     ]
 )
 
