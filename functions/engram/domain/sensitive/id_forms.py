@@ -19,7 +19,10 @@ import re
 
 from engram.domain.sensitive.categories import labelled_as_another_institutions
 from engram.domain.sensitive.id_documents import another_things_number
+from engram.domain.sensitive.national_id_checks import iran_id_valid
 
+# Iran's national code: ten digits, the last a check digit (national_id_checks.iran_id_valid).
+_IRAN_FORM = re.compile(r"(?<![\d\-/.])\d{3}-?\d{6}-?\d(?![\d\-/]|\.\d)")
 # (what the text must hold for the words to be looked for, the id's words, its printed form)
 _FORMS: tuple[tuple[tuple[str, ...], re.Pattern[str], re.Pattern[str]], ...] = (
     (
@@ -41,7 +44,7 @@ _FORMS: tuple[tuple[tuple[str, ...], re.Pattern[str], re.Pattern[str]], ...] = (
         # Iran's national code (کد ملی) as Latin letters write it: "kod meli", "code melli"
         ("mel", "ملی"),
         re.compile(r"\b(?:k[oa]de?|code)\s+mell?i\b|\bmell?i\s+code\b|کد\s*ملی|شماره\s*ملی", re.IGNORECASE),
-        re.compile(r"(?<![\d\-/.])\d{3}-?\d{6}-?\d(?![\d\-/]|\.\d)"),
+        _IRAN_FORM,
     ),
 )
 # A sentence's end: a full stop, "!" or "?" before white space, or a line break.
@@ -61,6 +64,10 @@ def id_form_in_its_sentence(text: str) -> bool:
                 a, b = (word.end(), m.start()) if m.start() >= word.end() else (m.end(), word.start())
                 if _SENTENCE_END.search(text, a, b) or labelled_as_another_institutions(text, m.start()):
                     continue
-                if len(set(re.sub(r"\W", "", m.group()))) > 2 and not another_things_number(text, m.start()):
-                    return True
+                if (
+                    len(set(re.sub(r"\W", "", m.group()))) > 2
+                    and not another_things_number(text, m.start())
+                    and (form is not _IRAN_FORM or iran_id_valid(re.sub(r"\D", "", m.group())))
+                ):
+                    return True  # (Iran's code has a check digit: one that fails it is no code, 21e)
     return False

@@ -156,7 +156,7 @@ def _nik(d: str) -> bool:  # Indonesia: region, then DDMMYY (a woman's day + 40)
     return _date_ok(int(d[6:8]) % 40, int(d[8:10])) and d[:2] != "00"
 
 
-def _iran_id(d: str) -> bool:  # Iran's کد ملی: nine digits weighted 10 down to 2, mod 11
+def iran_id_valid(d: str) -> bool:  # Iran's کد ملی: nine digits weighted 10 down to 2, mod 11
     r = _weighted(d, (10, 9, 8, 7, 6, 5, 4, 3, 2)) % 11
     return len(set(d)) > 1 and int(d[9]) == (r if r < 2 else 11 - r)
 
@@ -211,7 +211,7 @@ WORDED_NATIONAL_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]],
     ),
     # Iran's national code, in Persian and romanised ("code melli", "kod meli"), Korea's resident
     # number and Vietnam's citizen id written without their dashes or accents, Ukraine's УНЗР
-    (frozenset({"ملی", "ملي", "melli", "meli", "codemelli", "کدملی"}), 10, _iran_id),
+    (frozenset({"ملی", "ملي", "melli", "meli", "codemelli", "کدملی"}), 10, iran_id_valid),
     (frozenset({"주민등록번호", "주민번호", "주민등록"}), 13, _kr_rrn),
     (frozenset({"cccd", "cuoc", "cước", "cmnd"}), 12, _cccd),
     (frozenset({"унзр", "unzr"}), 13, _unzr),
