@@ -103,6 +103,9 @@ _NAMED_IN_SCRIPT = [
     "ઓટીપી 551902 છે, કોઈને કહેશો નહીં",  # Gujarati (not in the corpus)
     "сейф у шафі: 14-33-08",  # Ukrainian
     "pass wifi nhà mình: ngoisao-xanh-2024",  # Vietnamese
+    "कार्ड का सीवीवी 123 है",  # Hindi, a card's CVV (not in the corpus)
+    "কার্ডের সিভিভি ৪৮২",  # Bengali
+    "የሂሳብ ቁጥር 1000123456789 ንግድ ባንክ",  # Amharic, an account
 ]
 _NAMED_NOT_SECRETS = [
     "आपका ओटीपी 10 मिनट के लिए मान्य है",
@@ -121,6 +124,9 @@ _NAMED_NOT_SECRETS = [
     "сейф модель 4820 от Valberg, гарантия 2 года",
     "pass wifi cho khách ở quầy lễ tân",
     "please pass wifi details to the guests",
+    "सीवीवी किसी को मत बताना, बैंक कभी नहीं मांगता",
+    "सीवीवी 3 अंकों का होता है",
+    "የሂሳብ ቁጥር ለማግኘት 8994 ይደውሉ",
 ]
 
 

@@ -82,7 +82,9 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     # an account in Swahili ("CRDB akaunti namba 0152847391600"), savings in Spanish after the
     # bank's name ("Bancolombia ahorros 031-456789-12"); Chinese, Japanese and Korean banks'
     # names are in bank_names.py
-    ("account number", r"(?<![\w])akaunti(?:\s+(?:namba|nambari))?(?![\w])"),
+    ("account number", r"(?<![\w])akaunti(?:\s+(?:namba|nambari))?(?![\w])|ሂሳብ\s*ቁጥር"),
+    # a card's security code in scripts that spell out "CVV" ("कार्ड का सीवीवी 123 है")
+    ("CVV", r"सीवीवी|सी\s*वी\s*वी|সিভিভি|سی\s*وی\s*وی|سي\s*في\s*في|ซีวีวี|ሲቪቪ|சிவிவி|సీవీవీ"),
     ("savings", r"(?<![\w])ahorros(?![\w])"),
     # a safe in Cyrillic ("сейф в кабинете: 61-02-44"), a wifi's password in Vietnamese slang
     # ("pass wifi phòng họp: phonghop-tang3-88")
@@ -98,7 +100,7 @@ _ENGLISH = {f"g{i}": english for i, (english, _) in enumerate(_GLOSSES)}
 # The Latin-script words above start with these: an all-ASCII text without any is not read
 # (keyed: a plain message is not read at every position for them).
 _LATIN_STARTS = keyed(
-    r"(?<![\w])(?:pass\s+wi|akaunti|ahorros|msimbo|namba|nambari|neno|nenosiri|kata|kode|clave|c[óo]digo|token|bta3|btaa3|beta3)",
+    r"(?<![\w])(?:m[ãa]\s+(?:otp|pin|x[áa]c)|m[ậa]t\s+kh|pass\s+wi|akaunti|ahorros|msimbo|namba|nambari|neno|nenosiri|kata|kode|clave|c[óo]digo|token|bta3|btaa3|beta3)",
     re.I,
 )
 
@@ -112,11 +114,19 @@ _VALUE_NEAR = re.compile(r"[\d:：=\"“”«»「」'‘’]")
 _WORDS_ARE_THE_VALUE = frozenset({"recovery phrase"})
 
 
+# A letter of the scripts whose words are glossed: Cyrillic, Hebrew, Arabic, the Indic scripts,
+# Thai, Georgian, Ethiopic, kana, CJK ideographs, Hangul.
+_SCRIPT_LETTER = re.compile(
+    r"[\u0400-\u052f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u3040-\u30ff"
+    r"\u3400-\u9fff\uac00-\ud7af]"
+)
+
+
 def glossed(text: str) -> str | None:
     """The stretches of the text around the words above, with those words in English (one
     stretch a paragraph), or ``None`` when it holds none with a value near."""
-    if text.isascii() and _LATIN_STARTS.search(text) is None:
-        return None
+    if _SCRIPT_LETTER.search(text) is None and _LATIN_STARTS.search(text) is None:
+        return None  # (most text: an accent or a dash is no other script, and reading it cost 10 ms)
     spans: list[list[int]] = []
     for m in _GLOSS.finditer(text):
         start, end = max(0, m.start() - _BEFORE), min(len(text), m.end() + _AFTER)

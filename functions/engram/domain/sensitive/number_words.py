@@ -151,14 +151,15 @@ _WORD = re.compile(
     r"[^\W\d_](?:[^\W\d_]|[" + _MARK_CHARS + r"]|['’](?=[^\W\d_])|[2357](?=[^\W\d_]))*",
 )
 # ... read only where it can differ from letters alone (twice the cost over a long message):
-# a text in other scripts, or an Arabizi number word's digit between letters
+# a text with a combining mark or in Cyrillic, or an Arabizi number word's digit between letters
 _PLAIN_WORD = re.compile(r"[^\W\d_]+")
-_ARABIZI_DIGIT = re.compile(r"[A-Za-z][37][A-Za-z]")
+# (a combining mark, a Cyrillic letter for "п'ять", or a digit between two Latin letters)
+_NEEDS_WORD = re.compile(r"[" + _MARK_CHARS + r"\u0400-\u04ff]|[A-Za-z][37][A-Za-z]")
 
 
 def words_of(text: str) -> re.Pattern[str]:
     """The pattern that reads ``text``'s words as above."""
-    return _WORD if not text.isascii() or _ARABIZI_DIGIT.search(text) else _PLAIN_WORD
+    return _WORD if _NEEDS_WORD.search(text) else _PLAIN_WORD
 
 
 # Vietnamese's "two" is Hindi's and Urdu's "is" ("OTP hai chhe chhe ek do"): at a run's start it is
