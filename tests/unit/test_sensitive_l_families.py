@@ -246,3 +246,39 @@ def test_a_chinese_account_after_its_bank_s_name_is_found() -> None:
     text = "退款账户（对公）：中国工商银行上海分行 1001 2293 0920 0458 173，户名：上海某某信息技术有限公司"
     assert _rule(text) == "bank_account"
     assert _rule("账户余额：中国银行 2024 年 12 月") is None
+
+
+# 10. More ids of their own printed form, the number before or after the word; a card's expiry
+# and a card's word in more languages.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "510107 19781209 1633 这是我爸的身份证号，社保那边要",
+        "0109173038263 동생 주민등록번호, 알바 계약서에 써야 해서",
+        "code melli baba 1273948505 baraye sabt name vam",
+    ],
+)
+def test_an_id_of_its_own_form_before_its_word_is_found(text: str) -> None:
+    assert _rule(text) == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "身份证号码格式：前6位地区码，订单号 510107197812091633",
+        "주민등록번호 뒷자리 말고 전화번호 010-1234-5678 알려주세요",
+    ],
+)
+def test_another_number_beside_those_id_words_passes(text: str) -> None:
+    assert _rule(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "婆婆的信用卡 3760 1145 2309 9813 有效期 05/28",
+        "babamın kartı 3760 1145 2309 9813 son kullanma 05/28",
+    ],
+)
+def test_a_card_with_its_expiry_in_more_languages_is_found(text: str) -> None:
+    assert _rule(text) == "payment_card"

@@ -103,7 +103,7 @@ _CARD_WORD = re.compile(
     r"|карт[аыуеоi]\w*|картк[аиу]|кредитк[аи])\b"
     # a card word inside a compound ("Kreditkarte", "EC-Karte", "creditcard", "betaalkaart")
     r"|\b(?:kredit|credit|debit|bank|giro|geld|betaal|visa)-?(?:kart(?:e|en)?|card|kaart|kort)\w*"
-    r"|카드|カード|卡号|银行卡|کارت|بطاق[ةه]|כרטיס"
+    r"|카드|カード|卡号|银行卡|信用卡|借记卡|信用卡|扣帳卡|کارت|بطاق[ةه]|כרטיס"
     # and in Hindi, Bengali, Tamil, Telugu, Kannada, Urdu, Thai and Greek
     r"|कार्ड|কার্ড|கார்டு|కార్డ్|ಕಾರ್ಡ್|کارڈ|บัตร(?:เครดิต|เดบิต)|κάρτα",
     re.IGNORECASE,
@@ -258,7 +258,9 @@ _TAX_NUMBER_BEFORE = re.compile(
 # "exp " before a bare "09/27" first). Not a date with its day ("exp 2027-09-30" is a product's).
 _EXPIRY_AFTER = re.compile(
     r"[\s,;(]*(?:exp(?:iry|ires|iration)?|expira\w*|venc\w*|vto|val(?:id)?\s*(?:thru|through|until|till)|good\s+thru"
-    r"|g[üu]ltig\s+bis|scad\w*|caduc\w*|срок(?:\s+действия)?|до)\.?\s*:?\s*(?:exp\s+)?(?:0[1-9]|1[0-2])\s*[/\-]\s*(?:20)?\d\d(?![\d/\-])",
+    r"|g[üu]ltig\s+bis|scad\w*|caduc\w*|срок(?:\s+действия)?|до|valable(?:\s+jusqu['’]?(?:au|à))?|geldig\s+(?:tot|t/m)"
+    r"|wa[żz]n[ae]\s+do|son\s+kullanma(?:\s+tarihi)?|skt|h[ếe]t\s+h[ạa]n|有效期(?:至)?|有効期限|유효\s*기간|תוקף)"
+    r"\.?\s*:?\s*(?:exp\s+)?(?:0[1-9]|1[0-2])\s*[/\-]\s*(?:20)?\d\d(?![\d/\-])",
     re.IGNORECASE,
 )
 # A card's brand named right after its number ("5018 7675 7259 0506 (Maestro)", "… — Visa").

@@ -59,9 +59,10 @@ _ANOTHER_NUMBER = re.compile(r"\b" + ANOTHER_THINGS + r"\b[^\n]{0,20}$", re.IGNO
 _ANOTHER_THING = re.compile(r"\b" + ANOTHER_THINGS + r"\b", re.IGNORECASE)
 
 
-def another_things_number(text: str, at: int) -> bool:
-    """Whether the number at ``at`` follows a word naming it another thing's ("crime ref 01/...")."""
-    return _ANOTHER_NUMBER.search(text, max(0, at - 40), at) is not None
+def another_things_number(text: str, at: int, since: int = 0) -> bool:
+    """Whether the number at ``at`` follows a word naming it another thing's ("crime ref 01/..."),
+    looked for from ``since`` on."""
+    return _ANOTHER_NUMBER.search(text, max(since, at - 40), at) is not None
 
 
 # A number named right after it as another thing's: "... is the network interface id",
