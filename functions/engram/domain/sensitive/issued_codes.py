@@ -72,11 +72,27 @@ _OTHER_NUMBER_BEFORE = re.compile(
 )
 
 
+# A number's own noun before the count in its clause ("Employee number is 6 digits", "Room
+# numbers here are 4 digits", "Enter the year as 4 digits", "The extension is 4 digits"): the
+# count says how that number is written, and the value is one. A code's word in the same
+# clause ("PIN number is 4 digits") still makes it a code.
+_NUMBER_NOUN = re.compile(
+    r"(?<![\w])(?:numbers?|\w*nummer\w*|num[ée]ro|n[úu]mero|no\.|nr\.?|years?|extension|ext\.?|rooms?|postcodes?"
+    r"|zips?|dates?|plz)(?![\w])",
+    re.IGNORECASE,
+)
+_CODE_NOUN = re.compile(r"(?<![\w])(?:pin|codes?|passcode|password|otp|tan)(?![\w])", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;!?\n]")
+
+
 def _counted_code(text: str) -> bool:
     for m in _COUNTED.finditer(text):
         count = m.group("count").lower()
         said = _COUNTS[count] if count in _COUNTS else int(count)
-        if len(m.group("value")) == said and not _OTHER_NUMBER_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+        if len(m.group("value")) != said or _OTHER_NUMBER_BEFORE.search(text, max(0, m.start() - 30), m.start()):
+            continue
+        clause = _CLAUSE_END.split(text[max(0, m.start() - 40) : m.start()])[-1]
+        if _NUMBER_NOUN.search(clause) is None or _CODE_NOUN.search(clause) is not None:
             return True
     return False
 

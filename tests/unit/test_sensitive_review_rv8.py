@@ -1,0 +1,40 @@
+"""Review of session 11's held-out L fixes (rv8): look-alikes the new rules refused, hand-written
+as people store them in an assistant's memory, each seen red on main before its fix, and the
+values of the same kind that must stay found."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_sensitive
+
+# 1. b059973 read any "N digits: <N digits>" as a code given with its length: an employee's, a
+# room's or an extension's number, a year or a postcode said with its length is that number.
+_COUNTED_OTHER_NUMBERS = [
+    "Employee number is 6 digits: 204817",
+    "my staff number, 6 digits: 204817",
+    "Room numbers here are 4 digits: 1204",
+    "Enter the year as 4 digits: 1987",
+    "The extension is 4 digits: 4410",
+    "Danish postcodes are 4 digits: 2100",
+    "the batch number is 6 digits 204817",
+    "Personalnummer hat 6 digits: 204817",
+]
+
+
+@pytest.mark.parametrize("text", _COUNTED_OTHER_NUMBERS)
+def test_a_number_said_with_its_length_is_its_nouns(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "bank app: 6 digits 204817",
+        "PIN number is 4 digits: 0917",
+        "the door code, 4 digits: 0917",
+        "alarm: 4 digits 2580",
+    ],
+)
+def test_a_code_said_with_its_length_stays_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"
