@@ -97,10 +97,27 @@ def exported_line(text: str) -> bool:
     lines = _EXPORT_LINE.finditer(text) if "://" in text else iter(())
     sites = _SITE_LINE.finditer(text) if _SITE_SEPARATOR.search(text) else iter(())
     return any(
-        chosen_password(m.group("pw")) and "://" not in m.group("pw") and not pointer(m.group("pw"))
+        chosen_password(m.group("pw"))
+        and "://" not in m.group("pw")
+        and not pointer(m.group("pw"))
+        and (found is lines or _a_sites_login(m.group("user"), m.group("pw")))
         for found in (lines, sites)
         for m in found
     )
+
+
+# Without a scheme, "site | word | Word-2024" is as often a table's row or a page's title
+# ("| docs.company.com | Confluence | HR-Onboarding-2024 |", "bbc.co.uk - news - Brexit2024Update",
+# "api.staging.io | passed | 1204/1204-tests"): the user must read as a login (a dot, a digit,
+# "@" or "_" in it, "staff.nurse4") or the password hold a password's symbol ("Tr0ub4dor&3").
+_LOGIN_MARK = re.compile(r"[.\d@_]")
+_PASSWORD_MARK = re.compile(r"[!@#$%^&*~+=?<>]")
+
+
+def _a_sites_login(user: str, pw: str) -> bool:
+    if "/" in pw:
+        return False  # (a count of results or a path: "1204/1204-tests")
+    return _LOGIN_MARK.search(user) is not None or _PASSWORD_MARK.search(pw) is not None
 
 
 # (a site's name, a separator and more after it: most text holds none, and is not read for sites)
