@@ -68,3 +68,32 @@ def test_a_sites_row_without_a_login_is_no_saved_password(text: str) -> None:
 def test_a_sites_saved_login_stays_found(text: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == "secret"
+
+
+# 3. dfc9c0c read one long lower-case word after "admin: <user> /" as its password: two
+# teams, groups or channels an admin role is given for have that shape.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "admin: engineering / infrastructure",
+        "Slack workspace admin: engineering / infrastructure",
+        "Admin rights granted to: marketing / communications",
+        "SharePoint admin: finance / procurementteams",
+        "admin: design / accessibilityreviews",
+    ],
+)
+def test_an_admins_two_teams_are_no_pair(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "jellyfin admin: lena / popcornfriday",
+        "nas admin: admin / correcthorsebattery",
+        "router admin: admin / Tr0ub4dor&3",
+    ],
+)
+def test_an_admins_pair_stays_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"

@@ -58,17 +58,31 @@ _CREDS_RE = re.compile(
 )
 
 
-def _admins_pair(word: str, pw: str) -> bool:
+def _admins_pair(word: str, user: str, pw: str) -> bool:
     """After "admin" or "account" a pair is two admins or two accounts as often as a user
     and a password: the password must look like one, or (after "admin") be one long word in
-    lower case, not a name ("jellyfin admin: lena / popcornfriday")."""
+    lower case, not a name ("jellyfin admin: lena / popcornfriday"), beside a user that is
+    no team's name either ("admin: engineering / infrastructure" are two teams)."""
     if credential_like(pw):
         return True
-    return word.lower() != "account" and len(pw) >= 12 and pw.isalpha() and pw.islower() and not pw.endswith(_SUFFIXES)
+    return (
+        word.lower() != "account"
+        and len(pw) >= 12
+        and pw.isalpha()
+        and pw.islower()
+        and not _a_kind(pw)
+        and not _a_kind(user.lower())
+    )
 
 
-# (one long word of a dictionary, "administration", "procurementteam" aside, is a team's name)
-_SUFFIXES = ("tion", "ment", "ness", "ity", "ing", "ance", "ence", "ship", "team", "group", "ers")
+# (one long word of a dictionary, "administration", "procurementteam", "infrastructure",
+# "communications" aside, is a team's or a group's name)
+_SUFFIXES = ("tion", "ment", "ness", "ity", "ing", "ance", "ence", "ship", "team", "group", "ers", "ure", "ics", "ogy")
+
+
+def _a_kind(word: str) -> bool:
+    # (a plural names a kind too, "communications"; "stripedwalrus" and "correcthorsebattery" are no plurals)
+    return word.endswith(_SUFFIXES) or (len(word) >= 8 and word.endswith("s") and not word.endswith(("ss", "us", "is")))
 
 
 _HTTP_METHODS = frozenset({"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"})
@@ -97,7 +111,7 @@ def _creds(text: str) -> bool:
         # joined by a comma or "and", two words are prose ('"Hey, remind me"'), not a pair;
         # a speaker's label on the next line ("user):\nAgent: Thanks") neither
         prose = m.group("join").strip() in ("", ",", "and", "und", "et", "y") or "\n" in m.group()
-        if m.group("admin") and (prose or not _admins_pair(m.group("admin"), pw)):
+        if m.group("admin") and (prose or not _admins_pair(m.group("admin"), m.group("user"), pw)):
             continue  # ("admins: Monday / Tuesday", "account: savings / checking": two of a kind)
         if len(pw) >= 4 and pw.lower() not in NOT_A_VALUE and (credential_like(pw) or (len(pw) >= 6 and not prose)):
             return True
