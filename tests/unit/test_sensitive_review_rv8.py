@@ -97,3 +97,31 @@ def test_an_admins_two_teams_are_no_pair(text: str) -> None:
 def test_an_admins_pair_stays_found(text: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == "secret"
+
+
+# 4. dfc9c0c let a word of a script written without spaces follow an agent's asked-for code at
+# once ("581204です"): a year, a date or a sum answered in the customer's turn is written so too.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "オペレーター：パスワードの変更日を教えてください。お客様：2025年です",
+        "상담원: 비밀번호 변경은 몇 년도에 하셨나요? 고객: 2023년",
+        "오퍼레이터 메모 — 상담원: 인증번호 문자는 몇 시에 받으셨나요? 고객: 1430분쯤",
+        "担当者：暗証番号の再発行手数料はご存じですか？お客様：1100円ですよね",
+    ],
+)
+def test_a_year_or_a_sum_in_the_customers_turn_is_no_code(text: str) -> None:
+    assert find_sensitive(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "客服：请问您收到的验证码是多少？客户：581204",
+        "オペレーター：認証コードを読み上げてください。お客様：581204です",
+        "상담원: 인증번호 여섯 자리 불러주세요? 고객: 581204",
+    ],
+)
+def test_a_code_in_the_customers_turn_stays_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"

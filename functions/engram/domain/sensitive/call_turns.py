@@ -52,7 +52,10 @@ _CODE = re.compile(
     # (a word of a script written without spaces may follow at once: "581204です")
     r"(?<![\w+:/.,\-])(?P<value>\d{4,8}|\d{3}[ \-]\d{3}|\d\d \d\d \d\d)"
     r"(?![^\W\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]|[/:]|[.,]\d|[ \-]\d)"
-    r"(?!\s*(?:%|€|\$|£|min\w*|hours?|days?|years?|times|digits|pounds?|euros?|dollars?)(?![\w]))",
+    r"(?!\s*(?:%|€|\$|£|min\w*|hours?|days?|years?|times|digits|pounds?|euros?|dollars?)(?![\w]))"
+    # (nor a counter or a unit written at once after it: a year, a date, a sum, a bus's number,
+    # "お客様：2025年です", "고객: 2023년")
+    r"(?![ \t]*[年月日時时分秒号號個个件円元원년월일시분개번回次人名歳岁点點％])",
     re.IGNORECASE,
 )
 _BEFORE_NOT_A_CODE = re.compile(
