@@ -125,3 +125,29 @@ def test_a_year_or_a_sum_in_the_customers_turn_is_no_code(text: str) -> None:
 def test_a_code_in_the_customers_turn_stays_found(text: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == "secret"
+
+
+# 5. 2f48491 (glossed.py) writes a PIN's, an OTP's or a payment password's word in English for
+# the English rules, which know no 円, 년 or सेकंड after a number: a fee, a year, a count or a
+# validity beside the word was read as its value.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "暗証番号の手数料は1100円です",
+        "暗証番号の再発行は2025年3月から",
+        "핀 번호는 2024년에 바꿨어요",
+        "支付密码错误次数 2025年 限制",
+        "ओटीपी 1800 सेकंड तक मान्य है",
+    ],
+)
+def test_a_number_with_its_unit_beside_a_glossed_word_is_no_value(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["暗証番号は 4821 です", "핀 번호 4821", "आपका ओटीपी ८३०२५१ है", "你的支付宝支付密码我帮你改成了 270815"],
+)
+def test_a_value_beside_a_glossed_word_stays_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"

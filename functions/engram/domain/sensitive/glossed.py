@@ -139,7 +139,17 @@ def glossed(text: str) -> str | None:
             spans.append([start, end])
     if not spans:
         return None
-    return "\n\n".join(_GLOSS.sub(_english, text[a:b]) for a, b in spans)
+    return "\n\n".join(_GLOSS.sub(_english, _UNITS_NUMBER.sub("", text[a:b])) for a, b in spans)
+
+
+# A number with its counter or unit written after it is that unit's ("暗証番号の手数料は1100円",
+# "핀 번호는 2024년에", "ओटीपी 1800 सेकंड तक मान्य"): the English rules know no Japanese yen, Korean
+# year or Hindi second and would read the number alone beside "PIN" or "OTP" as its value, so
+# the reading leaves it out (the unit stays; a code is written with no unit after it).
+_UNITS_NUMBER = re.compile(
+    r"\d+(?:[.,]\d+)*[ \t]*(?=[年月日時时分秒号號個个件円元원년월일시분초개번回次人名歳岁]"
+    r"|(?:सेकंड|मिनट|घंटे|घंटा|रुपये|रुपए|रुपया|साल|बार|दिन|সেকেন্ড|মিনিট|টাকা|বছর))"
+)
 
 
 def _english(m: re.Match[str]) -> str:
