@@ -163,6 +163,14 @@ _IDS_IN_SCRIPT = [
     "УНЗР 19920314-00515",  # Ukraine
     "afm tou patera mou 048291764",  # Greeklish
     "回乡证号码 H48291736",
+    # passports in scripts the corpus does not hold
+    "பாஸ்போர்ட் எண் N4829173",  # Tamil
+    "పాస్‌పోర్ట్ నంబర్ M1928374",  # Telugu
+    "પાસપોર્ટ નંબર Z4829173",  # Gujarati
+    "ਪਾਸਪੋਰਟ ਨੰਬਰ P4829173",  # Punjabi
+    "პასპორტის ნომერი 14AB92837",  # Georgian
+    "անձնագրի համար AK0192837",  # Armenian
+    "nomor paspor saya C4829173",  # Indonesian
 ]
 _ID_WORDS_WITHOUT_AN_ID = [
     "इस आधार पर हम 4738 रुपये लौटाएंगे",  # Hindi's "basis", no Aadhaar number (Verhoeff)
@@ -172,6 +180,8 @@ _ID_WORDS_WITHOUT_AN_ID = [
     "so cccd cua me chua co, dang lam lai",
     "afm tou patera mou 048291765",  # fails its check digit
     "پاسپورت رو فردا تحویل میدم",
+    "paspor saya belum jadi, nomor antrean 48291",
+    "ਪਾਸਪੋਰਟ ਦਫ਼ਤਰ ਦਾ ਫ਼ੋਨ 0172-2700123",
 ]
 
 

@@ -75,7 +75,8 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
     ("Aadhaar", r"आधार|আধার|આધાર|ਆਧਾਰ|ആധാർ|ଆଧାର"),
     (
         "passport",
-        r"พาสปอร์ต|ፓስፖርት|পাসপোর্ট|(?<![\u0600-\u06ff])جواز(?:ي|ك|ه|ها)?(?![\u0600-\u06ff])"
+        r"พาสปอร์ต|ፓስፖርት|পাসপোর্ট|பாஸ்போர்ட்|పాస్\u200c?పోర్ట్|પાસપોર્ટ|ਪਾਸਪੋਰਟ|राहदानी|პასპორტ\w*|անձնագ\w*"
+        r"|(?<![\w])paspor(?![\w])|(?<![\u0600-\u06ff])جواز(?:ي|ك|ه|ها)?(?![\u0600-\u06ff])"
         r"|(?<![\w])паспорт\w*(?:\s+громадян\w+\s+\w+)?\s+для\s+(?:виїзду|выезда)\s+за\s+(?:кордон|границу)(?![\w])",
     ),
     ("teudat zehut", r"(?<![\u0590-\u05ff])תז(?![\u0590-\u05ff])"),
@@ -100,7 +101,7 @@ _ENGLISH = {f"g{i}": english for i, (english, _) in enumerate(_GLOSSES)}
 # The Latin-script words above start with these: an all-ASCII text without any is not read
 # (keyed: a plain message is not read at every position for them).
 _LATIN_STARTS = keyed(
-    r"(?<![\w])(?:m[ãa]\s+(?:otp|pin|x[áa]c)|m[ậa]t\s+kh|pass\s+wi|akaunti|ahorros|msimbo|namba|nambari|neno|nenosiri|kata|kode|clave|c[óo]digo|token|bta3|btaa3|beta3)",
+    r"(?<![\w])(?:paspor|m[ãa]\s+(?:otp|pin|x[áa]c)|m[ậa]t\s+kh|pass\s+wi|akaunti|ahorros|msimbo|namba|nambari|neno|nenosiri|kata|kode|clave|c[óo]digo|token|bta3|btaa3|beta3)",
     re.I,
 )
 
@@ -114,10 +115,10 @@ _VALUE_NEAR = re.compile(r"[\d:：=\"“”«»「」'‘’]")
 _WORDS_ARE_THE_VALUE = frozenset({"recovery phrase"})
 
 
-# A letter of the scripts whose words are glossed: Cyrillic, Hebrew, Arabic, the Indic scripts,
+# A letter of the scripts whose words are glossed: Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts,
 # Thai, Georgian, Ethiopic, kana, CJK ideographs, Hangul.
 _SCRIPT_LETTER = re.compile(
-    r"[\u0400-\u052f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u3040-\u30ff"
+    r"[\u0400-\u052f\u0530-\u058f\u0590-\u08ff\u0900-\u0dff\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f\u3040-\u30ff"
     r"\u3400-\u9fff\uac00-\ud7af]"
 )
 
