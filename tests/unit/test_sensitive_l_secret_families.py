@@ -1,7 +1,7 @@
 """Secret families from held-out L's misses in L1-L3 (21b, session 11): each family tested with
 hand-written variants that are not the corpus's samples (other products, languages and
 layouts), and the look-alikes (the same words with no value, another number, a range, a
-device's serial) that must keep passing. 48 of the "found" cases were red on main (21b); the
+device's serial) that must keep passing. 54 of the "found" cases were red on main (21b); the
 others were found already and stay here as the family's variants."""
 
 from __future__ import annotations
@@ -327,4 +327,34 @@ def test_codes_and_passwords_by_what_they_approve_their_length_or_their_line_are
 
 @pytest.mark.parametrize("text", _NOT_MORE)
 def test_their_look_alikes_pass(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 12. The same families in more products and languages: a switch's clear-text settings, a
+# password asked about in Spanish and German, security questions listed in French.
+_OTHER_PRODUCTS_AND_LANGUAGES = [
+    "password manager user-name admin plaintext Pr0Curve!9",
+    "wpa-psk ascii 0 GuestWiFi-2024!",
+    "snmp-server user monitor grp v3 auth sha AuthP4ss!x priv aes 128 PrivP4ss!y",
+    "¿es Perro#Azul2020 una contraseña segura?",
+    "ist Sonne!77Berg ein sicheres Passwort?",
+    "questions de sécurité : premier animal - Minou ; ville natale de ma mère - Lyon",
+]
+_NOT_OTHER_PRODUCTS_AND_LANGUAGES = [
+    "the plaintext password option is disabled",
+    "priv aes 128 is required for v3",
+    "es Python3.12 una buena versión?",
+    "¿es obligatorio cambiar la contraseña?",
+    "questions de sécurité : à définir",
+    "question secrète : à compléter plus tard",
+]
+
+
+@pytest.mark.parametrize("text", _OTHER_PRODUCTS_AND_LANGUAGES)
+def test_the_families_in_other_products_and_languages_are_found(text: str) -> None:
+    assert find_by_rules(text) is not None
+
+
+@pytest.mark.parametrize("text", _NOT_OTHER_PRODUCTS_AND_LANGUAGES)
+def test_their_look_alikes_in_other_products_and_languages_pass(text: str) -> None:
     assert find_by_rules(text) is None

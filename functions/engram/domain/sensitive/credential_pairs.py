@@ -179,25 +179,35 @@ _QUOTED_VALUE = re.compile(r"""^["'“‘`«„]([^"'”’`»“]{3,})["'”’
 # admin on kiosk-3 to Kiosk3-Lobby!"; the value may follow what it is, "pw reset to the tag
 # one: 3KZQ8M2T")
 _NAMED_AS = r"(?:the\s+(?:[\w\-]+\s+){0,2}?(?:one|default|password|pw)\s*[:=]\s*)?"
-_SET_TO_RE = re.compile(
-    PASSWORD_WORD
-    + r"(?:[^.\n]|(?<=\?)\n){0,60}?\b(?:reset|changed?|set|updated?)\s+(?:it\s+|them\s+)?to\s+"
-    + _NAMED_AS
-    + r"(?P<value>\S+)"
-    r"|\b(?:reset|changed?|set|updated?)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?(?:[\w\-]+\s+){0,2}?"
-    + r"(?:"
-    + PASSWORD_WORD
-    + r"|(?<![\w])(?:admin|administrator|root)(?:\s+(?:on|for)\s+[\w.\-]+)?)"
-    + r"\s+to\s+"
-    + _NAMED_AS
-    + r"(?P<value2>\S+)",
-    re.IGNORECASE,
+_SET_TO_RES = (
+    keyed(
+        PASSWORD_WORD
+        + r"(?:[^.\n]|(?<=\?)\n){0,60}?\b(?:reset|changed?|set|updated?)\s+(?:it\s+|them\s+)?to\s+"
+        + _NAMED_AS
+        + r"(?P<value>\S+)",
+        re.IGNORECASE,
+    ),
+    # (the verb first: tried only where one of its words starts a word)
+    keyed(
+        r"(?<![\w])(?:reset|changed?|set|updated?)\s+(?:the\s+|my\s+|your\s+|his\s+|her\s+)?(?:[\w\-]+\s+){0,2}?"
+        + r"(?:"
+        + PASSWORD_WORD
+        + r"|(?<![\w])(?:admin|administrator|root)(?:\s+(?:on|for)\s+[\w.\-]+)?)"
+        + r"\s+to\s+"
+        + _NAMED_AS
+        + r"(?P<value>\S+)",
+        re.IGNORECASE,
+    ),
 )
 
 
-def password_set_to(text: str) -> bool:
-    for m in _SET_TO_RE.finditer(text):
-        value = (m.group("value") or m.group("value2")).strip(".,;:!?)(")
+def password_set_to(text: str, *, verb_first: bool = False) -> bool:
+    """A password (or an admin's account) reset, changed or set to a value; ``verb_first``:
+    only "reset the local admin ... to <value>" (the password's word first is read where one
+    of its words is, by the password rules)."""
+    patterns = _SET_TO_RES[1:] if verb_first else _SET_TO_RES
+    for m in (m for pattern in patterns for m in pattern.finditer(text)):
+        value = m.group("value").strip(".,;:!?)(")
         if not pointer(value) and (_QUOTED_VALUE.match(value) or credential_like(value)):
             return True
     return False
@@ -205,7 +215,7 @@ def password_set_to(text: str) -> bool:
 
 # A password asked about by its owner, in their own words ('"is Summer-Puppy-99 strong
 # enough?"', "would Tr0mbone!Sunday be a good password"): the question gives it away.
-_ASKED_IF_GOOD = re.compile(
+_ASKED_IF_GOOD = keyed(
     r"(?<![\w])(?:is|would|will|isn['’]t)\s+[\"'“‘]?(?P<value>[^\s\"'”’]{8,64})[\"'”’]?\s+(?:be\s+)?(?:a\s+)?"
     r"(?:strong|secure|good|safe|long|ok|okay|fine|decent)\s+(?P<what>enough|password|pw|passphrase)\b",
     re.IGNORECASE,
@@ -214,17 +224,30 @@ _ASKED_IF_GOOD = re.compile(
 _ABOUT_A_PASSWORD = re.compile(PASSWORD_WORD, re.IGNORECASE)
 
 
+# (and in other languages, the password's word in the question: "¿es Perro#Azul2020 una
+# contraseña segura?", "ist Sonne!77Berg ein sicheres Passwort?", "est-ce que Chat#Noir88 est un
+# mot de passe sûr ?")
+_ASKED_IN_OTHER_LANGUAGES = keyed(
+    r"(?<![\w])(?:es|est|ist|jest|är|er)\s+[\"'“‘«„]?(?P<value>[^\s\"'”’»]{8,64})[\"'”’»“]?\s+(?:una?\s+|ein\w*\s+|uma?\s+)?"
+    r"(?:(?:sicher\w*|gute?s?|starke?s?)\s+)?(?:contrase[ñn]a|clave|mot\s+de\s+passe|passwort|kennwort|senha|password"
+    r"|has[łl]o|l[öo]senord|wachtwoord)\b",
+    re.IGNORECASE,
+)
+
+
 def asked_if_good(text: str) -> bool:
+    asked = (m for pattern in (_ASKED_IF_GOOD, _ASKED_IN_OTHER_LANGUAGES) for m in pattern.finditer(text))
     return any(
-        _chosen(m.group("value")) and (m.group("what").lower() != "enough" or _ABOUT_A_PASSWORD.search(text))
-        for m in _ASKED_IF_GOOD.finditer(text)
+        _chosen(m.group("value"))
+        and ("what" not in m.groupdict() or m.group("what").lower() != "enough" or _ABOUT_A_PASSWORD.search(text))
+        for m in asked
     )
 
 
 # A wifi's password named before the network's own words, with no preposition, as Vietnamese,
 # Indonesian and Tagalog speakers write it in English words ("pass wifi phòng họp:
 # phonghop-tang3-88", "password wifi kantor: Kantor#2024").
-_WIFI_PASSWORD = re.compile(
+_WIFI_PASSWORD = keyed(
     r"(?<![\w])(?:pass(?:word)?|pw|pwd|mật\s+khẩu|mk|sandi|kata\s+sandi)\s+(?:wi-?fi|wlan)(?:\s+[^\s:=]+){0,3}?"
     r"\s*[:=]\s*(?P<value>\S{6,64})",
     re.IGNORECASE,

@@ -175,11 +175,14 @@ _SAID |= {"six": "6", "seven": "7", "eight": "8", "nine": "9"}
 # and "is for two to three" are ranges)
 _STRONG = frozenset(["won", "too", "tree", "fore", "ate"])
 _HEARD_WORD = r"(?:won|to|too|tree|fore?|ate|zero|oh|one|two|three|four|five|six|seven|eight|nine)"
+# (the run is looked for from its own words, each a lead where the pattern is tried, and the
+# slot before it checked after: "is" and ":" are in most text)
 _HEARD_SLOT = keyed(
-    r"(?:(?<![\w])(?:is|was|be)|:)[ \t]+(?P<run>" + _HEARD_WORD + r"(?:[ \t,\-]+" + _HEARD_WORD + r"){3,7})"
+    r"(?<![\w])(?P<run>" + _HEARD_WORD + r"(?:[ \t,\-]+" + _HEARD_WORD + r"){3,7})"
     r"(?=[ \t]*(?:$|[.,;!?\n\"'”)]|[-–—]|like\b|ok\b|okay\b|thanks\b|x+\b))",
     re.IGNORECASE,
 )
+_SLOT_BEFORE = re.compile(r"(?:(?<![\w])(?:is|was|be)|:)[ \t]+$", re.IGNORECASE)
 
 
 def heard_code(text: str) -> str | None:
@@ -187,6 +190,8 @@ def heard_code(text: str) -> str | None:
     when it holds no such slot."""
     out, last = [], 0
     for m in _HEARD_SLOT.finditer(text):
+        if _SLOT_BEFORE.search(text, max(0, m.start() - 8), m.start()) is None:
+            continue
         words = re.split(r"[ \t,\-]+", m.group("run").lower())
         if not (_STRONG.intersection(words) or not _SAID.keys() & set(words)):
             continue  # (number words alone are read by reading_view already; "for one to four" is a range)

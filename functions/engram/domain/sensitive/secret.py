@@ -131,7 +131,12 @@ def _by_its_shape_or_lock(text: str, digits: int) -> bool:
 
 
 _SET_FOR_WORDS = frozenset(["what", "with"])
-_ASKED_WORDS = frozenset(["strong", "secure", "good", "safe", "long", "ok", "okay", "fine", "decent"])
+_ASKED_WORDS = frozenset(
+    [
+        *("strong", "secure", "good", "safe", "long", "ok", "okay", "fine", "decent", "segura", "seguro", "fuerte"),
+        *("sicher", "sicheres", "sichere", "sûr", "sur", "forte", "contraseña", "passwort", "senha", "hasło", "gut"),
+    ]
+)
 _WIFI_WORDS = frozenset(["wifi", "wi", "wlan"])
 _RESET_WORDS = frozenset(["reset", "set", "change", "changed", "update", "updated"])
 _ADMIN_WORDS = frozenset(["admin", "administrator", "root"])
@@ -160,7 +165,7 @@ def _said_of_an_account(text: str, words: frozenset[str]) -> bool:
     if words & _WIFI_WORDS and wifi_password_named_first(text):
         return True  # ("pass wifi phòng họp: phonghop-tang3-88")
     # ("reset local admin on kiosk-3 to Kiosk3-Lobby!": an account reset to its password)
-    return bool(words & _RESET_WORDS and words & _ADMIN_WORDS) and password_set_to(text)
+    return bool(words & _RESET_WORDS and words & _ADMIN_WORDS) and password_set_to(text, verb_first=True)
 
 
 def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:

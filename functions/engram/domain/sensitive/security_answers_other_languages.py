@@ -11,7 +11,7 @@ from engram.domain.sensitive.secret_values import pointer
 from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
 _QUESTION = re.compile(
-    r"(?:question|r[ée]ponse)\s+(?:secr[èe]te|de\s+s[ée]curit[ée])|sicherheits(?:frage|antwort)|geheime\s+antwort"
+    r"(?:questions?|r[ée]ponses?)\s+(?:secr[èe]tes?|de\s+s[ée]curit[ée])|sicherheits(?:frage|antwort)|geheime\s+antwort"
     r"|(?:respuesta|resposta)\s+(?:de\s+seguridad|de\s+seguran[çc]a|secreta)|risposta\s+(?:segreta|di\s+sicurezza)"
     r"|sicherheitsfrage|geheimfrage|geheime\s+frage|sicherheitsabfrage|pregunta\s+(?:de\s+seguridad|secreta)"
     r"|pergunta\s+(?:de\s+seguran[çc]a|secreta)|domanda\s+(?:segreta|di\s+sicurezza)|pytani\w*\s+(?:pomocnicz|zabezpiecz|bezpiecze)\w*"
@@ -45,6 +45,8 @@ _NOT_AN_ANSWER = frozenset(
         *("não", "nao", "nicht", "pas", "kein", "keine", "weiß", "weiss", "sais", "sé", "so", "sei", "weet", "vet"),
         *("ved", "tiedä", "bilmiyorum", "hatırlamıyorum", "помню", "знаю", "nevím", "nepamatuji", "vergessen"),
         *("oublié", "olvidé", "esqueci", "dimenticato", "zapomniałem", "zapomniałam", "unknown", "unbekannt"),
+        # what is still to do ("à définir", "por definir", "tbd")
+        *("à", "a", "por", "da", "zu", "tbd", "todo", "pending", "offen", "n/a"),
     ]
 )
 
