@@ -151,3 +151,24 @@ def test_a_number_with_its_unit_beside_a_glossed_word_is_no_value(text: str) -> 
 def test_a_value_beside_a_glossed_word_stays_found(text: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == "secret"
+
+
+# 6. 2f48491 (glossed.py) reads Hindi's and Bengali's पिन as "PIN" for the English rules, which
+# tell India's postal PIN code by an address in Latin letters: "पिन कोड" beside a Hindi address
+# is the postal code.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "पिन कोड: 400001 (मुंबई)",
+        "पता: 14 गांधी मार्ग, जयपुर, पिन कोड 302001",
+        "दादी का पता — गाँव रामपुर, जिला सीतापुर, पिनकोड 261001",
+    ],
+)
+def test_a_postal_pin_code_in_hindi_is_no_pin(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", ["ATM का पिन कोड 4821 है", "एटीएम पिन कोड: 482193", "मेरा पिन 4821 है"])
+def test_a_cards_pin_in_hindi_stays_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"

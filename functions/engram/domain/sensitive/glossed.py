@@ -42,6 +42,9 @@ _GLOSSES: tuple[tuple[str, str], ...] = (
         "one-time code",
         r"(?<![\w])(?:clave\s+din[áa]mica|c[óo]digo\s+din[áa]mico|token\s+din[áa]mico)(?![\w])|رمز\s*پویا|动态码|动态密码|動態密碼",
     ),
+    # (India's postal PIN code in its scripts, as its English words, so the English rules tell
+    # it by its address: "पिन कोड: 400001 (मुंबई)")
+    ("PIN code", r"पिन\s*कोड|পিন\s*কোড"),
     (
         "PIN",
         r"ሚስጥር\s*ቁጥር|ምስጢር\s*ቁጥር|מספר\s*(?:ה)?סודי|קוד\s*(?:ה)?סודי|الرقم\s*السري|الرمز\s*السري|رمز\s*سري"

@@ -101,7 +101,19 @@ def postal_pin_code(text: str, value: str) -> bool:
     pin = re.escape(value)
     # (Hindi's "is" may stand between: "pin code 110001 hai, Connaught Place")
     around = pin + r"(?:\s+(?i:hai|he|h))?\s*,\s*" + town + "|" + town + r"\s*,\s*(?i:pin\s*code|pincode)\s*:?\s*" + pin
-    return _ADDRESS_CUE.search(text) is not None or re.search(around, text) is not None
+    return (
+        _ADDRESS_CUE.search(text) is not None
+        or (not text.isascii() and _ADDRESS_IN_SCRIPT.search(text) is not None)
+        or re.search(around, text) is not None
+    )
+
+
+# The same cues in Devanagari and Bengali (address, road, lane, colony, district, state, village,
+# town, and the largest cities): a Hindi or Bengali address gives its PIN code among them.
+_ADDRESS_IN_SCRIPT = re.compile(
+    r"पता|रोड|मार्ग|गली|नगर|कॉलोनी|सेक्टर|जिला|ज़िला|राज्य|गांव|गाँव|शहर|डाक|मुंबई|दिल्ली|बेंगलुरु|बैंगलोर|कोलकाता"
+    r"|चेन्नई|हैदराबाद|पुणे|जयपुर|लखनऊ|अहमदाबाद|नोएडा|गुड़गांव|ठिकाना|ঠিকানা|রোড|জেলা|গ্রাম|শহর|কলকাতা|ঢাকা"
+)
 
 
 def _postal_pin(text: str, m: re.Match[str]) -> bool:
