@@ -172,3 +172,23 @@ def test_a_postal_pin_code_in_hindi_is_no_pin(text: str) -> None:
 def test_a_cards_pin_in_hindi_stays_found(text: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == "secret"
+
+
+# 7. b059973 made "token de <a capitalised name>" a bank's token: a crypto token's price in
+# Spanish or Portuguese follows it, and the currency words after a value were English only.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "El token de Ethereum cotiza a 2450 dólares",
+        "o token da Uniswap fechou em 3120 reais ontem",
+        "token de Polygon: compré 1500 pesos de MATIC",
+    ],
+)
+def test_a_tokens_price_is_no_code(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", ["token de Banorte de mi mamá: 74 92 05", "mi token bancario: 482913"])
+def test_a_banks_token_stays_found(text: str) -> None:
+    found = find_sensitive(text)
+    assert found is not None and found.rule == "secret"

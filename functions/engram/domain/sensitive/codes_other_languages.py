@@ -119,6 +119,8 @@ _VALUE_RE = re.compile(
 )
 _AFTER_VALUE = re.compile(
     r"\s*(?:%|€|\$|£|₽|₹|¥|₩|mg|kg|g|ml|l|cm|mm|km|m|kr|z[łl]|pln|chf|eur|usd|rub|руб\w*|грн|lei|ft|tl|euro?s?|dollars?"
+    # (and the Spanish and Portuguese currencies: "el token de Ethereum cotiza a 2450 dólares")
+    r"|d[óo]lar(?:es)?|pesos?|reais|real|soles|libras?|bol[íi]vares|quetzales|colones"
     r"|uhr|h|min\w*|minut\w*|мин\w*|час\w*|stunden?|heures?|horas?|ore|saat|dakika|tage?|jours?|d[íi]as?|giorni|дн\w*"
     r"|dni|år|ans|a[ñn]os|anni|лет|год\w*|yıl|km/h|x)(?![\w])",
     re.IGNORECASE,
