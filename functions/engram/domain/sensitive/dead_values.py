@@ -1,33 +1,61 @@
 """A code or password its writer says is dead: the old one, said to no longer work or to have
 been changed ("old code 0052 won't work anymore", "the wifi password used to be bluebell22 but
-we changed it", "القديم ٤٨٢٩ لم يعد يعمل"), and an access key's id said to be deactivated. It
-opens nothing now, so it is masked before the secret rules and the learned stage read the text.
+we changed it", "PIN was 1234, we changed it at the branch", "القديم ٤٨٢٩ لم يعد يعمل",
+"รหัสเก่า Somchai@99 เปลี่ยนไปแล้ว", "Hana!2023seoul 이거 이제 안 돼"), and an access key's id said to
+be deactivated. It opens nothing now, so it is masked before the secret rules and the learned
+stage read the text.
+
+A value is read as dead in two ways (the words: ``dead_words.py``):
+- the text marks it as the old or past one ("old", "previous", "used to be", "was", "पुराना",
+  "เก่า", "旧") and says, later in the same clause, that it was changed or stopped working;
+- it is said to stop working right after it ("(2 2 8 0) was replaced", "Hana!2023seoul 이거
+  이제 안 돼"): not "changed" alone there, as a value given as it is now and then "changed it
+  yesterday" is the new one.
 
 What stays a secret: an old value with no word of its death ("the old code 1234 still works"),
-one only about to change ("will be changed tomorrow", "until we rotate it"), and any text that
-gives a new value beside the old one ("old one 1234 doesn't work, the new code is 5678"): the
+one only about to change ("will be changed tomorrow", "until we rotate it"), one dead only "if"
+it fails ("if 4471 doesn't work, try 4471#"), and any text that gives a new value beside the
+old one ("old one 1234 doesn't work, the new code is 5678", "changed it today to 9902"): the
 new one is read as before, so nothing is masked there."""
 
 from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.prefilter import keyed
+from engram.domain.sensitive.dead_words import (
+    CHANGED,
+    DEFAULT,
+    DEFAULT_IN_SCRIPT,
+    IF,
+    NEW,
+    NEW_IN_SCRIPT,
+    OLD_BEFORE,
+    OLD_IN_SCRIPT,
+    PUBLIC_DEFAULT,
+    STOPPED,
+)
+from engram.domain.sensitive.prefilter import Keyed, keyed
 
-# "old" before the value's name, in the languages the filter reads.
-_OLD = (
-    r"old|previous|former|prior|earlier|alte[nrs]?|bisherige[nrs]?|vorherige[nrs]?|frühere[nrs]?|ancien(?:ne)?"
-    r"|antigu[oa]|anterior|viej[oa]|antig[oa]|velh[oa]|vecchi[oa]|precedente|oude|vorige|gamla|gamle|tidigare"
-    r"|tidligere|stare|stary|stara|poprzedni[ea]?|старый|старая|старое|прежний|прежняя|eski"
+# The value's name between "old" and the value (or "one"), at most four words ("the old
+# password for Dad's email was ...", "पुराना पासवर्ड ...": Devanagari's vowel signs are no \w).
+_NAME = r"(?:[\w\-'’\u0900-\u097f\u200c]+\s+){0,4}?"
+# A value as given: digits in any script, maybe grouped, or a token with a digit or a symbol;
+# after "old" in brackets, a hint of it too ("das alte Passwort (das mit "Sommer" vorne)").
+_VALUE = r"(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:]{4,40}|(?<=\()[^()\n]{1,40}(?=\)))"
+_COPULA = r"(?:is\s+|was\s+|war\s+|era\s+|était\s+|[:=(]\s*|\(\s*|は\s*|是\s*|는\s*|은\s*)?"
+_OLD_VALUE = keyed(r"(?<![\w])(?:" + OLD_BEFORE + r")\s+" + _NAME + _COPULA + _VALUE, re.IGNORECASE)
+# "old" after the name or fused with it ("รหัสเก่า Somchai@99", "旧密码 Wang@2019", "password
+# lama saya Budi#2021").
+_OLD_VALUE_IN_SCRIPT = re.compile(
+    r"(?:(?<![\w])(?:lama|cũ)\b|" + OLD_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*" + _NAME + _COPULA + _VALUE, re.IGNORECASE
 )
-# The value's name between "old" and the value (or "one"), at most three words.
-_NAME = r"(?:[\w\-]+\s+){0,3}?"
-# A value as given: digits in any script, maybe grouped, or a token with a digit or a symbol.
-_VALUE = r"(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:]{4,40})"
-_OLD_VALUE = keyed(
-    r"(?<![\w])(?:" + _OLD + r")\s+" + _NAME + r"(?:is\s+|was\s+|war\s+|era\s+|était\s+|[:=(]\s*|\(\s*)?" + _VALUE,
-    re.IGNORECASE,
+# A product's default ("the default 0000", "a default combination of 0-0-0-0", "默认密码 123456").
+_DEFAULT_VALUE = keyed(
+    r"(?<![\w])(?:" + DEFAULT + r")\s+" + _NAME + r"(?:of\s+|is\s+|was\s+|[:=(]\s*)?" + _VALUE, re.IGNORECASE
 )
+_DEFAULT_VALUE_IN_SCRIPT = re.compile(r"(?:" + DEFAULT_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*[:：是は는은]?\s*" + _VALUE)
+_PUBLIC_DEFAULT = keyed(PUBLIC_DEFAULT, re.IGNORECASE)
+_BARE_CHANGE = keyed(r"\b(?:changed|replaced|reset|rotated|retired|swapped)\b", re.IGNORECASE)
 # Arabic: the value's name, then "the old one" and the value ("رمز الباب ... القديم ٤٨٢٩").
 _OLD_VALUE_ARABIC = re.compile(r"(?:القديم|القديمة|السابق|السابقة)\s*[:(]?\s*(?P<value>[\d٠-٩](?:[\s\-]?[\d٠-٩]){2,9})")
 # What it used to be ("used to be bluebell22", "war früher Sonne77", "era antes 4471").
@@ -36,61 +64,93 @@ _USED_TO_BE = keyed(
     r"|era\s+antes|costumava\s+ser|solía\s+ser|era\s+prima|was\s+vroeger)\s+[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
-# Its death, said in the same text.
-_DEAD = keyed(
-    r"\b(?:does\s*n['’]?t|doesnt|do\s+not|does\s+not|won['’]?t|wont|will\s+not|can['’]?t|cannot)\s+work"
-    r"|\bno\s+longer\s+(?:works?|valid|active|in\s+use|used)|\bstopped\s+working|\bnot\s+working\s+any\s*more"
-    r"|\b(?:has|have|had)\s+been\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|removed|deleted"
-    r"|retired|invalidated)|\b(?:was|were|got|is)\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled"
-    r"|retired|invalidated)\b(?!\s+(?:to|on\s+purpose\s+to)\b)"
-    r"|\b(?:we|they|someone|he|she|engineer|installer|landlord|admin|IT)\s+(?:have\s+|has\s+|just\s+)?"
-    r"(?:changed|reset|replaced|rotated|revoked|deactivated)\s+(?:it|them|the\s+\w+)\b(?!\s+to\b)"
-    # (not "expired": an expired password is still the one typed to set a new one, and
-    # still tells how its owner chooses them; held-out G's writer labelled one a secret)
-    r"|\bis\s+(?:dead|invalid|void)\b"
-    r"|funktioniert\s+nicht\s+mehr|geht\s+nicht\s+mehr|gilt\s+nicht\s+mehr|wurde\s+(?:geändert|zurückgesetzt|deaktiviert)"
-    r"|ne\s+(?:marche|fonctionne)\s+plus|n['’]est\s+plus\s+valable|a\s+été\s+(?:changée?|modifiée?|désactivée?)"
-    r"|ya\s+no\s+(?:funciona|sirve|vale)|(?:fue|ha\s+sido)\s+(?:cambiad[oa]|desactivad[oa])|lo\s+cambiamos"
-    r"|não\s+funciona\s+mais|já\s+não\s+funciona|foi\s+(?:alterad[oa]|trocad[oa]|mudad[oa]|desativad[oa])"
-    r"|non\s+funziona\s+più|è\s+stat[oa]\s+(?:cambiat[oa]|disattivat[oa])|non\s+è\s+più\s+valid[oa]"
-    r"|werkt\s+niet\s+meer|is\s+(?:veranderd|gewijzigd)|fungerar\s+inte\s+längre|virker\s+ikke\s+lenger"
-    r"|больше\s+не\s+работает|artık\s+çalışmıyor"
-    r"|لم\s+يعد\s+يعمل|لا\s+يعمل|تغي[ّ]?ر|تم\s+تغيير",
+# What it was, then changed ("combo was 0491 but I replaced the lock", "PIN was 1234, we changed
+# it"): a change only, as "was Welcome1! and he says it doesnt work" may be a live one mistyped.
+_WAS = keyed(
+    r"\b(?:was|were|war|était|foi|fue|был[аио]?|був|була|було|był[ao]?)\s+(?:the\s+)?[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
+# Its death, said in the same text.
+_DEAD = keyed(CHANGED + "|" + STOPPED, re.IGNORECASE)
+_CHANGED = keyed(CHANGED, re.IGNORECASE)
+# Said right after the value: it stopped working, or was replaced ("(2 2 8 0) was replaced").
+_STOPPED = keyed(
+    STOPPED + r"|\b(?:has|have|had)\s+been\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|retired)"
+    r"|\b(?:was|were|got)\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|retired)\b(?!\s+to\b)",
+    re.IGNORECASE,
+)
+# The value right before it, and at most a "this one" and a "now" between ("Hana!2023seoul 이거 이제").
+_RIGHT_BEFORE = re.compile(
+    r"(?<![^\s(\[\"'“:])(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:\"'”]{4,40})"
+    r"[\s)\]\"'”’]*(?:[,—–\-]\s*)?(?:(?:this|that|it|which|this\s+one|that\s+one|이거|이건|그거|ini|itu|वो|yun|ito)\s+)?"
+    r"(?:(?:now|already|anymore|이제|अब|ab|na|sudah|dah)\s+)?\Z",
+    re.IGNORECASE,
+)
+_BEFORE_REACH = 60
 # A new value given beside the old one: then nothing is masked.
 _NEW_VALUE = keyed(
-    r"(?<![\w])(?:new|neue[nrs]?|nouvel(?:le)?|nouveau|nuev[oa]|nov[oa]|nuov[oa]|nieuwe|nya|nye|nowy|nowe|nowa"
-    r"|новый|yeni|الجديد|الجديدة)\s+" + _NAME + r"(?:is\s+|=\s*|:\s*|->\s*|→\s*|now\s+)?" + _VALUE,
+    r"(?<![\w])(?:" + NEW + r")\s+" + _NAME + r"(?:is\s+|=\s*|:\s*|->\s*|→\s*|now\s+|adalah\s+|ay\s+)?" + _VALUE,
     re.IGNORECASE,
 )
+_NEW_VALUE_IN_SCRIPT = re.compile(r"(?:" + NEW_IN_SCRIPT + r")[^\s\d]{0,8}\s*[:：是는은]?\s*" + _VALUE)
+# A value given after its death: the new one ("they changed it today to 9902").
+_VALUE_AFTER = re.compile(r"(?<![\w\-])(?:\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:]{4,40})", re.IGNORECASE)
+_YEAR_OR_TIME = re.compile(r"(?:19|20)\d\d[.,!)]?|\d{1,2}(?:[.:]\d\d)?(?:am|pm|h)?[.,!)]?|\d+(?:st|nd|rd|th)", re.I)
 # An access key's id (it grants nothing without its secret) said to be switched off.
 _KEY_ID = re.compile(r"(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])")
 _KEY_DEAD = keyed(r"\b(?:deactivated|revoked|deleted|disabled|inactive|invalidated|rotated\s+out)\b", re.IGNORECASE)
 _RETIRED = " revoked "  # (a word no rule reads as a value: "the password was revoked")
-# (each phrase holds one of these words or scripts: most texts are passed over at once)
-_STEMS = ("old", "prev", "former", "prior", "earlier", "alt", "bisher", "vorher", "früher", "ancien", "antig")
-_MORE_STEMS = (
-    *("anterior", "viej", "velh", "vecch", "preced", "oude", "vorige", "gaml", "tidl", "tidig", "star"),
-    *("poprzed", "прежн", "стар", "eski", "قديم", "سابق", "used to", "was ", "war ", "era ", "était"),
-)
+_IF = re.compile(IF, re.IGNORECASE)
 
 
 def without_dead_values(text: str) -> str:
     """The text with each value said to be dead read as "revoked"."""
     if ("AKIA" in text or "ASIA" in text) and _KEY_ID.search(text) and _KEY_DEAD.search(text):
         text = _KEY_ID.sub(_RETIRED, text)  # "key id AKIA... in the cloudtrail event; key already deactivated"
-    lowered = text.lower()
-    if not any(stem in lowered for stem in _STEMS + _MORE_STEMS):
+    # (a death first: its words are few in ordinary text, and most texts are passed over at once)
+    death = _DEAD.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text)
+    if death is None or _NEW_VALUE.search(text) is not None or _NEW_VALUE_IN_SCRIPT.search(text) is not None:
         return text
-    # (an old value first: the phrases of its death are many and some of their words common,
-    # 6 ms on a 10,000-character message read every time)
-    old = [p for p in (_OLD_VALUE, _OLD_VALUE_ARABIC, _USED_TO_BE) if p.search(text) is not None]
-    if not old or _DEAD.search(text) is None or _NEW_VALUE.search(text) is not None:
+    ifs = _IF.search(text) is not None  # (most texts hold no "if": its clause is not read then)
+    spans = {m.span("value") for p in _MARKED for m in p.finditer(text) if _said_dead(text, m, _DEAD, ifs)}
+    spans |= {m.span("value") for m in _WAS.finditer(text) if _said_dead(text, m, _CHANGED, ifs)}
+    spans |= _stopped_right_after(text, ifs)
+    spans |= _public_defaults(text)
+    if not spans or _value_after_its_death(text, spans):
         return text
-    for pattern in old:
-        text = pattern.sub(_retire, text)
-    return text
+    out, at = [], 0
+    for start, end in sorted(spans):
+        if start >= at:
+            out += [text[at:start], _RETIRED]
+            at = end
+    return "".join(out) + text[at:]
+
+
+_MARKED = (_OLD_VALUE, _OLD_VALUE_IN_SCRIPT, _OLD_VALUE_ARABIC, _USED_TO_BE, _DEFAULT_VALUE, _DEFAULT_VALUE_IN_SCRIPT)
+
+
+def _public_defaults(text: str) -> set[tuple[int, int]]:
+    """A default the text says is the manual's or the factory's, or that nobody has set one."""
+    if _PUBLIC_DEFAULT.search(text) is None:
+        return set()
+    return {m.span("value") for p in (_DEFAULT_VALUE, _DEFAULT_VALUE_IN_SCRIPT) for m in p.finditer(text)}
+
+
+def _stopped_right_after(text: str, ifs: bool) -> set[tuple[int, int]]:
+    spans = set()
+    for m in _STOPPED.finditer(text):
+        before = _RIGHT_BEFORE.search(text, max(0, m.start() - _BEFORE_REACH), m.start())
+        if before is not None and not (ifs and _if_before(text, before.start())):
+            spans.add(before.span("value"))
+    return spans
+
+
+def _value_after_its_death(text: str, spans: set[tuple[int, int]]) -> bool:
+    """A value after the last dead one and its death is a new one given."""
+    end = max(e for _, e in spans)
+    death = _DEAD.compiled.search(text, end)
+    rest = text[death.end() if death is not None else end :]
+    return any(not _YEAR_OR_TIME.fullmatch(m.group()) for m in _VALUE_AFTER.finditer(rest))
 
 
 # Its death is said of it: after the value, in the same clause ("old code 0052 won't work
@@ -100,19 +160,43 @@ def without_dead_values(text: str) -> str:
 # wurde geändert", "Kestrel#2290 (the NAS one has been replaced)").
 _DEATH_REACH = 90
 _OTHER_CLAUSE = re.compile(
-    r"[;.!?\n(]|\s[-–—]\s|,\s*(?:the|das|die|der|la|le|les|el|los|las|o|a|il|lo|het|de)\s"
+    r"[;.!?\n(]|\s[-–—]\s(?!\s*(?:changed|replaced|reset|retired|does|doesn|won|no\s+longer)\b)"
+    r"|,\s*(?:the|das|die|der|la|le|les|el|los|las|o|a|il|lo|het|de)\s"
     r"|\b(?:still|noch|toujours|todav[íi]a|ainda|ancora|nog|though|although|whereas|while|aber|mais|pero|mas|ma)\b",
+    re.IGNORECASE,
+)
+_NOT = re.compile(
+    r"\b(?:nobody|no\s+one|never|not|niemand|nie|jamais|personne|nunca|nadie|mai|nessuno|nooit|aldrig|никто|никогда)\b"
+    r"|n['’]t\b",
+    re.IGNORECASE,
+)
+_CLAUSE_START = re.compile(r"[;.!?\n]|,\s")
+
+
+def _said_dead(text: str, m: re.Match[str], deaths: Keyed, ifs: bool) -> bool:
+    at = m.end()
+    # (the compiled pattern in its window: the keyed search walks its leads from the text's start)
+    if ifs and _if_before(text, m.start()):
+        return False
+    if _CHANGED_AT_ONCE.match(text, at):
+        return True  # ("default 123456 changed on day one", "old code 4410 — CHANGED")
+    dead = deaths.compiled.search(text, at, at + _DEATH_REACH)
+    if dead is None:
+        return False
+    if _NOT.search(text, max(at, dead.start() - 16), dead.start()):
+        return False  # (nor one "nobody ever rotated")
+    return _OTHER_CLAUSE.search(text, at, dead.start()) is None
+
+
+# A change said at once after a value marked old or a default (not "changed to 5678").
+_CHANGED_AT_ONCE = re.compile(
+    r"[\s\"'”)]*(?:[-–—:,(]\s*)?(?:(?:was|got|is|has\s+been)\s+)?(?:changed|replaced|reset|rotated|retired|swapped)\b"
+    r"(?!\s+(?:to|for|with|on\s+purpose)\b)(?!\s*[:=→])",
     re.IGNORECASE,
 )
 
 
-def _retire(m: re.Match[str]) -> str:
-    if not _said_dead(m.string, m.end()):
-        return m.group()
-    return m.group()[: m.start("value") - m.start()] + _RETIRED
-
-
-def _said_dead(text: str, at: int) -> bool:
-    # (the compiled pattern in its window: the keyed search walks its leads from the text's start)
-    dead = _DEAD.compiled.search(text, at, at + _DEATH_REACH)
-    return dead is not None and _OTHER_CLAUSE.search(text, at, dead.start()) is None
+def _if_before(text: str, at: int) -> bool:
+    """ "If" opens the clause the value is in: dead only if it fails."""
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, max(0, at - 80), at)]
+    return _IF.search(text, starts[-1] if starts else max(0, at - 80), at) is not None

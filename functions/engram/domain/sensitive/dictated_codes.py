@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 
-from engram.domain.sensitive.named_codes import MADE_UP_LOCK
+from engram.domain.sensitive.made_up_locks import made_up_place
 from engram.domain.sensitive.no_access import NAMED_CODE
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.reading_view import dictated_runs
@@ -143,7 +143,7 @@ def dictated_code(text: str) -> bool:
         # (a lock's reset, "combination lock: reset it to 0-0-0 first", is not its code)
         and set(text[start:end]) - {"0", " ", "-"}
     ]
-    if not runs or MADE_UP_LOCK.search(text) is not None or _ESCAPE_ROOM.search(text) is not None:
+    if not runs or made_up_place(text) or _ESCAPE_ROOM.search(text) is not None:
         return False  # (a lock in a game or a story opens nothing: "the keypad code in the book is 3-1-4-1")
     keywords = _keywords(text, runs[-1])
     ends = [end for end, _, _ in keywords]

@@ -24,6 +24,7 @@ from engram.domain.sensitive.categories import (
     sensitive_match,
 )
 from engram.domain.sensitive.codes_other_languages import code_key_in_other_language, keyed_code_with_tail
+from engram.domain.sensitive.dead_values import without_dead_values
 from engram.domain.sensitive.dictated_codes import dictated_code, heard_code
 from engram.domain.sensitive.glossed import glossed
 from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
@@ -195,8 +196,9 @@ _ANSWER_KEY_WORDS = frozenset(
 
 
 def _not_the_secret(text: str, key: str) -> bool:
-    """Where the secret is, or a sentence about it, under a key that names it."""
-    if POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(text, key):
+    """Where the secret is, or a sentence about it, under a key that names it (a value in it
+    said to be dead is none: [sim_pin] "default 0000 replaced, I'll remember it")."""
+    if POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(without_dead_values(text), key):
         return True
     return path_under_a_path_key(key, text)  # ([DB_PASSWORD_FILE] "/run/secrets/db_password": where it is kept)
 
@@ -325,8 +327,9 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     if view is not None:
         found = _find_in_text(view)
     # (a code dialled with dashes reads the same in the view: "замок на складе: 5-5-1-9"; four
-    # digits at least, "code for the cake: 3-2-1" is a recipe's)
-    if found is None and _dictated(text, view):
+    # digits at least, "code for the cake: 3-2-1" is a recipe's; a code said to be dead is none:
+    # "the garage code we had (2 2 8 0) was replaced")
+    if found is None and _dictated(without_dead_values(text), view):
         return sensitive_match(SECRET)
     return _in_english(text, view) if found is None else found
 

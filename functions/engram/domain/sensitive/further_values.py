@@ -70,7 +70,18 @@ def _value_further_on(words: list[str], before: str) -> bool:
 # "of" and "for" of the languages the password words are in: the word after them names whose
 # password it is.
 _OF_FOR = frozenset(
-    ["of", "for", "de", "du", "des", "für", "fur", "van", "voor", "del", "do", "da", "di", "för", "til", "dla", "na"]
+    [
+        *("of", "for", "de", "du", "des", "für", "fur", "van", "voor", "del", "do", "da", "di", "för", "til", "dla"),
+        *("na", "vom", "von", "від", "для", "от", "untuk", "ng"),
+    ]
+)
+# What happened to whose password it is, said right after the name ("the password for WS-ACCT-07
+# expired and rotated", "пароль від Приват24 змінив", "Passwort vom Admin-Konto ist geändert").
+_WHAT_HAPPENED = re.compile(
+    r"(?:expired|expires|changed|reset|rotated|updated|locked|blocked|disabled|revoked|removed|deleted|renewed"
+    r"|abgelaufen|geändert|gesperrt|zurückgesetzt|expiré|changé|réinitialisé|caducó|cambiado|expirou|alterad[ao]"
+    r"|змінив|змінила|змінено|поміняв|изменил|изменён|сменил|поменял|истёк|заблокирован|diganti|ditukar|tukar)\b",
+    re.IGNORECASE,
 )
 
 
@@ -79,4 +90,6 @@ def _whose_before_a_copula(words: list[str], i: int, first: str) -> bool:
     subject of the sentence ("das Passwort für MyFritz2 ist abgelaufen"), not its value."""
     before = (words[i - 1] if i else first).lower()
     after = words[i + 1].lower() if i + 1 < len(words) else ""
-    return before in _OF_FOR and after in COPULAS
+    # (or an aside in brackets: "das alte Passwort vom Admin-Konto (das mit ... vorne) ist geändert")
+    said = after.strip(".,;:!?") in COPULAS or _WHAT_HAPPENED.match(after) is not None or after.startswith("(")
+    return before in _OF_FOR and said

@@ -33,6 +33,7 @@ from engram.domain.sensitive.branch_codes import only_branch_codes
 from engram.domain.sensitive.categories import (
     BANK,
     GOVERNMENT_ID,
+    SECRET,
     id_digits,
     labelled_as_another_institutions,
     longest_id_number,
@@ -55,6 +56,7 @@ from engram.domain.sensitive.id_documents import (
     software_licence,
 )
 from engram.domain.sensitive.keys import KEY_SPLIT, key_rule
+from engram.domain.sensitive.made_up_locks import made_up_lock
 from engram.domain.sensitive.national_id_checks import NATIONALITY_CHECKS
 from engram.domain.sensitive.national_id_words import (
     NUMBER_OF_AN_APPLICATION_BEFORE,
@@ -140,7 +142,8 @@ def learned_verdict_stands(read: str, key: str, learned: str) -> bool:
         return _names_an_id(read, key)
     if learned == BANK:
         return _an_account(read)
-    return True
+    # (a safe or a door in a game or a story opens nothing: "en el juego la combinación de la caja fuerte es 3-3-9-1")
+    return learned != SECRET or not made_up_lock(read)
 
 
 def _no_number(read: str, least: int) -> bool:

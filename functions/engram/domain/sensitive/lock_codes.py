@@ -8,7 +8,8 @@ import re
 from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.cjk_passwords import CJK_COUNTER
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
-from engram.domain.sensitive.named_codes import BOARD, MADE_UP_LOCK, a_key_size_after, postal_pin_code
+from engram.domain.sensitive.made_up_locks import made_up_place
+from engram.domain.sensitive.named_codes import BOARD, a_key_size_after, postal_pin_code
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_words import FILED_AS
 
@@ -102,7 +103,7 @@ _REVERSED_LOCK_RE = re.compile(
 
 
 def lock_code(text: str) -> bool:
-    return MADE_UP_LOCK.search(text) is None and _lock_code(text)
+    return not made_up_place(text) and _lock_code(text)
 
 
 # A lock's code as a setting, a record's field or an element ("door_code=4471", '{"door_code":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.prefilter import keyed
+from engram.domain.sensitive.made_up_locks import made_up_place
 from engram.domain.sensitive.secret_words import CODE_WORDS, FILLER, SEP
 
 _CODE_RE = re.compile(
@@ -24,16 +24,13 @@ _CODE_RE = re.compile(
 def named_code(text: str) -> bool:
     """A code after its word ("door code: 4471"), not another kind of code's number nor a
     lock in a game or a story."""
-    return (
-        any(
-            not _postal_pin(text, m)
-            and not OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
-            and not _payment_authorisation(text, m)
-            and not (m.group()[:3].lower() == "pin" and BOARD.search(text))
-            for m in _CODE_RE.finditer(text)
-        )
-        and MADE_UP_LOCK.search(text) is None
-    )
+    return any(
+        not _postal_pin(text, m)
+        and not OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+        and not _payment_authorisation(text, m)
+        and not (m.group()[:3].lower() == "pin" and BOARD.search(text))
+        for m in _CODE_RE.finditer(text)
+    ) and not made_up_place(text)
 
 
 # A card payment's authorisation code, as a receipt or a payment note gives it ("payment
@@ -57,16 +54,6 @@ def _payment_authorisation(text: str, m: re.Match[str]) -> bool:
 # the connector pin number on the PCB').
 BOARD = re.compile(
     r"\b(?:datasheet|pcb|pinout|connector|gpio|header\s+pin|breadboard|microcontroller|arduino)\b", re.IGNORECASE
-)
-
-
-# A lock in a game, a puzzle or a story opens nothing anyone owns ("door code for the escape
-# room game was 1-9-4-5 in the story", "the safe's combination in the final puzzle is 0417").
-MADE_UP_LOCK = keyed(
-    r"\b(?:escape[\s\-]rooms?\s+(?:game|puzzle|clue|riddle)s?|in\s+the\s+(?:story|game|film|movie|book|novel|episode"
-    r"|show|series|level|quest|puzzle|riddle)|(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*"
-    r"|(?:im|in\s+der|in\s+dem)\s+(?:spiel|r[äa]tsel|escape[\s\-]?room))\b",
-    re.IGNORECASE,
 )
 
 

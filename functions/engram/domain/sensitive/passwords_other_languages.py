@@ -94,13 +94,22 @@ _HEX_OR_DATE = re.compile(r"(?:0x)?[0-9a-fA-F]{16,}|\d{1,4}[./\-]\d{1,2}[./\-]\d
 _REFERENCE_WORDS = frozenset(["ref", "reference", "réf", "referencia", "referência", "riferimento", "referenz"])
 
 
+# The owner after the name of what the password is for, as Malay, Indonesian and Tagalog write
+# it ("kata laluan Maybank2u saya": my Maybank2u password).
+_OWNER_AFTER = frozenset(["saya", "aku", "ku", "kamu", "anda", "dia", "kami", "kita", "mereka", "ko", "mo", "niya"])
+
+
 def _value_after(rest: str) -> bool:
     user = _USER_NAMED.search(rest)
     if user is not None:
         rest = rest[: user.start()]  # what follows is the login's name ("نسيت كلمة المرور، اسم المستخدم ahmed.q88")
     previous = ""
-    for i, raw in enumerate(_TOKEN.findall(rest)[:6]):
+    tokens = _TOKEN.findall(rest)[:7]
+    for i, raw in enumerate(tokens[:6]):
         value = raw.strip(".,;:!?)(\"'«»“”")
+        if tokens[i + 1 : i + 2] and tokens[i + 1].lower() in _OWNER_AFTER:
+            previous = value
+            continue  # whose password, the owner after it ("kata laluan Maybank2u saya dah tukar")
         if (previous := previous.lower()) in _REFERENCE_WORDS or previous.endswith("ref"):
             previous = value
             continue  # "รหัส OTP หมดอายุแล้ว (Ref: KXQ2)": the reference an OTP's message shows, not the OTP

@@ -23,7 +23,7 @@ from engram.domain.sensitive.issued_codes import issued_code
 from engram.domain.sensitive.licence_keys import licence_key
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.login_pairs import ADMIN_STEMS, named_pair
-from engram.domain.sensitive.named_codes import MADE_UP_LOCK
+from engram.domain.sensitive.made_up_locks import made_up_lock, made_up_place
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
 from engram.domain.sensitive.passwords import keeper_master, keyword_rules
 from engram.domain.sensitive.passwords_other_languages import (
@@ -98,6 +98,8 @@ def _has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
     text = public_or_sealed(text)
     if said_harmless(text) and not providers_credential(text):
         return False  # (a live key said to be public still grants what it grants; review rv5)
+    if made_up_lock(text) and not shaped_like_a_secret(text):
+        return False  # a safe or a door in a game or a story: "脱出ゲームの金庫の暗証番号は「0417」"
     if _by_its_shape_or_lock(text, digits):
         return True
     if password_in_other_language(text, words) or copied_key(text, words) or _known_by_its_look(text, words):
@@ -183,8 +185,8 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
 
 def _in_other_language(text: str, digits: int, words: frozenset[str]) -> bool:
     """Codes, security answers, passwords before their word and quoted after it, in other languages."""
-    if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words) and not MADE_UP_LOCK.search(text):
-        return True  # (a lock in a game or a story opens nothing: MADE_UP_LOCK)
+    if (digits >= 3 or not text.isascii()) and code_in_other_language(text, words) and not made_up_place(text):
+        return True  # (a lock in a game or a story opens nothing: made_up_locks.py)
     if security_answer_in_other_language(text, words) or password_before_its_word(text, words):
         return True
     return any(q in text for q in '"“«„') and quoted_password(text)  # (a quoted value, any language)

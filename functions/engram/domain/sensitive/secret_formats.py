@@ -341,7 +341,8 @@ _CLI_PASSWORD_RE = re.compile(
     r"(?:^|\s)--(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|client-secret"
     r"|[\w\-]+-(?:password|passwd|token|secret))[= ]\s*(?P<v>[^\s-]\S*)"
     r"|(?:^|\s)-(?:password|passwd|storepass|keypass|srcstorepass|deststorepass)\s+(?P<v1>[^\s-]\S*)"
-    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v2>[^\s-]\S*)|\bsshpass\s+-p\s*(?P<v3>\S+)"
+    # (not the flag named in a note: "(it will prompt, don't put the pw after -p)")
+    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<v2>[^\s\-)\]}>,.;:]\S*)|\bsshpass\s+-p\s*(?P<v3>\S+)"
     # a registry or platform login, redis, an HTTP client's user:password, openssl's pass:
     r"|\b(?:docker|podman|nerdctl|buildah|skopeo|helm|oras|crane|az|oc|cf|heroku)\b[^\n]*?\blogin\b[^\n]*?"
     r"\s(?:-p|--password)(?:=|\s+)(?P<v4>[^\s-]\S*)"

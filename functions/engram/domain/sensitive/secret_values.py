@@ -11,7 +11,12 @@ PLACEHOLDER = re.compile(
     r"|getenv|your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
     r"|(?:api[_\-]?)?key[_\-]?here\b"
     # a word that says what the value is, not the value ('API_KEY = "hardcoded"')
-    r"|(?:hardcoded|hard-coded|placeholder|dummy|not[_\-\s]?set|unset|fake)[\"']?$"
+    r"|(?:hardcoded|hard-coded|placeholder|dummy|not[_\-\s]?set|unset|fake|hashed)[\"']?$"
+    # a file in a home directory where it is kept ("vault password file path: ~/.vault_pass")
+    r"|~/"
+    # a YAML tag that reads the value from elsewhere (Home Assistant's "!secret mqtt_password" and
+    # "!env_var MQTT_PASS", CloudFormation's "!Ref DbPassword", Ansible's "!vault |")
+    r"|!(?:secret|env_var|env|include|vault|ref|sub|getatt|importvalue)\b"
     # a reference in code to where the value is (settings.api_key, self.password, config["x"])
     r"|(?:self|this|cls|settings|config|cfg|conf|ctx|args|opts|options|params|secrets|vault|app|request|req|creds"
     r"|credentials)(?:\.|\[)[A-Za-z_\"']"
@@ -223,7 +228,16 @@ def without_slots(text: str) -> str:
         text = _SLOT.sub(" redacted ", text)
     if any(m in text for m in _MARKERS) or "redacted" in text or "example" in text:
         text = _MARKED.sub(" redacted ", text)
+    if "!" in text:
+        text = _YAML_REFERENCE.sub(" redacted ", text)
     return text
+
+
+# A YAML tag that reads the value from elsewhere, and the name it reads ("mqtt_password: !env_var
+# MQTT_PASS", "!secret wifi_password", "!Ref DbPassword").
+_YAML_REFERENCE = re.compile(
+    r"(?<![\w!])!(?:secret|env_var|env|include|ref|sub|getatt|importvalue)\b(?:[ \t]+[\w.\-/]+)?", re.IGNORECASE
+)
 
 
 # A number a CJK label names as a case's, an application's, a report's or an order's

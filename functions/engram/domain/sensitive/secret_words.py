@@ -79,11 +79,15 @@ COPULA = (
     r"=|:|(?<=[ \t])-(?!\S)|→|->|'s|’s|\?\s*(?:it['’]?s|it\s+is|(?:a|answer)\s*:)"
     # (a dash between spaces, not a list's bullet after a line break: "password\n- renew passport")
     # a word copula stands alone: "user", "test" and "Tuesday" end in "er", "est" and "es"
-    r"|(?<![\w'’.\-])(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|je|это)(?![\w])"
+    r"|(?<![\w'’.\-])(?:is|was|are|ist|lautet|war|est|c['’]est|était|es|era|é|è|eh|to|jest|är|var|er|είναι|это)(?![\w])"
+    # (not French "je", I: "le mot de passe de l'espace client je l'ai réinitialisé")
+    r"|(?<![\w'’.\-])je(?![\w])(?!\s*(?:l['’]|le\b|la\b|les\b|ne\b|n['’]|me\b|m['’]|t['’]|te\b|suis\b"
+    r"|vais\b|sais\b|peux\b|dois\b|crois\b|pense\b|viens\b|veux\b|l['’]ai\b))"
 )
 SEP = r"\s*(?:" + COPULA + r")?\s*"
 PASSWORD_WORD = r"(?<![\w])(?:" + _PASSWORD_WORDS + r")(?![\w])"
-CREDENTIAL_WORD = r"(?<![\w])(?:" + _CREDENTIAL_WORDS + r")(?![\w])"
+# (not a YAML tag: "mqtt_password: !secret mqtt_pw" reads the value from elsewhere)
+CREDENTIAL_WORD = r"(?<![\w!])(?:" + _CREDENTIAL_WORDS + r")(?![\w])"
 # First words that describe a password rather than give it (and the type names of code:
 # "password: string").
 NOT_A_VALUE = frozenset(
@@ -133,6 +137,9 @@ NOT_A_VALUE = frozenset(
         *("zmienione", "zmieniony", "zmieniona", "veranderd", "alterada", "alterado", "mudada", "mudado"),
         *("cambiato", "modifié", "modifiée", "modificada", "modificado", "modificata", "değişti", "değiştirildi"),
         *("изменён", "изменен", "сменён", "сменен", "змінено", "změněno", "megváltozott", "schimbată"),
+        # since when, not what ("das Passwort vom Admin-Konto ist seit gestern geändert")
+        *("since", "already", "seit", "schon", "bereits", "gestern", "heute", "depuis", "déjà", "desde", "dal"),
+        *("sinds", "al", "sedan", "redan", "allerede", "już", "уже", "вже", "з", "с"),
     ]
 )
 
