@@ -201,3 +201,28 @@ def test_a_flag_named_in_a_note_is_no_password() -> None:
 def test_a_setting_said_hashed_is_no_value_to_the_rules() -> None:
     # (the learned stage retrained by 21d still reads "psk=HASHED" as a value: listed for it)
     assert find_by_rules('network={\n  ssid="shed-cam"\n  psk=HASHED (from wpa_passphrase)\n}') is None
+
+
+# 6. Talk with no value: spam's code or a reference said to be one, whoever set it, sent to
+# someone, Arabizi's little words with digits, a product's name in mixed case.
+_NO_VALUE = [
+    "grandad got a text 'claim your parcel' with code PARCEL77 — it's spam, deleted it",
+    "予約コード: RSV-20418 (パスワードではありません、参照用)",
+    "senha do wifi: ele mesmo trocou, eu não sei",
+    "el password bta3 el router 3ala el sticker ta7t",
+    "Nytt lösenord är skickat till chefen via sms",
+    "password sementara sudah dikirim lewat WhatsApp ke manajernya",
+]
+
+
+@pytest.mark.parametrize("text", _NO_VALUE)
+def test_talk_with_no_value_passes_the_rules(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the verification code is 482913 — it's spam? no, it's from the bank", "el password bta3 el wifi: Kiwi!Fruit7"],
+)
+def test_a_value_beside_the_same_words_is_found(text: str) -> None:
+    assert find_by_rules(text) is not None

@@ -9,6 +9,7 @@ import re
 from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE
 from engram.domain.sensitive.prefilter import answered_once
 from engram.domain.sensitive.secret_values import credential_like, pointer
+from engram.domain.sensitive.secret_words import NOT_A_VALUE
 
 # The copula right after the word ("contraseña está guardada ..."): the form with its
 # copula is read by the other pattern.
@@ -56,6 +57,8 @@ def _value_further_on(words: list[str], before: str) -> bool:
             or pointer(bare)
         ):
             continue
+        if bare.lower() in NOT_A_VALUE:
+            continue  # "el password bta3 el wifi 3ala el router", "sent via WhatsApp"
         if _TICKET.fullmatch(bare):
             continue  # "rotated the password (incident INC-2291)": a ticket, not the password
         if _HANDLE.fullmatch(bare):

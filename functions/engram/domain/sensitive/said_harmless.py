@@ -15,7 +15,13 @@ _SAID_HARMLESS = re.compile(
     r"\b(?:it['’]?s|its|is|are|they['’]?re|that['’]?s|all)\s+(?:all\s+|totally\s+|completely\s+)?public\b"
     r"|\(\s*public\b|\bpublic\s+(?:info|information|knowledge|record|anyway)\b"
     r"|\bnot\s+(?:a\s+)?(?:secret|sensitive)\b|\b(?:safe|fine|ok|okay)\s+to\s+(?:share|log|post|publish|ship|commit|print)\b"
-    r"|\bjust\s+an?\s+(?:identifier|id)\b"
+    r"|\bjust\s+an?\s+(?:identifier|id)\b|\bpublic\s+number\b"
+    # a reference only, not a password ("รหัสนัดหมาย: TH-EMB-30482 (ไม่ใช่รหัสผ่าน ใช้สำหรับอ้างอิงเท่านั้น)")
+    r"|\b(?:for\s+)?reference\s+only\b|\bjust\s+a\s+reference\b|\bnur\s+(?:zur|als)\s+referenz\b"
+    r"|\bsolo\s+(?:de\s+|como\s+)?referencia\b|\bapenas\s+(?:para\s+|como\s+)?refer[êe]ncia\b"
+    r"|ไม่ใช่รหัสผ่าน|สำหรับอ้างอิง|参照用|参考用|仅供参考|僅供參考|참고용"
+    # spam's code, which opens nothing ("a 'you won a prize' text with code WIN2024 — it's spam")
+    r"|\b(?:it['’]?s|its|is|that['’]?s|this\s+is)\s+(?:just\s+)?(?:spam|phishing)\b(?!\s*\?)"
     # used up
     r"|\balready\s+(?:been\s+)?(?:spent|used|redeemed|loaded|applied|claimed|topped\s+up|entered|consumed)\b"
     r"|\bya\s+(?:usad[oa]|canjead[oa]|gastad[oa]|cargad[oa])\b|\bbereits\s+(?:eingelöst|verbraucht|benutzt|verwendet)\b"
@@ -33,6 +39,7 @@ _PASSWORD_OR_PIN = re.compile(PASSWORD_WORD + r"|(?<![\w])(?:m-?pin|pin|passcode
 
 # Each phrase holds one of these (the alternation is tried only then: long messages stay cheap).
 _STEMS = ("public", "secret", "sensitive", " to ", "identifier", " id", "already", "ya ", "bereits", "déjà", "já ")
+_MORE_STEMS = ("referen", "spam", "phishing", "ไม่ใช่", "อ้างอิง", "参照", "参考", "參考", "참고")
 
 
 def said_harmless(text: str) -> bool:
@@ -40,7 +47,7 @@ def said_harmless(text: str) -> bool:
     # (the contrast first: its words are in most long texts and found near their start, where
     # the phrases are read through to the end; each is a pure check of the text)
     return (
-        any(stem in lowered for stem in _STEMS)
+        any(stem in lowered for stem in _STEMS + _MORE_STEMS)
         and _CONTRAST.search(text) is None
         and _SAID_HARMLESS.search(text) is not None
         and _PASSWORD_OR_PIN.search(text) is None

@@ -137,6 +137,17 @@ NOT_A_VALUE = frozenset(
         *("zmienione", "zmieniony", "zmieniona", "veranderd", "alterada", "alterado", "mudada", "mudado"),
         *("cambiato", "modifié", "modifiée", "modificada", "modificado", "modificata", "değişti", "değiştirildi"),
         *("изменён", "изменен", "сменён", "сменен", "змінено", "změněno", "megváltozott", "schimbată"),
+        # who set it or has it, not what it is ("senha do app: ela mesma cadastrou", "pw is whatever you set")
+        *("ela", "ele", "eu", "nós", "eles", "elas", "ella", "él", "yo", "ellos", "elle", "lui", "nous", "ils"),
+        *("elles", "sie", "ich", "wir", "io", "noi", "zij", "hij", "ik", "wij", "hon", "han", "jag", "whatever"),
+        *("whoever", "per-manager", "per-user", "individual", "personal", "unique"),
+        # Arabizi's little words, whose digits made them look like a value ("el password bta3 el wifi
+        # 3ala el router", "el password 3and Mariam")
+        *("bta3", "beta3", "bta3et", "btaa3", "3ala", "3and", "3nd", "3end", "ma3", "ma3a", "ta7t", "fo2"),
+        *("3shan", "3alashan", "ba3d", "2abl", "m3a", "3la"),
+        # a product's name written in mixed case, how a message is sent, not a password
+        *("whatsapp", "paypal", "icloud", "linkedin", "youtube", "iphone", "ipad", "macbook", "onedrive"),
+        *("sharepoint", "teamviewer", "anydesk", "airdrop", "facetime", "imessage", "wechat", "signal", "telegram"),
         # since when, not what ("das Passwort vom Admin-Konto ist seit gestern geändert")
         *("since", "already", "seit", "schon", "bereits", "gestern", "heute", "depuis", "déjà", "desde", "dal"),
         *("sinds", "al", "sedan", "redan", "allerede", "już", "уже", "вже", "з", "с"),
@@ -156,6 +167,10 @@ WHERE_IT_IS = frozenset(
         *("uložené", "zapisane", "zapisany", "zapisana", "zapisał", "zapisałam"),
         *("γραμμένος", "γραμμένη", "γραμμένο", "αποθηκευμένος", "αποθηκευμένη", "αποθηκευμένο", "записан"),
         *("записано", "записаний", "записаний", "збережений", "сохранён", "сохранен", "kirjoitettu", "tallennettu"),
+        # sent to someone ("Nytt lösenord ... är skickat till butikschefen", "sudah dikirim lewat WhatsApp")
+        *("skickat", "skickad", "skickats", "sendt", "geschickt", "gesendet", "verschickt", "envoyé", "envoyée"),
+        *("enviada", "enviado", "inviata", "inviato", "mandata", "verstuurd", "gestuurd", "dikirim", "terkirim"),
+        *("wysłane", "wysłany", "отправлен", "отправлено", "надіслано", "gönderildi"),
     ]
 )
 
