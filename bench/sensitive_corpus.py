@@ -97,8 +97,13 @@ The parts, reported apart:
   only, by ``bench.sensitive_first_run`` with main frozen at 27b8777, is
   ``bench/results/sensitive_corpus_l_first_run.json`` and the honest figure in docs/security.md.
   Their misses are read now, so their later figures are fitted too.
-- Not in ``PARTS``: held-out M, sealed (``bench/sealed/``, gzip-compressed and unopened; see its
-  README). Adding it here is the decision to spend it.
+- Not in ``PARTS``: held-out M (``bench/sensitive_samples_holdout_m1.txt``, ``_m2``, ``_m3``,
+  ``_m4``; 4,039 samples by four more independent writers, given the label policy: health and
+  care, education and young people, sellers and gig work, citizens and housing). Their one run,
+  figures only, by ``bench.sensitive_first_run`` with main frozen at 18518c4, is
+  ``bench/results/sensitive_corpus_m_first_run.json`` and the honest figure in docs/security.md.
+  Nobody has read their misses; adding them here is the decision to spend them. Held-out N is
+  still sealed in ``bench/sealed/`` (gzip-compressed, unopened; see its README).
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
