@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -162,14 +163,24 @@ class TestRedaction:
         cleaned, rules = redact_sensitive(text)
         assert rules and cleaned.count("We walked the dog at ") == 40
 
-    def test_a_long_clause_the_learned_stage_alone_flags_loses_its_values_not_its_words(self) -> None:
+    def test_a_long_clause_the_learned_stage_alone_flags_loses_its_values_not_its_words(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
         # A log line of key=value pairs (no stop, comma or newline: one clause) that only the
         # learned stage flags was replaced whole: 30,000 characters became "[redacted]".
+        # Simulated (the stage flags a piece holding a user's value), so the test does not hang
+        # on one model's weights: the weights retrained in 21d no longer flag this line at all.
+        real = conversation_module.find_sensitive
+
+        def learned(text: str) -> SensitiveMatch | None:
+            return real(text) or (sensitive_match("secret") if re.search(r"alice\d", text) else None)
+
+        monkeypatch.setattr(conversation_module, "find_sensitive", learned)
         log = " ".join(
             f"user=alice{i} host=web{i} status=ok latency_ms={i * 3} region=eu-west-1 token_kind=bearer"
             for i in range(300)
         )
-        assert find_by_rules(log) is None and find_sensitive(log) is not None  # the model alone
+        assert find_by_rules(log) is None and learned(log) is not None  # the stage alone
         cleaned, rules = redact_sensitive(log)
         assert rules == ("secret",)
         assert cleaned.count("status=ok") == 300 and cleaned.count("token_kind=bearer") == 300

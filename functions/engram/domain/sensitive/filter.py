@@ -108,7 +108,7 @@ def learned_reading(text: str, view: str | None) -> str:
 
 def learned_category(text: str, key: str, learned_model: ValueModel, view: str | None) -> str | None:
     """The learned stage's category for a text no rule refused, if its verdict stands."""
-    read = learned_reading(text, view)
+    read = _own_key_as_it(learned_reading(text, view), key)
     learned = learned_model.classify(model_text(read, key))
     if learned is None or not learned_verdict_stands(read, key, learned):
         return None  # (an id or an account the model sees needs what learned_verdicts.py says)
@@ -127,6 +127,15 @@ _FUSED_CODE = ("code", "koodi", "kode", "kod", "codigo", "código", "kód")
 # Lock words that end a compound ("cykellås", "fahrradschloss", "haustür", "garagentor";
 # not "tor" alone at the end: "monitor", "editor").
 _FUSED_LOCK = re.compile(r"\w{2,}?(lås|schloss|tür|tuer|dörr|dør|deur)$|(?:garagen|garten|hof|einfahrts|haus)(tor)$")
+
+
+def _own_key_as_it(read: str, key: str) -> str:
+    """A value that repeats its own key ("value iso201-mcp-r1000" under that key, an id the
+    agent chose) gives the model nothing new: the key is checked on its own path and spelled
+    out before the text (model_text), so its repetition is read as "it", not as a value (the
+    retrained stage refused such entries by the shape of the id, 21d)."""
+    named = any(c.isdigit() for c in key)  # an id's shape; a word key ("الخزنة") names what it opens
+    return read.replace(key, "it") if named and len(key) >= 4 and key in read else read
 
 
 def _key_words(key: str) -> frozenset[str]:
