@@ -97,13 +97,16 @@ The parts, reported apart:
   only, by ``bench.sensitive_first_run`` with main frozen at 27b8777, is
   ``bench/results/sensitive_corpus_l_first_run.json`` and the honest figure in docs/security.md.
   Their misses are read now, so their later figures are fitted too.
-- Not in ``PARTS``: held-out M (``bench/sensitive_samples_holdout_m1.txt``, ``_m2``, ``_m3``,
-  ``_m4``; 4,039 samples by four more independent writers, given the label policy: health and
-  care, education and young people, sellers and gig work, citizens and housing). Their one run,
-  figures only, by ``bench.sensitive_first_run`` with main frozen at 18518c4, is
-  ``bench/results/sensitive_corpus_m_first_run.json`` and the honest figure in docs/security.md.
-  Nobody has read their misses; adding them here is the decision to spend them. Held-out N is
-  still sealed in ``bench/sealed/`` (gzip-compressed, unopened; see its README).
+- ``held_out_m1`` to ``held_out_m4`` (first run recorded; development data since 07:15 UTC on
+  2026-11-25, read and tuned on): ``bench/sensitive_samples_holdout_m1.txt`` (1,009), ``_m2``
+  (1,023), ``_m3`` (1,004) and ``_m4`` (1,003), written by hand by four more independent writers
+  given the label policy (health and care; education and young people; sellers and gig work;
+  citizens and housing). Their one honest run, figures only, by ``bench.sensitive_first_run``
+  with main frozen at 18518c4, is ``bench/results/sensitive_corpus_m_first_run.json`` and the
+  honest figure in docs/security.md. Their misses are read now, so their later figures are
+  fitted too.
+- Not in ``PARTS``: held-out N, sealed (``bench/sealed/``, gzip-compressed and unopened; see its
+  README). Adding it here is the decision to spend it.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -175,6 +178,10 @@ PARTS = {
     "held_out_l2": [HERE / "sensitive_samples_holdout_l2.txt"],
     "held_out_l3": [HERE / "sensitive_samples_holdout_l3.txt"],
     "held_out_l4": [HERE / "sensitive_samples_holdout_l4.txt"],
+    "held_out_m1": [HERE / "sensitive_samples_holdout_m1.txt"],
+    "held_out_m2": [HERE / "sensitive_samples_holdout_m2.txt"],
+    "held_out_m3": [HERE / "sensitive_samples_holdout_m3.txt"],
+    "held_out_m4": [HERE / "sensitive_samples_holdout_m4.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")

@@ -946,13 +946,17 @@ FIRST_RUN_RULES = {
     "held_out_l2": "27b8777",
     "held_out_l3": "27b8777",
     "held_out_l4": "27b8777",
+    "held_out_m1": "18518c4",
+    "held_out_m2": "18518c4",
+    "held_out_m3": "18518c4",
+    "held_out_m4": "18518c4",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
 # held_out_e is trained on since its three clean runs were recorded, held_out_f1 and _f2 since
 # their first run (docs/security.md), G1-G3 and H1-H2 since session 18x, I1, I2, J1 and J2 since
-# session 19, K1-K4 since session 20, L1-L4 since session 21 (each after its first run); a
-# part still held out is never named here.
+# session 19, K1-K4 since session 20, L1-L4 since session 21, M1-M4 since session 22 (each
+# after its first run); a part still held out is never named here.
 TRAIN_PARTS = (
     "development",
     "held_out",
@@ -992,6 +996,10 @@ TRAIN_PARTS = (
     "held_out_l2",
     "held_out_l3",
     "held_out_l4",
+    "held_out_m1",
+    "held_out_m2",
+    "held_out_m3",
+    "held_out_m4",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
