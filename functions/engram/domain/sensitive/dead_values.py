@@ -24,11 +24,13 @@ import re
 
 from engram.domain.sensitive.dead_words import (
     CHANGED,
+    CHANGED_VERBS,
     DEFAULT,
     DEFAULT_IN_SCRIPT,
     IF,
     NEW,
     NEW_IN_SCRIPT,
+    NO_LONGER,
     OLD_BEFORE,
     OLD_IN_SCRIPT,
     PUBLIC_DEFAULT,
@@ -39,11 +41,25 @@ from engram.domain.sensitive.prefilter import Keyed, keyed
 # The value's name between "old" and the value (or "one"), at most four words ("the old
 # password for Dad's email was ...", "पुराना पासवर्ड ...": Devanagari's vowel signs are no \w).
 _NAME = r"(?:[\w\-'’\u0900-\u097f\u200c]+\s+){0,4}?"
+# (where it was may come between: "the old wifi password at the stall was ...")
+_LONG_NAME = r"(?:[\w\-'’\u0900-\u097f\u200c]+\s+){0,6}?"
 # A value as given: digits in any script, maybe grouped, or a token with a digit or a symbol;
 # after "old" in brackets, a hint of it too ("das alte Passwort (das mit "Sommer" vorne)").
-_VALUE = r"(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:]{4,40}|(?<=\()[^()\n]{1,40}(?=\)))"
-_COPULA = r"(?:is\s+|was\s+|war\s+|era\s+|était\s+|[:=(]\s*|\(\s*|は\s*|是\s*|는\s*|은\s*)?"
-_OLD_VALUE = keyed(r"(?<![\w])(?:" + OLD_BEFORE + r")\s+" + _NAME + _COPULA + _VALUE, re.IGNORECASE)
+_VALUE = (
+    r"(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:]{4,40}|(?<=\()[^()\n]{1,40}(?=\))"
+    r"|(?<=[\"“])[^\s\"”]{3,40}(?=[\"”]))"  # (or quoted: 'was "marketday"')
+)
+_COPULA = r"(?:is\s+|was\s+|war\s+|era\s+|était\s+|[:=(]\s*|\(\s*|は\s*|是\s*|는\s*|은\s*)?[\"“]?"
+_OLD_VALUE = keyed(r"(?<![\w])(?:" + OLD_BEFORE + r")\s+" + _LONG_NAME + _COPULA + _VALUE, re.IGNORECASE)
+# A temporary or first value: dead only when said to no longer work ("I changed the temporary
+# password ... right after first login, it's dead"); "reset it" after one tells what to do with it.
+_TEMPORARY_VALUE = keyed(
+    r"(?<![\w])(?:temporary|temp|initial|provisional|one-time|first)\s+" + _NAME + _COPULA + _VALUE, re.IGNORECASE
+)
+# Said no longer to be the value, before it ("the gate code is no longer 3319", "ya no es 2819").
+_NO_LONGER_VALUE = keyed(r"(?:" + NO_LONGER + r")\s+(?:the\s+)?[\"“']?" + _VALUE, re.IGNORECASE)
+# A death in brackets between the value's name and the value ("digicode (ne marche plus) : 3B812").
+_DEAD_ASIDE = re.compile(r"\((?P<aside>[^()\n]{1,80})\)\s*[:=→\-]?\s*[\"“']?" + _VALUE)
 # "old" after the name or fused with it ("รหัสเก่า Somchai@99", "旧密码 Wang@2019", "password
 # lama saya Budi#2021").
 _OLD_VALUE_IN_SCRIPT = re.compile(
@@ -56,6 +72,7 @@ _DEFAULT_VALUE = keyed(
 _DEFAULT_VALUE_IN_SCRIPT = re.compile(r"(?:" + DEFAULT_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*[:：是は는은]?\s*" + _VALUE)
 _PUBLIC_DEFAULT = keyed(PUBLIC_DEFAULT, re.IGNORECASE)
 _BARE_CHANGE = keyed(r"\b(?:changed|replaced|reset|rotated|retired|swapped)\b", re.IGNORECASE)
+_NO_LONGER = keyed(NO_LONGER, re.IGNORECASE)
 # Arabic: the value's name, then "the old one" and the value ("رمز الباب ... القديم ٤٨٢٩").
 _OLD_VALUE_ARABIC = re.compile(r"(?:القديم|القديمة|السابق|السابقة)\s*[:(]?\s*(?P<value>[\d٠-٩](?:[\s\-]?[\d٠-٩]){2,9})")
 # What it used to be ("used to be bluebell22", "war früher Sonne77", "era antes 4471").
@@ -73,16 +90,18 @@ _WAS = keyed(
 # Its death, said in the same text.
 _DEAD = keyed(CHANGED + "|" + STOPPED, re.IGNORECASE)
 _CHANGED = keyed(CHANGED, re.IGNORECASE)
+_STOPPED_ONLY = keyed(STOPPED, re.IGNORECASE)
 # Said right after the value: it stopped working, or was replaced ("(2 2 8 0) was replaced").
 _STOPPED = keyed(
     STOPPED + r"|\b(?:has|have|had)\s+been\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|retired)"
-    r"|\b(?:was|were|got)\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|retired)\b(?!\s+to\b)",
+    r"|\b(?:was|were|got)\s+(?:[a-z]+-)?(?:" + CHANGED_VERBS + r")\b(?!\s+to\b)",
     re.IGNORECASE,
 )
 # The value right before it, and at most a "this one" and a "now" between ("Hana!2023seoul 이거 이제").
 _RIGHT_BEFORE = re.compile(
-    r"(?<![^\s(\[\"'“:])(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:\"'”]{4,40})"
-    r"[\s)\]\"'”’]*(?:[,—–\-]\s*)?(?:(?:this|that|it|which|this\s+one|that\s+one|이거|이건|그거|ini|itu|वो|yun|ito)\s+)?"
+    r"(?<![^\s(\[\"'“:])(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:\"'”]{4,40}"
+    r"|(?<=[\"“])[^\s\"”]{3,40}(?=[\"”]))"
+    r"[\s)\]\"'”’]*(?:[,—–\-]\s*)?(?:(?:this|that|it|which|this\s+one|that\s+one|thing|one|이거|이건|그거|ini|itu|वो|yun|ito)\s+)?"
     r"(?:(?:now|already|anymore|이제|अब|ab|na|sudah|dah)\s+)?\Z",
     re.IGNORECASE,
 )
@@ -108,19 +127,28 @@ def without_dead_values(text: str) -> str:
     if ("AKIA" in text or "ASIA" in text) and _KEY_ID.search(text) and _KEY_DEAD.search(text):
         text = _KEY_ID.sub(_RETIRED, text)  # "key id AKIA... in the cloudtrail event; key already deactivated"
     # (a death first: its words are few in ordinary text, and most texts are passed over at once)
-    death = _DEAD.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text)
+    death = _DEAD.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text) or _NO_LONGER.search(text)
     if death is None or _NEW_VALUE.search(text) is not None or _NEW_VALUE_IN_SCRIPT.search(text) is not None:
         return text
     ifs = _IF.search(text) is not None  # (most texts hold no "if": its clause is not read then)
     spans = {m.span("value") for p in _MARKED for m in p.finditer(text) if _said_dead(text, m, _DEAD, ifs)}
     spans |= {m.span("value") for m in _WAS.finditer(text) if _said_dead(text, m, _CHANGED, ifs)}
+    temporary = _TEMPORARY_VALUE.finditer(text)
+    spans |= {m.span("value") for m in temporary if _said_dead(text, m, _STOPPED_ONLY, ifs, at_once=False)}
+    spans |= _dead_before(text, ifs)
     spans |= _stopped_right_after(text, ifs)
     spans |= _public_defaults(text)
     if not spans or _value_after_its_death(text, spans):
         return text
+    return _retired(text, spans)
+
+
+def _retired(text: str, spans: set[tuple[int, int]]) -> str:
     out, at = [], 0
     for start, end in sorted(spans):
         if start >= at:
+            if start > 0 and end < len(text) and text[start - 1] in '"“' and text[end] in '"”':
+                start, end = start - 1, end + 1  # (a quoted value goes with its quotes: '" revoked "' is a value)
             out += [text[at:start], _RETIRED]
             at = end
     return "".join(out) + text[at:]
@@ -134,6 +162,19 @@ def _public_defaults(text: str) -> set[tuple[int, int]]:
     if _PUBLIC_DEFAULT.search(text) is None:
         return set()
     return {m.span("value") for p in (_DEFAULT_VALUE, _DEFAULT_VALUE_IN_SCRIPT) for m in p.finditer(text)}
+
+
+def _dead_before(text: str, ifs: bool) -> set[tuple[int, int]]:
+    """A value its death comes before: said no longer to be it, or in brackets after its name
+    that it stopped working ("le code n'est plus 4471", "Türcode (funktioniert nicht mehr): 5521")."""
+    spans = {m.span("value") for m in _NO_LONGER_VALUE.finditer(text) if not (ifs and _if_before(text, m.start()))}
+    if "(" in text:
+        spans |= {
+            m.span("value")
+            for m in _DEAD_ASIDE.finditer(text)
+            if _STOPPED_ONLY.compiled.search(m.group("aside")) and not (ifs and _if_before(text, m.start()))
+        }
+    return spans
 
 
 def _stopped_right_after(text: str, ifs: bool) -> set[tuple[int, int]]:
@@ -173,12 +214,12 @@ _NOT = re.compile(
 _CLAUSE_START = re.compile(r"[;.!?\n]|,\s")
 
 
-def _said_dead(text: str, m: re.Match[str], deaths: Keyed, ifs: bool) -> bool:
+def _said_dead(text: str, m: re.Match[str], deaths: Keyed, ifs: bool, *, at_once: bool = True) -> bool:
     at = m.end()
     # (the compiled pattern in its window: the keyed search walks its leads from the text's start)
     if ifs and _if_before(text, m.start()):
         return False
-    if _CHANGED_AT_ONCE.match(text, at):
+    if at_once and _CHANGED_AT_ONCE.match(text, at):
         return True  # ("default 123456 changed on day one", "old code 4410 — CHANGED")
     dead = deaths.compiled.search(text, at, at + _DEATH_REACH)
     if dead is None:

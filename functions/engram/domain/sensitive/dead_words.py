@@ -36,17 +36,24 @@ PUBLIC_DEFAULT = (
     r"|\bsegún\s+el\s+manual|\bsegundo\s+o\s+manual|\bvolgens\s+de\s+handleiding"
 )
 # Someone changed it (said of a value marked old or past).
+# How people say a code or a password was changed: the verbs of every lock and login ("reset",
+# "rotated"), of a keypad ("reprogrammed", "recoded", "rekeyed") and of a setting ("removed",
+# "wiped"), maybe with a word before the verb ("was forced-reset", "was later changed").
+CHANGED_VERBS = (
+    r"changed|reset|replaced|rotated|revoked|deactivated|disabled|removed|deleted|retired|invalidated|swapped|wiped"
+    r"|cleared|reprogrammed|reprogramed|re-programmed|recoded|re-coded|rekeyed|re-keyed|updated"
+)
+_BEFORE_VERB = r"(?:(?:later|already|since|then|all|promptly|immediately|quickly)\s+|(?!not-|never-)[a-z]+-)?"
 CHANGED = (
-    r"\b(?:has|have|had)\s+been\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|removed|deleted"
-    r"|retired|invalidated)|\b(?:was|were|got|is)\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled"
-    r"|retired|invalidated)\b(?!\s+(?:to|on\s+purpose\s+to)\b)"
-    r"|\b(?:changed|reset|replaced|rotated|revoked|deactivated|swapped)\s+(?:it|them|that(?:\s+one)?|this(?:\s+one)?"
+    r"\b(?:has|have|had|['’]s|['’]ve)\s+been\s+" + _BEFORE_VERB + r"(?:" + CHANGED_VERBS + r")\b"
+    r"|\b(?:was|were|got|is)\s+" + _BEFORE_VERB + r"(?:" + CHANGED_VERBS + r")\b(?!\s+(?:to|on\s+purpose\s+to)\b)"
+    r"|\b(?:" + CHANGED_VERBS + r")\s+(?:it|them|that(?:\s+one)?|this(?:\s+one)?"
     r"|the\s+(?:[\w\-]+\s+)?[\w\-]+)\b(?!\s+(?:to|for)\b)|\bexpired\s+and\s+(?:was\s+)?(?:rotated|changed|reset|replaced)"
     r"|\bto\s+change\s+it,?\s+which\s+(?:I|we|he|she|they)\s+did"
-    r"|\bwurde\s+(?:geändert|zurückgesetzt|deaktiviert|ersetzt)|\b(?:ist|sind)\s+(?:[\w\-]+\s+){0,3}?(?:geändert"
+    r"|\bwurden?\s+(?:[\w\-]+\s+){0,4}?(?:geändert|zurückgesetzt|deaktiviert|ersetzt|umprogrammiert)|\b(?:ist|sind)\s+(?:[\w\-]+\s+){0,3}?(?:geändert"
     r"|zurückgesetzt|ersetzt|deaktiviert)\b|\bhabe?\s+(?:es|ihn|sie|das)\s+(?:[\w\-]+\s+){0,2}?geändert"
     r"|a\s+été\s+(?:changée?|modifiée?|désactivée?|réinitialisée?)|l['’]ai\s+(?:[\w\-]+\s+)?(?:changée?|modifiée?"
-    r"|réinitialisée?)|(?:fue|ha\s+sido)\s+(?:cambiad[oa]|desactivad[oa])|\blo\s+(?:cambiamos|cambié|cambie)"
+    r"|réinitialisée?)|(?:fue|ha\s+sido)\s+(?:cambiad[oa]|desactivad[oa])|\blo\s+(?:cambiamos|cambié|cambie|cambió|cambio|cambiaron)"
     r"|foi\s+(?:alterad[oa]|trocad[oa]|mudad[oa]|desativad[oa])|\b(?:troquei|mudei|alterei|redefini)\b"
     r"|è\s+stat[oa]\s+(?:cambiat[oa]|disattivat[oa])|l['’]ho\s+cambiat[oa]"
     r"|\bis\s+(?:[\w\-]+\s+){0,3}?(?:veranderd|gewijzigd|vervangen|gereset)\b|\b(?:bytt|ändrat|endret|ændret)\b"
@@ -61,7 +68,7 @@ CHANGED = (
 STOPPED = (
     r"\b(?:does\s*n['’]?t|doesnt|do\s+not|does\s+not|won['’]?t|wont|will\s+not|can['’]?t|cannot)\s+(?:work|open)"
     r"|\bno\s+longer\s+(?:works?|valid|active|in\s+use|used|opens?)|\bstopped\s+working|\bnot\s+working\s+any\s*more"
-    r"|\bnot\s+valid\s+any\s*more|\bno\s+good\s+any\s*more|\bis\s+(?:dead|invalid|void)\b|\b(?:is|'s)\s+(?:now\s+)?useless"
+    r"|\bnot\s+valid\s+any\s*more|\bno\s+good\s+any\s*more|\b(?:is|['’]s)\s+(?:now\s+)?(?:dead|invalid|void)\b|\b(?:is|'s)\s+(?:now\s+)?useless"
     r"|\buseless\s+now|funktioniert\s+nicht\s+mehr|geht\s+nicht\s+mehr|gilt\s+nicht\s+mehr|nicht\s+mehr\s+gültig"
     r"|ne\s+(?:marche|fonctionne)\s+plus|n['’]est\s+plus\s+(?:valable|valide|bon)"
     r"|ya\s+no\s+(?:funciona|sirve|vale)|não\s+(?:funciona|vale|serve)\s+mais|já\s+não\s+(?:funciona|vale|serve)"
@@ -76,6 +83,13 @@ STOPPED = (
     r"|không\s+dùng\s+được\s+nữa|không\s+còn\s+dùng|hết\s+hiệu\s+lực|ใช้ไม่ได้แล้ว|ใช้ไม่ได้|不能用了|不能用|用不了|失效"
     r"|作废|作廢|もう使えません|もう使えない|使えなくな|이제\s*안\s*돼|이제\s*안\s*됨|더\s*이상\s*안|사용\s*불가"
     r"|\bhaifanyi\s+kazi\b"
+)
+# Said before the value: it is no longer this one ("the gate code is no longer 3319", "ya no es
+# 2819", "le code n'est plus 4471", "der Code ist nicht mehr 2290").
+NO_LONGER = (
+    r"\bis\s+no\s+longer|\bya\s+no\s+es|(?<=n['’])est\s+plus|\bist\s+nicht\s+mehr|\bnão\s+é\s+mais|\bjá\s+não\s+é"
+    r"|\bnon\s+è\s+più|\bis\s+niet\s+meer|\bär\s+inte\s+längre|\ber\s+ikke\s+(?:lenger|længere)|\bnie\s+jest\s+już"
+    r"|\bjuż\s+nie\s+jest|\bуже\s+не|\bбольше\s+не|\bartık\s+(?:değil)|\bbukan\s+lagi|\bkhông\s+còn\s+là"
 )
 # A new value given beside the old one ("the new one is 5678", "नया पासवर्ड ...", "新密码是 ...").
 NEW = (

@@ -17,6 +17,7 @@ from engram.domain.sensitive.credential_pairs import (
     user_password_pair,
     wifi_password_named_first,
 )
+from engram.domain.sensitive.dead_words import STOPPED
 from engram.domain.sensitive.device_configs import device_secret
 from engram.domain.sensitive.exports import exported_line, exported_password, listed_codes
 from engram.domain.sensitive.issued_codes import issued_code
@@ -40,6 +41,7 @@ from engram.domain.sensitive.security_answers_other_languages import security_an
 from engram.domain.sensitive.sent_codes import clave_pin, sent_code
 
 _ASIDE = re.compile(WHEN_NEEDED_ASIDE, re.IGNORECASE)
+_STOPPED = re.compile(STOPPED, re.IGNORECASE)
 
 
 def has_secret(text: str, digits: int, words: frozenset[str]) -> bool:
@@ -88,7 +90,9 @@ def _without_bracketed_asides(text: str) -> str:
     out, at = [], 0
     for m in _BRACKETED.finditer(text):
         before = text[max(0, m.start() - _NAMED_BEFORE) : m.start()].lower()
-        if _ASIDE_STEMS.intersection(WORDS.findall(before)) and not _NOT_GIVEN.search(m.group()):
+        # (nor one that says the value after it is dead: "code du portail (ne marche plus) : 4B771")
+        given = not _NOT_GIVEN.search(m.group()) and not _STOPPED.search(m.group())
+        if _ASIDE_STEMS.intersection(WORDS.findall(before)) and given:
             out.append(text[at : m.start()])
             at = m.end()
     return "".join(out) + text[at:] if out else text

@@ -116,6 +116,8 @@ NOT_A_VALUE = frozenset(
         *("which", "who", "how", "why", "when", "where", "i", "you", "he", "she", "we", "they", "me", "him"),
         *("them", "was", "is", "are", "be", "been", "being", "has", "have", "had", "do", "does", "did", "will"),
         *("would", "can", "could", "may", "might"),
+        # (what says it is no longer the value: "a senha não é mais ...", "n'est plus", "ist nicht mehr")
+        *("não", "mais", "plus", "mehr", "más", "longer", "niet", "meer", "inte", "ikke", "più", "já", "ya"),
         # what was done to it, not what it is ("the password was rotated on Thursday")
         *("rotated", "updated", "revoked", "regenerated", "renewed", "compromised", "exposed", "immediately"),
         # its state in other languages ("la password è scaduta", "das Passwort ist abgelaufen")
