@@ -269,6 +269,33 @@ def account_of_another_form(text: str, words: frozenset[str], aba_valid: Callabl
     return (run >= 9 and _beside_an_ifsc(text)) or (run >= 8 and _hungarian_giro(text, words))
 
 
+# Canada's three numbers: the branch's transit (five digits), the bank's institution (three),
+# then the account under any word ("transit 00412, institution 815 (Desjardins), folio
+# 0477183": Desjardins calls it a folio). The transit and the institution alone are the
+# branch's and the bank's, no account (branch_codes.py).
+_CA_INSTITUTION_WORDS = frozenset({"institution", "inst", "établissement", "etablissement", "institución"})
+_CA_CODES = re.compile(
+    r"\btransit\b[^\d\n]{0,16}\d{5}(?!\d)[^\d\n]{0,30}?\b(?:institution|inst|[ée]tablissement)\b[^\d\n]{0,16}"
+    r"\d{3}(?!\d)|\b(?:institution|inst|[ée]tablissement)\b[^\d\n]{0,16}\d{3}(?!\d)[^\d\n]{0,30}?\btransit\b"
+    r"[^\d\n]{0,16}\d{5}(?!\d)",
+    re.IGNORECASE,
+)
+_CA_ACCOUNT_AFTER = re.compile(r"[^\d\n]{1,30}?(?<![\w+])(\d(?:[ \-]?\d){4,11})(?![\d\-/])")
+_PHONE_WORD = re.compile(r"\b(?:phone|tel|call\w*|cell|mobile|fax|t[ée]l[ée]phone|appel\w*)\b", re.IGNORECASE)
+_NANP_PHONE = re.compile(r"\d{3}[ \-]\d{3}[ \-]\d{4}")
+
+
+def canadian_account(text: str, words: frozenset[str]) -> bool:
+    if "transit" not in words or not words & _CA_INSTITUTION_WORDS:
+        return False
+    for m in _CA_CODES.finditer(text):
+        after = _CA_ACCOUNT_AFTER.match(text, m.end())
+        if after is None or _NANP_PHONE.fullmatch(after.group(1)) or _PHONE_WORD.search(text, m.end(), after.start(1)):
+            continue  # (a branch's phone number after its codes)
+        return True
+    return False
+
+
 def _beside_an_ifsc(text: str) -> bool:
     for code in _IFSC.finditer(text):
         start, end = max(0, code.start() - _IFSC_REACH), min(len(text), code.end() + _IFSC_REACH)

@@ -13,6 +13,7 @@ from engram.domain.sensitive.bank_account_forms import (
     MORE_ACCOUNT_WORDS,
     MORE_SERVICES,
     account_of_another_form,
+    canadian_account,
     cbu_or_clabe,
     cjk_account,
     e_wallets_phone,
@@ -22,6 +23,7 @@ from engram.domain.sensitive.bank_account_forms import (
 from engram.domain.sensitive.bank_names import BANK_WORDS, a_banks_own, a_services_account, account_at_named_bank
 from engram.domain.sensitive.branch_codes import only_branch_codes
 from engram.domain.sensitive.categories import longest_digit_run, longest_number
+from engram.domain.sensitive.nordic_accounts import nordic_account
 from engram.domain.sensitive.prefilter import keyed
 
 # IBAN lengths by country (ISO 13616 registry, the countries people most often quote).
@@ -59,8 +61,9 @@ _ACCOUNT_WORDS = (
     r"(?:bank\s+)?(?:account|acct|acc|a/c|kto|konto(?:nummer|verbindung)?"
     r"|cuenta(?:\s+(?:corriente|de\s+ahorros?|bancaria|vista|de\s+cheques|rut))?|n[úu]mero\s+de\s+cuenta|compte"
     r"|num[ée]ro\s+de\s+compte|rekening(?:nummer)?|conto(?:\s+corrente)?|numer\s+konta|kontonummer|checking|savings"
-    r"|routing|aba|transit|bsb|blz|sort\s*code|sc|clabe(?:\s+interbancaria)?|cbu|cvu|cci|nuban|(?-i:RTN|DDA)"
-    # more languages' account words
+    r"|routing|aba|transit|bsb|blz|sort\s*code|sc(?!-\d)|clabe(?:\s+interbancaria)?|cbu|cvu|cci|nuban|(?-i:RTN|DDA)"
+    # more languages' account words (and not "SC" joined to a number by a dash: "ref SC-2025-00417" is a
+    # reference's prefix, a sort code is "SC 20-45-77")
     r"|nomor\s+rekening|no\.?\s*rek(?:ening)?|norek|s[ốo]\s+t[àa]i\s+kho[ảa]n|t[àa]i\s+kho[ảa]n|stk"
     r"|hesap(?:\s+(?:no|numaras[ıi]))?|č[íi]slo\s+[úu][čc]tu|sz[áa]mlasz[áa]m|broj\s+ra[čc]una|[žz]iro\s+ra[čc]un"
     # (not Sweden's bankgiro: a payee's number an organisation prints on its bills)
@@ -205,7 +208,8 @@ _NOT_A_BANK_BEFORE = re.compile(
     # the word ("patient account 00488213"; "direct debit for the gym: acct ..." is a bank's)
     r"|\b(?:patient|hospital|clinic|dental|medical|pharmacy|school|student|tuition|library|gym|club|"
     + KEEPERS_RIGHT_BEFORE
-    + r")\s+$",
+    # (and the one who keeps it for the lender: "loan servicer account number 9830042117")
+    + r")(?:\s+(?:servicer|servicing|company|provider|lender))?\s+$",
     re.IGNORECASE,
 )
 
@@ -282,6 +286,8 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
         return True
     if only_branch_codes(text):
         return True  # "sort code 20-45-77, the account number is in her folder": a branch's, no account
+    if _MASK_AFTER.match(text, m.end()):
+        return True  # "CLABE: 014 180 ••••••••• 191": the bank's and branch's digits of a masked account
     # (each look is bounded: a long message of many excused accounts read its whole start
     # again for each of them, 10 s at 40,000 characters)
     line_start = text.rfind("\n", max(0, m.start() - _YAML_REACH), m.start()) + 1
@@ -296,6 +302,8 @@ def _not_a_bank_account(text: str, m: re.Match[str]) -> bool:
     return False
 
 
+# The rest of a number masked right after its first digits ("014 180 •••••••••", "4471 **** 0028").
+_MASK_AFTER = re.compile(r"[ \-]?(?:[•*●·∙]|[xX](?=[xX\s•*]))[ \-]?(?:[•*●·∙xX][ \-]?){2,}")
 # How far back a YAML line and its block's name are looked for.
 _YAML_REACH = 2000
 
@@ -396,39 +404,10 @@ def _cz_valid(prefix: str, number: str) -> bool:
     return ok and sum(int(c) * w for c, w in zip(prefix.zfill(10), weights, strict=True)) % 11 == 0
 
 
-# Sweden: a clearing number (four digits, Swedbank's with a fifth after a dash), then the
-# account's 7 to 10 digits ("6000-448 129 077 (Handelsbanken)"), beside a bank's name or
-# "clearing". Norway: eleven digits as 4.2.5 with a mod-11 check digit ("6077.88.79002").
-_SE_ACCOUNT_WORDS = frozenset(
-    [
-        *("clearing", "clearingnummer", "clearingnr", "handelsbanken", "swedbank", "nordea", "icabanken"),
-        *("länsförsäkringar", "sparbanken", "skandiabanken", "danske"),
-    ]
-)
-_SE_ACCOUNT_RE = re.compile(
-    r"(?<![\d\-.])[1-9]\d{3}(?:-\d)?(?:-|,\s*|\s+)(?P<account>\d{1,4}(?:[ \-]?\d{2,4}){1,4}(?:-\d)?)(?![\d\-])"
-)
-_NO_ACCOUNT_RE = re.compile(r"([0-9](?<![\d.].)\d{3})([. ])(\d{2})\2(\d{5})(?![\d.])")
-_NO_ACCOUNT_WORDS = ("konto", "account", "acct", "bank", "dnb", "nordea", "sparebank", "sbanken")
-
-
-def _no_account_valid(d: str) -> bool:
-    r = sum(int(c) * w for c, w in zip(d[:10], (5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True)) % 11
-    return r != 1 and (0 if r == 0 else 11 - r) == int(d[10])
-
-
-def _nordic_account(text: str, words: frozenset[str]) -> bool:
-    if words & _SE_ACCOUNT_WORDS and any(
-        7 <= sum(map(str.isdigit, m.group("account"))) <= 10 for m in _SE_ACCOUNT_RE.finditer(text)
-    ):
-        return True
-    if not any(n in w for w in words for n in _NO_ACCOUNT_WORDS):  # (and "lønnskonto", "brukskonto")
-        return False
-    return any(_no_account_valid("".join(m.group(1, 3, 4))) for m in _NO_ACCOUNT_RE.finditer(text))
-
-
 def _more_account_forms(text: str, words: frozenset[str]) -> bool:
-    if _nordic_account(text, words) or account_of_another_form(text, words, _aba_valid) or account_at_named_bank(text):
+    if nordic_account(text, words) or canadian_account(text, words):
+        return True
+    if account_of_another_form(text, words, _aba_valid) or account_at_named_bank(text):
         return True
     if not text.isascii() and (_YUCHO_RE.search(text) or _kr_account(text)):
         return True

@@ -79,9 +79,11 @@ def only_branch_codes(text: str) -> bool:
             codes.add(m.span("num"))
     if not codes:
         return False
+    # (a sort code is written as a date is, "07-04-36": after its word it is the code, not a date
+    # to leave out, or a text of sort codes alone held no number and was read as an account's)
     numbers = [
         m
         for m in _NUMBER.finditer(text)
-        if _digits(m.group()) >= _MIN_ACCOUNT_DIGITS and not _DATE.fullmatch(m.group())
+        if _digits(m.group()) >= _MIN_ACCOUNT_DIGITS and (m.span() in codes or not _DATE.fullmatch(m.group()))
     ]
     return bool(numbers) and all(m.span() in codes for m in numbers)

@@ -44,6 +44,7 @@ from engram.domain.sensitive.national_id_words import (
     russian_passport,
     script_id_value,
 )
+from engram.domain.sensitive.organisations import organisations_number, organisations_numbers_only
 from engram.domain.sensitive.prefilter import keyed
 
 # -- government ids ------------------------------------------------------------------------------
@@ -236,7 +237,7 @@ _DATE = re.compile(  # (and a month: [passport] "expires 2031-04", "renewal subm
 
 def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
     # (a company's tax number's word names no person's id beside a company: "NIF da empresa 500100144")
-    company = words & COMPANY_ID_WORDS and names_a_company(text) and not persons_tax_number(text)
+    company = words & COMPANY_ID_WORDS and company_numbers(text) and not persons_tax_number(text)
     checked = words - (COMPANY_ID_WORDS - {"инн", "inn"}) if company else words  # (ИНН's check: 12 digits, a person's)
     if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
         return True
@@ -313,8 +314,9 @@ def _id_in_a_file_name(text: str) -> bool:
 
 
 def company_numbers(text: str) -> bool:
-    """Whether the text names a company and its tax or registration numbers."""
-    return names_a_company(text)
+    """Whether the text names a company and its tax or registration numbers, or its tax
+    numbers are all a school's, a hospital's or another organisation's (organisations.py)."""
+    return names_a_company(text) or organisations_numbers_only(text)
 
 
 # Licences that are not a driving licence ("fishing license 2024-118833", "business license
@@ -373,6 +375,8 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
         return False
     if companys_form(stem, value) or not_the_ids_number(text, at, stem, value, far=regex is _ID_FAR_RE):
         return False
+    if organisations_number(text, at, stem, m.start("id"), m.end("id")):
+        return False  # "NIF da escola ...", "the hospital's EIN is ...": an organisation's, no person's
     if stem in SHORT_CAPITAL_STEMS and _another_things(text, at, m):
         return False  # "NID 1234567890 is the network interface id", "CIN ... the cinema chain's order number"
     if regex is _ID_FAR_RE and _ANOTHER_KEY_BEFORE.search(text, m.start(), m.start("id")):

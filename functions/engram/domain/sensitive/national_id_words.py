@@ -198,7 +198,7 @@ CIVIL_SHAPE = re.compile(r"\d{7,12}")
 # (and in Greeklish, by its check digit: "afm tis giagias 048291764")
 _AFM = re.compile(r"(?:αφμ|a\.?φ\.?μ\.?|(?<![\w])afm(?![\w]))[^\d\n]{0,40}?(?<![\d.])(\d{9})(?![\d.])", re.IGNORECASE)
 _RFC_PERSON = re.compile(
-    r"\bRFC\b[^\n]{0,30}?(?<![\w&])[A-ZÑ&]{4}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{2}[\dA](?!\w)"
+    r"\bRFC\b[^\n]{0,50}?(?<![\w&])(?!X[AE]XX010101000)[A-ZÑ&]{4}(\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])[A-Z\d]{2}[\dA](?!\w)"
 )
 # (Chile's RUN only in capitals: "run" is English's, "CI run 20231124-5" its number; review rv5)
 _RUT_WORD = keyed(r"\b(?:rut|(?-i:RUN))\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
@@ -291,6 +291,11 @@ def rut_valid(body: str, check: str) -> bool:
     return {11: "0", 10: "K"}.get(11 - total % 11, str(11 - total % 11)) == check.upper()
 
 
+# Mexico's tax office's generic RFCs: the one an invoice to the public at large carries, and
+# a foreigner's ("el RFC genérico XAXX010101000 es para público en general"); nobody's own.
+_GENERIC_RFCS = frozenset({"XAXX010101000", "XEXX010101000"})
+
+
 def companys_form(stem: str, value: str) -> bool:
     """A company's number of a person's id's form, after its word ``stem``: Argentina's
     CUIT of 30, 33 or 34, Mexico's RFC of three letters, an Icelandic kennitala with 40
@@ -301,6 +306,8 @@ def companys_form(stem: str, value: str) -> bool:
         return True  # "tax reference ... GB 123 4567 89", "tax_id_seller": "VAT GB 123 4567 89"
     if stem == "cuit" and len(digits) == 11 and digits[:2] in ("30", "33", "34"):
         return True  # Argentina's CUIT of a company (a person's starts 20, 23, 24 or 27)
+    if stem == "rfc" and value.strip().upper() in _GENERIC_RFCS:
+        return True  # the SAT's generic RFCs, for the public and for foreigners: printed on every such invoice
     if stem == "rfc" and re.match(r"[A-ZÑ&]{3}\d{6}", value.strip().upper()):
         return True  # Mexico's RFC of a company: three letters (a person's has four)
     if stem == "pan" and re.fullmatch(r"[A-Z]{3}[ABCFGJLT][A-Z]\d{4}[A-Z]", value.strip()):

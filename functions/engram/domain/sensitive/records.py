@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from engram.domain.sensitive.bank_account_forms import branch_code_alone
+from engram.domain.sensitive.branch_codes import only_branch_codes
 from engram.domain.sensitive.categories import BANK, GOVERNMENT_ID
 from engram.domain.sensitive.government_ids import company_numbers, id_like
 from engram.domain.sensitive.keys import RECORD_KEY_WORDS, key_rule, names_id_or_account
@@ -71,7 +72,13 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
             continue  # (a software licence's key; "RFC: ABC920315KX9", a company's RFC)
         if rule == GOVERNMENT_ID and _id_value(value) and not company_numbers(text.replace("_", " ")):
             return rule  # (tax_id_type=eu_vat tax_id_value=DE123456789 company=Acme GmbH: a company's)
-        if rule == BANK and _account_value(value) and not branch_code_alone(text, branch_key=key):
+        # (a form's "Routing: 021000021" with "Account: (attach voided cheque)": every number a branch code)
+        if (
+            rule == BANK
+            and _account_value(value)
+            and not branch_code_alone(text, branch_key=key)
+            and not only_branch_codes(text)
+        ):
             return rule  # ({"routing_number": "026627852", "account_last4": "8842"}: the bank's number)
     return None
 
