@@ -83,7 +83,11 @@ _OF_FOR = frozenset(
 _WHAT_HAPPENED = re.compile(
     r"(?:expired|expires|changed|reset|rotated|updated|locked|blocked|disabled|revoked|removed|deleted|renewed"
     r"|abgelaufen|geändert|gesperrt|zurückgesetzt|expiré|changé|réinitialisé|caducó|cambiado|expirou|alterad[ao]"
-    r"|змінив|змінила|змінено|поміняв|изменил|изменён|сменил|поменял|истёк|заблокирован|diganti|ditukar|tukar)\b",
+    r"|змінив|змінила|змінено|поміняв|изменил|изменён|сменил|поменял|истёк|заблокирован|diganti|ditukar|tukar"
+    # (expired, changed or blocked in more languages: "hasło do USOSweb wygasło", "wachtwoord van X is verlopen")
+    r"|wygasło|wygasł[ao]?|zmienione|zablokowane|vypršelo|vypršel[ao]?|verlopen|gewijzigd|geblokkeerd|scadut[ao]"
+    r"|cambiat[ao]|bloccat[ao]|vencid[ao]|venceu|caducad[ao]|expirad[ao]|bloquead[ao]|kadaluarsa|kedaluwarsa"
+    r"|vanhentunut|vanhentui|lejárt|utløpt|udløbet|upphört|doldu|hết\s+hạn|منتهي|انتهت|expiré|expirée|bloqué|bloquée)\b",
     re.IGNORECASE,
 )
 

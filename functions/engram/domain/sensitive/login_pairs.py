@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.further_values import MAIL_ADDRESS
 from engram.domain.sensitive.secret_values import credential_like, pointer
 from engram.domain.sensitive.secret_words import LOGIN_STEMS, NOT_A_VALUE
 
@@ -102,6 +103,8 @@ def _creds(text: str) -> bool:
             or _not_a_pair(m.group("user"), m.group("pw").strip(",;)(\"'"))
         ):
             continue
+        if MAIL_ADDRESS.fullmatch(pw):
+            continue  # ("E-Mail: tom@web.de" then "Passwort: (per SMS)"): an address is whose login, never its password
         if "://" in text[text.rfind(" ", 0, m.start()) + 1 : m.start() + 1]:
             continue  # the word is inside a URL ("mongodb+srv://<username>:<password>@...")
         if m.group().lower().startswith(("wi", "wlan")) and (

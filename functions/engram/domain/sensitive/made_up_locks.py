@@ -25,6 +25,10 @@ _MADE_UP_PLACES = tuple(
         r"\bin\s+the\s+(?:story|game|film|movie|book|novel|episode|show|series|level|quest|puzzle|riddle|comic|manga"
         r"|anime|cartoon|video\s*game)\b",
         r"\b(?:(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*|crosswords?)\b",
+        # (a game's own words: "the in-game password for the hidden room", "my brother spoiled it", a
+        # walkthrough, a puzzle box sold with its lock's code)
+        r"\b(?:in-?game|walkthrough|speedrun\w*|side[\s\-]?quest|spoilers?|puzzle[\s\-]box(?:es)?"
+        r"|spoil(?:ed|t)\s+(?:it|the\s+(?:game|ending|puzzle|answer|solution|code)))\b",
         r"\b(?:mystery|detective|picture|comic|children['’]?s|kids['’]?)\s+(?:book|novel|story|game)s?\b"
         r"(?!\s+(?:console|account|pass|store|card|system))",
         r"\b(?:(?:end|start|beginning)\s+of\s+(?:the\s+)?(?:level|stage|chapter)|the\s+(?:detective|villain"
@@ -45,7 +49,7 @@ _MADE_UP_PLACES = tuple(
 )
 # The lock a made-up place's code or password opens (read only where made_up_place is).
 _LOCK = re.compile(
-    r"\b(?:doors?|safes?|vaults?|padlocks?|locks?|combination|chests?|treasure|gates?|lockbox(?:es)?)\b"
+    r"\b(?:doors?|safes?|vaults?|padlocks?|locks?|combination|chests?|treasure|gates?|lockbox(?:es)?|rooms?)\b"
     r"|\b(?:cofre|cadeado|caja\s+fuerte|candado|puerta|coffre|cadenas|tresor|schloss|tür|kluis|deur|сейф|замк|замок"
     r"|двер|kasa|kilit|kapı|brankas|gembok|pintu|sejf|kłódk|drzwi|két\s+sắt|khóa|cửa)\w*"
     r"|金庫|保險箱|保险箱|密碼鎖|密码锁|宝箱|寶箱|扉|門|门|금고|자물쇠|الباب|باب|خزنة|قفل|ตู้เซฟ|กุญแจ|ประตู|ताला|तिजोरी",

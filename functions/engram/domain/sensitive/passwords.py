@@ -15,6 +15,7 @@ from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code, postal_pin_code
 from engram.domain.sensitive.password_kinds import PASSWORD_RES as _PASSWORD_RES
 from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, no_value_said, reads_code
+from engram.domain.sensitive.password_talk import described, negated, placed, quoted_value
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_settings import ticket_pass_before
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer, quoted_pointer
@@ -65,6 +66,10 @@ def _a_numeric_seed(m: re.Match[str], rest: str) -> bool:
     return m.group().lower().startswith("seed") and not _SEED_WORDS.match(rest)
 
 
+def _named_with_no_value(text: str, m: re.Match[str], rest: str) -> bool:
+    return no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()) is not None or negated(text, m)
+
+
 def _password_value(text: str, m: re.Match[str]) -> bool:
     # (what follows is read a few words on, never to the end: a long message of many
     # password words split all the rest again at each of them, 23 s at 96,000 characters)
@@ -72,12 +77,12 @@ def _password_value(text: str, m: re.Match[str]) -> bool:
     if "@" in rest:
         # (an address's dots end no clause: "das Passwort für buchhaltung@firma.de ist ...")
         rest = MAIL_ADDRESS.sub("mailbox", rest)
-    if no_value_in_code(m, rest) or FIGURATIVE_KEY.search(m.group()):
-        return False
+    if _named_with_no_value(text, m, rest):
+        return False  # (... or "oma heeft geen wachtwoord meer bij MijnGezondheid.net": there is none to give)
     rest = mentions.after_a_bare_separator(rest)  # ("password is: [TEMP_PASSWORD]": the value follows the colon)
     clause = re.split(r"[.;\n]|,\s|\s-\s", rest, maxsplit=1)[0]
     if (quoted := _QUOTED.match(rest)) is not None:
-        return not pointer(rest.split()[0] if rest.split() else rest) and not quoted_pointer(quoted.group(1))
+        return quoted_value(m, rest, quoted.group(1))
     words = clause.split()
     token = rest.split(None, 1)[0].rstrip(".") if rest.strip() else ""
     if words and "." in token and token.startswith(words[0]):
@@ -130,14 +135,9 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
         return True  # "senha do cartão 8824": a card's password is its PIN
     if _HOST.fullmatch(first):
         return False  # "password reset.example.com": a site's name, the dots no longer end the clause
-    if first in _WHERE_FIRST or (first in _ON_FIRST and separated):
-        # where it is kept ("is in 1Password", "is under the router", "ist bei Oma");
-        # "on" with no separator before it is Finnish for "is" ("salasana on ...")
-        return False
-    if first in _ADVICE_FIRST:
-        # advice, not a value ("master password: never store it anywhere"), unless one
-        # follows ("password: never changed, still Hunter2!")
-        return value_further_on(rest.split()[1:10], rest.split()[0])
+    said = _not_the_value(first, words, rest, separated=separated)
+    if said is not None:
+        return said
     if first and first not in NOT_A_VALUE and (separated or credential_like(words[0])):
         return True
     if first == "hint":
@@ -145,6 +145,28 @@ def _value_in_clause(m: re.Match[str], words: list[str], rest: str) -> bool:
     if first in {"manager", "managers", "reset", "rules", "policy", "must", "should"}:
         return False
     return value_further_on(words[1:8], words[0]) or _value_after_so(rest)
+
+
+def _not_the_value(first: str, words: list[str], rest: str, *, separated: bool) -> bool | None:
+    """What the first word after the password's word says instead of a value (None: nothing)."""
+    if first in _WHERE_FIRST or (first in _ON_FIRST and separated):
+        # where it is kept ("is in 1Password", "is under the router", "ist bei Oma");
+        # "on" with no separator before it is Finnish for "is" ("salasana on ...")
+        return False
+    second = words[1].lower() if len(words) > 1 else ""
+    if placed(first, second in _WHERE_FIRST or second in _ON_FIRST):
+        # where it is, after a verb of place ("Passwort steht auf der Unterseite der FRITZ!Box"); a
+        # value may follow a colon ("Passwort liegt unter der Tastatur: Sommer#2024")
+        return _value_after_colon(rest)
+    if separated and described(first, second):
+        # what it is made of, not itself ("is based on my birthday", "is tied to my SIM"); a value
+        # may still follow ("is based on my dog: Rex2016!")
+        return value_further_on(words[2:9], words[1])
+    if first in _ADVICE_FIRST:
+        # advice, not a value ("master password: never store it anywhere"), unless one
+        # follows ("password: never changed, still Hunter2!")
+        return value_further_on(rest.split()[1:10], rest.split()[0])
+    return None
 
 
 def _app_password(m: re.Match[str], rest: str) -> bool:

@@ -204,7 +204,12 @@ def password_before_its_word(text: str, words: frozenset[str]) -> bool:
 _WHERE_AFTER = re.compile(
     r"\s*(?:steht|stehen|liegt|liegen|klebt|hängt|staat|ligt|står|ligger|sitter|finns|findes"
     r"|(?:is|are|ist|est|está|esta|è|zit)\s+(?:on|under|in|at|behind|printed|written|auf|unter|im|sur|sous|dans"
-    r"|en|no|na|debajo|sul|sulla|sotto|nel|nella|op|onder))(?![\w])",
+    r"|en|no|na|debajo|sul|sulla|sotto|nel|nella|op|onder))(?![\w])"
+    # (or a bare place with a thing it is written on: "MarshFamily_5G — password on the sticker under the router")
+    r"|\s*(?:(?:is|are|printed|written|stuck|taped)\s+)?(?:on|under|behind|inside|in|auf|unter|sur|sous|en|na|op)\s+"
+    r"(?:the|a|an|my|our|your|der|die|dem|den|le|la|el|o|a|de)\s+(?:[\w\-]+\s+){0,2}?(?:sticker|label|card|back"
+    r"|bottom|underside|side|lid|box|router|modem|fridge|whiteboard|paper|note|receipt|agreement|contract|leaflet"
+    r"|manual|sheet|flyer|Aufkleber|Etikett|Unterseite|Rückseite|étiquette|autocollant|etiqueta|pegatina|sticker)s?\b",
     re.IGNORECASE,
 )
 _IN_GENERAL = re.compile(r"\b(?:most|commonest|common|popular|worst|weakest|typical|example|famous)\b", re.IGNORECASE)

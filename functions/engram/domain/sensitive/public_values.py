@@ -22,13 +22,16 @@ from collections.abc import Callable
 
 _PUBLIC_KEY_NAMED = re.compile(
     r"(?<![\w])(?:public[\s_\-]?key|pub[\s_\-]?key|clave\s+p[úu]blica|chave\s+p[úu]blica|cl[ée]\s+publique"
-    r"|[öo]ffentliche[rn]?\s+schl[üu]ssel|chiave\s+pubblica|publieke\s+sleutel|klucz\s+publiczny)(?![\w])"
-    r"(?P<gap>[^\n.;:=\",]{0,60}?)(?:\s(?:is|es|est|ist|é|è|jest)\s|:|=)\s*[\"'“]?"
+    r"|[öo]ffentliche[rn]?\s+schl[üu]ssel|chiave\s+pubblica|publieke\s+sleutel|klucz\s+publiczny"
+    # (an app's public client id, as OAuth calls it: "API key (the public client id) 8a7b...")
+    r"|public\s+(?:client|app|application)\s+(?:id|identifier|key))(?![\w])"
+    r"(?P<gap>[^\n.;:=\",]{0,60}?)(?:\s(?:is|es|est|ist|é|è|jest)\s|:|=|\)\s)\s*[\"'“]?"
     r"(?P<value>[A-Za-z0-9+/_\-]{20,}={0,2})",
     re.IGNORECASE,
 )
 _PRIVATE = re.compile(r"private|priv[ée]e?|privad|privat|secret|segred|geheim|signing", re.IGNORECASE)
-_EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[1-9A-HJ-NP-Za-km-z]{100,112}")
+# (as written by hand or cut, shorter than the 111 characters of a whole one: its prefix says what it is)
+_EXTENDED_PUBLIC_KEY = re.compile(r"[xyzt]pub[0-9A-Za-z]{60,112}")
 _ADDRESS_WORD = re.compile(
     r"(?<![\w])(?:address|addr|wallet\s+address|endere[çc]o|direcci[óo]n|adresse|indirizzo|adres|adresa"
     r"|trc-?20|erc-?20|bep-?20|usdt|tron|solana|sol|phantom|receiving|receive|deposit)(?![\w])",
@@ -42,6 +45,41 @@ _TWILIO_SID = re.compile(r"(?:MG|PN|SM|MM|CA|RE|CF|IS|VA|WS|WK|TR|QU|CH|CR|HX|PK
 _PUBLIC = "publickey"
 _LONG = 20
 _LONG_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}")
+
+
+# Shared to be found by design: a Steam trade offer's link (Steam shows it to be posted, its token
+# only lets others send offers) and a game's friend code ("Pokémon GO friend code 4829 1037 5561",
+# "Switch friend code SW-1234-5678-9012", "Freundescode", "código de amigo", "code ami").
+_TRADE_LINK = re.compile(r"steamcommunity\.com/tradeoffer/new/?\?partner=\d+&(?:amp;)?token=[\w\-]+")
+_FRIEND_CODE = re.compile(
+    r"(?<![\w])(?:friend[\s\-]?code|freundes[\s\-]?code|c[óo]digo\s+de\s+amig[oa]|code\s+(?:d['’])?ami[e]?"
+    r"|codice\s+amico|vriendcode|フレンドコード)\s*(?:is\s+|ist\s+|es\s+|est\s+|é\s+|:\s*|-\s*|：\s*)?"
+    r"(?P<value>(?:SW-)?\d{4}(?:[\s\-]?\d{4}){2})(?![\d\-])",
+    re.IGNORECASE,
+)
+
+
+_FRIEND_WORDS = (
+    "friend",
+    "freund",
+    "amig",
+    "code ami",
+    "code d'ami",
+    "code d’ami",
+    "codice amico",
+    "vriendcode",
+    "フレンド",
+)
+
+
+def mask_shared_codes(text: str) -> str:
+    """A trade offer's link and a friend code masked: public by design."""
+    if "tradeoffer" in text:
+        text = _TRADE_LINK.sub("tradelink", text)
+    lowered = text.lower()
+    if any(w in lowered for w in _FRIEND_WORDS):
+        text = _FRIEND_CODE.sub(lambda m: m.group()[: m.start("value") - m.start()] + "publiccode", text)
+    return text
 
 
 def mask_public_values(text: str, is_credential: Callable[[str], bool]) -> str:
@@ -64,7 +102,7 @@ def mask_public_values(text: str, is_credential: Callable[[str], bool]) -> str:
 
 _PUBLIC_NAMES = (
     *("public key", "public_key", "public-key", "publickey", "pubkey", "pub key", "pub_key", "pública", "publica"),
-    *("publique", "pubblica", "publieke", "publiczny", "ffentliche"),
+    *("publique", "pubblica", "publieke", "publiczny", "ffentliche", "public client", "public app"),
 )
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from engram.domain.sensitive.dead_values import without_dead_values
 from engram.domain.sensitive.prefilter import keyed
-from engram.domain.sensitive.public_values import mask_public_values, mask_references
+from engram.domain.sensitive.public_values import mask_public_values, mask_references, mask_shared_codes
 from engram.domain.sensitive.secret_settings import secret_setting
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
 
@@ -132,7 +132,9 @@ def public_or_sealed(text: str) -> str:
         text = _SEALED_RE.sub(" ", _CIPHERTEXT_RE.sub(" ", text))
     if "EXAMPLE" in text:
         text = _DOCUMENTED_EXAMPLE_RE.sub("<example>", text)  # (a placeholder to every rule)
-    text = mask_references(without_dead_values(text))  # ("old code 0052 won't work anymore": opens nothing now)
+    text = mask_shared_codes(
+        mask_references(without_dead_values(text))
+    )  # ("old code 0052 won't work anymore": opens nothing now)
     return mask_public_values(text, lambda value: _TOKEN_RE.search(value) is not None)
 
 

@@ -8,7 +8,7 @@ import re
 # Values in such a line that hold no secret: references, placeholders, empties.
 PLACEHOLDER = re.compile(
     r"^(?:\$|<|\{|%|\[|\(|\*+$|x+$|\.\.\.|none$|null$|true$|false$|env\b|os\.environ|os\.getenv|process\.env"
-    r"|getenv|your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
+    r"|getenv|(?:[a-z]{2,5}[_\-])?your[_\-]|redacted\b|hidden\b|replace[_\-]?me|change[_\-]?me|todo\b|tbd\b|\"<"
     r"|(?:api[_\-]?)?key[_\-]?here\b"
     # a word that says what the value is, not the value ('API_KEY = "hardcoded"')
     r"|(?:hardcoded|hard-coded|placeholder|dummy|not[_\-\s]?set|unset|fake|hashed)[\"']?$"
@@ -178,6 +178,17 @@ def _names_where_or_whom(words: list[str]) -> bool:
     if lead in _SAME_LEAD and any(w.lower() in _BEFORE for w in rest):
         return True
     return any(_KEPT_AT.fullmatch(w) or w in ("IT", "HR") for w in rest)
+
+
+# A reason quoted after the word, not a value: 'asked for my password "to add me to their team"',
+# "wanted the PIN 'so they can verify you'" (words of a sentence, a purpose's word first).
+_PURPOSE_LEAD = frozenset(["to", "so", "because", "for", "um", "pour", "para", "per", "damit", "afin"])
+
+
+def quoted_reason(value: str) -> bool:
+    """A quoted purpose of four words or more (read only where no copula gives it as the value)."""
+    words = value.strip().split()
+    return len(words) >= 4 and words[0].lower() in _PURPOSE_LEAD and all(w.strip(".,;:!?'’").isalpha() for w in words)
 
 
 def quoted_pointer(value: str) -> bool:
