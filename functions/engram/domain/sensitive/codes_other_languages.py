@@ -53,6 +53,9 @@ _STRONG_LATIN = (
     r"|de\s+acceso|de\s+entrada|del\s+portal|de\s+la\s+puerta)|code\s+(?:de\s+(?:ma|la|sa|ta|ta)\s+)?carte(?:\s+bleue)?"
     r"|(?:tan|blik)[\s\-]?(?:code|kod)|t[üu]rcode|torcode|deurcode|portkod\w*|portkode\w*|d[øo]rkode\w*|ovikoodi\w*|porttikoodi\w*"
     r"|kod\s+dost[eę]pu|k[óo]d\s+(?:k\s+)?(?:odemknut[íi]|zabezpe[čc]en[íi])|codul\s+(?:pin|de\s+acces|de\s+securitate)"
+    # a parental control's code or PIN, which unlocks what the children may not watch or buy
+    r"|code\s+parental|(?:parental|eltern)(?:\s+control)?[\s\-]?(?:code|pin)|jugendschutz[\s\-]?(?:pin|code)"
+    r"|c[óo]digo\s+(?:parental|de\s+control\s+parental)|codice\s+(?:parental\w*|genitori)|pin\s+parental"
 )
 # The same in scripts written with other letters; no word boundaries (Thai and Chinese run
 # words together, Hebrew and Arabic join "the" and "of" to the word).
@@ -61,7 +64,7 @@ _STRONG_SCRIPT = (
     r"|(?:رمز|كود)\s*(?:ال)?(?:بطاقة|صراف|تحقق|تفعيل)|کد\s*(?:تایید|تأیید|یکبار)"
     r"|(?<![\u0600-\u06ff])(?:پین|ایم\s*پن|پن)(?![\u0600-\u06ff])"
     r"|पिन|পিন|ፒን|პინი?|(?<![ァ-ヴー])ピン(?![ァ-ヴー])|핀\s*번호|暗証番号|비밀번호|비번|恢复码|备用码|備用碼|復元コード|バックアップコード"
-    r"|ワンタイムパスワード|认证码|認証コード|รหัส\s*(?:ATM|เอทีเอ็ม|บัตร|ประตู|ผ่าน|ล็อค|OTP|pin|ตู้เซฟ)"
+    r"|ワンタイムパスワード|认证码|認証コード|取件码|取件碼|取货码|取貨碼|提货码|开箱码|開箱碼|รหัส\s*(?:ATM|เอทีเอ็ม|บัตร|ประตู|ผ่าน|ล็อค|OTP|pin|ตู้เซฟ)"
     r"|លេខកូដ|លេខសម្ងាត់|ලේඛ\s*අංකය|පින්|பின்|పిన్"
 )
 # Words for "code" that need the thing the code opens close by.
@@ -79,7 +82,7 @@ _THING = (
     r"|citofon|domofon|interphone|intercom|gegensprech|portero|porteiro|interfone|двер|подъезд|під['’]?їзд|калитк|хвіртк"
     r"|ворот|брам|сейф|замк|замок|домофон|вхід|входн|θυρ|πόρτ|εξώπορτ|καγκελόπορτ|tresor|coffre|cofre|caja\s+fuerte"
     r"|cassaforte|kluis|sejf|sef(?:a|u|om)?(?![\w])|kasa(?:s[ıi]n[ıi]n|y[ıi]|da)?|kassask[åa]p|kassaskap|kassaskab|kassakaappi|trezor|páncél"
-    r"|garag|garaz|garaż|garasj|autotalli|skrytk|locker|schlie[ßs]fach|casier|taquilla|armadietto|kast(?:je)?"
+    r"|garag|garaz|garaż|garasj|autotalli|ov(?:i|en|ea|elle|essa)(?![\w])|[^\W\d_]+slot(?![\w])|pakket(?:kluis|box|automaat)|skrytk|locker|schlie[ßs]fach|casier|taquilla|armadietto|kast(?:je)?"
     r"|dur[ųu]|durys|vart[ųuai]\w*|v[āa]rt\w*|durv\w*|uks\w*|v[äa]rav\w*|врат\w*|signalizacij\w*|seif\w*"
     r"|դուռ|դռան|immeuble|b[âa]timent|r[ée]sidence|geb[äa]ude|edificio|pr[ée]dio|palazz|budyn|парадн|parking|parkhaus|garaje"
     r"|barrera|schranke|tiefgarage|aparcamiento|estacionamento|parcheggio|cadenas|candado|cadeado|lucchett|vorh[äa]ngeschloss|schloss|zahlenschloss|hangslot|fietsslot|cijferslot|k[łl][óo]dk|lås|zámek|z[áa]mk"

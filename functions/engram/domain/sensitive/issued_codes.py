@@ -47,9 +47,10 @@ _HARDWARE = re.compile(
 
 
 # A number typed on a keypad, ended by its "*" or "#", a few words after a code's word: a lock's
-# code whatever the lock is called ("the comms room code 1937*", "code for the bike store 4410#").
+# code whatever the lock is called ("the comms room code 1937*", "code for the bike store 4410#",
+# "door keypad 3317*").
 _KEYPAD_VALUE = keyed(
-    r"(?<![\w])(?:codes?|pin|combo|combination|keycode|passcode)(?![\w])[^.\n;!?]{0,40}?(?<![\w*#+])"
+    r"(?<![\w])(?:codes?|pin|combo|combination|keycode|passcode|key\s?pad)(?![\w])[^.\n;!?]{0,40}?(?<![\w*#+])"
     r"(?P<value>\d{4,8}[#*])(?![\w#*])",
     re.IGNORECASE,
 )

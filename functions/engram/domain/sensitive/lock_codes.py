@@ -135,7 +135,19 @@ def _lock_code(text: str) -> bool:
         for m in (*_locked(text), *cjk)
     ):
         return True
-    return _PIN_WORD.search(text) is not None and any(not _not_a_code(m) for m in _PIN_NEAR_RE.finditer(text))
+    if _PIN_WORD.search(text) is not None and any(not _not_a_code(m) for m in _PIN_NEAR_RE.finditer(text)):
+        return True
+    return any(set(m.group("value")) - {"0", " ", "-"} for m in _FAR_COMBINATION_RE.finditer(text))
+
+
+# A combination said after a longer description of what it opens than _LOCKED allows ("the
+# combination to the music room cabinet with the rented violins is 5-20-35"): a dial's two or
+# three numbers of one or two digits, dashed, after "is" (not "a combination of two teams").
+_FAR_COMBINATION_RE = keyed(
+    r"(?<![\w])(?:combination|combo|kombination|combinaison|combinaci[óo]n|combina[çc][ãa]o|combinazione)(?![\w])"
+    r"(?!\s+(?:of|de|di|aus|van|från)\s)[^.\n!?;:]{0,90}?\s(?:is|was|ist|est|es|é|è)\s+(?P<value>\d{1,2}(?:\s?[\-–]\s?\d{1,2}){2,3})(?![\w/:\-]|[.,]\d)",
+    re.IGNORECASE,
+)
 
 
 # The first word of every phrase of _LOCKED: the phrase is tried only where one of them is.

@@ -90,6 +90,9 @@ _BITLOCKER_KEY = re.compile(r"(?<![\d\-])\d{6}(?:-\d{6}){7}(?![\d\-])")
 # the little words a sentence needs (word lists for phrases hold none).
 _PHRASE_NAME = re.compile(
     r"\b(?:recovery|seed|backup|secret|mnemonic|wallet)\s+(?:phrase|words|sentence)\b|\bmnemonic\b"
+    # the words counted as a wallet gives them, the wallet named ("the 12 words for Frank's wallet")
+    r"|\b(?:12|18|24|twelve|eighteen|twenty[\s\-]four)\s+words\b(?=[^\n]{0,60}?\b(?:wallet|ledger|trezor|metamask"
+    r"|electrum|exodus|phantom|bitcoin|btc|eth|crypto|coins?|keepkey|coldcard|tangem)\b)"
     # a bare "seed" beside a wallet's word ("seed for the old ledger (DONT LOSE): ..."; not a
     # gardener's "seed" and twelve plants)
     r"|\bseed\b(?=[^\n]{0,60}?\b(?:ledger|trezor|wallet|metamask|electrum|exodus|phantom|keystone|bitcoin|btc|eth"
@@ -249,7 +252,7 @@ _MAKER = (
     r"|(?:microsoft|google|authy|duo|okta|aegis)\s+authenticator|authenticator(?:\s+app)?|secure\s?key|digipass"
     r"|securid|rsa\s+token|eenmalige|engangskode\w*|engångskod\w*|einmal(?:code|passwort|kennwort)"
     r"|(?:code|mot\s+de\s+passe)\s+[àa]\s+usage\s+unique|(?:c[óo]digo|clave)\s+de\s+un\s+solo\s+uso|codice\s+monouso"
-    r"|jednorazow\w+|kod\s+jednorazowy|kertak[äa]ytt[öo]inen|mitid|bankid"
+    r"|jednorazow\w+|kod\s+jednorazowy|kertak[äa]ytt[öo]inen|mitid|bankid|itsme|стим\s*гард|steam\s*гард"
     # a bank's card reader that signs a login or a payment (chipTAN, PINsentry)
     r"|card\s+reader|kartenleser|lecteur\s+de\s+carte|pin\s?sentry"
 )
@@ -274,7 +277,7 @@ _MAKER_WORDS = frozenset(
         *("secure", "securekey", "digipass", "securid", "rsa", "eenmalige", "einmalcode", "einmalpasswort"),
         *("einmalkennwort", "usage", "uso", "monouso", "jednorazowy", "jednorazowe", "jednorazowa"),
         *("jednorazowego", "mitid", "bankid", "kertakäyttöinen", "kertakayttoinen", "reader", "kartenleser"),
-        *("lecteur", "pinsentry", "sentry"),
+        *("lecteur", "pinsentry", "sentry", "itsme", "стим", "гард", "стимгард"),
     ]
 )
 

@@ -275,9 +275,18 @@ _PLACE_THEN_COPULA = re.compile(
 )
 
 
+# A code word agreed with a service, said to prove who calls (a home alarm's or an emergency
+# call centre's "Codewort", a bank's "code word"): quoted after it, the word is the secret.
+_AGREED_WORD = re.compile(
+    r"(?<![\w])(?:code[\s\-]?words?|codewort\w*|kennwort\w*|kodeord\w*|kodord\w*|mot[\s\-]code|palabra\s+clave"
+    r"|parola\s+d['’]ordine|wachtwoord|has[łl]o\s+(?:s[łl]owne|do\s+centrali)|кодов\w+\s+слов\w*)(?![\w])",
+    re.IGNORECASE,
+)
+
+
 def quoted_password(text: str) -> bool:
     """A quoted value after a password word of any language, a copula or a dash between."""
-    regexes = [_ANY_PASSWORD_WORD, _LATIN_RE] + ([_SCRIPT_RE] if not text.isascii() else [])
+    regexes = [_ANY_PASSWORD_WORD, _LATIN_RE, _AGREED_WORD] + ([_SCRIPT_RE] if not text.isascii() else [])
     for regex in regexes:
         for m in regex.finditer(text):
             q = _QUOTED_AFTER.match(text, m.end())

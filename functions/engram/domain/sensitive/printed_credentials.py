@@ -60,6 +60,7 @@ _NOT_A_KEY = re.compile(
 _KEY_REACH = 60
 _UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 _DISTINCT = 6
+_API = re.compile(r"(?<![^\W\d_])(?:api|апи)(?![^\W\d_])", re.IGNORECASE)
 # The first words of the Latin and Cyrillic key words: the rule runs where one of them is.
 _KEY_STEMS = ("ключ", "клю", "klucz", "cl", "chiav", "llave", "chave", "schl", "api", "sleutel", "nyckel", "nøgle")
 _KEY_STEMS_MORE = ("nogle", "nøkkel", "nokkel", "avain", "anahtar", "kulcs", "klíč", "klic", "cheie", "κλειδ")
@@ -87,8 +88,10 @@ def _key_in_other_language(text: str) -> bool:
         if value is None or _NOT_A_KEY.search(text, max(0, m.start() - 30), m.end() + value.start()):
             continue
         found = value.group()
-        if _UUID.fullmatch(found) or len(set(found)) < _DISTINCT or pointer(found):
-            continue  # (a UUID names a thing; "test_0000000000000000" is a test key's placeholder)
+        if _UUID.fullmatch(found) and not _API.search(text, max(0, m.start() - 12), m.end() + value.start()):
+            continue  # (a UUID names a thing, unless an API's key: "ключ API Ozon Seller: 7c2a9f40-...")
+        if len(set(found)) < _DISTINCT or pointer(found):
+            continue  # ("test_0000000000000000" is a test key's placeholder)
         if sum(c.isdigit() for c in found) >= 3:
             return True
     return False

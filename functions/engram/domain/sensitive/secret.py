@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.access_codes import access_code
 from engram.domain.sensitive.call_turns import code_in_the_next_turn
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
@@ -20,11 +21,13 @@ from engram.domain.sensitive.credential_pairs import (
 from engram.domain.sensitive.dead_words import STOPPED
 from engram.domain.sensitive.device_configs import device_secret
 from engram.domain.sensitive.exports import exported_line, exported_password, listed_codes
+from engram.domain.sensitive.gift_cards import gift_card_code
 from engram.domain.sensitive.issued_codes import issued_code
 from engram.domain.sensitive.licence_keys import licence_key
 from engram.domain.sensitive.lock_codes import lock_code
 from engram.domain.sensitive.login_pairs import ADMIN_STEMS, named_pair
 from engram.domain.sensitive.made_up_locks import made_up_lock, made_up_place
+from engram.domain.sensitive.narrated_logins import narrated_login
 from engram.domain.sensitive.one_time_codes import copied_key, named_one_time_code, one_time_code, service_code
 from engram.domain.sensitive.passwords import keeper_master, keyword_rules
 from engram.domain.sensitive.passwords_other_languages import (
@@ -32,6 +35,7 @@ from engram.domain.sensitive.passwords_other_languages import (
     password_in_other_language,
     quoted_password,
 )
+from engram.domain.sensitive.printed_codes import printed_code
 from engram.domain.sensitive.printed_credentials import printed_credential
 from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret_formats import providers_credential, public_or_sealed, shaped_like_a_secret
@@ -129,11 +133,11 @@ def _by_its_shape_or_lock(text: str, digits: int) -> bool:
     """A secret in a provider's format or a setting, a CJK password, a lock's, a licence's or an issued code."""
     if shaped_like_a_secret(text) or cjk_password(text) or (digits >= 3 and lock_code(text)):
         return True
-    if digits >= 1 and licence_key(text):
-        return True  # (a licence's or an activation key: a bearer credential, by policy)
+    if digits >= 1 and (licence_key(text) or gift_card_code(text)):
+        return True  # (a licence's or an activation key, a gift card's code: bearer credentials, by policy)
     if device_secret(text):
         return True  # (an SNMP community, a PSK in a device's configuration, a value shown in clear)
-    return digits >= 1 and issued_code(text)
+    return digits >= 1 and (issued_code(text) or access_code(text))
 
 
 _SET_FOR_WORDS = frozenset(["what", "with"])
@@ -153,6 +157,8 @@ def _known_by_its_look(text: str, words: frozenset[str]) -> bool:
     the word, or said to be what someone set for an account."""
     if user_password_pair(text) or password_in_brackets(text) or _said_of_an_account(text, words):
         return True
+    if narrated_login(text):
+        return True  # ("log in as m.okafor@mailbox.org with Lagos-Harbour-72": a login told as it went)
     if "\n" in text and ("," in text or "|" in text) and exported_password(text):
         return True  # (a password manager's CSV export, a table of passwords or of door codes)
     if "\n" in text and listed_codes(text):
@@ -181,6 +187,8 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
     if digits >= 2 and named_one_time_code(text, words):  # (Steam Guard's codes hold two digits)
         return True
     if digits >= 3 and sent_code(text, words):  # (by the way it came or what it is for)
+        return True
+    if digits >= 4 and printed_code(text):  # ("A Jófogás kódod: 720 315": the shape its message prints)
         return True
     if digits >= 4 and code_in_the_next_turn(text, words):  # (asked for by an agent, said by the customer)
         return True

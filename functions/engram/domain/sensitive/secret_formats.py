@@ -32,6 +32,9 @@ _TOKEN_RE = re.compile(
     r"|\bxox[abposre]-[A-Za-z0-9\-]{10,}|\bxapp-\d-[A-Za-z0-9\-]{10,}"  # Slack
     r"|hooks\.slack\.com/services/T\w+/B\w+/\w+|discord(?:app)?\.com/api/webhooks/\d+/[\w\-]+"  # webhooks
     r"|\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{16,}"  # Stripe (pk_ keys are public)
+    # any provider's live key named as Stripe's are ("shippo_live_...", restream's "re_live_..."; Stripe's
+    # publishable pk_live_ is masked as public first), and Klaviyo's private key ("pk_" and hex, no "live")
+    r"|\b[a-z]{2,12}_live_[A-Za-z0-9]{16,}|\bpk_[0-9a-f]{30,40}\b"
     r"|\bsk-(?:proj-|svcacct-|admin-|ant-(?:api|admin)\d\d-)?[A-Za-z0-9_\-]{20,}"  # OpenAI, Anthropic
     r"|\bAIza[0-9A-Za-z_\-]{35}|\bya29\.[0-9A-Za-z_\-]{15,}"  # Google API key, OAuth access token
     r"|\bGOCSPX-[A-Za-z0-9_\-]{20,}|\b1//0[A-Za-z0-9_\-]{30,}"  # Google OAuth client secret, refresh token

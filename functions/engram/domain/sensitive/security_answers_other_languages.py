@@ -38,6 +38,15 @@ _QUOTED_ANSWER = re.compile(
 )
 
 
+# The same after French "c'est", with the account named between ("la réponse à ma question
+# secrète sur le compte Campus France c'est « Tintin »"): read only when the answer is named
+# before the question ("la question secrète ... c'est « personnage préféré »" gives the question).
+_QUOTED_ANSWER_CEST = re.compile(
+    r"[^\n\"“«„「『]{0,50}?(?<![\w])c['’]est\s*[\"“«„「『](?P<value>[^\"”»“」』\n]{2,40})[\"”»“」』]", re.IGNORECASE
+)
+_ANSWER_NAMED = re.compile(r"r[ée]ponse", re.IGNORECASE)
+
+
 # First words that say there is no answer here ("je ne sais plus", "не помню", "weiß ich nicht").
 _NOT_AN_ANSWER = frozenset(
     [
@@ -84,6 +93,8 @@ def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
         end = len(text) if line_end == -1 else line_end
         line = text[q.end() : end if after is None else min(end, after.start())]
         m = _ANSWER.search(line) or _QUOTED_ANSWER.match(line)
+        if m is None and _ANSWER_NAMED.search(text, max(0, q.start() - 20), q.end()):
+            m = _QUOTED_ANSWER_CEST.match(line)
         if m is None:
             continue
         value = m.group("value").strip(" .,!?")
