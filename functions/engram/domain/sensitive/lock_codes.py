@@ -38,9 +38,11 @@ _LOCKED = (
     r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|shed|trunk|u|fridge|freezer|cabinet"
     r"|cupboard|drawer|medicine|drug|dispensary|briefcase|gun|tool\s?box|window|filing)[\s\-]?lock"
 )
+# (a word of them must be a word: "customer 88213", "engineer 4471", "photo 2281" end in one;
+# "enter" and "type" say the digits are keyed in: "Kiosk unlock: hold the logo 5s, enter 271828")
 _LOCK_SEP = (
-    r"(?::|=|–|—|(?-i:(?<![A-Z]))-|,?\s*it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit|är|er|é|es|est"
-    r"|c['’]est|je|to|with|opens\s+with|on)"
+    r"(?::|=|–|—|(?-i:(?<![A-Z]))-|,?\s*(?<![\w])(?:it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit"
+    r"|är|er|é|es|est|c['’]est|je|to|with|opens\s+with|on|enter|type|key\s+in|punch\s+in))"
 )
 _LOCK_CODE_RE = re.compile(
     r"(?<![\w])(?:" + _LOCKED + r")(?![\w])[^.\n!?;]{0,40}?"

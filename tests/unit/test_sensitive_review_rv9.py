@@ -1,0 +1,49 @@
+"""Review of session 12 (rv9): look-alikes that main refused, written as field workers, clubs,
+shared houses, logs and scanned papers put them in an assistant's memory, each seen red on
+main before its fix, and the values of the same kind that must stay found."""
+
+from __future__ import annotations
+
+import pytest
+from engram.domain.sensitive import find_by_rules
+
+
+# 1. A lock's word, then "is" in one of its languages ("er", "to", "on", "es") before the digits:
+# the word was matched inside another word, so a customer's, an order's or an engineer's number
+# near a door, a gate or an alarm was its code.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Garage door repaired for customer 88213, invoice to follow",
+        "Gym locker combo lock broke again, they gave me locker 118 instead",
+        "alarm went off at 3am again, the engineer 4471 is coming Monday",
+        "Ring the buzzer for the porter 118 if nobody answers",
+        "padlock cutter from the hire shop, order 88213",
+        "gate sensor swapped, see photo 2281 in the album",
+        "grandma's complex has a gate with a callbox, dial 014 to reach her unit",
+    ],
+)
+def test_a_number_after_a_word_ending_like_is_is_no_lock_code(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "door code is 4471",
+        "safe is 28-04-61",
+        "combo lock: 3-9-0-6",
+        "bike lock 3-9-0-6",
+        "the gate code is 5581#",
+        "garage er 4471",
+        "Tür ist 4471",
+        "la puerta es 2580",
+        "the shed lock, it's 1942",
+        "safe was 2207",
+        "padlock set to 2207",
+        "Kiosk unlock: hold the logo 5s, enter 271828",
+    ],
+)
+def test_a_lock_code_stays_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"
