@@ -47,3 +47,39 @@ def test_a_number_after_a_word_ending_like_is_is_no_lock_code(text: str) -> None
 def test_a_lock_code_stays_found(text: str) -> None:
     found = find_by_rules(text)
     assert found is not None and found.rule == "secret"
+
+
+# 2. A code's word, then the last digits of the phone or the card it went to or belongs to
+# ("sent to your phone ending 2281", "the PIN for the card ending in 4471"): those digits say
+# which phone or card, and are no code. In the languages that say it with a word before the
+# digits, and Turkish, which says it after them.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Verification code sent to your phone ending 2281. It expires in 10 minutes.",
+        "We sent a verification code to the number ending in 4471",
+        "Enter the PIN for the card ending 4471",
+        "the PIN for my card ending in 4471 is in my head, not here",
+        "security code sent to the mobile that ends with 2281",
+        "Kode verifikasi dikirim ke nomor berakhiran 2281",
+        "Doğrulama kodu 2281 ile biten numaraya gönderildi",
+        "PIN do cartão final 4471 fica comigo, não anoto",
+    ],
+)
+def test_the_last_digits_of_a_phone_or_card_are_no_code(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Verification code sent to your phone ending 2281: 604913",
+        "passcode for the card ending in 4471 is 0917",
+        "PIN 4471",
+        "Kode verifikasi 604913",
+        "Doğrulama kodu 604913",
+    ],
+)
+def test_a_code_beside_the_last_digits_stays_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"

@@ -9,7 +9,7 @@ from engram.domain.sensitive.categories import word_spans
 from engram.domain.sensitive.cjk_passwords import CJK_COUNTER
 from engram.domain.sensitive.codes_other_languages import not_a_secret_near
 from engram.domain.sensitive.made_up_locks import made_up_place
-from engram.domain.sensitive.named_codes import BOARD, a_key_size_after, postal_pin_code
+from engram.domain.sensitive.named_codes import BOARD, LAST_DIGITS, a_key_size_after, postal_pin_code
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_words import FILED_AS
 
@@ -250,6 +250,8 @@ def _not_a_code(m: re.Match[str]) -> bool:
     ('"PIN 4471" in the datasheet is the connector pin number on the PCB')."""
     if _GAP_NOT_A_CODE.search(m.group("gap")) is not None or postal_pin_code(m.string, m.group("value")):
         return True
+    if LAST_DIGITS.search(m.group("gap")) or _LAST_DIGITS_AFTER.match(m.string, m.end()):
+        return True  # a phone's or a card's last digits: "nomor berakhiran 2281", "2281 ile biten numara"
     if _SET_IN_A_YEAR.search(m.group("gap")) and _YEAR.fullmatch(m.group("value")):
         return True  # "passcode set 2023": when it was set
     if m.group().lower().startswith("host") and a_key_size_after(m.string, m.end()):
@@ -275,6 +277,8 @@ def _another_number(m: re.Match[str]) -> bool:
     return _ANOTHER_NUMBER.search(said) is not None or _YEAR_AFTER.match(m.string, m.end("value")) is not None
 
 
+# Turkish says "ending in" after the digits: "2281 ile biten numaraya".
+_LAST_DIGITS_AFTER = re.compile(r"\s+ile\s+(?:biten|bitiyor|sona\s+eren)\b", re.IGNORECASE)
 _TIME = re.compile(r"(?:[01]?\d|2[0-3])[0-5]\d")
 _SET_IN_A_YEAR = re.compile(r"\b(?:set|created|issued|chosen|opened|registered)\s*$", re.IGNORECASE)
 _YEAR = re.compile(r"(?:19|20)\d\d")

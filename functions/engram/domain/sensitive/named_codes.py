@@ -27,6 +27,7 @@ def named_code(text: str) -> bool:
     return any(
         not _postal_pin(text, m)
         and not OTHER_CODE.search(text, max(0, m.start() - 24), m.start())
+        and not LAST_DIGITS.search(text, m.start(), m.start("value"))
         and not _payment_authorisation(text, m)
         and not (m.group()[:3].lower() == "pin" and BOARD.search(text))
         for m in _CODE_RE.finditer(text)
@@ -48,6 +49,17 @@ _PAYMENT_NOTE = re.compile(
 
 def _payment_authorisation(text: str, m: re.Match[str]) -> bool:
     return _AUTH_CODE.match(m.group()) is not None and _PAYMENT_NOTE.search(text) is not None
+
+
+# The last digits of the phone a code was sent to or of the card a PIN is for, said as such
+# ("sent to your phone ending 2281", "the card ending in 4471", "cartão final 4471", "nomor
+# berakhiran 2281"): they say which phone or card; the code, if any, comes after them.
+LAST_DIGITS = re.compile(
+    r"(?<![\w])(?:ending|ends|last\s+(?:4|four)(?:\s+digits)?|terminad[oa]|terminando|final|se\s+terminant|finissant"
+    r"|endung|endet|endend|eindigend|eindigt|slutar|ender|päättyvä|заканчивающ\w*|оканчивающ\w*|kończąc\w*|končící"
+    r"|berakhiran|berakhir|đuôi|nagtatapos)(?:\s+(?:in|with|en|em|par|auf|mit|op|på|на|się\s+na|dengan|sa))?\s*:?\s*$",
+    re.IGNORECASE,
+)
 
 
 # A chip's or a board's pins, named as the thing they are on ('"PIN 4471" in the datasheet is
