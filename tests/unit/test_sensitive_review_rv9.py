@@ -83,3 +83,38 @@ def test_the_last_digits_of_a_phone_or_card_are_no_code(text: str) -> None:
 def test_a_code_beside_the_last_digits_stays_found(text: str) -> None:
     found = find_by_rules(text)
     assert found is not None and found.rule == "secret"
+
+
+# 3. A locker's, a flat's or a house's number, then the code's word and the way the code will
+# come ("Your parcel is in locker 4471, code sent by SMS"): the number says where; the code is
+# in the message, not in the text.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "InPost: paczka czeka w paczkomacie WAW118M, kod odbioru w aplikacji",
+        "Your parcel is in locker 4471, code sent by SMS",
+        "flat 4B at no. 2281, code sent by WhatsApp the day before",
+        "Colis au casier 4471, code envoyé par SMS",
+        "Pacco nel locker 2281, codice di ritiro nell'app",
+        "Pakket in kluis 4471, ophaalcode staat in de app",
+        "we're in cabin 2281, the code comes by text on the day",
+    ],
+)
+def test_a_places_number_before_a_code_that_will_come_is_no_code(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Parcel code 582913 sent by SMS",
+        "448120 is your code, sent by SMS",
+        "551 204 — o código do SMS",
+        "locker 14: code from the SMS is 582913",
+        "kod odbioru z SMS: 582913",
+        "kod odbioru z paczkomatu 638 204 — możesz odebrać paczkę z InPostu przy Biedronce?",
+    ],
+)
+def test_a_code_that_came_stays_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"

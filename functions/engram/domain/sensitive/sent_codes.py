@@ -86,11 +86,20 @@ _VALUE = re.compile(
 _BEFORE_NOT_A_CODE = re.compile(
     r"(?:(?<![\w])(?:at|um|à|às|a\s+las|alle|om|since|seit|depuis|desde|v|version|versão|versión|build|in|after"
     r"|nach|après|después|depois|dopo|to|no|nr|n°|tel|phone|telefone|teléfono|number|nummer|numéro|número"
-    r"|pr|issue|line|section|page|room|ext)\s*|[+#№])$",
+    r"|pr|issue|line|section|page|room|ext|(?:no|nr|n°)\.)\s*|[+#№])$",
+    re.IGNORECASE,
+)
+# A place's number before the code's word: where the parcel or the guest is, the code coming
+# apart ("Your parcel is in locker 4471, code sent by SMS", "paczkomacie WAW118M, kod odbioru w
+# aplikacji"). (After the code's word it may be the code: "kod odbioru z paczkomatu 638 204".)
+_PLACE_BEFORE = re.compile(
+    r"(?<![\w])(?:locker|casier|kluis|schlie(?:ß|ss)fach|packstation|paczkoma\w*|cabin|chalet|flat|apartment|apt"
+    r"|unit|plot)\s*$",
     re.IGNORECASE,
 )
 _PART_OF_A_NUMBER = re.compile(r"\d[ \-]?$")
-_CLAUSE_END = re.compile(r"[\n;。！？!?]|[.](?:\s|$)")
+# (not "no." nor "nr.": "flat 4B at no. 2281, code sent by WhatsApp" is one clause)
+_CLAUSE_END = re.compile(r"[\n;。！？!?]|(?<!\b[Nn][or])[.](?:\s|$)")
 _REACH = 90
 # "448120 is your code", "551 204 — o código", "20481 de inlogcode"
 _JUST_BEFORE = re.compile(
@@ -171,6 +180,8 @@ def _came_by(text: str) -> bool:
             # booking code from the email: KXR4P2"); one after both is what came next ("I read
             # them the code from the SMS, it was 592 014, and now there's a new payee on my account")
             upto = max(m.end(), *named) if named else 0
+            if min(named, default=0) > m.start() and _PLACE_BEFORE.search(clause, max(0, m.start() - 14), m.start()):
+                continue
             if named and _ANOTHER_CODE.search(clause, 0, upto) is None and _a_value(clause, m):
                 return True
     return False
