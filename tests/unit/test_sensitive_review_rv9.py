@@ -118,3 +118,38 @@ def test_a_places_number_before_a_code_that_will_come_is_no_code(text: str) -> N
 def test_a_code_that_came_stays_found(text: str) -> None:
     found = find_by_rules(text)
     assert found is not None and found.rule == "secret"
+
+
+# 4. A Wi-Fi password said to be elsewhere (on the router, on the fridge), then the network's
+# name: the name is what the guest picks, not the password.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wifi-Passwort steht auf der Rückseite vom Router, Name ist FRITZ!Box 7590 XY",
+        "WLAN-Passwort klebt unten am Router, Netzwerkname: FRITZ!Box 6660 Cable QR",
+        "Das WLAN Passwort ist auf dem Zettel, SSID: Vodafone-A4F2",
+        "La contraseña del wifi está en la nevera, red: MOVISTAR_A4F2",
+        "mot de passe wifi sur la box, nom du réseau : Livebox-A4F2",
+        "senha do wifi tá no roteador, nome da rede: NET_2G4F2A",
+        "Hasło do wifi jest na routerze, nazwa sieci: UPC_A4F2x9",
+        "Wifi şifresi modemin altında, ağ adı: TurkTelekom_TA4F2",
+        "wifi password is on the fridge, network name is BT-Hub6-X2F9",
+    ],
+)
+def test_a_networks_name_after_a_password_kept_elsewhere_is_no_password(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Wifi-Passwort: Zitrone!Baum77, Name ist FRITZ!Box 7590 XY",
+        "SSID: Vodafone-A4F2, WLAN Passwort Sommer2024!Haus",
+        "senha do wifi: Praia#2024Sol, nome da rede: NET_2G4F2A",
+        "wifi password is Otter!Lamp42 (network name is BT-Hub6-X2F9)",
+        'saved: "bluebell42" = wifi pw at grandma\'s (network name is BTHub-7F2A)',
+    ],
+)
+def test_a_wifi_password_beside_its_networks_name_stays_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"

@@ -9,7 +9,7 @@ import re
 from engram.domain.sensitive.password_mentions import ABBREVIATION_CASE
 from engram.domain.sensitive.prefilter import answered_once
 from engram.domain.sensitive.secret_values import credential_like, pointer
-from engram.domain.sensitive.secret_words import NOT_A_VALUE
+from engram.domain.sensitive.secret_words import NETWORK_NAMED, NOT_A_VALUE
 
 # The copula right after the word ("contraseña está guardada ..."): the form with its
 # copula is read by the other pattern.
@@ -40,6 +40,9 @@ def value_further_on(words: list[str], before: str = "") -> bool:
 
 
 def _value_further_on(words: list[str], before: str) -> bool:
+    network = NETWORK_NAMED.search(" ".join(words))
+    if network is not None:
+        words = " ".join(words)[: network.start()].split()  # a network's name follows, not the password
     for i, w in enumerate(words):
         bare = w.strip(".,;:!?)(\"'")
         if re.match(r"--\w", w):

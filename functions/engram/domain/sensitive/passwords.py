@@ -26,6 +26,7 @@ from engram.domain.sensitive.secret_words import (
     CREDENTIAL_WORD,
     FAR_GAP_META,
     FILLER,
+    NETWORK_NAMED,
     NOT_A_VALUE,
     PASSWORD_STEMS,
     PASSWORD_WORD,
@@ -308,6 +309,7 @@ def _password_far(text: str) -> bool:
             or mentions.psql_variable(text, m)
             or "@" in gap
             or "://" in gap
+            or NETWORK_NAMED.search(gap)
         ):
             continue
         if '","' in gap + value or "','" in gap + value or _JSON_LITERAL.match(value):
@@ -436,7 +438,10 @@ _THATS_PASSWORD_RE = re.compile(
     r"(?:(?:that['’]?s|thats|it['’]?s)\s+)?(?:the\s+|my\s+)?"
     r"(?:[\w'’\-]+\s+){0,3}?(?:password|passwd|pwd|pw|passphrase|passcode|pin)\b"
     # (the word ends what is said: "release-2024.05 <- the password reset fix" names a fix)
-    r"(?=\s*(?:$|[.,;:!?)\n]|\s(?:at|for|of|on|to|in|from|@)\b)))",
+    r"(?=\s*(?:$|[.,;:!?)\n]|\s(?:at|for|of|on|to|in|from|@)\b)))"
+    # or a quoted value said equal to it ('"bluebell42" = wifi pw at grandma's')
+    r"|(?<=[\"'“‘])(?P<value3>[^\s\"'“”‘’]+)[\"'”’]\s*=\s*(?:the\s+|my\s+)?(?:[\w'’\-]+\s+){0,3}?"
+    r"(?:password|passwd|pwd|pw|passphrase|passcode|pin)\b(?=\s*(?:$|[.,;:!?)\n]|\s(?:at|for|of|on|to|in|from|@)\b))",
     re.IGNORECASE,
 )
 _LOGIN_WITH_RE = keyed(
@@ -462,7 +467,7 @@ _TYPED_CODE_RE = re.compile(
 
 def _value_around_word(text: str) -> bool:
     for m in _THATS_PASSWORD_RE.finditer(text):
-        value = (m.group("value") or m.group("value2")).strip(".,;:!?)(")
+        value = (m.group("value") or m.group("value2") or m.group("value3")).strip(".,;:!?)(")
         if credential_like(value) or re.fullmatch(r"\d{4,8}", value):
             return True
     for m in _LOGIN_WITH_RE.finditer(text):

@@ -22,7 +22,7 @@ from engram.domain.sensitive.codes_other_languages import clause_after, not_a_se
 from engram.domain.sensitive.credential_pairs import chosen_password
 from engram.domain.sensitive.prefilter import answered_once
 from engram.domain.sensitive.secret_values import credential_like, pointer, quoted_pointer
-from engram.domain.sensitive.secret_words import PASSWORD_STEMS, PASSWORD_WORD
+from engram.domain.sensitive.secret_words import NETWORK_NAMED, PASSWORD_STEMS, PASSWORD_WORD
 
 _LATIN_WORDS = (
     r"kata\s+sandi|katasandi|kata\s+laluan|m[ậa]t\s+kh[ẩa]u|nenosiri|neno\s+la\s+siri|parol[aăe]i?|parolă"
@@ -100,9 +100,10 @@ _OWNER_AFTER = frozenset(["saya", "aku", "ku", "kamu", "anda", "dia", "kami", "k
 
 
 def _value_after(rest: str) -> bool:
-    user = _USER_NAMED.search(rest)
+    user = _USER_NAMED.search(rest) or NETWORK_NAMED.search(rest)
     if user is not None:
-        rest = rest[: user.start()]  # what follows is the login's name ("نسيت كلمة المرور، اسم المستخدم ahmed.q88")
+        # what follows is the login's or the network's name ("نسيت كلمة المرور، اسم المستخدم ahmed.q88")
+        rest = rest[: user.start()]
     previous = ""
     tokens = _TOKEN.findall(rest)[:7]
     for i, raw in enumerate(tokens[:6]):

@@ -4,6 +4,8 @@ describe a secret rather than give it."""
 
 from __future__ import annotations
 
+import re
+
 # Words after which a value is a password, whatever it looks like ("password is banana").
 _PASSWORD_WORDS = (
     r"password|passwd|pass\s*word|pwd|pw|psw|psswd|pword|passphrase|pass\s*phrase|mot\s+de\s+passe|contraseña"
@@ -174,6 +176,16 @@ WHERE_IT_IS = frozenset(
         *("enviada", "enviado", "inviata", "inviato", "mandata", "verstuurd", "gestuurd", "dikirim", "terkirim"),
         *("wysłane", "wysłany", "отправлен", "отправлено", "надіслано", "gönderildi"),
     ]
+)
+
+# A Wi-Fi network's name, named with "is" or a colon after a password kept elsewhere ("WLAN-Passwort
+# steht auf dem Router, Name ist FRITZ!Box 7590", "contraseña del wifi en la nevera, red:
+# MOVISTAR_A4F2", "nazwa sieci: UPC_A4F2x9"): what follows is the name a guest picks, not the password.
+NETWORK_NAMED = re.compile(
+    r"(?<![\w])(?:ssid|netzwerkname|wlan-?name|(?:network|wi-?fi)\s+name|(?:the\s+)?name|nombre\s+de\s+(?:la\s+)?red|red"
+    r"|nom\s+du\s+r[ée]seau|nome\s+da\s+rede|rede|netwerknaam|nazwa\s+sieci|ağ\s+adı|имя\s+сети|tên\s+mạng)"
+    r"\s*(?:[:=]|(?:ist|is|es|é|est|jest|är|er)(?![\w]))",
+    re.IGNORECASE,
 )
 
 # Words in the gap that make the sentence about something else ("the password manager we
