@@ -153,3 +153,34 @@ def test_a_networks_name_after_a_password_kept_elsewhere_is_no_password(text: st
 def test_a_wifi_password_beside_its_networks_name_stays_found(text: str) -> None:
     found = find_by_rules(text)
     assert found is not None and found.rule == "secret"
+
+
+# 5. An SSN's spaced form inside a longer spaced number (a meter's supply number as a scanned
+# bill prints it, "S 01 801 100 12 3456 7890 123"; a customer number in groups): digits run on
+# before and after it, so it is a piece of that number.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Utility: Customer ref 4471 2281. Meter serial E12Z88213. Supply number S 01 801 12 3456 7890 123",
+        "MPAN: S 01 801 100 12 3456 7890 123",
+        "Gas MPRN 7 412 28 1904 9",
+        "Cust no 2024 118 22 8131 07, pay by 12/12",
+    ],
+)
+def test_an_ssns_spaced_form_inside_a_longer_number_is_no_ssn(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SSN 123 45 6789",
+        "my ssn is 801 12 3456",
+        "SSN: 801 12 3456 (DOB 04 05 1988)",
+        "social security 801 12 3456 4471 is his phone",
+        "801-12-3456 7890",
+    ],
+)
+def test_an_ssn_beside_other_numbers_stays_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "government_id"

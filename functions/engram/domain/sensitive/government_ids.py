@@ -458,6 +458,8 @@ def _id_by_format(text: str) -> bool:
 
 
 _SSN_WORD = re.compile(r"\b(?:ssn|social\s+security)\b", re.IGNORECASE)
+# Digits run on right before or after an SSN's spaced form (review rv9).
+_RUNS_ON = re.compile(r"\d \|| \d")
 _BY_PHONE = re.compile(r"\b(?:over|on|by|via)\s+(?:the\s+)?$", re.IGNORECASE)
 
 
@@ -469,6 +471,10 @@ def _ssn_not_another_number(text: str, m: re.Match[str]) -> bool:
         return False  # "118-22-0473 (clinic internal, not SSN)"
     if another_numbers_form(text, m.start()):
         return False  # "my claim number is 465 36 6822", "policy number 349-65-5924", "room 123-45-6789"
+    runs_on = text[max(0, m.start() - 2) : m.start()] + "|" + text[m.end() : m.end() + 2]
+    if m.group(1) == " " and _RUNS_ON.search(runs_on):
+        # a piece of a longer spaced number, unless an SSN's word names it ("S 01 801 12 3456 7890 123")
+        return _SSN_WORD.search(text, max(0, m.start() - 40), m.start()) is not None
     other = None
     for other in NOT_A_CARD_BEFORE.finditer(text, 0, m.start()):
         if _BY_PHONE.search(text, max(0, other.start() - 12), other.start()) and _SSN_WORD.search(text, 0, m.start()):
