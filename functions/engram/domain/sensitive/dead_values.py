@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.alternatives import alternatives
 from engram.domain.sensitive.dead_words import (
     CHANGED,
     CHANGED_VERBS,
@@ -87,8 +88,9 @@ _WAS = keyed(
     r"\b(?:was|were|war|était|foi|fue|был[аио]?|був|була|було|był[ao]?)\s+(?:the\s+)?[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
-# Its death, said in the same text.
+# Its death, said in the same text (looked for in a whole text phrase by phrase: alternatives.py).
 _DEAD = keyed(CHANGED + "|" + STOPPED, re.IGNORECASE)
+_DEATH_SAID = alternatives(CHANGED + "|" + STOPPED, re.IGNORECASE)
 _CHANGED = keyed(CHANGED, re.IGNORECASE)
 _STOPPED_ONLY = keyed(STOPPED, re.IGNORECASE)
 # Said right after the value: it stopped working, or was replaced ("(2 2 8 0) was replaced").
@@ -127,7 +129,9 @@ def without_dead_values(text: str) -> str:
     if ("AKIA" in text or "ASIA" in text) and _KEY_ID.search(text) and _KEY_DEAD.search(text):
         text = _KEY_ID.sub(_RETIRED, text)  # "key id AKIA... in the cloudtrail event; key already deactivated"
     # (a death first: its words are few in ordinary text, and most texts are passed over at once)
-    death = _DEAD.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text) or _NO_LONGER.search(text)
+    death = (
+        _DEATH_SAID.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text) or _NO_LONGER.search(text)
+    )
     if death is None or _NEW_VALUE.search(text) is not None or _NEW_VALUE_IN_SCRIPT.search(text) is not None:
         return text
     ifs = _IF.search(text) is not None  # (most texts hold no "if": its clause is not read then)

@@ -1,0 +1,100 @@
+"""A long alternation of phrases searched one phrase at a time, each keyed on its own words.
+
+``keyed`` (prefilter.py) tries a pattern only where a word it starts with is, but only when
+every alternative starts at a word with a known word: an alternation of some hundred phrases
+in twenty languages ("has been changed", "ya no funciona", "a été changé", "已经改") has no
+such start, so ``re`` tried each phrase at each character of the text (the death words of
+``dead_values.py``: 17 ms on the bench's 10,000-character message, which holds none).
+
+``alternatives(pattern, flags)`` splits the pattern at its top-level ``|`` and keys each
+phrase apart: a phrase whose words the text lacks is not read at all, one that starts at a
+word is tried only there. ``search`` answers exactly as the whole pattern's: the whole
+matches at a place when one of its phrases does, so its first match starts where the first
+of the phrases' first matches does, and it is the whole pattern's match there
+(``match`` at that place, alternatives tried in order, as a search reaching it tries them).
+"""
+
+from __future__ import annotations
+
+import re
+
+from engram.domain.sensitive.prefilter import Keyed, keyed
+
+__all__ = ["Alternatives", "alternatives"]
+
+_END = 2**63 - 1  # (re's own default end: the end of any text)
+# A back reference or a conditional names a group of another phrase: such a pattern is not split.
+_REFERS = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
+
+
+class Alternatives:
+    """A pattern (``whole``, keyed when it can be) and its top-level phrases (``phrases``).
+    ``search`` reads the phrases; the other methods are the whole pattern's."""
+
+    __slots__ = ("compiled", "phrases", "whole")
+
+    def __init__(self, whole: Keyed | re.Pattern[str], phrases: tuple[Keyed | re.Pattern[str], ...]) -> None:
+        self.whole, self.phrases = whole, phrases
+        self.compiled = whole.compiled if isinstance(whole, Keyed) else whole
+
+    def search(self, text: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
+        first = -1
+        for phrase in self.phrases:
+            m = phrase.search(text, pos, endpos)
+            if m is not None and (first < 0 or m.start() < first):
+                first = m.start()
+        return None if first < 0 else self.compiled.match(text, first, endpos)
+
+
+def _keyed_or_compiled(pattern: str, flags: int) -> Keyed | re.Pattern[str]:
+    try:
+        return keyed(pattern, flags)
+    except ValueError:  # (no word every match needs: read as re reads it)
+        return re.compile(pattern, flags)
+
+
+def alternatives(pattern: str, flags: int = 0) -> Alternatives:
+    """``keyed(pattern, flags)``, whose ``search`` reads each top-level phrase apart."""
+    whole = _keyed_or_compiled(pattern, flags)
+    compiled = whole.compiled if isinstance(whole, Keyed) else whole
+    phrases = split_at_bars(pattern)
+    if len(phrases) < 2 or _REFERS.search(pattern):
+        return Alternatives(whole, (whole,))
+    # (the whole pattern's flags, inline ones too: a phrase is read as it is read in the whole)
+    return Alternatives(whole, tuple(_keyed_or_compiled(p, compiled.flags) for p in phrases))
+
+
+def split_at_bars(pattern: str) -> list[str]:
+    """The pattern's top-level alternatives: split at each ``|`` outside brackets, a class
+    and an escape."""
+    parts, depth, start, i, n = [], 0, 0, 0, len(pattern)
+    while i < n:
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "[":
+            i = _class_end(pattern, i)
+            continue
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    parts.append(pattern[start:])
+    return parts
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """Just after the class opened at ``i`` (a "]" first, or after "^", is a member)."""
+    i += 1
+    if i < len(pattern) and pattern[i] == "^":
+        i += 1
+    if i < len(pattern) and pattern[i] == "]":
+        i += 1
+    while i < len(pattern) and pattern[i] != "]":
+        i += 2 if pattern[i] == "\\" else 1
+    return i + 1
