@@ -129,3 +129,12 @@ _KEY_SIZE = re.compile(r"[\s\-(]*(?:bits?|rsa|e?dsa|ed25519)\b", re.IGNORECASE)
 
 def a_key_size_after(text: str, at: int) -> bool:
     return _KEY_SIZE.match(text, at) is not None
+
+
+# "shipping to pin-code 600042": India's postal PIN code with an address or a courier around it
+_PIN_DASH_CODE = re.compile(r"pin\s*-\s*code\s+(?P<value>\d{6})", re.IGNORECASE)
+
+
+def pin_dash_postal(m: re.Match[str]) -> bool:
+    pin = _PIN_DASH_CODE.fullmatch(m.group())
+    return pin is not None and postal_pin_code(m.string, pin.group("value"))

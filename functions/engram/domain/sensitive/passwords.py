@@ -12,7 +12,7 @@ from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.credential_pairs import password_set_to
 from engram.domain.sensitive.further_values import COPULAS, MAIL_ADDRESS, value_further_on
 from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
-from engram.domain.sensitive.named_codes import named_code, postal_pin_code
+from engram.domain.sensitive.named_codes import named_code, pin_dash_postal
 from engram.domain.sensitive.password_kinds import PASSWORD_RES as _PASSWORD_RES
 from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, no_value_said, reads_code
 from engram.domain.sensitive.password_talk import described, negated, placed, quoted_value
@@ -474,16 +474,8 @@ def _value_around_word(text: str) -> bool:
         value = m.group("value").strip(".,;:!?)(")
         if credential_like(value) and not PLACEHOLDER.match(value) and "@" not in value:
             return True
-    return any(not _postal(m) for m in _TYPED_CODE_RE.finditer(text)) or _RECOVERY_CODES_RE.search(text) is not None
-
-
-# "shipping to pin-code 600042": India's postal PIN code with an address or a courier around it
-_PIN_DASH_CODE = re.compile(r"pin\s*-\s*code\s+(?P<value>\d{6})", re.IGNORECASE)
-
-
-def _postal(m: re.Match[str]) -> bool:
-    pin = _PIN_DASH_CODE.fullmatch(m.group())
-    return pin is not None and postal_pin_code(m.string, pin.group("value"))
+    typed = any(not pin_dash_postal(m) for m in _TYPED_CODE_RE.finditer(text))
+    return typed or _RECOVERY_CODES_RE.search(text) is not None
 
 
 # A password set or reset to a value ("IT reset it to "Temp-Ox44-Blue"", "changed the wifi
