@@ -47,6 +47,7 @@ from bench.sensitive_train_lists import (
     number_lists_not_codes,
     redacted_remainders,
 )
+from bench.sensitive_train_talk import counts_not_codes, per_person, secret_talk
 
 CLASSES = ("secret", "government_id", "bank_account")
 WINDOW = 24
@@ -66,7 +67,9 @@ PRUNES = (0.03, 0.05, 0.1)
 # its features made 0.03's file 1.01 MB, over the code asset's budget after the rules of that
 # evening; over I1, I2, J1, J2, H1, H2 left out, 0.05 cost 3 secret errors more of 110 (0.04 lies
 # between, not measured itself), and 0.05's file (0.56 MB) lost 10 training labels to 0.04's 4.
-SHIPPED_PRUNE = 0.045
+# 0.05 since 22e: M's features and 22e's families made 0.045's file 0.80 MB, 55 KB over the code
+# asset's budget; over every part 0.05 changed 7 labels of 0.045's (3 fixed, 4 broke), benign 0.
+SHIPPED_PRUNE = 0.05
 # Decimals a shipped weight keeps. 0.045 and three decimals since 21d: K and L's features made
 # 0.04's file 0.96 MB (4 decimals), over the code asset's budget; 0.05 lost 5 training labels
 # that 0.045 keeps (outside_7:429 and outside_11's security answers), and the fourth decimal
@@ -300,6 +303,7 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
     rows += _alarm_times_and_electronics_pins(r) + _everyday_entries_with_mixed_values(r)
     rows += _sign_in_pages(r) + [("", t) for label, t in _shouted_credentials(r) if label is None]
     rows += number_lists_not_codes(r) + redacted_remainders(r) + keypad_digits_not_codes(r)
+    rows += counts_not_codes(r) + secret_talk(r)[0] + per_person(r)[0]
     return rows
 
 
@@ -362,7 +366,7 @@ def _shouted_credentials(r: random.Random) -> list[tuple[str | None, str]]:
 def written_positives(seed: int = 2020) -> list[Sample]:
     """Positives written in the script for families the corpus lacks (training only)."""
     r = random.Random(seed)
-    rows = _shouted_credentials(r) + code_lists(r)
+    rows = _shouted_credentials(r) + code_lists(r) + secret_talk(r)[1] + per_person(r)[1]
     return [Sample(label, text, "", f"written:{i}") for i, (label, text) in enumerate(rows) if label is not None]
 
 
