@@ -140,3 +140,94 @@ def test_an_account_in_its_countrys_printed_form_is_found(text: str) -> None:
 @pytest.mark.parametrize("text", _COUNTRY_FORMS_NO_ACCOUNT)
 def test_branch_codes_or_a_number_failing_the_check_are_no_account(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 5. Ids written the way held-out M's writers wrote them: after a word of one's role ("als
+# student:", not a student number), a check-digit id whose word stands far from it (France's
+# numéro fiscal, its last three digits the first ten mod 511), a foreigner's number on a French
+# titre de séjour, a German eAT's "Kartennummer", Ukraine's tax number, a Greek id card's Greek
+# letters after "είναι", a number a form was filled in with ("i put ..."), a person's RFC a few
+# words on.
+_IDS = [
+    "BSN van mijn zoon voor de inschrijving als student: 303454969",
+    "BSN als werknemer bij de gemeente: 173568476",
+    "numéro fiscal (celui de l'avis d'impôt, pas le numéro de télédéclarant) : 33 37 200 575 100",
+    "je suis micro-entrepreneur, numéro fiscal perso 1686892435186 — pas encore de SIRET",
+    "titre de séjour, numéro étranger 0751234567, à recopier sur le formulaire CAF",
+    "Aufenthaltstitel (eAT) meiner Frau, Kartennummer Y4TK82NR7",
+    "податковий номер тата 1990575280, для пенсійного фонду",
+    "ο αριθμός ταυτότητας της μαμάς είναι ΑΒ 127734, για το ΚΕΠ",
+    "the form asked for my passport, I wrote 548213907 in the box",
+    "RFC de mi mamá para facturar la farmacia y el súper: GOMR850412KJ3",
+    "CNP-ul fiului meu pentru înscriere: 5060918147371",
+]
+# The same words that give no id: a French court's docket ("RG n° ..."), "ssn last4", a number
+# cut off with an ellipsis, a parcel's tracking number of an SSN's groups in a longer run, a date
+# and a time under an id's key, a Ukrainian company's number.
+_NOT_IDS = [
+    ("jugement du tribunal judiciaire, RG n° 23/04417, audience du 3 mars", ""),
+    ("ssn last4 6789 on the intake form", ""),
+    ("numéro de sécu : 1 84 12 ... je t'envoie la suite ce soir", ""),
+    ("parcel 1Z 58W 427 81 0312 4471 arrives Friday", ""),
+    ("cita en la comisaría el 03/06 a las 09:40, número de cita 77210", "nie_cita"),
+    ("податковий номер ТОВ «Ромашка» (ЄДРПОУ) 38291745", ""),
+]
+_IDS_AGAIN = [
+    "RG 12.345.678-9 da minha mãe, para o cadastro",
+    "SSN: 427-81-0312",
+    "numéro de sécu : 1 84 12 75 115 423 57",
+]
+
+
+@pytest.mark.parametrize("text", _IDS)
+def test_an_id_as_held_out_m_wrote_it_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "government_id"
+
+
+@pytest.mark.parametrize(("text", "key"), _NOT_IDS)
+def test_the_same_words_without_a_persons_id_pass(text: str, key: str) -> None:
+    found = find_by_rules(text, key)
+    assert found is None or found.rule != "government_id"
+
+
+@pytest.mark.parametrize("text", _IDS_AGAIN)
+def test_the_whole_id_beside_those_words_is_still_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "government_id"
+
+
+# 6. Cards: an unknown prefix with its expiry after a payment's word (Korean, Chinese, Spanish)
+# or with its security code after the expiry; a card pasted with full stops between number,
+# expiry and code; a number that is a CNP by its check digit with no card's word is the id,
+# though it passes Luhn with a Maestro's prefix; a health insurance card's number is no card.
+_CARDS = [
+    "약국 결제: 9410 2134 0322 7949 유효기간 11/27",
+    "支付 9410 0301 7740 7394 有效期 03/28",
+    "pago en línea: 9410 2134 0322 7949 vence 11/27",
+    "8600 9493 6043 0602 09/28 417",
+    "here you go. 4539 2987 8840 3931. 11/27. 123",
+    "5232 3876 1171 5822. 02/29. 884 (mum's)",
+]
+_NOT_CARDS = [
+    "lot 9410213403227949 exp 11/27, keep refrigerated",
+    "Versichertenkarte der AOK: 1004 9028 1268 40",
+    "بطاقة التأمين رقم 1004-3600-4760-79 صالحة حتى ديسمبر",
+]
+
+
+@pytest.mark.parametrize("text", _CARDS)
+def test_a_card_by_its_expiry_and_a_payment_or_its_code_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "payment_card"
+
+
+@pytest.mark.parametrize("text", _NOT_CARDS)
+def test_a_batch_or_an_insurance_cards_number_is_no_card(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is None or found.rule != "payment_card"
+
+
+def test_a_cnp_with_a_card_beside_it_still_finds_the_card() -> None:
+    found = find_by_rules("CNP: 5060918147371, plata cu cardul 4539 2987 8840 3931")
+    assert found is not None and found.rule == "payment_card"

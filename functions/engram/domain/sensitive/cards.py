@@ -82,7 +82,8 @@ def _brand(digits: str) -> bool:
     return False
 
 
-_EXPIRY = re.compile(r"(?<=\d)([ ,\n]+)(?=(?:0[1-9]|1[0-2])/\d{2,4}\b)")
+# (and after a full stop, as a card is pasted in pieces: "5167 3004 2198 8744. 08/27. 551")
+_EXPIRY = re.compile(r"(?<=\d)(\.?[ ,\n]+)(?=(?:0[1-9]|1[0-2])/\d{2,4}\b)")
 _MMYY_AFTER = re.compile(r"(?<=\d{15}) (?=(?:0[1-9]|1[0-2])\d\d\b)")
 
 
@@ -187,6 +188,10 @@ _OTHER_CARD = re.compile(
     r"\b(?:loyalty|library|member(?:ship)?|gift|id|sim|business|health|insurance|student|key|boarding|transit|bus"
     r"|metro|oyster|rewards?|(?<!diners\s)club|discount|store|payback|miles|points|flyer|vitale|nectar|bonus)\s+card\b"
     r"|\bcarte\s+vitale\b|\b(?:club|gift|bonus|loyalty)card\b"
+    # a health insurance card in Arabic, German, Spanish, Portuguese, French ("بطاقة التأمين الصحي",
+    # "Versichertenkarte", "tarjeta sanitaria", "cartão de saúde", "carte d'assurance maladie")
+    r"|بطاق[ةه]\s*(?:ال)?(?:تأمين|ضمان)|\b(?:versicherten|gesundheits)karte\b|\btarjeta\s+(?:sanitaria|de\s+salud)\b"
+    r"|\bcart[ãa]o\s+(?:de\s+)?sa[úu]de\b|\bcarte\s+d['’]assurance\s+maladie\b"
     # in Russian: a loyalty, discount, bonus or gift card
     r"|карт\w*\s+(?:лояльности|магазина|клиента|покупателя)|(?:скидочн|бонусн|подарочн|клубн)\w*\s+карт\w*"
     # an identity card, in English and in Urdu, Persian, Arabic, Hindi and Bengali (their word
@@ -257,7 +262,7 @@ _TAX_NUMBER_BEFORE = re.compile(
 # "... gültig bis 03/28"): what only a payment card prints beside its number (has_card writes
 # "exp " before a bare "09/27" first). Not a date with its day ("exp 2027-09-30" is a product's).
 _EXPIRY_AFTER = re.compile(
-    r"[\s,;(]*(?:exp(?:iry|ires|iration)?|expira\w*|venc\w*|vto|val(?:id)?\s*(?:thru|through|until|till)|good\s+thru"
+    r"[\s,;.(]*(?:exp(?:iry|ires|iration)?|expira\w*|venc\w*|vto|val(?:id)?\s*(?:thru|through|until|till)|good\s+thru"
     r"|g[üu]ltig\s+bis|scad\w*|caduc\w*|срок(?:\s+действия)?|до|valable(?:\s+jusqu['’]?(?:au|à))?|geldig\s+(?:tot|t/m)"
     r"|wa[żz]n[ae]\s+do|son\s+kullanma(?:\s+tarihi)?|skt|h[ếe]t\s+h[ạa]n|有效期(?:至)?|有効期限|유효\s*기간|תוקף)"
     r"\.?\s*:?\s*(?:exp\s+)?(?:0[1-9]|1[0-2])\s*[/\-]\s*(?:20)?\d\d(?![\d/\-])",
@@ -269,6 +274,20 @@ _BRAND_AFTER = re.compile(
     r"|elo|hipercard)\b",
     re.IGNORECASE,
 )
+
+
+def names_a_payment_card(text: str) -> bool:
+    """Whether the text names a payment card or paying anywhere."""
+    return bool(
+        _CARD_WORD.search(text)
+        or _PAID_WITH.search(text)
+        or _PAYMENT_IN_LINE.search(text)
+        or _CARD_INFLECTED.search(text)
+    )
+
+
+# A card's word with a case ending or an article fused to it ("plata cu cardul", "kartică").
+_CARD_INFLECTED = re.compile(r"\b(?:card|kart|karta|tarjet|cart[ãa]o|carte)\w+|\bplat[aăi]\b", re.IGNORECASE)
 
 
 def _paid_with(text: str, m: re.Match[str], before: str) -> bool:
@@ -358,12 +377,29 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
 
 
 def _expiry_after_in_a_cards_line(text: str, m: re.Match[str]) -> bool:
-    """An expiry right after the number, and a card's word earlier in its line (a product's
-    batch with its expiry, "batch 3760114523099813 expires 05/28", names no card)."""
-    if _EXPIRY_AFTER.match(text, m.end()) is None:
+    """An expiry right after the number, and a card's or a payment's word earlier in its line
+    ("약값 결제: 9410 1288 3420 5514 유효기간 07/26"), or the card's security code after the expiry
+    (a product's batch with its expiry, "batch 3760114523099813 expires 05/28", names no card)."""
+    expiry = _EXPIRY_AFTER.match(text, m.end())
+    if expiry is None:
         return False
     line = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
-    return _CARD_WORD.search(line) is not None and not _OTHER_CARD.search(line)
+    if _OTHER_CARD.search(line):
+        return False
+    return bool(
+        _CARD_WORD.search(line) or _PAYMENT_IN_LINE.search(line) or _SECURITY_CODE_AFTER.match(text, expiry.end())
+    )
+
+
+# A payment's word in the languages the filter reads (checkout pages and receipts print the
+# card under it): 결제, 支付, 付款, 支払い, pago, pagamento, paiement, Zahlung, оплата, ödeme, thanh toán.
+_PAYMENT_IN_LINE = re.compile(
+    r"\b(?:payment|checkout|pago|pagamento|paiement|zahlung|betaling|płatno\w*|oplat\w*|оплат\w*|ödeme|thanh\s+to[áa]n)\b"
+    r"|결제|결재|支付|付款|支払|お支払い|الدفع|دفع|پرداخت|ชำระ|भुगतान",
+    re.IGNORECASE,
+)
+# The card's three or four digit security code right after its expiry ("... 08/27. 551", "07/26 cvv 123").
+_SECURITY_CODE_AFTER = re.compile(r"[\s,;.]*(?:(?:cvv2?|cvc2?|csc|cid)\s*:?\s*)?\d{3,4}(?![\d/\-])", re.IGNORECASE)
 
 
 # A card's word after its number, in its clause ("9860 1234 5678 9015 is my Humo card", "... é

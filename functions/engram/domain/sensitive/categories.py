@@ -85,7 +85,8 @@ HOSPITAL_RECORD = (
 # juror, employee, student, order, invoice, ticket, case, claim, policy numbers).
 _NUMBER = re.compile(r"[A-Za-z]{0,3}\d(?:[\d\s\-./]*\d)?")
 _INSTITUTION_LABEL = re.compile(
-    r"\b(?:hospital|patient|mrn|member(?:ship)?|juror|jury|employee|staff|student|pupil|order|invoice|ticket|case"
+    # (not one's role, "als student:", "as a student", "en tant qu'étudiant": the person's own id follows)
+    r"\b(?<!\bals\s)(?<!\bas\s)(?<!\bas\sa\s)(?<!\bcomo\s)(?<!\bjako\s)(?:hospital|patient|mrn|member(?:ship)?|juror|jury|employee|staff|student|pupil|order|invoice|ticket|case"
     r"|claim|policy|booking|reservation|confirmation|tracking|ref(?:erence)?|customer|badge|library|loyalty"
     r"|rechnung|factura|facture|fattura|faktura|fatura|factuur"
     # a contract's, a supply point's ("contract number 0031749288", "Nº de contrato luz 0049281736",

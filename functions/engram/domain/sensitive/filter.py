@@ -27,7 +27,7 @@ from engram.domain.sensitive.codes_other_languages import code_key_in_other_lang
 from engram.domain.sensitive.dead_values import without_dead_values
 from engram.domain.sensitive.dictated_codes import dictated_code, heard_code
 from engram.domain.sensitive.glossed import glossed
-from engram.domain.sensitive.government_ids import has_government_id, holds_an_id
+from engram.domain.sensitive.government_ids import has_government_id, holds_an_id, id_not_a_card
 from engram.domain.sensitive.keys import (
     CODE_KEY_WORDS,
     KEY_SPLIT,
@@ -391,7 +391,7 @@ def _find_in_text(text: str, *, bank: bool = True) -> SensitiveMatch | None:
     # filter cheap on long messages (it runs on every write and message).
     digits = sum(map(str.isdigit, text))
     words = frozenset(WORDS.findall(text.lower()))
-    if digits >= 12 and has_card(text):
+    if digits >= 12 and has_card(text) and not id_not_a_card(text, words):
         return sensitive_match(CARD)
     if digits >= 2 and has_iban(text):  # a Romanian IBAN may hold as few as 2 digits
         return sensitive_match(BANK)

@@ -237,6 +237,10 @@ def _cpr_valid(d: str) -> bool:  # Danish CPR: a birth date, then four digits (n
     return 1 <= int(d[:2]) <= 31 and 1 <= int(d[2:4]) <= 12
 
 
+def _fr_spi_valid(d: str) -> bool:  # France's numéro fiscal (SPI): its last three digits are the first ten mod 511
+    return d[0] in "0123" and int(d[:10]) % 511 == int(d[10:])
+
+
 def _ssn_like(d: str) -> bool:
     return not (d.startswith(("000", "666", "9")) or d[3:5] == "00" or d[5:] == "0000")
 
@@ -253,6 +257,8 @@ _WORDED_CHECKS: tuple[tuple[frozenset[str], int, Callable[[str], bool]], ...] = 
     (frozenset({"aadhaar", "aadhar", "aadhaars", "uidai"}), 12, _aadhaar_valid),
     (frozenset({"cpr"}), 10, _cpr_valid),
     (frozenset({"cpf"}), 11, _cpf_valid),
+    # France's numéro fiscal, spaced or not ("numéro fiscal perso 2093318475332", "… : 24 71 830 591 440")
+    (frozenset({"fiscal", "spi"}), 13, _fr_spi_valid),
     (frozenset({"マイナンバー", "個人番号", "mynumber"}), 12, _my_number_valid),
     # Turkey's T.C. kimlik numarası by its abbreviation, as a log's or record's key ("tckn=...")
     (frozenset({"tckn", "tckimlik", "tckimlikno"}), 11, _tr_kimlik_valid),

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.cards import NOT_A_CARD_BEFORE
-from engram.domain.sensitive.categories import WORDS, folded_words, longest_digit_run, word_spans
+from engram.domain.sensitive.cards import names_a_payment_card
+from engram.domain.sensitive.categories import WORDS, folded_words, word_spans
 from engram.domain.sensitive.government_id_checks import id_by_check_digit, names_only, worded_checked_id
 from engram.domain.sensitive.id_documents import (
     another_things_number,
@@ -20,6 +20,7 @@ from engram.domain.sensitive.id_documents import (
     software_licence,
     trade_or_sports_licence,
 )
+from engram.domain.sensitive.id_formats import id_by_format
 from engram.domain.sensitive.id_forms import id_form_in_its_sentence
 from engram.domain.sensitive.keys import OTHER_LICENCES
 from engram.domain.sensitive.national_id_words import (
@@ -29,14 +30,12 @@ from engram.domain.sensitive.national_id_words import (
     MORE_ID_WORDS,
     MORE_KIN,
     NIC_SHAPE,
-    NOT_AN_SSN_AFTER,
     NUMBER_OF_AN_APPLICATION_BEFORE,
     OTHER_SCRIPT,
     PASSPORT_NATIONALITY_RE,
     PASSPORT_WORDS,
     SCRIPT_ID_RE,
     SHAPE_BEFORE,
-    another_numbers_form,
     companys_form,
     names_a_company,
     persons_tax_number,
@@ -48,12 +47,6 @@ from engram.domain.sensitive.organisations import organisations_number, organisa
 from engram.domain.sensitive.prefilter import keyed
 
 # -- government ids ------------------------------------------------------------------------------
-_SSN_RE = re.compile(r"(?<![\d\-.])(?!000|666)\d{3}([ \-.])(?!00)\d{2}\1\n?(?!0000)\d{4}(?![\d])(?![\-/]\w)")
-_BARE_SSN_RE = re.compile(r"\s*(?!000|666|9)\d{3}(?!00)\d{2}(?!0000)\d{4}\s*")
-_UK_NINO_RE = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)(?![DFIQUV])[A-Z](?![DFIOQUV])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
-# (DVLA's licence prints the number in three groups: "MORGA 753116 SM9IJ")
-_UK_DRIVING_RE = re.compile(r"\b[A-Z9]{5} ?\d{6} ?[A-Z9]{2}\d[A-Z]{2}\b")
-_CODICE_FISCALE_RE = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b")
 _ID_WORDS = (
     r"ssn|ss\s*#|ss\s+(?:number|no)|social(?:\s+security)?(?:\s+(?:number|no|#|sec))?|social\s+sec|soc\.?\s*sec\.?"
     r"|itin|ein|tin|tax\s*(?:payer\s+)?(?:id(?:entification)?|file|reference)(?:\s+number)?|steuer[\s\-]*(?:id|nummer)"
@@ -132,10 +125,13 @@ _ID_CONTEXT_RE = re.compile(
     r"|number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n\.?\s?[°º]\.?|nro\.?|n[úu]m\.|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]{0,4}\d))"
-    r"|card|its|it['’]s|,|\)|\(japan\)|a#|[\"'`‘’“”]"
+    # (Hungarian's possessives of the id's word: "adóazonosító jelem", "személyi számom")
+    r"|jelem|jele|sz[áa]mom|sz[áa]ma"
+    r"|card|kartennummer|dokumentennummer|its|it['’]s|,|\)|\(japan\)|a#|[\"'`‘’“”]"
     r"|của|tôi|este|je|yra|ir|és|minu|mano|mans|benim|numaram|nomor|\."
     r"))*\s*"
-    r"(?P<id>(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
+    # (the id starts a word: "ssn last4 1056" is not "la" then "st4 1056")
+    r"(?P<id>(?:(?<![A-Za-z])|(?=\d))(?=[A-Za-z]*\d|[A-Za-z]{1,4}\s\d|[A-Za-z]-\d)[A-Za-z0-9]+(?:[\-./][A-Za-z0-9]+)*(?:\s+\d+){0,6}(?:\s+[A-Za-z](?![A-Za-z]))?)",
     re.IGNORECASE,
 )
 
@@ -192,6 +188,8 @@ _SHAPE_AFTER = {
     "utr": re.compile(r"\d{5}\s?\d{5}K?|\d{3}\s?\d{3}\s?\d{4}", re.IGNORECASE),
     "nic": NIC_SHAPE,  # (Sri Lanka's and Pakistan's: "NIC" is a network card too)
     "civil": CIVIL_SHAPE,  # (a court's "Civil No. 2023-004512" is a case)
+    # (Brazil's RG has no slash; a French court's "RG n° 24/01188" is its docket's year and number)
+    "rg": re.compile(r"[^/]+"),
 }
 # India's PAN and Hong Kong's id have one printed form ("pan id 6754" is a Zigbee network's,
 # "HKID-2024-5513" an appointment's number); for the rules only (the learned stage reads a
@@ -208,8 +206,15 @@ _ID_RUN = re.compile(r"(?:[A-Za-z]{1,3}[\s\-]?)?(\d)(?:[\s\-./]?[\dA-Za-z]){5,}"
 
 
 def holds_an_id(value: str) -> bool:
-    # (not a number named as another thing's: [id_card_lost] "reported to police, crime ref 01/447821/26")
-    return any(id_like(m.group()) and not another_things_number(value, m.start(1)) for m in _ID_RUN.finditer(value))
+    # (not a number named as another thing's: [id_card_lost] "reported to police, crime ref 01/447821/26";
+    # nor a run through words of a sentence: [nie_compi] "el 14/05 a las 10:20" is a date and a time)
+    return any(
+        id_like(m.group()) and not another_things_number(value, m.start(1)) and not _PROSE_IN_RUN.search(m.group())
+        for m in _ID_RUN.finditer(value)
+    )
+
+
+_PROSE_IN_RUN = re.compile(r"\s[a-z]+\s")
 
 
 def id_like(token: str) -> bool:
@@ -239,10 +244,17 @@ def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
     # (a company's tax number's word names no person's id beside a company: "NIF da empresa 500100144")
     company = words & COMPANY_ID_WORDS and company_numbers(text) and not persons_tax_number(text)
     checked = words - (COMPANY_ID_WORDS - {"инн", "inn"}) if company else words  # (ИНН's check: 12 digits, a person's)
-    if _id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
+    if id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
         return True
     # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
     return printed_id_beside_its_word(text) and not names_a_company(text)
+
+
+def id_not_a_card(text: str, words: frozenset[str]) -> bool:
+    """A number an id's word names and its check digit confirms, in a text that names no card
+    nor paying: the id, though it passes Luhn with a card's prefix too ("CNP fiul meu, pentru
+    bacalaureat: 5050224400374", a Maestro's 50 and length)."""
+    return not names_a_payment_card(text) and worded_checked_id(text, words)
 
 
 def has_government_id(text: str, words: frozenset[str]) -> bool:
@@ -368,6 +380,8 @@ def _persons_id_after(text: str, at: int, stem: str, regex: re.Pattern[str], m: 
     value = m.group("id")
     if not id_like(value) or _invalid_ssn(m) or text[m.end("id") : m.end("id") + 1] in ("*", "•"):
         return False  # (a masked number: "PAN=464192******6793" is a card's, masked)
+    if _cut(text, m):
+        return False  # "numéro de sécu de ma fille : 2 87 06 75 ... je te finis ça ce soir": not all of it
     if sum(map(str.isdigit, value)) < _MIN_DIGITS_AFTER.get(stem, 0):
         return False
     shape = _SHAPE_AFTER.get(stem) or _PRINTED_FORM_AFTER.get(stem)
@@ -399,6 +413,21 @@ def _another_things(text: str, at: int, m: re.Match[str]) -> bool:
     return named_as_another_things(text, word_end, m.start("id"), m.end("id"))
 
 
+# A number of digits broken off with an ellipsis, too short for any id ("2 87 06 75 ...", "4471 22…"); a
+# document's number of letters and digits before one is whole (an OCR's "Nr. Y8D3K4L9M ... Name:").
+_ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)")
+_CUT_BELOW = 9
+
+
+def _cut(text: str, m: re.Match[str]) -> bool:
+    value = m.group("id")
+    cut = _ELLIPSIS.search(value)
+    head = value[: cut.start()] if cut is not None else value
+    if any(c.isalpha() for c in head) or (cut is None and _ELLIPSIS.match(text, m.end("id")) is None):
+        return False
+    return sum(map(str.isdigit, head)) < _CUT_BELOW
+
+
 def _invalid_ssn(m: re.Match[str]) -> bool:
     """ "SSN 000-12-3456 is not a valid number": an SSN's area, group and serial rules."""
     digits = re.sub(r"\D", "", m.group("id"))
@@ -414,79 +443,13 @@ _ID_FAR_RE = re.compile(
     + _ID_WORDS
     + r")\b"
     + _NOT_THE_ID_AFTER
-    + r"[^.\n:;?!=]{1,48}?(?:\s(?:is|was|are|ist|est|es|é|è)\s+|:\s*|=\s*)"
+    # (or what the writer put in a form: "asked for my driver's license, i put NY 312 884 019")
+    + r"[^.\n:;?!=]{1,48}?(?:\s(?:is|was|are|ist|est|es|é|è|put|wrote|entered|typed|gave)\s+|:\s*|=\s*)"
     r"(?:(?:number|no\.?|nr\.?|num[ée]ro|nummer|n[úu]mero|#)\s*:?\s*)?"
     # (or a document's serial of capitals and digits: Germany's Personalausweis "L8XK49RT2")
     r"(?P<id>[A-Za-z]{0,3}[\s\-]?\d[\d\s\-./]{4,20}[\dA-Za-z]?|(?-i:(?=(?:[A-Z]*\d){3})(?=\d*[A-Z])[A-Z\d]{8,12}))(?![\w])",
     re.IGNORECASE,
 )
-# US driving licences whose printed form is distinctive (a letter, then digits in the
-# state's dashed groups: Florida, Illinois, Wisconsin, Maryland, Michigan spaced), beside
-# the state's name or code or a driving word.
-_US_LICENCE_RE = re.compile(
-    r"[A-Z](?<![\w\-].)(?:\d{3}-\d{3}-\d{2}-\d{3}-\d|\d{3}-\d{4}-\d{4}(?:-\d{2})?|-\d{3}-\d{3}-\d{3}-\d{3}"
-    r"| \d{3} \d{3} \d{3} \d{3})(?![\w\-])"
-)
-# (the states' codes in capitals only: "il" and "mi" are Italian's and Spanish's everyday
-# words, "md" a file's extension)
-_US_LICENCE_CONTEXT = re.compile(
-    r"\b(?:(?-i:FL|IL|WI|MD|MI)|florida|illinois|wisconsin|maryland|michigan|dmv|dl|driver'?s?|driving|licen[cs]e|lic)\b",
-    re.IGNORECASE,
-)
-
-
-def _us_licence(text: str) -> bool:
-    return any(
-        _US_LICENCE_CONTEXT.search(text, max(0, m.start() - 60), min(len(text), m.end() + 40))
-        for m in _US_LICENCE_RE.finditer(text)
-    )
-
-
-def _id_by_format(text: str) -> bool:
-    """Ids whose written form alone says what they are (an SSN's dashes, a UK NINO, ...)."""
-    if any(_ssn_not_another_number(text, m) for m in _SSN_RE.finditer(text)):
-        return True
-    if _BARE_SSN_RE.fullmatch(text):
-        return True
-    if "<<" in text and _MRZ_RE.search(text):
-        return True
-    if longest_digit_run(text) >= 6 and _UK_DRIVING_RE.search(text):  # six digits in a row
-        return True
-    if any(not another_numbers_form(text, m.start()) for m in _UK_NINO_RE.finditer(text)):
-        return True  # (not "booking ref JK123456C")
-    return bool(_CODICE_FISCALE_RE.search(text) or _us_licence(text))
-
-
-_SSN_WORD = re.compile(r"\b(?:ssn|social\s+security)\b", re.IGNORECASE)
-# Digits run on right before or after an SSN's spaced form (review rv9).
-_RUNS_ON = re.compile(r"\d \|| \d")
-_BY_PHONE = re.compile(r"\b(?:over|on|by|via)\s+(?:the\s+)?$", re.IGNORECASE)
-
-
-def _ssn_not_another_number(text: str, m: re.Match[str]) -> bool:
-    """An SSN's form is another number's after a phone's, order's or ticket's word, unless an
-    SSN's word comes between or the phone is how it was given ("the SSN you read me over the
-    phone (349-65-5924)" is one)."""
-    if NOT_AN_SSN_AFTER.match(text, m.end()):
-        return False  # "118-22-0473 (clinic internal, not SSN)"
-    if another_numbers_form(text, m.start()):
-        return False  # "my claim number is 465 36 6822", "policy number 349-65-5924", "room 123-45-6789"
-    runs_on = text[max(0, m.start() - 2) : m.start()] + "|" + text[m.end() : m.end() + 2]
-    if m.group(1) == " " and _RUNS_ON.search(runs_on):
-        # a piece of a longer spaced number, unless an SSN's word names it ("S 01 801 12 3456 7890 123")
-        return _SSN_WORD.search(text, max(0, m.start() - 40), m.start()) is not None
-    other = None
-    for other in NOT_A_CARD_BEFORE.finditer(text, 0, m.start()):
-        if _BY_PHONE.search(text, max(0, other.start() - 12), other.start()) and _SSN_WORD.search(text, 0, m.start()):
-            other = None
-    return other is None or _SSN_WORD.search(text, other.end(), m.start()) is not None
-
-
-# A passport's machine-readable zone: its second line (number, check digit, nationality,
-# birth date, check digit, sex, expiry, check digit).
-_MRZ_RE = re.compile(r"[A-Z0-9<]{9}\d[A-Z<]{3}\d{6}\d[MFX<]\d{6}\d[A-Z0-9<]{14}[\d<]\d")
-
-
 # The same vocabulary and checks, read by learned_verdicts.py (when a learned verdict may refuse).
 ID_WORDS = _ID_WORDS
 SHAPE_AFTER = _SHAPE_AFTER

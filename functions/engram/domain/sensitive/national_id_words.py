@@ -28,7 +28,7 @@ SCRIPT_ID_WORDS = (
     # (Ukraine's passport for travel abroad is named so in full: "Паспорт громадянина України для
     # виїзду за кордон FX482917")
     r"(?:паспорт[аеу]?(?:\s+(?:громадян(?:ина|ки)|граждан(?:ина|ки))\s+\w+)?"
-    r"(?:\s+для\s+(?:виїзду|выезда)\s+за\s+(?:кордон|границу))?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατ[ηή]ρ[ιί]\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
+    r"(?:\s+для\s+(?:виїзду|выезда)\s+за\s+(?:кордон|границу))?(?:\s+серия)?|инн|иин|жсн|снилс|ת[\"״]ז|ஆதார்(?:\s*எண்)?|හැඳුනුම්පත්\w*|জাতীয়\s*পরিচয়পত্র\w*|رقم\s*هوي[ةه]|рнокпп|іпн|податков\w*\s+номер\w*|егн|јмбг|αμκα|αφμ|ταυτότητ\w*|διαβατ[ηή]ρ[ιί]\w*|תעודת\s*זהות|ת\.\s?ז\.?|דרכון"
     r"|رقم\s*الهوية|الرقم\s*القومي|الهوية|جواز\s*السفر|رقم\s*الجواز|کد\s*ملی|آدھار|आधार|पैन|पासपोर्ट|บัตรประชาชน"
     r"|เลขประจำตัวประชาชน|หนังสือเดินทาง|パスポート番号|旅券番号|運転免許証番号|免許証番号|在留カード番号|护照号码?|護照號碼?"
     r"|驾驶证号?|社会保障号|여권\s*번호|운전면허\s*번호|외국인등록번호"
@@ -56,7 +56,10 @@ SCRIPT_ID_WORDS = (
 )
 SCRIPT_ID_RE = re.compile(
     SCRIPT_ID_WORDS
-    + r"(?:[^\d\n]{0,16}?|[^\d\n:：.。!?؟,，、،;]{0,48}[:：]\s*)(?P<id>[A-Za-z]{0,3}\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
+    # (or "is" in Greek, Ukrainian, Russian: "ο αριθμός ταυτότητας του παππού είναι ΑΚ 482913"; a
+    # Greek id card's two letters are Greek capitals)
+    + r"(?:[^\d\n]{0,16}?|[^\d\n:：.。!?؟,，、،;]{0,48}(?:[:：]|\s(?:είναι|ειναι|це|это))\s*)"
+    r"(?P<id>(?:[A-Za-z]{0,3}|[Α-Ω]{2}\s?)\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
     re.IGNORECASE,
 )
 # Another thing's number named between an id's word and the number, in the scripts above:
@@ -136,6 +139,8 @@ MORE_ID_WORDS = (
     r"civil\s+(?:id|number|no|card)(?:\s+(?:card|number|no))?|h[ộo]\s+chi[ếe]u|citizenship\s+(?:certificate|card"
     r"|number|no)(?:\s+(?:number|no))?|nagarikta|fayda(?:\s+(?:id|number|no|fan|fin))?|(?-i:NIC)|personnr"
     r"|num[ée]ro\s+d['’]identification\s+national[e]?"
+    # France's foreigner's number on a titre de séjour (the AGDREF number: "numéro étranger 7504812936")
+    r"|num[ée]ro\s+(?:d['’])?[ée]tranger|(?-i:AGDREF)"
     # the US's and Canada's trusted traveller numbers (TSA PreCheck's KTN, Global Entry's and
     # NEXUS's PASSID, DHS's redress (control) number)
     r"|known\s+travell?er(?:\s+(?:number|no|id|#))?|(?-i:KTN|PASSID)|global\s+entry(?:\s+(?:number|no|id|#|card))?"
@@ -176,7 +181,7 @@ def persons_tax_number(text: str) -> bool:
 
 
 MORE_ID_STEMS = frozenset(
-    {"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr"}
+    {"civil", "hộ", "ho", "citizenship", "nagarikta", "fayda", "nic", "personnr", "agdref"}
     | {"known", "ktn", "passid", "global", "nexus", "redress", "trusted", "bvn", "bank", "philsys", "nhi"}
     | {"título", "titulo", "číslo", "cislo", "občanský", "obcansky"}
     | {"passi", "passin", "passinumero", "passinro", "cestovní", "cestovniho", "cestovního", "cestovni"}
@@ -357,7 +362,7 @@ BUSINESS = re.compile(
 BUSINESS_ID = re.compile(
     r"\b(?:ust-?id(?:nr)?|umsatzsteuer|vat|btw|kvk|cif|cnpj|siren|siret|abn|acn|gstin|steuernummer"
     r"|handelsregister|hrb|companies\s+house|partita\s+iva|tva|nip|vergi|regon|krs|siret|naf|rcs|kbo|i[čc]o|di[čc]|cui|cvr"
-    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no))\b|统一社会信用代码|法人番号|αφμ|инн|огрн|кпп|ח\.פ|ע\.מ|السجل\s*التجاري|الرقم\s*الضريبي"
+    r"|org\.?\s*nr|orgnr|organisationsnummer|y-tunnus|nipc|nif|бсн|бин|rc\s+(?:number|no)|єдрпоу|едрпоу)\b|统一社会信用代码|法人番号|αφμ|инн|огрн|кпп|ח\.פ|ע\.מ|السجل\s*التجاري|الرقم\s*الضريبي"
     # (in capitals only: German's article "ein", a "bin", an "ape" are words; a bare "house" is one)
     r"|\b(?-i:EIN|CIN|BIN|APE|TIN)\b|شناسه\s*ملی|የግብር\s*ከፋይ|사업자\s*등록"
     # an EU VAT number with its country's prefix ("Acme GmbH tax id DE123456789")
