@@ -69,7 +69,10 @@ PRUNES = (0.03, 0.05, 0.1)
 # between, not measured itself), and 0.05's file (0.56 MB) lost 10 training labels to 0.04's 4.
 # 0.05 since 22e: M's features and 22e's families made 0.045's file 0.80 MB, 55 KB over the code
 # asset's budget; over every part 0.05 changed 7 labels of 0.045's (3 fixed, 4 broke), benign 0.
-SHIPPED_PRUNE = 0.05
+# 0.051 since the freeze of session 22: the rules landed that session took the asset back over
+# its budget by 9.6 KB; 0.051 (684 KB) changed one label of 0.05's (holdout_m3:364, a Russian
+# Ozon API key, missed), benign 0; 0.052 broke a reading-view test.
+SHIPPED_PRUNE = 0.051
 # Decimals a shipped weight keeps. 0.045 and three decimals since 21d: K and L's features made
 # 0.04's file 0.96 MB (4 decimals), over the code asset's budget; 0.05 lost 5 training labels
 # that 0.045 keeps (outside_7:429 and outside_11's security answers), and the fourth decimal
