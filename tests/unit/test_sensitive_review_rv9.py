@@ -184,3 +184,62 @@ def test_an_ssns_spaced_form_inside_a_longer_number_is_no_ssn(text: str) -> None
 def test_an_ssn_beside_other_numbers_stays_found(text: str) -> None:
     found = find_by_rules(text)
     assert found is not None and found.rule == "government_id"
+
+
+# 6. (2f6082b, organisations.py) An aside after a person's tax number that says what an
+# organisation does with it ("(escola pediu para a matrícula)": the school asked for it) read as
+# the organisation owning the number: a child's or a parent's NIF for a school form was no id.
+# The aside names the holder only when the organisation ends it, with one word at most after it
+# ("(clinic)", "(es una fundación)", "(szkoła językowa, do faktury)").
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NIF do Tiago: 123456789 (escola pediu para a matrícula)",
+        "NIF 123456789 (a escola pediu para a matrícula do Tiago)",
+        "Tax ID 123456789 (club membership form)",
+    ],
+)
+def test_an_organisation_doing_something_with_a_persons_number_does_not_own_it(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "government_id"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NIP: 5260250274 (szkoła językowa, do faktury)",
+        "Tax ID 47-3310294 (charity), goes on the gift aid form",
+        "RUT 71.543.200-4 (es una fundación) para la boleta de la matrícula",
+        "NIF da escola para a fatura: 600 012 344 (entidade pública, está no site)",
+    ],
+)
+def test_an_aside_naming_the_organisation_still_owns_the_number(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+# 7. (064ca65, printed_codes.py) A number in a one-time code's printed shape after "code" was
+# read as a one-time code when the code's word named an order, a booking, a survey or a barcode
+# in a language the list of other codes lacked (review rv9, 6 of 11 look-alikes refused).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kod zamówienia 482 913, dostawa jutro",
+        "A rendelési kódod 720 315, szállítás holnap",
+        "κωδικός παραγγελίας 629 104",
+        "código de reserva 482 913 para el hotel",
+        "Teilnehmercode 482 913 für die Umfrage",
+        "code barre 720 315 sur l'étiquette",
+        "numer rezerwacji i kod rezerwacji 482 913 w mailu",
+    ],
+)
+def test_an_orders_or_bookings_code_in_a_one_time_codes_shape_is_no_secret(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["kod z SMS 482 913, nie podawaj nikomu", "A Jófogás kódod: 720 315", "código de verificação 482 913"],
+)
+def test_a_one_time_code_beside_those_words_stays_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "secret"

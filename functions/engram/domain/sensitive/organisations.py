@@ -65,10 +65,13 @@ _OWNER_AFTER = re.compile(
     re.IGNORECASE,
 )
 # An aside right after the number naming the holder ("(clinic)", "(es una corporación)",
-# "(entidade pública, está no site)", "— the school's").
+# "(entidade pública, está no site)", "— the school's"): the organisation ends it, one word at
+# most after it ("(szkoła językowa, do faktury)"). One that says what an organisation does with
+# the number names no holder ("NIF do Tiago: ... (escola pediu para a matrícula)", review rv9).
 _ASIDE_AFTER = re.compile(
     r"\s*(?:[(\[]\s*(?:(?:it['’]?s|is|es|est|c['’]est|é|ist|to|jest)\s+)?(?:(?:an?|the|una?|uma?|ein\w*|our)\s+)?"
-    r"(?:[^\W\d_]{2,20}\s+)?|[,—–\-]\s*(?:it['’]?s\s+)?(?:the|our)\s+)" + _ORGANISATION + r"\b",
+    r"(?:[^\W\d_]{2,20}\s+)?|[,—–\-]\s*(?:it['’]?s\s+)?(?:the|our)\s+)" + _ORGANISATION + r"(?:['’]s)?\b"
+    r"(?=(?:\s+[^\W\d_]{2,20})?\s*(?:[)\],;.:]|$))",
     re.IGNORECASE,
 )
 # A possessive of a person right before the tax word: the number is that person's whatever

@@ -53,7 +53,7 @@ _OTHER_WORDS = frozenset(
         *("product", "tax", "sort", "swift", "bic", "iban", "bar", "barcode", "qr", "source", "invoice", "factura"),
         *("fattura", "customer", "client", "loyalty", "ticket", "flight", "color", "colour", "hs", "sku", "ean"),
         *("isbn", "takip", "commande", "pedido", "ordine", "suivi", "rastreio", "seguimiento", "pincode", "ifsc"),
-        *("branch", "filial", "sucursal", "clearing", "routing", "blz", "bsb", "short", "dress"),
+        *("branch", "filial", "sucursal", "clearing", "routing", "blz", "bsb", "short", "dress", "barre"),
     ]
 )
 # (and what makes a program's word of "code": "decode", "encode", "unicode", "opcode", "geocode")
@@ -62,6 +62,11 @@ _OTHER_STARTS = (
     *("posta", "pocztow", "почтов", "поштов", "order", "promo", "fehler", "produ", "member", "ошибк", "заказ"),
     *("промо", "скидк", "трек", "sipari", "indirim", "sendung", "bestell", "postcod", "gutschein", "rabatt"),
     *("kunden", "artikel", "storno"),
+    # orders, bookings and surveys in more languages (review rv9: "kod zamówienia 482 913",
+    # "A rendelési kódod 720 315", "κωδικός παραγγελίας", "código de reserva", "Teilnehmercode")
+    *("zamówien", "zamowien", "rendelés", "rendeles", "παραγγελ", "κράτησ", "reserv", "réserv", "prenot"),
+    *("rezerw", "rezerv", "buchung", "boeking", "bestelling", "foglal", "tilau", "varau", "бронир"),
+    *("teilnehm", "participant", "survey", "umfrage", "sondage", "encuesta"),
 )
 
 
