@@ -105,8 +105,13 @@ The parts, reported apart:
   with main frozen at 18518c4, is ``bench/results/sensitive_corpus_m_first_run.json`` and the
   honest figure in docs/security.md. Their misses are read now, so their later figures are
   fitted too.
-- Not in ``PARTS``: held-out N, sealed (``bench/sealed/``, gzip-compressed and unopened; see its
-  README). Adding it here is the decision to spend it.
+- Not in ``PARTS``: held-out N (``bench/sensitive_samples_holdout_n1.txt``, ``_n2``, ``_n3``,
+  ``_n4``; 4,071 samples by four more independent writers, given the label policy: field
+  workers, clubs and shared houses, automation and documents, less often covered languages).
+  Their one run, figures only, by ``bench.sensitive_first_run`` with main frozen at 2f49c89, is
+  ``bench/results/sensitive_corpus_n_first_run.json`` and the honest figure in docs/security.md.
+  Nobody has read their misses; adding them here is the decision to spend them. Held-out O is
+  still sealed in ``bench/sealed/`` (gzip-compressed, unopened; see its README).
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.

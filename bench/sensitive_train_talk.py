@@ -1,7 +1,7 @@
 """Counts that open nothing, and talk about a secret that gives none, for training the learned
 stage (training only, never scored; session 22e).
 
-21d's retrain left two families to the model's guess (/work/notes/21d.md, "Left"):
+21d's retrain left two families to the model's guess (docs/security.md, "Session 21d"):
 - counts and tallies: "the votes were 4471 to 2291, with 3380 abstaining" was refused, since a
   four-digit number leans to "code" everywhere (the shape feature `g:4` rose with K and L's many
   door and backup codes) and no family said what a vote, a head count or a stock level is;
