@@ -105,13 +105,16 @@ The parts, reported apart:
   with main frozen at 18518c4, is ``bench/results/sensitive_corpus_m_first_run.json`` and the
   honest figure in docs/security.md. Their misses are read now, so their later figures are
   fitted too.
-- Not in ``PARTS``: held-out N (``bench/sensitive_samples_holdout_n1.txt``, ``_n2``, ``_n3``,
-  ``_n4``; 4,071 samples by four more independent writers, given the label policy: field
-  workers, clubs and shared houses, automation and documents, less often covered languages).
-  Their one run, figures only, by ``bench.sensitive_first_run`` with main frozen at 2f49c89, is
-  ``bench/results/sensitive_corpus_n_first_run.json`` and the honest figure in docs/security.md.
-  Nobody has read their misses; adding them here is the decision to spend them. Held-out O is
-  still sealed in ``bench/sealed/`` (gzip-compressed, unopened; see its README).
+- ``held_out_n1`` to ``held_out_n4`` (first run recorded; development data since 10:15 UTC on
+  2026-11-25, read and tuned on): ``bench/sensitive_samples_holdout_n1.txt`` (1,007), ``_n2``
+  (1,029), ``_n3`` (1,024) and ``_n4`` (1,011), written by hand by four more independent writers
+  given the label policy (field workers; clubs and shared houses; automation and documents; less
+  often covered languages). Their one honest run, figures only, by ``bench.sensitive_first_run``
+  with main frozen at 2f49c89, is ``bench/results/sensitive_corpus_n_first_run.json`` and the
+  honest figure in docs/security.md. Their misses are read now, so their later figures are
+  fitted too.
+- Not in ``PARTS``: held-out O, sealed (``bench/sealed/``, gzip-compressed and unopened; see its
+  README). Adding it here is the decision to spend it.
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
@@ -187,6 +190,10 @@ PARTS = {
     "held_out_m2": [HERE / "sensitive_samples_holdout_m2.txt"],
     "held_out_m3": [HERE / "sensitive_samples_holdout_m3.txt"],
     "held_out_m4": [HERE / "sensitive_samples_holdout_m4.txt"],
+    "held_out_n1": [HERE / "sensitive_samples_holdout_n1.txt"],
+    "held_out_n2": [HERE / "sensitive_samples_holdout_n2.txt"],
+    "held_out_n3": [HERE / "sensitive_samples_holdout_n3.txt"],
+    "held_out_n4": [HERE / "sensitive_samples_holdout_n4.txt"],
 }
 LABELS = {"S": "secret", "C": "payment_card", "G": "government_id", "B": "bank_account", "N": None}
 CATEGORIES = ("secret", "payment_card", "government_id", "bank_account")

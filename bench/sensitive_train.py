@@ -957,13 +957,17 @@ FIRST_RUN_RULES = {
     "held_out_m2": "18518c4",
     "held_out_m3": "18518c4",
     "held_out_m4": "18518c4",
+    "held_out_n1": "2f49c89",
+    "held_out_n2": "2f49c89",
+    "held_out_n3": "2f49c89",
+    "held_out_n4": "2f49c89",
 }
 # The parts the model is trained on, named one by one: a part added to the bench later is
 # not trained on until it is named here (a part whose first run is still to come must not be).
 # held_out_e is trained on since its three clean runs were recorded, held_out_f1 and _f2 since
 # their first run (docs/security.md), G1-G3 and H1-H2 since session 18x, I1, I2, J1 and J2 since
-# session 19, K1-K4 since session 20, L1-L4 since session 21, M1-M4 since session 22 (each
-# after its first run); a part still held out is never named here.
+# session 19, K1-K4 since session 20, L1-L4 since session 21, M1-M4 and N1-N4 since session
+# 22 (each after its first run); a part still held out is never named here.
 TRAIN_PARTS = (
     "development",
     "held_out",
@@ -1007,6 +1011,10 @@ TRAIN_PARTS = (
     "held_out_m2",
     "held_out_m3",
     "held_out_m4",
+    "held_out_n1",
+    "held_out_n2",
+    "held_out_n3",
+    "held_out_n4",
 )
 THRESHOLDS = (-1.0, -0.5, 0.0, 0.5, 1.0, 1.5)
 
