@@ -8,7 +8,8 @@ import time
 from typing import Any
 
 import pytest
-from engram.domain.sensitive import bank_account_forms, find_sensitive
+from engram.domain.sensitive import bank_account_forms, find_sensitive, passwords_other_languages
+from engram.domain.sensitive.categories import folded_words
 
 
 class _Counting:
@@ -52,3 +53,19 @@ def test_the_account_withheld_beside_a_routing_number_is_still_read_so() -> None
     assert find_sensitive("Routing: 074000023  Account: [illegible]") is None
     found = find_sensitive("Routing: 074000023\nAccount: 48213399")
     assert found is not None and found.rule == "bank_account"
+
+
+def test_the_clause_before_a_password_word_is_read_once_for_each_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (密码 is a word of two of the rule's patterns: its clause was read twice)
+    read: list[int] = []
+    real = passwords_other_languages.value_opening_clause
+
+    def reading(text: str, start: int, *args: Any, **kwargs: Any) -> Any:
+        read.append(start)
+        return real(text, start, *args, **kwargs)
+
+    monkeypatch.setattr(passwords_other_languages, "value_opening_clause", reading)
+    text = _repeated("密码：1 ", 600)
+    assert not passwords_other_languages.password_before_its_word(text, folded_words(text))
+    assert read and len(read) == len(set(read))
+    assert passwords_other_languages.password_before_its_word("Osaka#2019 は私のパスワードです", frozenset())

@@ -194,12 +194,17 @@ def password_before_its_word(text: str, words: frozenset[str]) -> bool:
     regexes = [_ANY_PASSWORD_WORD, _LATIN_RE]
     if not text.isascii():
         regexes.extend((_SCRIPT_RE, _CJK_PASSWORD_WORD))
-    return any(
-        _password_before(text, m, token, gap)
-        for regex in regexes
-        for m in regex.finditer(text)
-        for token, gap in value_opening_clause(text, m.start(), opens=_SENTENCE_OPENS)
-    )
+    # The clause before a word, read once for each place (密码 is a word of two of the patterns:
+    # its clause was read twice, half of a long text of "密码：1" again and again).
+    clauses: dict[int, list[tuple[str, str]]] = {}
+    for regex in regexes:
+        for m in regex.finditer(text):
+            clause = clauses.get(m.start())
+            if clause is None:
+                clause = clauses[m.start()] = value_opening_clause(text, m.start(), opens=_SENTENCE_OPENS)
+            if any(_password_before(text, m, token, gap) for token, gap in clause):
+                return True
+    return False
 
 
 _WHERE_AFTER = re.compile(
