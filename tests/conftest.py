@@ -39,6 +39,7 @@ EXPECTED_SECONDS = {  # the first matching prefix counts
     "tests/e2e/test_thread_oracle_http.py": 9,
     "tests/e2e/test_rate_limit_workers.py": 9,
     "tests/unit/test_rendering.py::test_the_token_budget_is_never_exceeded": 9,
+    "tests/unit/test_sensitive_alternatives.py::TestPhrasesOnTheCorpus": 20,  # (one case, a quarter of the corpus)
     "tests/integration/test_thread_oracle.py": 6,
     "tests/e2e/test_conversation_story.py": 6,
     "tests/integration/test_dynamodb_costs.py::test_given_random_changes": 6,

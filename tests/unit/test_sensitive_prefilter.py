@@ -106,17 +106,47 @@ def _span(m: re.Match[str] | None) -> Any:
     return None if m is None else (m.span(), m.groups())
 
 
-# One case per pattern, so that the suite's workers share the four minutes this takes over the
-# whole corpus instead of one worker holding the suite up at its end.
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(_KEYED))
-def test_keyed_patterns_answer_as_re_on_every_corpus_text(name: str) -> None:
+def _answers_as_re(name: str) -> None:
     pattern = _KEYED[name]
     for text in _texts():
         for variant in (text, text.upper()) if pattern.needs.folded else (text,):
             with prefiltering():
                 got = _found(pattern, variant)
             assert got == _found(pattern.compiled, variant), (name, variant[:80])
+
+
+# Every keyed pattern over the whole corpus (minutes), in four classes: a class is a unit of
+# the suite's scheduler (tests/conftest.py: loadscope), so the four shares can run on four
+# workers; as one module's cases they all ran on one worker, one after another.
+_NAMES = sorted(_KEYED)
+
+
+@pytest.mark.slow
+class TestKeyedPatternsOnTheCorpusFirstShare:
+    @pytest.mark.parametrize("name", _NAMES[0::4])
+    def test_keyed_patterns_answer_as_re_on_every_corpus_text(self, name: str) -> None:
+        _answers_as_re(name)
+
+
+@pytest.mark.slow
+class TestKeyedPatternsOnTheCorpusSecondShare:
+    @pytest.mark.parametrize("name", _NAMES[1::4])
+    def test_keyed_patterns_answer_as_re_on_every_corpus_text(self, name: str) -> None:
+        _answers_as_re(name)
+
+
+@pytest.mark.slow
+class TestKeyedPatternsOnTheCorpusThirdShare:
+    @pytest.mark.parametrize("name", _NAMES[2::4])
+    def test_keyed_patterns_answer_as_re_on_every_corpus_text(self, name: str) -> None:
+        _answers_as_re(name)
+
+
+@pytest.mark.slow
+class TestKeyedPatternsOnTheCorpusFourthShare:
+    @pytest.mark.parametrize("name", _NAMES[3::4])
+    def test_keyed_patterns_answer_as_re_on_every_corpus_text(self, name: str) -> None:
+        _answers_as_re(name)
 
 
 def _found(pattern: Any, text: str) -> Any:

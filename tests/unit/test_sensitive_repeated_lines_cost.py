@@ -4,12 +4,14 @@ checks the rest of the filter's cost; these are the cases found quadratic)."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
 import pytest
 from engram.domain.sensitive import bank_account_forms, find_sensitive, passwords_other_languages
 from engram.domain.sensitive.categories import folded_words
+from engram.domain.sensitive.prefilter import keyed, prefiltering
 
 
 class _Counting:
@@ -69,3 +71,18 @@ def test_the_clause_before_a_password_word_is_read_once_for_each_place(monkeypat
     assert not passwords_other_languages.password_before_its_word(text, folded_words(text))
     assert read and len(read) == len(set(read))
     assert passwords_other_languages.password_before_its_word("Osaka#2019 は私のパスワードです", frozenset())
+
+
+def test_a_keyed_search_in_a_window_walks_no_place_past_its_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # (a death said within 90 characters of a value, dead_values.py: each window's search
+    # tried the pattern at every place of its word to the end of the text)
+    pattern = keyed(r"\bpassword\s+\w+", re.IGNORECASE)
+    text = "password one, " + "the password was kept. " * 2000
+    counting = _Counting(pattern.compiled)
+    monkeypatch.setattr(pattern, "compiled", counting)
+    with prefiltering():
+        assert pattern.search(text, 20, 30) is None
+        found = pattern.search(text, 20, 120)
+    assert found is not None and found.group() == "password was"
+    assert counting.calls <= 5  # (2,000 tries before)
+    assert counting.pattern.search(text, 20, 30) is None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from engram.domain.sensitive.alternatives import alternatives
+from engram.domain.sensitive.alternatives import Alternatives, alternatives
 from engram.domain.sensitive.dead_words import (
     CHANGED,
     CHANGED_VERBS,
@@ -37,7 +37,7 @@ from engram.domain.sensitive.dead_words import (
     PUBLIC_DEFAULT,
     STOPPED,
 )
-from engram.domain.sensitive.prefilter import Keyed, keyed
+from engram.domain.sensitive.prefilter import keyed
 
 # The value's name between "old" and the value (or "one"), at most four words ("the old
 # password for Dad's email was ...", "पुराना पासवर्ड ...": Devanagari's vowel signs are no \w).
@@ -73,7 +73,7 @@ _DEFAULT_VALUE = keyed(
 _DEFAULT_VALUE_IN_SCRIPT = re.compile(r"(?:" + DEFAULT_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*[:：是は는은]?\s*" + _VALUE)
 _PUBLIC_DEFAULT = keyed(PUBLIC_DEFAULT, re.IGNORECASE)
 _BARE_CHANGE = keyed(r"\b(?:changed|replaced|reset|rotated|retired|swapped)\b", re.IGNORECASE)
-_NO_LONGER = keyed(NO_LONGER, re.IGNORECASE)
+_NO_LONGER = alternatives(NO_LONGER, re.IGNORECASE)
 # Arabic: the value's name, then "the old one" and the value ("رمز الباب ... القديم ٤٨٢٩").
 _OLD_VALUE_ARABIC = re.compile(r"(?:القديم|القديمة|السابق|السابقة)\s*[:(]?\s*(?P<value>[\d٠-٩](?:[\s\-]?[\d٠-٩]){2,9})")
 # What it used to be ("used to be bluebell22", "war früher Sonne77", "era antes 4471").
@@ -88,13 +88,13 @@ _WAS = keyed(
     r"\b(?:was|were|war|était|foi|fue|был[аио]?|був|була|було|był[ao]?)\s+(?:the\s+)?[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
-# Its death, said in the same text (looked for in a whole text phrase by phrase: alternatives.py).
-_DEAD = keyed(CHANGED + "|" + STOPPED, re.IGNORECASE)
-_DEATH_SAID = alternatives(CHANGED + "|" + STOPPED, re.IGNORECASE)
-_CHANGED = keyed(CHANGED, re.IGNORECASE)
-_STOPPED_ONLY = keyed(STOPPED, re.IGNORECASE)
+# Its death, said in the same text (some hundred phrases with no common first word: each is
+# looked for apart, keyed on its own words, alternatives.py).
+_DEAD = alternatives(CHANGED + "|" + STOPPED, re.IGNORECASE)
+_CHANGED = alternatives(CHANGED, re.IGNORECASE)
+_STOPPED_ONLY = alternatives(STOPPED, re.IGNORECASE)
 # Said right after the value: it stopped working, or was replaced ("(2 2 8 0) was replaced").
-_STOPPED = keyed(
+_STOPPED = alternatives(
     STOPPED + r"|\b(?:has|have|had)\s+been\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|retired)"
     r"|\b(?:was|were|got)\s+(?:[a-z]+-)?(?:" + CHANGED_VERBS + r")\b(?!\s+to\b)",
     re.IGNORECASE,
@@ -129,9 +129,7 @@ def without_dead_values(text: str) -> str:
     if ("AKIA" in text or "ASIA" in text) and _KEY_ID.search(text) and _KEY_DEAD.search(text):
         text = _KEY_ID.sub(_RETIRED, text)  # "key id AKIA... in the cloudtrail event; key already deactivated"
     # (a death first: its words are few in ordinary text, and most texts are passed over at once)
-    death = (
-        _DEATH_SAID.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text) or _NO_LONGER.search(text)
-    )
+    death = _DEAD.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text) or _NO_LONGER.search(text)
     if death is None or _NEW_VALUE.search(text) is not None or _NEW_VALUE_IN_SCRIPT.search(text) is not None:
         return text
     ifs = _IF.search(text) is not None  # (most texts hold no "if": its clause is not read then)
@@ -171,7 +169,11 @@ def _public_defaults(text: str) -> set[tuple[int, int]]:
 def _dead_before(text: str, ifs: bool) -> set[tuple[int, int]]:
     """A value its death comes before: said no longer to be it, or in brackets after its name
     that it stopped working ("le code n'est plus 4471", "Türcode (funktioniert nicht mehr): 5521")."""
-    spans = {m.span("value") for m in _NO_LONGER_VALUE.finditer(text) if not (ifs and _if_before(text, m.start()))}
+    # (each such value starts where "no longer" does: read from the first, if there is one;
+    # the value's pattern has no first word to key it on, its phrases do: alternatives.py)
+    first = _NO_LONGER.search(text)
+    said = () if first is None else _NO_LONGER_VALUE.finditer(text, first.start())
+    spans = {m.span("value") for m in said if not (ifs and _if_before(text, m.start()))}
     if "(" in text:
         spans |= {
             m.span("value")
@@ -193,7 +195,7 @@ def _stopped_right_after(text: str, ifs: bool) -> set[tuple[int, int]]:
 def _value_after_its_death(text: str, spans: set[tuple[int, int]]) -> bool:
     """A value after the last dead one and its death is a new one given."""
     end = max(e for _, e in spans)
-    death = _DEAD.compiled.search(text, end)
+    death = _DEAD.search(text, end)
     rest = text[death.end() if death is not None else end :]
     return any(not _YEAR_OR_TIME.fullmatch(m.group()) for m in _VALUE_AFTER.finditer(rest))
 
@@ -218,14 +220,13 @@ _NOT = re.compile(
 _CLAUSE_START = re.compile(r"[;.!?\n]|,\s")
 
 
-def _said_dead(text: str, m: re.Match[str], deaths: Keyed, ifs: bool, *, at_once: bool = True) -> bool:
+def _said_dead(text: str, m: re.Match[str], deaths: Alternatives, ifs: bool, *, at_once: bool = True) -> bool:
     at = m.end()
-    # (the compiled pattern in its window: the keyed search walks its leads from the text's start)
     if ifs and _if_before(text, m.start()):
         return False
     if at_once and _CHANGED_AT_ONCE.match(text, at):
         return True  # ("default 123456 changed on day one", "old code 4410 — CHANGED")
-    dead = deaths.compiled.search(text, at, at + _DEATH_REACH)
+    dead = deaths.search(text, at, at + _DEATH_REACH)
     if dead is None:
         return False
     if _NOT.search(text, max(at, dead.start() - 16), dead.start()):

@@ -35,11 +35,11 @@ from typing import Any
 
 from engram.domain.sensitive.pattern_words import Needs, fold, is_word_char, needed_words
 
-__all__ = ["Keyed", "answered_once", "keyed", "prefiltering"]
+__all__ = ["SHORT", "Keyed", "answered_once", "keyed", "prefiltering"]
 
 # A text shorter than this is read by the pattern straight away (looking for the words would
 # cost about as much).
-_SHORT = 256
+SHORT = 256
 _END = 2**63 - 1  # (re's own default end: the end of any text)
 
 
@@ -140,7 +140,7 @@ class Keyed:
 
     def may_match(self, text: str) -> bool:
         """False when ``text`` holds none of what a match needs."""
-        if len(text) < _SHORT:
+        if len(text) < SHORT:
             return True
         read = _read(text)
         answer = read.answers.get(id(self))
@@ -174,6 +174,8 @@ class Keyed:
         end = pos
         for i in range(bisect_left(starts, pos), len(starts)):
             at = starts[i]
+            if at > endpos:
+                return  # (no match starts past the end: the places after it are not walked)
             if at < end:
                 continue
             m = self.compiled.match(text, at, endpos)
@@ -182,7 +184,7 @@ class Keyed:
                 end = m.end()
 
     def _leads_here(self, text: str) -> bool:
-        return bool(self.needs.leads) and len(text) >= _SHORT
+        return bool(self.needs.leads) and len(text) >= SHORT
 
     def search(self, text: str, pos: int = 0, endpos: int = _END) -> re.Match[str] | None:
         if not self.may_match(text):
