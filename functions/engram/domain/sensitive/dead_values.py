@@ -58,7 +58,8 @@ _TEMPORARY_VALUE = keyed(
     r"(?<![\w])(?:temporary|temp|initial|provisional|one-time|first)\s+" + _NAME + _COPULA + _VALUE, re.IGNORECASE
 )
 # Said no longer to be the value, before it ("the gate code is no longer 3319", "ya no es 2819").
-_NO_LONGER_VALUE = keyed(r"(?:" + NO_LONGER + r")\s+(?:the\s+)?[\"“']?" + _VALUE, re.IGNORECASE)
+# (read only from where a "no longer" phrase is: _dead_before)
+_NO_LONGER_VALUE = re.compile(r"(?:" + NO_LONGER + r")\s+(?:the\s+)?[\"“']?" + _VALUE, re.IGNORECASE)
 # A death in brackets between the value's name and the value ("digicode (ne marche plus) : 3B812").
 _DEAD_ASIDE = re.compile(r"\((?P<aside>[^()\n]{1,80})\)\s*[:=→\-]?\s*[\"“']?" + _VALUE)
 # "old" after the name or fused with it ("รหัสเก่า Somchai@99", "旧密码 Wang@2019", "password
