@@ -1,19 +1,13 @@
-"""A long alternation of phrases searched one phrase at a time, each keyed on its own words.
+"""A long alternation searched phrase by phrase, each keyed on its own words.
 
-``keyed`` (prefilter.py) tries a pattern only where a word it starts with is, but only when
-every alternative starts at a word with a known word: an alternation of some hundred phrases
-in twenty languages ("has been changed", "ya no funciona", "a été changé", "已经改") has no
-such start, so ``re`` tried each phrase at each character of the text (the death words of
-``dead_values.py``: 17 ms on the bench's 10,000-character message, which holds none).
+``keyed`` (prefilter.py) leads a pattern from its first words only when every alternative
+starts a word with a known one; some hundred death phrases in twenty languages ("ya no
+funciona", "a été changé", "已经改") do not, so ``re`` tried each at each character.
 
-``alternatives(pattern, flags)`` splits the pattern at its top-level ``|`` and keys each
-phrase apart: a phrase whose words the text lacks is not read at all, one that starts at a
-word is tried only there. ``search`` answers exactly as the whole pattern's: the whole
-matches at a place when one of its phrases does, so its first match starts where the first
-of the phrases' first matches does, and it is the whole pattern's match there
-(``match`` at that place, alternatives tried in order, as a search reaching it tries them).
-``finditer`` is that search again from where each match ends, as ``re``'s own is (after an
-empty match, ``re`` itself reads on).
+``alternatives`` splits the pattern at its top-level ``|`` and keys each phrase apart. The
+whole matches where one of its phrases does, so its first match is the whole's ``match`` at
+the first place a phrase matches (alternatives tried in order, as ``re`` tries them);
+``finditer`` searches so again from each match's end, as ``re`` does.
 """
 
 from __future__ import annotations
@@ -32,10 +26,8 @@ _REFERS = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
 
 
 class Alternatives:
-    """A pattern (``whole``, keyed when it can be) and its top-level phrases (``phrases``).
-    ``search`` and ``finditer`` read the phrases in a long text; in a short one (under
-    ``_SHORT``), the whole pattern reads it (a hundred phrases each reading 80 characters cost
-    more than one alternation reading them once)."""
+    """A pattern (``whole``, keyed when it can be) and its top-level ``phrases``; a short
+    text is read by the whole (cheaper than a hundred phrases each reading it)."""
 
     __slots__ = ("compiled", "phrases", "whole")
 
@@ -54,10 +46,7 @@ class Alternatives:
         return None if first < 0 else self.compiled.match(text, first, endpos)
 
     def finditer(self, text: str, pos: int = 0, endpos: int = _END) -> Iterator[re.Match[str]]:
-        """The whole pattern's ``finditer``: from where the last match ends, the whole's match
-        at the first place one phrase matches. Each phrase's first match from there is
-        remembered while it is not passed (a phrase matching nowhere from ``pos`` is not read
-        again), so each phrase reads the text once, not once per match."""
+        # (each phrase's next match is kept until passed: each phrase reads the text once)
         if len(self.phrases) < 2 or len(text) < _SHORT:
             yield from self.whole.finditer(text, pos, endpos)
             return
@@ -67,12 +56,12 @@ class Alternatives:
             if first < 0:
                 return
             m = self.compiled.match(text, first, endpos)
-            if m is None:  # (never: where a phrase matches, the whole does; but never loop)
+            if m is None:  # (never: where a phrase matches, the whole does)
                 return
             yield m
-            if m.end() == first:  # (an empty match: re's own rules for the next one, from here)
+            if m.end() == first:  # (empty: re's own finditer goes on, past this same match)
                 rest = self.compiled.finditer(text, first, endpos)
-                next(rest)  # (the same empty match: a search from here finds it first)
+                next(rest)
                 yield from rest
                 return
             pos = m.end()

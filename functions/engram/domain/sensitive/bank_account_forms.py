@@ -88,9 +88,7 @@ def branch_code_alone(text: str, *, branch_key: str = "") -> bool:
     after its word or under a record's ``branch_key``, the account said to be withheld
     ("routing 121000358, account on file, ending 9045"; "Routing: 074000023  Account:
     [illegible]"; a table's "routing" column beside "[on file]"): the bank's number, no account."""
-    # (asked once a filter run for a text and a key: a record asks it for each of its bank
-    # fields, and each asking read the whole text: 20,000 characters of "Routing: 011000015\n
-    # Account: x\n" lines took 2-7 s)
+    # (once a run per text and key: a record asks for each bank field; a form pasted often was quadratic)
     return answered_once("branch_code_alone", (branch_key, text), lambda: _branch_code_alone(text, branch_key))
 
 

@@ -58,7 +58,6 @@ _TEMPORARY_VALUE = keyed(
     r"(?<![\w])(?:temporary|temp|initial|provisional|one-time|first)\s+" + _NAME + _COPULA + _VALUE, re.IGNORECASE
 )
 # Said no longer to be the value, before it ("the gate code is no longer 3319", "ya no es 2819").
-# (read only from where a "no longer" phrase is: _dead_before)
 _NO_LONGER_VALUE = re.compile(r"(?:" + NO_LONGER + r")\s+(?:the\s+)?[\"“']?" + _VALUE, re.IGNORECASE)
 # A death in brackets between the value's name and the value ("digicode (ne marche plus) : 3B812").
 _DEAD_ASIDE = re.compile(r"\((?P<aside>[^()\n]{1,80})\)\s*[:=→\-]?\s*[\"“']?" + _VALUE)
@@ -89,8 +88,7 @@ _WAS = keyed(
     r"\b(?:was|were|war|était|foi|fue|был[аио]?|був|була|було|był[ao]?)\s+(?:the\s+)?[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
-# Its death, said in the same text (some hundred phrases with no common first word: each is
-# looked for apart, keyed on its own words, alternatives.py).
+# Its death, said in the same text (phrases with no common first word: alternatives.py).
 _DEAD = alternatives(CHANGED + "|" + STOPPED, re.IGNORECASE)
 _CHANGED = alternatives(CHANGED, re.IGNORECASE)
 _STOPPED_ONLY = alternatives(STOPPED, re.IGNORECASE)
@@ -170,8 +168,7 @@ def _public_defaults(text: str) -> set[tuple[int, int]]:
 def _dead_before(text: str, ifs: bool) -> set[tuple[int, int]]:
     """A value its death comes before: said no longer to be it, or in brackets after its name
     that it stopped working ("le code n'est plus 4471", "Türcode (funktioniert nicht mehr): 5521")."""
-    # (each such value starts where "no longer" does: read from the first, if there is one;
-    # the value's pattern has no first word to key it on, its phrases do: alternatives.py)
+    # (each starts where a "no longer" phrase does: read from the first one)
     first = _NO_LONGER.search(text)
     said = () if first is None else _NO_LONGER_VALUE.finditer(text, first.start())
     spans = {m.span("value") for m in said if not (ifs and _if_before(text, m.start()))}

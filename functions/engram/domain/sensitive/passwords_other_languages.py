@@ -15,7 +15,7 @@ short") is a description in a language whose descriptions this module does not k
 from __future__ import annotations
 
 import re
-from functools import partial
+from functools import cache, partial
 
 from engram.domain.sensitive.categories import WORDS
 from engram.domain.sensitive.codes_other_languages import clause_after, not_a_secret_near, value_opening_clause
@@ -194,17 +194,13 @@ def password_before_its_word(text: str, words: frozenset[str]) -> bool:
     regexes = [_ANY_PASSWORD_WORD, _LATIN_RE]
     if not text.isascii():
         regexes.extend((_SCRIPT_RE, _CJK_PASSWORD_WORD))
-    # The clause before a word, read once for each place (密码 is a word of two of the patterns:
-    # its clause was read twice, half of a long text of "密码：1" again and again).
-    clauses: dict[int, list[tuple[str, str]]] = {}
-    for regex in regexes:
-        for m in regex.finditer(text):
-            clause = clauses.get(m.start())
-            if clause is None:
-                clause = clauses[m.start()] = value_opening_clause(text, m.start(), opens=_SENTENCE_OPENS)
-            if any(_password_before(text, m, token, gap) for token, gap in clause):
-                return True
-    return False
+    clause = cache(partial(value_opening_clause, text, opens=_SENTENCE_OPENS))  # (密码 is in two patterns)
+    return any(
+        _password_before(text, m, token, gap)
+        for regex in regexes
+        for m in regex.finditer(text)
+        for token, gap in clause(m.start())
+    )
 
 
 _WHERE_AFTER = re.compile(

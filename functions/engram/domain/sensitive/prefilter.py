@@ -175,7 +175,7 @@ class Keyed:
         for i in range(bisect_left(starts, pos), len(starts)):
             at = starts[i]
             if at > endpos:
-                return  # (no match starts past the end: the places after it are not walked)
+                return  # (no match starts past the end)
             if at < end:
                 continue
             m = self.compiled.match(text, at, endpos)
