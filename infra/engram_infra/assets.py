@@ -48,13 +48,15 @@ EXCLUDED_PATHS = CLIENT_PATHS + LOCAL_ONLY_PATHS
 CODE_EXCLUDES = tuple(f"**/{d}" for d in EXCLUDED_DIRS) + tuple(f"**/{f}" for f in EXCLUDED_FILES) + EXCLUDED_PATHS
 
 # What Lambda unpacks for a function's own code (tests/infra/test_code_asset.py). The goal
-# is 2 MiB (bench/cold_start.py); after the exclusions above the asset is about 2.41 MiB:
-# about 1.6 MiB of sources every function may import and the sensitive filter's learned
-# model (0.71 MiB, gzipped JSON, since 19c's retrain on 30 parts pruned at 0.04; 0.89 MiB
-# in 18x, 0.76 MiB before). The
-# budget keeps a little room for the rules still being added and stops a data file or a
-# local-only package from slipping back in; it is no excuse for the 2 MiB goal.
-CODE_ASSET_BUDGET_BYTES = int(2.6 * 1024 * 1024)
+# is 2 MiB (bench/cold_start.py); after the exclusions above the asset is about 2.60 MiB
+# (2026-11-25): about 1.95 MiB of sources every function may import, most of the growth the
+# sensitive filter's rules, and its learned model (0.65 MiB, gzipped JSON, pruned at 0.051).
+# The budget was 2.6 MiB until session 23, when the rules for held-out N's families (ids and
+# accounts in more scripts and languages) needed about 15 KB more than was left; raised to
+# 2.75 MiB by the lead rather than prune the learned stage harder, which loses recall. It keeps
+# room for rules still being added and stops a data file or a local-only package from slipping
+# back in; it is no excuse for the 2 MiB goal, which is not met (docs/performance.md).
+CODE_ASSET_BUDGET_BYTES = int(2.75 * 1024 * 1024)
 
 # Lambda allows 250 MB unzipped for a function and its layers; the core layer stays far
 # under that so cold starts stay short (opensearch-py<3 keeps grpcio and protobuf out).
