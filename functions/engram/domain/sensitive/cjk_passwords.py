@@ -58,7 +58,7 @@ def cjk_password(text: str) -> bool:
     if any(_CJK.search(m.group()) or _CJK.match(text, m.end()) for m in _CJK_PIN_RE.finditer(text)):
         return True  # (in CJK text: "pin 1234" alone is read by the English rules, a board's pin too)
     for m in (*_CJK_PASSWORD_RE.finditer(text), *_CJK_PASSWORD_LATER_RE.finditer(text)):
-        value = m.group("v").strip(".,;:!?)(\"'」』”")
+        value = m.group("v").strip(".,;:!?)(\"'」』”{}[]")  # (and a JSON object's braces: '":"********"}}')
         if len(value) < 4 or "://" in value or value.lower().startswith("www."):
             continue
         if PLACEHOLDER.match(value) or MASKED.fullmatch(value) or value.lower() in NOT_A_VALUE:

@@ -21,6 +21,7 @@ new one is read as before, so nothing is masked there."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from engram.domain.sensitive.alternatives import Alternatives, alternatives
 from engram.domain.sensitive.dead_words import (
@@ -50,7 +51,7 @@ _VALUE = (
     r"(?P<value>\d(?:[\s\-]?\d){2,9}|(?=\S*[\d!@#$%^&*])[^\s()\[\],;:]{4,40}|(?<=\()[^()\n]{1,40}(?=\))"
     r"|(?<=[\"“])[^\s\"”]{3,40}(?=[\"”]))"  # (or quoted: 'was "marketday"')
 )
-_COPULA = r"(?:is\s+|was\s+|war\s+|era\s+|était\s+|[:=(]\s*|\(\s*|は\s*|是\s*|는\s*|은\s*)?[\"“]?"
+_COPULA = r"(?:is\s+|was\s+|war\s+|era\s+|était\s+|[:=(（]\s*|\(\s*|は\s*|是\s*|는\s*|은\s*)?[\"“]?"
 _OLD_VALUE = keyed(r"(?<![\w])(?:" + OLD_BEFORE + r")\s+" + _LONG_NAME + _COPULA + _VALUE, re.IGNORECASE)
 # A temporary or first value: dead only when said to no longer work ("I changed the temporary
 # password ... right after first login, it's dead"); "reset it" after one tells what to do with it.
@@ -68,10 +69,35 @@ _OLD_VALUE_IN_SCRIPT = re.compile(
 )
 # A product's default ("the default 0000", "a default combination of 0-0-0-0", "默认密码 123456").
 _DEFAULT_VALUE = keyed(
-    r"(?<![\w])(?:" + DEFAULT + r")\s+" + _NAME + r"(?:of\s+|is\s+|was\s+|[:=(]\s*)?" + _VALUE, re.IGNORECASE
+    r"(?<![\w])(?:" + DEFAULT + r")\s+" + _LONG_NAME + r"(?:of\s+|is\s+|was\s+|[:=(]\s*)?[\"“]?" + _VALUE, re.IGNORECASE
 )
-_DEFAULT_VALUE_IN_SCRIPT = re.compile(r"(?:" + DEFAULT_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*[:：是は는은]?\s*" + _VALUE)
+_DEFAULT_VALUE_IN_SCRIPT = re.compile(
+    r"(?:" + DEFAULT_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*(?:[^\s\d:：]+\s+){0,3}?[:：是は는은]?\s*" + _VALUE
+)
 _PUBLIC_DEFAULT = keyed(PUBLIC_DEFAULT, re.IGNORECASE)
+# A default named after its value ("pin-code 0000 was the factory default", "SIM PIN 1234 default
+# hota hai").
+_VALUE_THEN_DEFAULT = keyed(
+    r"(?<![\w])"
+    + _VALUE
+    + r"[\s,)]+(?:(?:is|was|are|were|hai|hota\s+hai|era|é|est|ist|هست)\s+)?(?:the\s+|its\s+|a\s+)?"
+    r"(?:factory\s+)?(?:" + DEFAULT + r")",
+    re.IGNORECASE,
+)
+# A conventional default (all one digit, counting up, a product's stock word), with advice to change
+# it: what the product ships with, known to anyone ("SIM PIN 1234 default hota hai, badal lena", "PIN
+# پیش‌فرض سیم‌کارت ۰۰۰۰ هست، حتما عوضش کنید"); a chosen value or no advice ("the default code on our
+# garage keypad is 1234") stays live.
+_CONVENTIONAL_VALUE = re.compile(
+    r"(\d)(?:\s?\1){3,7}|1\s?2\s?3\s?4(?:5(?:6(?:78?)?)?)?|admin|password|root|guest|changeme|default|user", re.I
+)
+_CHANGE_IT = keyed(
+    r"\bchange\s+it\s+(?:when|before|after|once|on|at|right|as\s+soon)\b|\b(?:please|be\s+sure\s+to|make\s+sure\s+to"
+    r"|remember\s+to|always)\s+change\s+it\b|\bbadal\s+(?:lena|lein|lo|lijiye|dena)\b|\bchange\s+kar\s+(?:lena|lo|lein)\b"
+    r"|عوضش\s+کنید|عوضش\s+کن\b|تغییرش\s+(?:بدید|بدهید|دهید)|\bbadilisha\b|\bcámbi(?:alo|ala)\b|\bmude-[ao]\b"
+    r"|\baltere-[ao]\b|\bchangez-le\b|\bändern\s+Sie\b",
+    re.IGNORECASE,
+)
 _BARE_CHANGE = keyed(r"\b(?:changed|replaced|reset|rotated|retired|swapped)\b", re.IGNORECASE)
 _NO_LONGER = alternatives(NO_LONGER, re.IGNORECASE)
 # Arabic: the value's name, then "the old one" and the value ("رمز الباب ... القديم ٤٨٢٩").
@@ -79,13 +105,13 @@ _OLD_VALUE_ARABIC = re.compile(r"(?:القديم|القديمة|السابق|ا�
 # What it used to be ("used to be bluebell22", "war früher Sonne77", "era antes 4471").
 _USED_TO_BE = keyed(
     r"\b(?:used\s+to\s+be|was\s+(?:formerly|originally|previously)|war\s+(?:früher|vorher|bisher)|était\s+avant"
-    r"|era\s+antes|costumava\s+ser|solía\s+ser|era\s+prima|was\s+vroeger)\s+[\"'“]?" + _VALUE,
+    r"|era\s+antes|costumava\s+ser|solía\s+ser|era\s+prima|was\s+vroeger|eskiden|önceden)\s+[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
 # What it was, then changed ("combo was 0491 but I replaced the lock", "PIN was 1234, we changed
 # it"): a change only, as "was Welcome1! and he says it doesnt work" may be a live one mistyped.
 _WAS = keyed(
-    r"\b(?:was|were|war|était|foi|fue|был[аио]?|був|була|було|był[ao]?)\s+(?:the\s+)?[\"'“]?" + _VALUE,
+    r"\b(?:was|were|war|era|était|foi|fue|был[аио]?|був|була|було|był[ao]?)\s+(?:the\s+)?[\"'“]?" + _VALUE,
     re.IGNORECASE,
 )
 # Its death, said in the same text (phrases with no common first word: alternatives.py).
@@ -95,7 +121,12 @@ _STOPPED_ONLY = alternatives(STOPPED, re.IGNORECASE)
 # Said right after the value: it stopped working, or was replaced ("(2 2 8 0) was replaced").
 _STOPPED = alternatives(
     STOPPED + r"|\b(?:has|have|had)\s+been\s+(?:changed|reset|replaced|rotated|revoked|deactivated|disabled|retired)"
-    r"|\b(?:was|were|got)\s+(?:[a-z]+-)?(?:" + CHANGED_VERBS + r")\b(?!\s+to\b)",
+    r"|\b(?:was|were|got)\s+(?:[a-z]+-)?(?:" + CHANGED_VERBS + r")\b(?!\s+to\b)"
+    r"|\b(?:byttes|ändrades|endredes|ble\s+(?:endret|byttet)|blev\s+(?:ændret|ändrad|byttet)|werd\s+(?:gewijzigd|veranderd)"
+    r"|wurde\s+geändert|été\s+changée?|foi\s+(?:trocad|alterad|mudad)[oa]|fue\s+cambiad[oa]|stat[oa]\s+cambiat[oa]"
+    r"|został[ao]?\s+zmienion[ya]|değiştirildi)\b"
+    # a one-time code used once is spent ("Code 582914 was already used and is no longer valid")
+    r"|\b(?:was|is|has\s+been|were)\s+already\s+(?:been\s+)?used\b",
     re.IGNORECASE,
 )
 # The value right before it, and at most a "this one" and a "now" between ("Hana!2023seoul 이거 이제").
@@ -128,8 +159,7 @@ def without_dead_values(text: str) -> str:
     if ("AKIA" in text or "ASIA" in text) and _KEY_ID.search(text) and _KEY_DEAD.search(text):
         text = _KEY_ID.sub(_RETIRED, text)  # "key id AKIA... in the cloudtrail event; key already deactivated"
     # (a death first: its words are few in ordinary text, and most texts are passed over at once)
-    death = _DEAD.search(text) or _PUBLIC_DEFAULT.search(text) or _BARE_CHANGE.search(text) or _NO_LONGER.search(text)
-    if death is None or _NEW_VALUE.search(text) is not None or _NEW_VALUE_IN_SCRIPT.search(text) is not None:
+    if not _a_death_said(text) or _NEW_VALUE.search(text) is not None or _NEW_VALUE_IN_SCRIPT.search(text) is not None:
         return text
     ifs = _IF.search(text) is not None  # (most texts hold no "if": its clause is not read then)
     spans = {m.span("value") for p in _MARKED for m in p.finditer(text) if _said_dead(text, m, _DEAD, ifs)}
@@ -142,6 +172,10 @@ def without_dead_values(text: str) -> str:
     if not spans or _value_after_its_death(text, spans):
         return text
     return _retired(text, spans)
+
+
+def _a_death_said(text: str) -> bool:
+    return any(p.search(text) is not None for p in (_DEAD, _PUBLIC_DEFAULT, _BARE_CHANGE, _NO_LONGER, _CHANGE_IT))
 
 
 def _retired(text: str, spans: set[tuple[int, int]]) -> str:
@@ -159,10 +193,19 @@ _MARKED = (_OLD_VALUE, _OLD_VALUE_IN_SCRIPT, _OLD_VALUE_ARABIC, _USED_TO_BE, _DE
 
 
 def _public_defaults(text: str) -> set[tuple[int, int]]:
-    """A default the text says is the manual's or the factory's, or that nobody has set one."""
-    if _PUBLIC_DEFAULT.search(text) is None:
+    """A default the text says is the manual's or the factory's, or a conventional one the text
+    says to change."""
+    public = _PUBLIC_DEFAULT.search(text) is not None
+    if not public and _CHANGE_IT.search(text) is None:
         return set()
-    return {m.span("value") for p in (_DEFAULT_VALUE, _DEFAULT_VALUE_IN_SCRIPT) for m in p.finditer(text)}
+    found = (m for p in (_DEFAULT_VALUE, _DEFAULT_VALUE_IN_SCRIPT, _VALUE_THEN_DEFAULT) for m in p.finditer(text))
+    return {m.span("value") for m in found if public or _conventional(m.group("value"))}
+
+
+def _conventional(value: str) -> bool:
+    # (digits of any script: "۱۲۳۴" is 1234)
+    ascii_digits = "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in value)
+    return _CONVENTIONAL_VALUE.fullmatch(ascii_digits) is not None
 
 
 def _dead_before(text: str, ifs: bool) -> set[tuple[int, int]]:
@@ -207,7 +250,7 @@ _DEATH_REACH = 90
 _OTHER_CLAUSE = re.compile(
     r"[;.!?\n(]|\s[-–—]\s(?!\s*(?:changed|replaced|reset|retired|does|doesn|won|no\s+longer)\b)"
     r"|,\s*(?:the|das|die|der|la|le|les|el|los|las|o|a|il|lo|het|de)\s"
-    r"|\b(?:still|noch|toujours|todav[íi]a|ainda|ancora|nog|though|although|whereas|while|aber|mais|pero|mas|ma)\b",
+    r"|\b(?:still|noch|toujours|todav[íi]a|ainda|ancora|nog|though|although|whereas|while)\b",
     re.IGNORECASE,
 )
 _NOT = re.compile(

@@ -14,13 +14,13 @@ OLD_BEFORE = (
     r"old|previous|former|prior|earlier|alte[nrs]?|bisherige[nrs]?|vorherige[nrs]?|frühere[nrs]?|ancien(?:ne)?"
     r"|antigu[oa]|anterior|viej[oa]|antig[oa]|velh[oa]|vecchi[oa]|precedente|oude|vorige|gamla|gamle|gamle"
     r"|tidigare|tidligere|stare|stary|stara|poprzedni[ea]?|старый|старая|старое|прежний|прежняя|старий|стара"
-    r"|старе|попередній|попередня|eski|purana|purani|purane|lumang|luma|dating|zamani"
+    r"|старе|попередній|попередня|eski|purana|purani|purane|lumang|luma|dating|zamani|patha|paatha"
 )
 # "old" written after the name or fused with it ("รหัสเก่า", "password lama saya", "mật khẩu
 # cũ", "رمز قدیمی", "旧密码", "古いパスワード", "예전 비번", "पुराना पासवर्ड").
 OLD_IN_SCRIPT = (
     r"เก่า|เดิม|cũ|lama|قدیمی|قديم|قدیم|پیشین|قبلی|旧|舊|古い|以前の|前の|原来的|原來的|예전|이전|기존|옛날"
-    r"|पुराना|पुरानी|पुराने|पिछला|पिछली"
+    r"|पुराना|पुरानी|पुराने|पिछला|पिछली|पुरानो|之前|以前"
 )
 # A product's default, as it came: dead once changed, and public when the text says the manual
 # gives it ("the default 0000 on this model per the manual"); a default only said never changed
@@ -29,9 +29,14 @@ DEFAULT = (
     r"default|factory|voreingestellte[nrs]?|par\s+défaut|predeterminad[oa]|por\s+defecto|padrão|predefinit[oa]"
     r"|standaard|по\s+умолчанию|varsayılan"
 )
-DEFAULT_IN_SCRIPT = r"默认|默認|デフォルト|初期|기본"
+DEFAULT_IN_SCRIPT = r"默认|默認|デフォルト|初期|기본|پیش\u200c?\s?فرض|ডিফল্ট|डिफ़ॉल्ट|डिफॉल्ट|ค่าเริ่มต้น|mặc\s+định|الافتراضي"
 PUBLIC_DEFAULT = (
     r"\b(?:per|in|from|according\s+to)\s+(?:the|its)\s+(?:manual|instructions|leaflet|datasheet|user\s+guide)"
+    # the maker's own, as it left the factory ("PIN 0000 is the factory default on these lockboxes",
+    # "the manual says default password ...")
+    r"|\b(?:the|its)\s+(?:manual|instructions|datasheet|user\s+guide)\s+(?:says|said|gives|lists)"
+    r"|\bfactory[\s\-]+(?:default|setting|preset|pin|code|password)|\bwerkseitig|\bab\s+werk\b|\bde\s+f[áa]brica\b"
+    r"|\bd['’]usine\b|\bdi\s+fabbrica\b|\bfabrieks|\bout\s+of\s+the\s+box\b"
     r"|\blaut\s+(?:der\s+)?(?:anleitung|handbuch)|\bselon\s+(?:le|la)\s+(?:manuel|notice)"
     r"|\bsegún\s+el\s+manual|\bsegundo\s+o\s+manual|\bvolgens\s+de\s+handleiding"
 )
@@ -45,20 +50,21 @@ CHANGED_VERBS = (
 )
 _BEFORE_VERB = r"(?:(?:later|already|since|then|all|promptly|immediately|quickly)\s+|(?!not-|never-)[a-z]+-)?"
 CHANGED = (
-    r"\b(?:has|have|had|['’]s|['’]ve)\s+been\s+" + _BEFORE_VERB + r"(?:" + CHANGED_VERBS + r")\b"
+    r"\b(?:forced|did|ran|pushed|made)\s+(?:a|the)\s+(?:[\w\-]+\s+)?(?:reset|change|rotation)\b"
+    r"|\b(?:has|have|had|['’]s|['’]ve)\s+been\s+" + _BEFORE_VERB + r"(?:" + CHANGED_VERBS + r")\b"
     r"|\b(?:was|were|got|is)\s+" + _BEFORE_VERB + r"(?:" + CHANGED_VERBS + r")\b(?!\s+(?:to|on\s+purpose\s+to)\b)"
     r"|\b(?:" + CHANGED_VERBS + r")\s+(?:it|them|that(?:\s+one)?|this(?:\s+one)?"
     r"|the\s+(?:[\w\-]+\s+)?[\w\-]+)\b(?!\s+(?:to|for)\b)|\bexpired\s+and\s+(?:was\s+)?(?:rotated|changed|reset|replaced)"
     r"|\bto\s+change\s+it,?\s+which\s+(?:I|we|he|she|they)\s+did"
     r"|\bwurden?\s+(?:[\w\-]+\s+){0,4}?(?:geändert|zurückgesetzt|deaktiviert|ersetzt|umprogrammiert)|\b(?:ist|sind)\s+(?:[\w\-]+\s+){0,3}?(?:geändert"
-    r"|zurückgesetzt|ersetzt|deaktiviert)\b|\bhabe?\s+(?:es|ihn|sie|das)\s+(?:[\w\-]+\s+){0,2}?geändert"
+    r"|zurückgesetzt|ersetzt|deaktiviert)\b|\bha(?:be|t|ben)?\s+(?:es|ihn|sie|das)\s+(?:[\w\-]+\s+){0,2}?geändert"
     r"|a\s+été\s+(?:changée?|modifiée?|désactivée?|réinitialisée?)|l['’]ai\s+(?:[\w\-]+\s+)?(?:changée?|modifiée?"
     r"|réinitialisée?)|(?:fue|ha\s+sido)\s+(?:cambiad[oa]|desactivad[oa])|\blo\s+(?:cambiamos|cambié|cambie|cambió|cambio|cambiaron)"
-    r"|foi\s+(?:alterad[oa]|trocad[oa]|mudad[oa]|desativad[oa])|\b(?:troquei|mudei|alterei|redefini)\b"
+    r"|foi\s+(?:alterad[oa]|trocad[oa]|mudad[oa]|desativad[oa])|\b(?:troquei|mudei|alterei|redefini|trocou|mudou|alterou|trocaram|mudaram|alteraram|redefiniu)\b"
     r"|è\s+stat[oa]\s+(?:cambiat[oa]|disattivat[oa])|l['’]ho\s+cambiat[oa]"
     r"|\bis\s+(?:[\w\-]+\s+){0,3}?(?:veranderd|gewijzigd|vervangen|gereset)\b|\b(?:bytt|ändrat|endret|ændret)\b"
     r"|\bzmieni(?:łem|łam|liśmy|łyśmy|ono|ony|ł|ła)\b|\b(?:я\s+)?(?:поменял|сменил|изменил)[аи]?\b|\bзмінив|змінила"
-    r"|поміняв|поміняла|\bdeğiştir(?:dim|ildi|dik)\b|تغي[ّ]?ر|تم\s+تغيير|غي[ّ]?رته|عوض\s*(?:ش\s*)?کردم|تغییر\s+دادم"
+    r"|поміняв|поміняла|\bdeğiştir(?:dim|ildi|dik|di|diler)\b|\bschimbat|फेर्नुभयो|تغي[ّ]?ر|تم\s+تغيير|غي[ّ]?رته|عوض\s*(?:ش\s*)?کردم|تغییر\s+دادم"
     r"|बदल\s+(?:दिया|दी|दिए|गया|गई)|\bbadal\s+(?:diya|di|dia|gaya|gayi)\b|\bchange\s+kar\s+(?:diya|dia)\b"
     r"|\b(?:dah|sudah|telah|udah)\s+(?:di)?(?:tukar|ganti|ubah|reset)\b|\bdiganti\b|\b(?:napalitan|pinalitan|binago)\b"
     r"|đã\s+đổi|đổi\s+rồi|เปลี่ยน(?:ไป)?แล้ว|已经改|已經改|改掉了|换了|換了|已更改|已修改|已重置|変更した|変更しました|変えた"
@@ -68,10 +74,11 @@ CHANGED = (
 STOPPED = (
     r"\b(?:does\s*n['’]?t|doesnt|do\s+not|does\s+not|won['’]?t|wont|will\s+not|can['’]?t|cannot)\s+(?:work|open)"
     r"|\bno\s+longer\s+(?:works?|valid|active|in\s+use|used|opens?)|\bstopped\s+working|\bnot\s+working\s+any\s*more"
-    r"|\bnot\s+valid\s+any\s*more|\bno\s+good\s+any\s*more|\b(?:is|['’]s)\s+(?:now\s+)?(?:dead|invalid|void)\b|\b(?:is|'s)\s+(?:now\s+)?useless"
-    r"|\buseless\s+now|funktioniert\s+nicht\s+mehr|geht\s+nicht\s+mehr|gilt\s+nicht\s+mehr|nicht\s+mehr\s+gültig"
+    r"|\bnot\s+valid\s+any\s*more|\bno\s+good\s+any\s*more|\b(?:is|['’]s)\s+(?:now\s+)?(?:dead|invalid|void|gone)\b|\b(?:is|'s)\s+(?:now\s+)?useless"
+    r"|\buseless\s+now|\bist\s+(?:jetzt\s+)?weg\b|funktioniert\s+nicht\s+mehr|geht\s+nicht\s+mehr|gilt\s+nicht\s+mehr|nicht\s+mehr\s+gültig"
     r"|ne\s+(?:marche|fonctionne)\s+plus|n['’]est\s+plus\s+(?:valable|valide|bon)"
-    r"|ya\s+no\s+(?:funciona|sirve|vale)|não\s+(?:funciona|vale|serve)\s+mais|já\s+não\s+(?:funciona|vale|serve)"
+    r"|ya\s+no\s+(?:funciona|sirve|vale|abre)|não\s+(?:funciona|vale|serve|abre)\s+mais|nu\s+mai\s+(?:merge|funcționează|functioneaza|e\s+valabil)"
+    r"|\bpanicheyadu\b|\bpani\s+cheyyadu\b|\bpanicheyyadu\b|já\s+não\s+(?:funciona|vale|serve)"
     r"|non\s+funziona\s+più|non\s+va\s+più|non\s+è\s+più\s+valid[oa]|werkt\s+niet\s+meer|is\s+niet\s+meer\s+geldig"
     r"|fungerar\s+inte\s+längre|funkar\s+inte\s+längre|virker\s+ikke\s+(?:lenger|længere)"
     r"|już\s+nie\s+działa|nie\s+działa\s+już|больше\s+не\s+работает|уже\s+не\s+(?:работает|действует)"

@@ -222,7 +222,7 @@ def _about_the_secret(text: str, key: str) -> bool:
     if len(words) < (2 if status else 3) or _ANSWER_KEY_WORDS & {w.lower() for w in KEY_SPLIT.split(key) if w}:
         return False
     # (a date or a time is when, not what: "rotated on 2024-05-01 by Sam")
-    if _SPELLED_VALUE.search(_WHEN.sub(" ", text)) or any(credential_like(w) for w in words):
+    if _SPELLED_VALUE.search(_TO_CALL.sub(" ", _WHEN.sub(" ", text))) or any(credential_like(w) for w in words):
         return False
     lowered = {w.strip(".,;:!?()\"'").lower() for w in words}
     return status or bool(lowered & _FUNCTION_WORDS) or ", " in text or text.rstrip().endswith(".")
@@ -231,6 +231,12 @@ def _about_the_secret(text: str, key: str) -> bool:
 _WHEN = re.compile(
     r"\b(?:19|20)\d\d[\-./](?:0?[1-9]|1[0-2])[\-./](?:0?[1-9]|[12]\d|3[01])\b"
     r"|\b(?:0?[1-9]|[12]\d|3[01])[\-./](?:0?[1-9]|1[0-2])[\-./](?:19|20)?\d\d\b|\b(?:[01]?\d|2[0-3]):[0-5]\d\b"
+)
+# A number to call or text, whom to ask ("[sim_puk] Banglalink PUK — call 121 from another phone").
+_TO_CALL = re.compile(
+    r"\b(?:call|dial|ring|phone|text|sms|llama|llamar|ligue|ligar|chiama|appelez|appeler|anrufen)"
+    r"\s+\+?\d[\d \-]{1,14}\d\b",
+    re.IGNORECASE,
 )
 # What happened to the secret, not the secret ("expired yesterday", "rotated monthly");
 # "changed to Kiwi!Fruit7" gives the new one (and a credential-like word keeps it anyway).

@@ -141,6 +141,9 @@ def _not_a_pair(user: str, pw: str) -> bool:
         or re.search(r'"\s*[,}\]]', pw) is not None
         or "=" in user
         or re.match(r"[A-Za-z_]\w*=", pw) is not None  # 'user="BOT", authenticator="sso"': the next argument
+        # the next field, named for the password and read as one by its own rules
+        # ('username:"unit14b", password:"<not captured: type=password>"')
+        or re.match(r"(?:password|passwd|pass|pw|pwd|secret|token)[\"']?\s*[:=]", pw, re.IGNORECASE) is not None
         or user.startswith(("{", "["))  # '"user": {"id": 48213991, ...}': a record opens, no user name
         or user.endswith((")", "]"))  # "(type=fact, user=u_1182): ...": the bracket closed, text follows
         or _SECRET_WORD.fullmatch(pw.split("@")[0]) is not None

@@ -25,6 +25,10 @@ _MADE_UP_PLACES = tuple(
         r"\bin\s+the\s+(?:story|game|film|movie|book|novel|episode|show|series|level|quest|puzzle|riddle|comic|manga"
         r"|anime|cartoon|video\s*game)\b",
         r"\b(?:(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*|crosswords?)\b",
+        # (a hunt set for players, a puzzle's answer, a block game's vault: "in the scout treasure hunt the
+        # last chest opens with 4 2 6 8 — that's the puzzle answer", "my kid's minecraft vault code")
+        r"\b(?:treasure|scavenger)[\s\-]hunts?\b|\b(?:puzzle|riddle)['’]?s?\s+answer\b|\banswer\s+to\s+the\s+(?:puzzle"
+        r"|riddle)\b|\bminecraft\b",
         # (a game's own words: "the in-game password for the hidden room", "my brother spoiled it", a
         # walkthrough, a puzzle box sold with its lock's code)
         r"\b(?:in-?game|walkthrough|speedrun\w*|side[\s\-]?quest|spoilers?|puzzle[\s\-]box(?:es)?"

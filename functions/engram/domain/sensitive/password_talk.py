@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.dead_words import CHANGED
 from engram.domain.sensitive.secret_values import pointer, quoted_pointer, quoted_reason
 
 # A word saying there is no password, right before its word (a word between: "no wifi password"):
@@ -58,3 +59,17 @@ def quoted_value(m: re.Match[str], rest: str, quoted: str) -> bool:
     if pointer(rest.split()[0] if rest.split() else rest) or quoted_pointer(quoted):
         return False
     return m.group("sep").strip() != "" or not quoted_reason(quoted)
+
+
+_CHANGE_IN_CLAUSE = re.compile(CHANGED, re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;\n]|,\s|\s[-–—]\s")
+_JOINS = frozenset(["and", "but", "&", "und", "et", "y", "e", "en", "og", "och", "ve", "i", "a"])
+
+
+def said_changed(first: str, rest: str) -> bool:
+    """The clause after the separator is a sentence saying someone changed it: a plain word
+    first, three words at least, a change in them; not a value and then "and we changed it"."""
+    words = _CLAUSE_END.split(rest, maxsplit=1)[0].split()
+    if not first.isalpha() or not first.islower() or len(words) < 3 or words[1].lower() in _JOINS:
+        return False
+    return _CHANGE_IN_CLAUSE.search(" ".join(words[:12])) is not None

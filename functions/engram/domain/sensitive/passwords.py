@@ -15,7 +15,7 @@ from engram.domain.sensitive.login_pairs import FILE_NAME, named_pair
 from engram.domain.sensitive.named_codes import named_code, pin_dash_postal
 from engram.domain.sensitive.password_kinds import PASSWORD_RES as _PASSWORD_RES
 from engram.domain.sensitive.password_mentions import FIGURATIVE_KEY, no_value_in_code, no_value_said, reads_code
-from engram.domain.sensitive.password_talk import described, negated, placed, quoted_value
+from engram.domain.sensitive.password_talk import described, negated, placed, quoted_value, said_changed
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.secret_settings import ticket_pass_before
 from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer, quoted_pointer
@@ -163,6 +163,8 @@ def _not_the_value(first: str, words: list[str], rest: str, *, separated: bool) 
         # what it is made of, not itself ("is based on my birthday", "is tied to my SIM"); a value
         # may still follow ("is based on my dog: Rex2016!")
         return value_further_on(words[2:9], words[1])
+    if separated and said_changed(first, rest):  # ("Kapı şifresi: site yönetimi dün değiştirdi")
+        return value_further_on(words[1:9], words[0])
     if first in _ADVICE_FIRST:
         # advice, not a value ("master password: never store it anywhere"), unless one
         # follows ("password: never changed, still Hunter2!")

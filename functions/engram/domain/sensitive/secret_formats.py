@@ -14,7 +14,7 @@ from engram.domain.sensitive.dead_values import without_dead_values
 from engram.domain.sensitive.prefilter import keyed
 from engram.domain.sensitive.public_values import mask_public_values, mask_references, mask_shared_codes
 from engram.domain.sensitive.secret_settings import secret_setting
-from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, pointer
+from engram.domain.sensitive.secret_values import MASKED, PLACEHOLDER, credential_like, described_slots_masked, pointer
 
 # -- secrets -----------------------------------------------------------------------------------------
 # Credential formats, written from each provider's documentation (prefix, alphabet, length).
@@ -136,8 +136,8 @@ def public_or_sealed(text: str) -> str:
     if "EXAMPLE" in text:
         text = _DOCUMENTED_EXAMPLE_RE.sub("<example>", text)  # (a placeholder to every rule)
     text = mask_shared_codes(
-        mask_references(without_dead_values(text))
-    )  # ("old code 0052 won't work anymore": opens nothing now)
+        mask_references(without_dead_values(described_slots_masked(text)))
+    )  # ("old code 0052 won't work anymore": opens nothing now; "<key from Key Vault>": a slot)
     return mask_public_values(text, lambda value: _TOKEN_RE.search(value) is not None)
 
 
@@ -264,6 +264,8 @@ def _token(text: str, run: re.Match[str]) -> bool:
     found = _TOKEN_RE.search(run.group())
     if found is None or _FILLED.search(found.group()):
         return False
+    if PLACEHOLDER.match(found.group()):
+        return False  # (a template's slot behind the provider's prefix: "xoxb-your-bot-token-here")
     return not (found.group().startswith("0x") and _HASH_BEFORE.search(text[: run.start()]))
 
 

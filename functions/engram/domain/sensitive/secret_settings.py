@@ -177,28 +177,8 @@ _FUSED_ENDINGS = ("password", "passwd", "passphrase", "secret", "token", "apikey
 # "password_reset_timeout", "POSTGRES_PASSWORD_FILE", "secretKeyRef").
 _ABOUT_THE_SECRET = frozenset(
     [
-        *(
-            "file",
-            "filename",
-            "filepath",
-            "files",
-            "path",
-            "paths",
-            "dir",
-            "directory",
-            "folder",
-            "ref",
-            "name",
-            "id",
-            "ids",
-            "arn",
-            "env",
-            "var",
-            "source",
-            "location",
-            "url",
-            "uri",
-        ),
+        *("file", "filename", "filepath", "files", "path", "paths", "dir", "directory", "folder", "ref", "name"),
+        *("id", "ids", "arn", "env", "var", "source", "location", "url", "uri"),
         *("endpoint", "host", "type", "types", "kind", "format", "header", "prefix", "suffix", "scheme", "method"),
         *("mode", "length", "len", "min", "max", "minimum", "maximum", "size", "count", "limit", "limits", "policy"),
         *("rules", "rule", "regex", "pattern", "hash", "hashed", "digest", "salt", "algorithm", "alg", "algo"),
@@ -212,6 +192,9 @@ _ABOUT_THE_SECRET = frozenset(
         # the same in other languages ("Passwort-Richtlinie", "longueur_mot_de_passe")
         *("richtlinie", "länge", "laenge", "ablauf", "regeln", "hinweis", "vergessen", "politique", "longueur"),
         *("política", "politica", "longitud", "beleid", "lengte", "regole", "lunghezza", "zasady"),
+        # a command that prints the secret when asked, not the secret (AWS's "credential_process",
+        # git's "credential.helper", mutt's "passwordeval", isync's "PassCmd", "password_command")
+        *("process", "command", "cmd", "helper", "eval", "program", "script", "exec"),
     ]
 )
 # Parts before it that do the same ("max_password_length", "show_password", "hashed_password").

@@ -34,6 +34,9 @@ PLACEHOLDER = re.compile(
     r"(?:(?-i:REDACTED|FILTERED|MASKED|SCRUBBED|REMOVED|OMITTED|HIDDEN|ELIDED|EXAMPLE|PLACEHOLDER"
     r"|redacted|filtered|masked|scrubbed|example|sample|placeholder|dummy)(?![A-Za-z])|<|(?-i:x{3,}|X{3,})$)"
     r"|[\w.\-]*?(?<![A-Za-z0-9])(?:change|replace)[_\-]?me(?![A-Za-z0-9])"
+    # a template's slot that says where the value goes ("password_here", "your-bot-token-here",
+    # "INSERT_API_KEY_HERE", "token-goes-here")
+    r"|[A-Za-z][\w.\-]*?[_\-](?:goes[_\-])?here[\"']?$"
     # a variable of psql (":'reporting_pw'", ":pw"), filled in when the script runs
     r"|:[\"']?[A-Za-z_]\w*[\"']?[;,)]?$"
     # a call computing the value from other code ("crypt(gen_random_uuid()::text, ...)",
@@ -217,6 +220,48 @@ _SLOT = re.compile(
     r"|\[[A-Z_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|KEY|PIN|CODE|OTP|CREDENTIALS?|REDACTED|FILTERED|MASKED|REMOVED"
     r"|HIDDEN|SCRUBBED)[A-Z0-9_]*\]"
 )
+# A slot that describes what goes in it, as templates, captures and docs write it: words with a
+# space between ("<not captured: type=password>", "<key from Key Vault>", "<paste token here>"), or
+# lower-case words joined ("<base64-encoded-value>", "<your_password>"). The rules read it as a
+# slot, never as the value (its symbols made it look like one); a chosen value in angle brackets
+# has neither ("<Kiwi!Fruit7>").
+_DESCRIBED_SLOT = re.compile(
+    r"<(?:[A-Za-z][\w.\-]*(?:[ \t]+[\w.:=/\-]+){1,8}|[a-z][a-z0-9]*(?:[\-_][a-z0-9]+){1,6})[ \t]*>"
+)
+
+
+# A template's URL whose password is a capitalised word naming it ("mysql://USER:PASSWORD@HOST",
+# "amqp://guest:YOUR_PASSWORD@rabbit"); a chosen password in a URL is not such a word.
+_URL_SLOT = re.compile(r"(?<=://)([^\s:/@]{1,40}):[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|PW|SECRET|TOKEN|KEY)[A-Z_]*(?=@)")
+# Code that reads the value from the environment ('password=os.environ["SYNC_PW"]',
+# "process.env.DB_PASS", 'System.getenv("API_KEY")'): where it is, never the value.
+_ENV_READ = re.compile(
+    r"\bos\.environ(?:\.get)?\s*[\[(]\s*[\"'][\w.\-]+[\"'][^\])\n]{0,40}[\])]|\bos\.getenv\(\s*[\"'][\w.\-]+[\"'][^)\n]{0,40}\)"
+    r"|\bprocess\.env\.\w+|\bprocess\.env\[[\"']\w+[\"']\]|\bSystem\.getenv\(\s*\"\w+\"\s*\)|\bENV\[[\"']\w+[\"']\]"
+)
+# A log's or a URI's words around a password that hold none: sshd's "Failed password for invalid
+# user admin from ...", an authenticator's otpauth:// URI with no secret= parameter.
+_NO_VALUE_LOGGED = re.compile(r"\b(?:Failed|Accepted)\s+password\s+for\b")
+_OTPAUTH_WITHOUT_SECRET = re.compile(r"otpauth://[^\s?]*\?(?![^\s]*secret=)\S*")
+
+
+_SLOT_READ = "<redacted>"
+
+
+def described_slots_masked(text: str) -> str:
+    """The text with each slot that describes its value, each template's URL password and each
+    read from the environment as the slot "<redacted>" (the learned stage reads it as the word
+    "redacted", as it does every slot: ``without_slots``), and log lines and URIs naming a password that
+    hold none without the password's word."""
+    if "<" in text:
+        text = _DESCRIBED_SLOT.sub(_SLOT_READ, text)
+    if "://" in text:
+        text = _OTPAUTH_WITHOUT_SECRET.sub("otpauth:" + _SLOT_READ, _URL_SLOT.sub(r"\1:" + _SLOT_READ, text))
+    if "env" in text or "ENV" in text:
+        text = _ENV_READ.sub(_SLOT_READ, text)
+    return _NO_VALUE_LOGGED.sub("login for", text) if "password for" in text else text
+
+
 # A provider's prefix kept and the rest replaced by a marker ("SG.REDACTED", "pg_live_REDACTED").
 _MARKERS = ("REDACTED", "FILTERED", "MASKED", "SCRUBBED", "REMOVED", "OMITTED", "ELIDED", "EXAMPLE", "PLACEHOLDER")
 _MARKED = re.compile(

