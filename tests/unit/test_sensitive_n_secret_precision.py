@@ -194,3 +194,49 @@ def test_the_learned_stage_reads_slots_in_machine_text(text: str, gone: str, kep
     read = learned_reading(text, None)
     assert gone not in read
     assert kept in read
+
+
+# 7. Thai's รหัส ("code") fused with whose or what it numbers is an id, not a password (a
+# student's, a member's, an employee's); a sentence in CJK script after the password's word says
+# where it is or who changed it (cjk_passwords.described_in_script); "old" in Korean or Chinese
+# with a short word stuck to the bracket ("예전 거(...)"); a security question's answer "NOT given".
+_SAID_IN_SCRIPT = [
+    "รายชื่อนักกีฬา: นายสมชาย ใจดี รหัสนักศึกษา 6502345678",
+    "สมาชิกใหม่: นางสาวกานดา รหัสสมาชิก CLUB-0442",
+    "รหัสพนักงาน EMP-20931 ของคุณวิชัย",
+    "会議室のWi-Fiパスワード：受付の横のボードに書いてあります",
+    "公司WiFi密码：行政上周换了，问前台",
+    "사무실 와이파이 비번: 어제 관리실에서 바꿨어",
+    "창고 비번 바꿨어, 예전 거(4 8 2 1)는 이제 안 돼",
+    "Call notes: security question asked; memorable word NOT given, sent SMS code instead",
+]
+_SAID_IN_SCRIPT_LIVE = [
+    "รหัสนักศึกษา 6502345678 รหัสผ่าน Chula#2024",
+    "รหัสผ่าน wifi ห้องสมุด: Lib@2568",
+    "会議室のWi-Fiパスワード：kaigi2024room",
+    "公司WiFi密码：huanying@2025",
+    "사무실 와이파이 비번: office2024!",
+    "창고 비번 4 8 2 1 이야",
+    "memorable word for the bank: NOTTINGHAM",
+]
+
+
+@pytest.mark.parametrize("text", _SAID_IN_SCRIPT)
+def test_an_id_or_a_sentence_after_the_word_is_no_password(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize("text", _SAID_IN_SCRIPT_LIVE)
+def test_a_password_after_the_same_words_is_found(text: str) -> None:
+    assert find_sensitive(text) is not None
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "found"),
+    [
+        ("api_key_tiles", "pk_7Hq2Lm9Rz4TxV8wP3nBc (public token, shipped in the page)", False),
+        ("api_key_tiles", "sk_live_51HqLyjWDarjtT1zdp7dc8sT4Ke8r5Xj (public, in the docs)", True),
+    ],
+)
+def test_a_value_its_text_names_public_under_a_key(key: str, text: str, found: bool) -> None:
+    assert (find_by_rules(text, key) is not None) is found

@@ -138,6 +138,12 @@ def _a_value_in_script(value: str) -> bool:
     )
 
 
+def described_in_script(value: str) -> bool:
+    """A value in CJK script that is a sentence about the password (where it is, who changed it),
+    not the password ("ルーターの裏のシールに書いてあります", "我换过了", "어제 바꿨어")."""
+    return _CJK.search(value) is not None and not _a_value_in_script(value)
+
+
 def _past_tense(word: str) -> bool:
     """A Korean verb in the past ("바꿨어", "했어"): a syllable closed by ㅆ says what was done."""
     return any("가" <= c <= "힣" and (ord(c) - 0xAC00) % 28 == 20 for c in word)

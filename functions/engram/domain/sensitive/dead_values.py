@@ -65,7 +65,15 @@ _DEAD_ASIDE = re.compile(r"\((?P<aside>[^()\n]{1,80})\)\s*[:=→\-]?\s*[\"“']?
 # "old" after the name or fused with it ("รหัสเก่า Somchai@99", "旧密码 Wang@2019", "password
 # lama saya Budi#2021").
 _OLD_VALUE_IN_SCRIPT = re.compile(
-    r"(?:(?<![\w])(?:lama|cũ)\b|" + OLD_IN_SCRIPT + r")[^\s\d:：]{0,8}\s*" + _NAME + _COPULA + _VALUE, re.IGNORECASE
+    r"(?:(?<![\w])(?:lama|cũ)\b|"
+    + OLD_IN_SCRIPT
+    + r")[^\s\d:：]{0,8}\s*"
+    + _NAME
+    # (a short word stuck to the bracket: "예전 거(*1357#)", "旧的那个（4821）")
+    + r"(?:[^\s\d(（:：]{1,4}(?=[(（]))?"
+    + _COPULA
+    + _VALUE,
+    re.IGNORECASE,
 )
 # A product's default ("the default 0000", "a default combination of 0-0-0-0", "默认密码 123456").
 _DEFAULT_VALUE = keyed(

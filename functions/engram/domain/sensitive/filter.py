@@ -52,7 +52,7 @@ from engram.domain.sensitive.records import record_rule
 from engram.domain.sensitive.remembered import remembered_as
 from engram.domain.sensitive.said_harmless import said_harmless
 from engram.domain.sensitive.secret import has_secret
-from engram.domain.sensitive.secret_formats import public_or_sealed
+from engram.domain.sensitive.secret_formats import providers_credential, public_or_sealed
 from engram.domain.sensitive.secret_values import (
     credential_like,
     pointer,
@@ -209,6 +209,8 @@ def _not_the_secret(text: str, key: str) -> bool:
     said to be dead is none: [sim_pin] "default 0000 replaced, I'll remember it")."""
     if POINTER_VALUE.search(text.strip()) is not None or _about_the_secret(without_dead_values(text), key):
         return True
+    if said_harmless(text) and not providers_credential(text):
+        return True  # ([api_key_maptiles] "mt_pk_live_... (public token, used in the web map)"; a live key stays)
     return path_under_a_path_key(key, text)  # ([DB_PASSWORD_FILE] "/run/secrets/db_password": where it is kept)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.cjk_passwords import described_in_script
 from engram.domain.sensitive.secret_values import credential_like
 
 _QUOTED = re.compile(r"""^["'“‘`«„]([^"'”’`»“]{3,})["'”’`»“]""")
@@ -109,6 +110,8 @@ def no_value_said(first: str, rest: str, around: str) -> bool:
     what it is; or the "senha" is a queue's ticket."""
     if _NO_VALUE_SAID.match(rest.lstrip(" :=-—")) is not None or _TICKET_NAMED.search(around) is not None:
         return True
+    if described_in_script(first):
+        return True  # (a sentence in CJK script: "WiFi密码：我换过了", "パスワード：ルーターの裏に書いてあります")
     return (
         _TICKET.fullmatch(first) is not None
         and _QUEUE_TICKET.search(around) is not None

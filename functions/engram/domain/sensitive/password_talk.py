@@ -70,6 +70,7 @@ def said_changed(first: str, rest: str) -> bool:
     """The clause after the separator is a sentence saying someone changed it: a plain word
     first, three words at least, a change in them; not a value and then "and we changed it"."""
     words = _CLAUSE_END.split(rest, maxsplit=1)[0].split()
-    if not first.isalpha() or not first.islower() or len(words) < 3 or words[1].lower() in _JOINS:
+    # (a plain word not capitalised: lower case, or a script with no case, "어제 관리실에서 바꿨어")
+    if not first.isalpha() or first[:1].isupper() or len(words) < 3 or words[1].lower() in _JOINS:
         return False
     return _CHANGE_IN_CLAUSE.search(" ".join(words[:12])) is not None

@@ -38,13 +38,20 @@ _LATIN_WORDS = (
     r"|\w{2,}(?:passwort|kennwort|wachtwoord|l[öo]senord(?:et)?|passord(?:et)?|salasana|heslo|jelszó|jelszava)"
     r"|wi-?fi-(?:l[öo]senord(?:et)?|passord(?:et)?|salasana|passwort|wachtwoord)"
 )
+# Thai's รหัส ("code") fused with whose or what it numbers is an id, not a password ("รหัสนักศึกษา
+# 6401234567", a student's; "รหัสสมาชิก RUN-0219", a member's; an employee's, a customer's, a
+# product's, a post code, a branch's, a course's, a parcel's tracking code).
+THAI_ID_CODES = (
+    r"นักศึกษา|นักเรียน|นิสิต|สมาชิก|พนักงาน|ลูกค้า|สินค้า|ไปรษณีย์|สาขา|ประจำตัว|วิชา|โครงการ|อ้างอิง|ติดตาม|พัสดุ"
+    r"|ห้อง|ทรัพย์|บริษัท|ผู้ป่วย|ผู้ใช้งาน|ลงทะเบียน|ชมรม"
+)
 _SCRIPT_WORDS = (
     r"كلمة\s*المرور|كلمة\s*السر|كلمة\s*مرور|الباسورد|باسورد|الرقم\s*السري|رمز\s*المرور|رمز\s*عبور|گذرواژه"
     r"|پاس\s*ورڈ|סיסמ[הא]|הסיסמ[הא]|पासवर्ड|पासकोड|पास\s+कोड|कूटशब्द|পাসওয়ার্ড|รหัสผ่าน|கடவுச்சொல்|పాస్‌?వర్డ్|პაროლი|გაროლი"
     r"|գաղտնաբառ|ពាក្យសម្ងាត់|စကားဝှက်|ລະຫັດຜ່ານ"
     # Arabic "كلمة سر", Persian "پسورد" and "رمز" (a password in Persian), Thai "รหัส" and
     # "พาสเวิร์ด", Amharic, Sinhala, Khmer, Georgian inflections
-    r"|كلمة\s*(?:ال)?سر|پسورد|پسوورد|رمز|รหัส|พาสเวิร์ด|ይለፍ\s*ቃል|මුරපද\w*|පාස්වර්ඩ්|លេខសម្ងាត់|პაროლ\w*"
+    r"|كلمة\s*(?:ال)?سر|پسورد|پسوورد|رمز|รหัส(?!" + THAI_ID_CODES + r")|พาสเวิร์ด|ይለፍ\s*ቃል|මුරපද\w*|පාස්වර්ඩ්|លេខសម្ងាត់|პაროლ\w*"
 )
 _LATIN_RE = re.compile(r"(?<![\w])(?:" + _LATIN_WORDS + r")(?![\w])", re.IGNORECASE)
 _SCRIPT_RE = re.compile(r"(?:" + _SCRIPT_WORDS + r")")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.categories import folded
+from engram.domain.sensitive.cjk_passwords import described_in_script
 from engram.domain.sensitive.secret_values import pointer
 from engram.domain.sensitive.secret_words import TICKET_PASS
 
@@ -289,6 +290,8 @@ def _prose(m: re.Match[str]) -> bool:
     """A label in a sentence, not a setting: an unquoted plain word after the colon with
     more words after it ("Failed to watch *v1.Secret: secrets is forbidden")."""
     value = m.group("value")
+    if not m.group("quote") and described_in_script(value):
+        return True  # ("Wi-Fiのパスワード：ルーターの裏のシールに書いてあります": where it is, in a sentence)
     if m.group("quote") or not value.rstrip(".!?").isalpha():
         return False
     # "pass api_key= explicitly.": a lower-case word ending the sentence, after a space

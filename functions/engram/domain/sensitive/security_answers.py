@@ -138,7 +138,13 @@ def _an_answer(text: str, m: re.Match[str]) -> bool:
     value = words[-1] if words else ""
     if not value or value in _NOT_AN_ANSWER | NOT_A_VALUE or no_answer_given(text, m.start("value")):
         return False
-    return not words[0].endswith(("n't", "n’t"))  # (not "a: haven't set it up yet")
+    # (not "a: haven't set it up yet", "Memorable word NOT provided")
+    return not words[0].endswith(("n't", "n’t")) and (len(words) == 1 or words[0] not in _NOT_FIRST)
+
+
+_NOT_FIRST = frozenset(
+    ["not", "never", "nicht", "nie", "pas", "non", "niet", "não", "nunca", "nessuno", "ikke", "inte"]
+)
 
 
 # (the question itself where the answer would be, quoted or after "the": 'is "first school"',
