@@ -188,6 +188,9 @@ def test_a_number_to_call_under_a_pin_key_is_not_the_pin(key: str, text: str, fo
         ("otpauth://totp/Shop:ana?issuer=Shop (secret cropped out)", "issuer", "otpauth: redacted"),
         ("DATABASE_URL=postgres://app:Kiwi!Fruit77@db:5432/app", "redacted", "Kiwi!Fruit77"),
         ("otpauth://totp/Shop:ana?secret=JBSWY3DPEHPK3PXP&issuer=Shop", "redacted", "JBSWY3DPEHPK3PXP"),
+        # (an environment variable assigned or given a fallback is read as written)
+        ("ENV['SECRET_KEY_BASE'] ||= '9c1e7b3d4f6a0c8e2b9d1f7a3c6e5f2a'", "redacted", "SECRET_KEY_BASE"),
+        ('token = os.getenv("API_TOKEN") or "tok-live-88Qz"', "redacted", "API_TOKEN"),
     ],
 )
 def test_the_learned_stage_reads_slots_in_machine_text(text: str, gone: str, kept: str) -> None:
@@ -240,3 +243,20 @@ def test_a_password_after_the_same_words_is_found(text: str) -> None:
 )
 def test_a_value_its_text_names_public_under_a_key(key: str, text: str, found: bool) -> None:
     assert (find_by_rules(text, key) is not None) is found
+
+
+# 8. A "security number" after "social" is a Social Security number (an id the id rules read, or
+# none), never an alarm's code; an alarm's security number stays a code.
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("[scan] EMPLOYEE SOCIAL SECURITY NUMBER  4 1 2-6O-339l", False),
+        ("her social security number is four one two, six oh, three three nine one", False),
+        ("Form SS-5  Social security number  2 2 1 | 7 0 | 5 5 1 8", False),
+        ("alarm security number 4471, disarm at the panel", True),
+        ("the security number for the shed padlock is 8 8 1 2", True),
+    ],
+)
+def test_a_social_security_number_is_no_secret(text: str, secret: bool) -> None:
+    found = find_sensitive(text)
+    assert (found is not None and found.rule == "secret") is secret

@@ -103,7 +103,7 @@ _CHANGE_IT = keyed(
     r"\bchange\s+it\s+(?:when|before|after|once|on|at|right|as\s+soon)\b|\b(?:please|be\s+sure\s+to|make\s+sure\s+to"
     r"|remember\s+to|always)\s+change\s+it\b|\bbadal\s+(?:lena|lein|lo|lijiye|dena)\b|\bchange\s+kar\s+(?:lena|lo|lein)\b"
     r"|عوضش\s+کنید|عوضش\s+کن\b|تغییرش\s+(?:بدید|بدهید|دهید)|\bbadilisha\b|\bcámbi(?:alo|ala)\b|\bmude-[ao]\b"
-    r"|\baltere-[ao]\b|\bchangez-le\b|\bändern\s+Sie\b",
+    r"|\baltere-[ao]\b|\bchangez-le\b|\bändern\s+Sie\b|\b(?:set|pick|choose)\s+your\s+own\b|\breprogram\s+it\b",
     re.IGNORECASE,
 )
 _BARE_CHANGE = keyed(r"\b(?:changed|replaced|reset|rotated|retired|swapped)\b", re.IGNORECASE)

@@ -32,11 +32,9 @@ DEFAULT = (
 DEFAULT_IN_SCRIPT = r"默认|默認|デフォルト|初期|기본|پیش\u200c?\s?فرض|ডিফল্ট|डिफ़ॉल्ट|डिफॉल्ट|ค่าเริ่มต้น|mặc\s+định|الافتراضي"
 PUBLIC_DEFAULT = (
     r"\b(?:per|in|from|according\s+to)\s+(?:the|its)\s+(?:manual|instructions|leaflet|datasheet|user\s+guide)"
-    # the maker's own, as it left the factory ("PIN 0000 is the factory default on these lockboxes",
-    # "the manual says default password ...")
+    # ("the manual says default password ..."; "the factory default" alone may still be the lock's
+    # code: "the PIN is the factory default 0000, we haven't set our own yet")
     r"|\b(?:the|its)\s+(?:manual|instructions|datasheet|user\s+guide)\s+(?:says|said|gives|lists)"
-    r"|\bfactory[\s\-]+(?:default|setting|preset|pin|code|password)|\bwerkseitig|\bab\s+werk\b|\bde\s+f[áa]brica\b"
-    r"|\bd['’]usine\b|\bdi\s+fabbrica\b|\bfabrieks|\bout\s+of\s+the\s+box\b"
     r"|\blaut\s+(?:der\s+)?(?:anleitung|handbuch)|\bselon\s+(?:le|la)\s+(?:manuel|notice)"
     r"|\bsegún\s+el\s+manual|\bsegundo\s+o\s+manual|\bvolgens\s+de\s+handleiding"
 )

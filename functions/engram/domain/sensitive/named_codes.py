@@ -30,8 +30,15 @@ def named_code(text: str) -> bool:
         and not LAST_DIGITS.search(text, m.start(), m.start("value"))
         and not _payment_authorisation(text, m)
         and not (m.group()[:3].lower() == "pin" and BOARD.search(text))
+        and not _SOCIAL.search(text, max(0, m.start() - 8), m.start())
         for m in _CODE_RE.finditer(text)
     ) and not made_up_place(text)
+
+
+# A "security number" after "social" is a Social Security number, an id, never an alarm's or a
+# lock's code (held-out N: "EMPLOYEES SOCIAL SECURITY NUMBER  5 3 8-2l-774O" from a photo, one
+# dictated "five one two dash ..."): the id rules read it.
+_SOCIAL = re.compile(r"social\s*$", re.IGNORECASE)
 
 
 # A card payment's authorisation code, as a receipt or a payment note gives it ("payment

@@ -227,6 +227,7 @@ _SLOT = re.compile(
 # has neither ("<Kiwi!Fruit7>").
 _DESCRIBED_SLOT = re.compile(
     r"<(?:[A-Za-z][\w.\-]*(?:[ \t]+[\w.:=/\-]+){1,8}|[a-z][a-z0-9]*(?:[\-_][a-z0-9]+){1,6})[ \t]*>"
+    r"(?![^<>\n]*</)"  # (not an element's opening tag: "<door_code>4471</door_code>")
 )
 
 
@@ -234,10 +235,14 @@ _DESCRIBED_SLOT = re.compile(
 # "amqp://guest:YOUR_PASSWORD@rabbit"); a chosen password in a URL is not such a word.
 _URL_SLOT = re.compile(r"(?<=://)([^\s:/@]{1,40}):[A-Z_]*(?:PASSWORD|PASSWD|PASS|PWD|PW|SECRET|TOKEN|KEY)[A-Z_]*(?=@)")
 # Code that reads the value from the environment ('password=os.environ["SYNC_PW"]',
-# "process.env.DB_PASS", 'System.getenv("API_KEY")'): where it is, never the value.
+# "process.env.DB_PASS", 'System.getenv("API_KEY")'): where it is, never the value. Read so by the
+# learned stage only (``without_slots``): the rules read the value a fallback gives after it
+# ('os.getenv("DB_PASSWORD") or "Tr0ub4dor&3"'), and the code's pattern is how they find it.
 _ENV_READ = re.compile(
-    r"\bos\.environ(?:\.get)?\s*[\[(]\s*[\"'][\w.\-]+[\"'][^\])\n]{0,40}[\])]|\bos\.getenv\(\s*[\"'][\w.\-]+[\"'][^)\n]{0,40}\)"
-    r"|\bprocess\.env\.\w+|\bprocess\.env\[[\"']\w+[\"']\]|\bSystem\.getenv\(\s*\"\w+\"\s*\)|\bENV\[[\"']\w+[\"']\]"
+    r"(?:\bos\.environ(?:\.get)?\s*[\[(]\s*[\"'][\w.\-]+[\"']\s*[\])]|\bos\.getenv\(\s*[\"'][\w.\-]+[\"']\s*\)"
+    r"|\bprocess\.env\.\w+|\bprocess\.env\[[\"']\w+[\"']\]|\bSystem\.getenv\(\s*\"\w+\"\s*\)|\bENV\[[\"']\w+[\"']\])"
+    # (not one assigned or given a fallback: "ENV['RAILS_MASTER_KEY'] ||= '5f2a...'" sets it)
+    r"(?!\s*(?:\|\|=|\?\?=|=(?!=)|\|\||\?\?|or\b))"
 )
 # A log's or a URI's words around a password that hold none: sshd's "Failed password for invalid
 # user admin from ...", an authenticator's otpauth:// URI with no secret= parameter.
@@ -249,16 +254,14 @@ _SLOT_READ = "<redacted>"
 
 
 def described_slots_masked(text: str) -> str:
-    """The text with each slot that describes its value, each template's URL password and each
-    read from the environment as the slot "<redacted>" (the learned stage reads it as the word
-    "redacted", as it does every slot: ``without_slots``), and log lines and URIs naming a password that
-    hold none without the password's word."""
+    """The text with each slot that describes its value and each template's URL password read as
+    the slot "<redacted>" (the learned stage reads it as the word "redacted", as it does every
+    slot: ``without_slots``), and log lines and URIs naming a password that hold none without the
+    password's word."""
     if "<" in text:
         text = _DESCRIBED_SLOT.sub(_SLOT_READ, text)
     if "://" in text:
         text = _OTPAUTH_WITHOUT_SECRET.sub("otpauth:" + _SLOT_READ, _URL_SLOT.sub(r"\1:" + _SLOT_READ, text))
-    if "env" in text or "ENV" in text:
-        text = _ENV_READ.sub(_SLOT_READ, text)
     return _NO_VALUE_LOGGED.sub("login for", text) if "password for" in text else text
 
 
@@ -282,6 +285,8 @@ def without_slots(text: str) -> str:
         text = _GATEWAY_TOKEN.sub(" redacted ", text)
     if any(c in text for c in "<{[") or "PASSWORD :" in text or "-----BEGIN" in text:
         text = _SLOT.sub(" redacted ", text)
+    if "env" in text or "ENV" in text:
+        text = _ENV_READ.sub(" redacted ", text)
     if any(m in text for m in _MARKERS) or "redacted" in text or "example" in text:
         text = _MARKED.sub(" redacted ", text)
     if "!" in text:
