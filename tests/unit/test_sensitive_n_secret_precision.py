@@ -260,3 +260,8 @@ def test_a_value_its_text_names_public_under_a_key(key: str, text: str, found: b
 def test_a_social_security_number_is_no_secret(text: str, secret: bool) -> None:
     found = find_sensitive(text)
     assert (found is not None and found.rule == "secret") is secret
+
+
+def test_a_key_then_a_sentence_in_script_is_still_found() -> None:
+    # (a sentence in CJK script after the word is no value; a key before one is: held-out M3)
+    assert find_by_rules("开放平台 AppSecret: 8f3e1c9a7b2d4056e1f0a8c3d9b7e2f4，同步失败了") is not None

@@ -141,7 +141,8 @@ def _a_value_in_script(value: str) -> bool:
 def described_in_script(value: str) -> bool:
     """A value in CJK script that is a sentence about the password (where it is, who changed it),
     not the password ("ルーターの裏のシールに書いてあります", "我换过了", "어제 바꿨어")."""
-    return _CJK.search(value) is not None and not _a_value_in_script(value)
+    # (it starts in the script: "8f3e1c9a...，店铺的ERP同步失败" is a key, then a sentence)
+    return _CJK.match(value.lstrip("\"'“「")) is not None and not _a_value_in_script(value)
 
 
 def _past_tense(word: str) -> bool:
