@@ -52,6 +52,7 @@ NOT_BENCHMARKS = {
     "sensitive_train",
     "sensitive_train_lists",  # the trainer's hand-written families (21d), data, not a measure of Engram
     "sensitive_train_talk",  # the same, 22e's counts and talk about a secret with no value
+    "sensitive_train_machine",  # the same, 23e's machine text (configs, logs, lists, tool calls, payments)
     "sensitive_first_run",
     "sensitive_context_probe",  # a one-off experiment (session 20e, about 40 minutes), not a measure of Engram
 }

@@ -47,6 +47,7 @@ from bench.sensitive_train_lists import (
     number_lists_not_codes,
     redacted_remainders,
 )
+from bench.sensitive_train_machine import machine_text
 from bench.sensitive_train_talk import counts_not_codes, per_person, secret_talk
 
 CLASSES = ("secret", "government_id", "bank_account")
@@ -72,7 +73,9 @@ PRUNES = (0.03, 0.05, 0.1)
 # 0.051 since the freeze of session 22: the rules landed that session took the asset back over
 # its budget by 9.6 KB; 0.051 (684 KB) changed one label of 0.05's (holdout_m3:364, a Russian
 # Ozon API key, missed), benign 0; 0.052 broke a reading-view test.
-SHIPPED_PRUNE = 0.051
+# 0.057 since 23e: N's features made 0.055's file 669 KB, leaving under 13 KB of the code asset's
+# budget for the rules landing that session; 0.057 (631 KB) lost some words-only secrets (317 errors, 310 at 0.055).
+SHIPPED_PRUNE = 0.057
 # Decimals a shipped weight keeps. 0.045 and three decimals since 21d: K and L's features made
 # 0.04's file 0.96 MB (4 decimals), over the code asset's budget; 0.05 lost 5 training labels
 # that 0.045 keeps (outside_7:429 and outside_11's security answers), and the fourth decimal
@@ -307,7 +310,7 @@ def hard_negatives(seed: int = 1818) -> list[tuple[str, str]]:
     rows += _sign_in_pages(r) + [("", t) for label, t in _shouted_credentials(r) if label is None]
     rows += number_lists_not_codes(r) + redacted_remainders(r) + keypad_digits_not_codes(r)
     rows += counts_not_codes(r) + secret_talk(r)[0] + per_person(r)[0]
-    return rows
+    return rows + machine_text()[0]
 
 
 _SHOUTED_SERVICES = (
@@ -369,7 +372,7 @@ def _shouted_credentials(r: random.Random) -> list[tuple[str | None, str]]:
 def written_positives(seed: int = 2020) -> list[Sample]:
     """Positives written in the script for families the corpus lacks (training only)."""
     r = random.Random(seed)
-    rows = _shouted_credentials(r) + code_lists(r) + secret_talk(r)[1] + per_person(r)[1]
+    rows = _shouted_credentials(r) + code_lists(r) + secret_talk(r)[1] + per_person(r)[1] + machine_text()[1]
     return [Sample(label, text, "", f"written:{i}") for i, (label, text) in enumerate(rows) if label is not None]
 
 

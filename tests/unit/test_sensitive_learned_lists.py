@@ -40,13 +40,9 @@ def test_a_list_of_numbers_that_opens_nothing_passes(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        # 22e's retrain (M and the counts of bench/sensitive_train_talk.py) scores it 0.56: counts
-        # of four digits weigh less as codes, and "PINs" is read as a value's shape (<v:Aa>), not
-        # as its word; a known miss until the reading reads an acronym's plural as a word
-        pytest.param(
-            "PINs for the kids' phones: Ava 4471, Ben 2291, Cal 3380",
-            marks=pytest.mark.xfail(strict=True, reason="22e's weights: 0.56, under the threshold"),
-        ),
+        # 22e's weights scored it 0.56 ("PINs" read as a value's shape, <v:Aa>); 23e reads an
+        # acronym's plural as its word (learned_model._ACRONYM_PLURAL)
+        "PINs for the kids' phones: Ava 4471, Ben 2291, Cal 3380",
     ],
 )
 def test_a_list_of_codes_the_rules_miss_is_refused_by_the_model(text: str) -> None:

@@ -128,3 +128,45 @@ def test_numbers_flights_and_amounts_with_no_value_named_pass(text: str) -> None
 def test_values_named_in_scripts_without_case_are_found(text: str, rule: str) -> None:
     found = find_sensitive(text)
     assert found is not None and found.rule == rule
+
+
+# Scripts written without spaces glue a word, a full-width colon and a Latin code into one
+# chunk; read whole, it was one value of mixed classes ("<v:0Aap>"), so lists of member or
+# staff codes were refused as passwords and "密码是Xq7k2291" had no word before its value (23e).
+@pytest.mark.parametrize(
+    ("text", "words", "values"),
+    [
+        ("社員コード：EMP-2291 鈴木", ["社員コード", "鈴木"], ["<v:0Ap>"]),
+        ("卡号末四位0048，已还款", ["卡号末四位", "已还款"], ["<d4>"]),
+        ("密码是Xq7k2291", ["密码是"], ["<v:0Aa>"]),
+        ("รหัสผ่านคือbaan4471", ["รหัสผ่านคือ"], ["<v:0a>"]),
+        ("비밀번호는gongyu2291", ["비밀번호는"], ["<v:0a>"]),
+        ("ဖုန်းနံပါတ်09-4471229၊", ["ဖုန်းနံပါတ်"], ["<d9>"]),
+        ("2026年11月25日", ["年", "月", "日"], ["<d4>", "<d2>", "<d2>"]),
+    ],
+)
+def test_a_script_without_spaces_is_read_apart_from_a_code_glued_to_it(
+    text: str, words: list[str], values: list[str]
+) -> None:
+    assert (_words(text), _values(text)) == (words, values)
+
+
+def test_a_full_width_mark_reads_as_the_mark() -> None:
+    assert [t.norm for t in tokens("パスワード：mori2291（仮）")] == ["パスワード", ":", "<v:0a>", "(", "仮", ")"]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Adaeze Okoro,+234 803 555 0191", ["<v:0p>", "<d3>", "<d3>", "<d4>"]),
+        ("Okoro,08035550191", ["<d11>"]),
+    ],
+)
+def test_a_name_and_a_number_cell_without_a_space_are_two_cells(text: str, values: list[str]) -> None:
+    assert _values(text) == values and "okoro" in _words(text)
+
+
+@pytest.mark.parametrize("text", ["PINs for the kids' phones", "the IDs of the new staff", "OTPs expire fast"])
+def test_an_acronyms_plural_is_a_word_not_a_value(text: str) -> None:
+    # ("PINs" was a value of capitals and a small letter, <v:Aa>, so a list of PINs had no word)
+    assert _values(text) == [] and text.split()[0].lower() in _words(text)

@@ -56,6 +56,7 @@ _EXCEPTION_NAME = re.compile(
     r"(?:[A-Z][a-z]+|[A-Z]+(?=[A-Z][a-z]))+(?:Error|Exception|Warning|Fault|Failure|Interrupt)"
 )
 _MAX_WORD = 24
+_ACRONYM_PLURAL = re.compile(r"[A-Z]{2,5}s")
 
 
 def _is_word(core: str) -> bool:
@@ -119,6 +120,8 @@ def _word_tokens(core: str) -> tuple[Token, ...]:
         return (Token("<longword>", (), False, False),)
     if _EXCEPTION_NAME.fullmatch(core):  # KeyError, NullPointerException: a name, not a chosen value
         return tuple(Token(n.lower()[:_MAX_WORD], (), True, False) for n in _CODE_NAME.findall(core))
+    if _ACRONYM_PLURAL.fullmatch(core):  # "PINs", "IDs", "OTPs": the word, not a value's shape (<v:Aa>)
+        return (Token(core.lower(), ("caps",), True, False, word_shape(core)),)
     if not _case_is_plain(core):  # "HarpoonCactus": letters only, shaped like a chosen value
         return (_value(core),)
     shape = word_shape(core)
@@ -173,6 +176,9 @@ _CODE_EXPR = re.compile(
 )
 # A row of a table pasted as CSV ("4471203,2021-03-04,pro,12"): its cells are read apart.
 _CSV_ROW = re.compile(r"[^,;\s]+(?:([,;])[^,;\s]*)(?:\1[^,;\s]*)+")
+# A name's cell and a number's with no space after the comma ("Briggs,+44 7700 900412",
+# "Okafor,0803"): two cells of a pasted list, not one value of letters, a comma and digits.
+_NAME_THEN_NUMBER = re.compile(r"([^\W\d_]{2,}),(\+?\d[\d\-]*)")
 _CODE_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A JSON object written without spaces is one chunk: its keys and values are read apart.
 _JSON_KEY = re.compile(r'"[^"\s]{1,40}"\s*:')
@@ -188,8 +194,33 @@ def _code_tokens(chunk: str) -> tuple[Token, ...] | None:
     return tuple(Token(n[:_MAX_WORD], (), True, False) for n in names if n) or None
 
 
+# Scripts written without spaces between words (Chinese, Japanese, Thai, Lao, Myanmar, Khmer;
+# Korean glues its particles): a chunk runs words, a Latin code and a full-width colon together
+# ("会员编号：HK-0017", "尾号1877", "รหัสคือabc123"), which read as one value of mixed classes.
+# Such a chunk is read in pieces, a script's run apart from what is written in another, and
+# its full-width marks as the marks they are ("：" a colon), as a spaced language reads (23e).
+_NO_SPACE_SCRIPT = (
+    "\u0e00-\u0eff\u1000-\u1049\u104c-\u109f\u1780-\u17d3\u17d6-\u17ff"  # Thai, Lao, Myanmar, Khmer
+    "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"  # kana, CJK, Hangul
+)
+_WIDE_MARKS = "\u104a\u104b\u17d4\u17d5\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65"
+_IN_NO_SPACE_SCRIPT = re.compile(f"[{_NO_SPACE_SCRIPT}{_WIDE_MARKS}]")
+_GLUED_PIECE = re.compile(f"[{_WIDE_MARKS}]+|[{_NO_SPACE_SCRIPT}]+|[^{_NO_SPACE_SCRIPT}{_WIDE_MARKS}]+")
+_AS_MARKS = str.maketrans(
+    "：，、。；！？（）［］｛｝＝＃＠＆＊＋－／｜「」『』【】《》〈〉၊။។", ':,,.;!?()[]{}=#@&*+-/|""""[]"""",..'
+)
+
+
 @lru_cache(maxsize=16384)
 def _chunk_tokens(chunk: str) -> tuple[Token, ...]:
+    if _IN_NO_SPACE_SCRIPT.search(chunk):
+        pieces = [p.translate(_AS_MARKS) for p in _GLUED_PIECE.findall(chunk)]
+        if pieces != [chunk]:
+            return tuple(t for p in pieces for t in _spaced_chunk_tokens(p))
+    return _spaced_chunk_tokens(chunk)
+
+
+def _spaced_chunk_tokens(chunk: str) -> tuple[Token, ...]:
     if _AMOUNT.fullmatch(chunk.rstrip(",.;:!?)")):
         return (Token("<amount>", (), False, False),)
     code = _code_tokens(chunk) if any(c in chunk for c in "[($.") else None
@@ -199,6 +230,9 @@ def _chunk_tokens(chunk: str) -> tuple[Token, ...]:
         pieces = [p.strip() for p in _JSON_SPLIT.split(chunk)]
         if len(pieces) > 1:
             return tuple(t for p in pieces if p for t in _plain_chunk_tokens(p))
+    cells = _NAME_THEN_NUMBER.fullmatch(chunk)
+    if cells and _case_is_plain(cells.group(1)):
+        return (*_core_token(cells.group(1)), Token(",", (), False, False), *_core_token(cells.group(2)))
     row = _CSV_ROW.fullmatch(chunk)
     if row:
         comma = Token(row.group(1), (), False, False)
