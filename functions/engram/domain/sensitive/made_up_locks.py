@@ -25,10 +25,7 @@ _MADE_UP_PLACES = tuple(
         r"\bin\s+the\s+(?:story|game|film|movie|book|novel|episode|show|series|level|quest|puzzle|riddle|comic|manga"
         r"|anime|cartoon|video\s*game)\b",
         r"\b(?:(?:final|last|next|first)\s+(?:puzzle|riddle|clue)|geocach\w*|crosswords?)\b",
-        # (a hunt set for players, a puzzle's answer, a block game's vault: "in the scout treasure hunt the
-        # last chest opens with 4 2 6 8 — that's the puzzle answer", "my kid's minecraft vault code")
-        r"\b(?:treasure|scavenger)[\s\-]hunts?\b|\b(?:puzzle|riddle)['’]?s?\s+answer\b|\banswer\s+to\s+the\s+(?:puzzle"
-        r"|riddle)\b|\bminecraft\b",
+        r"\bminecraft\b",
         # (a game's own words: "the in-game password for the hidden room", "my brother spoiled it", a
         # walkthrough, a puzzle box sold with its lock's code)
         r"\b(?:in-?game|walkthrough|speedrun\w*|side[\s\-]?quest|spoilers?|puzzle[\s\-]box(?:es)?"
@@ -69,9 +66,31 @@ _OWN_LOGIN = re.compile(
 )
 
 
+# A hunt set for players or a puzzle's answer ("in the scout treasure hunt the last chest opens
+# with 4 2 6 8 — that's the puzzle answer"): a game only in the sentence that holds the code, and
+# not as a time ("after the treasure hunt put the float back in the office safe, code 4 2 6 8",
+# "treasure hunt done; the props safe ... is 4 2 6 8" are a real safe's).
+_HUNT = keyed(
+    r"(?<!\bafter\s)(?<!\bbefore\s)(?<!\bsince\s)(?<!\buntil\s)(?<!\bafter\sthe\s)(?<!\bbefore\sthe\s)"
+    r"\b(?:(?:treasure|scavenger)[\s\-]hunts?(?!\s+(?:is\s+)?(?:done|over|finished|ended))|(?:puzzle|riddle)['’]?s?\s+answer"
+    r"|answer\s+to\s+the\s+(?:puzzle|riddle))\b",
+    re.IGNORECASE,
+)
+_SENTENCE_END = re.compile(r"[.;!?\n]")
+
+
 def made_up_place(text: str) -> bool:
     """A game, a puzzle, an escape room played or a story is what the text is about."""
-    return any(place.search(text) is not None for place in _MADE_UP_PLACES)
+    return any(place.search(text) is not None for place in _MADE_UP_PLACES) or any(
+        _digit_in_its_sentence(text, m) for m in _HUNT.finditer(text)
+    )
+
+
+def _digit_in_its_sentence(text: str, m: re.Match[str]) -> bool:
+    starts = [e.end() for e in _SENTENCE_END.finditer(text, max(0, m.start() - 200), m.start())]
+    end = _SENTENCE_END.search(text, m.end())
+    sentence = text[starts[-1] if starts else max(0, m.start() - 200) : end.start() if end else len(text)]
+    return any(c.isdigit() for c in sentence)
 
 
 def made_up_lock(text: str) -> bool:
