@@ -231,3 +231,48 @@ def test_a_batch_or_an_insurance_cards_number_is_no_card(text: str) -> None:
 def test_a_cnp_with_a_card_beside_it_still_finds_the_card() -> None:
     found = find_by_rules("CNP: 5060918147371, plata cu cardul 4539 2987 8840 3931")
     assert found is not None and found.rule == "payment_card"
+
+
+# 7. Ids and accounts in scripts and languages no corpus part holds yet (the writers of the
+# next parts are asked for them): Georgia's personal number, Armenia's public service number,
+# Kazakhstan's IIN in full, a Khmer identity card, Myanmar's NRC; a bank account in Yoruba,
+# Armenian, Burmese, Sinhala and Khmer. The same words naming a phone or an office, or with no
+# number given, pass.
+_OTHER_SCRIPTS_IDS = [
+    "დედის პირადი ნომერია 01008045678",
+    "իմ ՀԾՀ համարը 2604850123 է, բանկի համար",
+    "жеке сәйкестендіру нөмірі 850412400123",
+    "លេខអត្តសញ្ញាណប័ណ្ណ របស់ម្តាយ 010234567",
+    "အမေ့ မှတ်ပုံတင်နံပါတ် 12/OUKAMA(N)123456",
+]
+_OTHER_SCRIPTS_ACCOUNTS = [
+    "àkántì bánkì mi: 0123456789 (GTBank)",
+    "բանկային հաշիվ 1570012345678900 Ամերիաբանկ",
+    "KBZ ဘဏ်အကောင့် 02730102712345601",
+    "බැංකු ගිණුම් අංකය 8001234567 (Commercial Bank)",
+    "លេខគណនី 000123456 (ACLEDA)",
+]
+_OTHER_SCRIPTS_NONE = [
+    "მითხარი შენი პირადი ნომერი არ მაქვს, ტელეფონი 599123456?",
+    "ჩემი ტელეფონის ნომერი 599123456",
+    "မှတ်ပုံတင် ရုံး ဖုန်း 09 123 456 789",
+    "KBZ အကောင့် ဖွင့်ရန် ဖုန်း 09123456789",
+    "ගිණුම් අංකය ලබා දී නැත",
+]
+
+
+@pytest.mark.parametrize("text", _OTHER_SCRIPTS_IDS)
+def test_an_id_in_another_script_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "government_id"
+
+
+@pytest.mark.parametrize("text", _OTHER_SCRIPTS_ACCOUNTS)
+def test_an_account_in_another_language_is_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "bank_account"
+
+
+@pytest.mark.parametrize("text", _OTHER_SCRIPTS_NONE)
+def test_those_words_with_a_phone_or_no_number_pass(text: str) -> None:
+    assert find_by_rules(text) is None

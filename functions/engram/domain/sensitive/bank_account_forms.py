@@ -35,6 +35,10 @@ MORE_ACCOUNT_WORDS = (
     r"|கணக்கு\s*எண்|(?:اکاؤنٹ|اکاونٹ|کھاتہ|کھاتا|خاتہ)(?:\s*نمبر)?|[aà]k[aá][nǹ]t[iì]|akhawunti|ባንክ\s*ሂሳብ(?:\s*ቁጥር)?"
     # Amharic's account number, Igbo's account, Persian's account number, Turkish's "my account number"
     r"|ሂሳብ\s*ቁጥር|aka[uụ]nt[uụ]|شماره\s*حساب|hesap\s+numaram"
+    # Yoruba's bank account, Armenian's bank account and account number, Georgian's account
+    # number, Sinhala's, Burmese's (ဘဏ်အကောင့်) and Khmer's account number
+    r"|[aà]k[aá][nǹ]t[iì]\s+b[aá]nk[iì]|բանկային\s+հաշ\w*|հաշվեհամար\w*|ანგარიშის\s+ნომერი|ගිණුම්\s*අංකය"
+    r"|(?:ဘဏ်\s*)?အကောင့်(?:\s*နံပါတ်)?|លេខ\s*គណនី"
 )
 # Whose the account is, between its word and the number: Tagalog's "ni ate", "ko", Zulu's
 # "kaMama", "yami", Yoruba's "mi", "of my mum", "de mi hermano", "von Oma" (then ":" or the

@@ -31,12 +31,12 @@ from engram.domain.sensitive.national_id_words import (
     MORE_KIN,
     NIC_SHAPE,
     NUMBER_OF_AN_APPLICATION_BEFORE,
-    OTHER_SCRIPT,
     PASSPORT_NATIONALITY_RE,
     PASSPORT_WORDS,
     SCRIPT_ID_RE,
     SHAPE_BEFORE,
     companys_form,
+    in_another_script,
     names_a_company,
     persons_tax_number,
     printed_id_beside_its_word,
@@ -265,7 +265,7 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
     if "dni" in words and re.search(r"(?<![\d.])\d{2}\.\d{3}\.\d{3}(?![\d.])", text):
         return True  # an Argentine DNI, written with dots
     if (
-        OTHER_SCRIPT.search(text)
+        in_another_script(text)
         and (
             any(id_like((script_id_value(m) or "").strip()) for m in SCRIPT_ID_RE.finditer(text))
             or russian_passport(text)

@@ -24,6 +24,16 @@ from engram.domain.sensitive.prefilter import keyed
 
 # A letter of the scripts below (Greek to Sinhala, Thai, Ethiopic, kana, CJK ideographs, Hangul).
 OTHER_SCRIPT = re.compile(r"[\u0370-\u0dff\u0e00-\u0e7f\u1200-\u137f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+# Georgian's, Khmer's and Burmese's id words (their scripts are outside the range above: a text in
+# them is read for ids only when it holds one of these, not at every character)
+_NEWER_SCRIPTS_ID_WORDS = ("პირადი", "អត្តសញ្ញាណ", "មត្តសញ្ញាណ", "မှတ်ပုံတင်")
+
+
+def in_another_script(text: str) -> bool:
+    """Whether the text may hold an id in a script ``SCRIPT_ID_RE`` reads."""
+    return OTHER_SCRIPT.search(text) is not None or any(w in text for w in _NEWER_SCRIPTS_ID_WORDS)
+
+
 SCRIPT_ID_WORDS = (
     # (Ukraine's passport for travel abroad is named so in full: "Паспорт громадянина України для
     # виїзду за кордон FX482917")
@@ -46,6 +56,10 @@ SCRIPT_ID_WORDS = (
     r"|身份[证證](?:号码?|號碼?)?|জাতী(?:য়|য়)\s*পরিচ(?:য়|য়)পত্র\w*|ఆధార్|ಆಧಾರ್|ፋይዳ"
     # Bangladesh's NID written in Bengali letters, Amharic's "identity card" (መታወቂያ)
     r"|এনআইডি|መታወቂያ"
+    # Georgia's personal number (პირადი ნომერი), Armenia's public service number (ՀԾՀ),
+    # Kazakhstan's IIN in full, Khmer's identity card, Myanmar's NRC (မှတ်ပုံတင်)
+    r"|პირადი\s+ნომერ\w*|ՀԾՀ|հանրային\s+ծառայությունների\s+համարանիշ\w*|сәйкестендіру\s+нөмір\w*"
+    r"|អត្តសញ្ញាណប័ណ្ណ|មត្តសញ្ញាណ|မှတ်ပုံတင်\w*"
     # "my passport's number" in Arabic (رقم جوازي), the mainland's permits to Hong Kong, Macau and
     # Taiwan (港澳通行证) and their residents' permits home (回乡证, 台胞证); Iran's national code
     r"|رقم\s*جواز\w*|جواز(?:ي|ه|ها|ك)(?![\u0600-\u06ff])|(?:港澳|往来港澳|往來港澳|赴港澳|台湾|臺灣|台灣)通行[证證]"
@@ -59,7 +73,8 @@ SCRIPT_ID_RE = re.compile(
     # (or "is" in Greek, Ukrainian, Russian: "ο αριθμός ταυτότητας του παππού είναι ΑΚ 482913"; a
     # Greek id card's two letters are Greek capitals)
     + r"(?:[^\d\n]{0,16}?|[^\d\n:：.。!?؟,，、،;]{0,48}(?:[:：]|\s(?:είναι|ειναι|це|это))\s*)"
-    r"(?P<id>(?:[A-Za-z]{0,3}|[Α-Ω]{2}\s?)\d[\d\s\-./]{4,24}[\dA-Za-z]?)",
+    # (Myanmar's NRC: a state's number, its township's letters, the citizen's kind, six digits)
+    r"(?P<id>(?:[A-Za-z]{0,3}|[Α-Ω]{2}\s?)\d[\d\s\-./]{4,24}[\dA-Za-z]?|\d{1,2}/[A-Za-z]{3,9}\((?:N|C|P|E|NAING)\)\d{6})",
     re.IGNORECASE,
 )
 # Another thing's number named between an id's word and the number, in the scripts above:
@@ -76,6 +91,8 @@ _SCRIPT_ANOTHER_NUMBER = re.compile(
     # a phone line, a helpline, support ("आधार केंद्र का फोन नंबर: 0120 ...", "ہیلپ لائن")
     r"|हेल्पलाइन|फ़ोन|फोन|मोबाइल|टोल|संपर्क|تلفن|تماس|پشتیبانی|هاتف|ہیلپ|فون|телефон|гаряч|горяч|电话|電話|热线|熱線|客服"
     r"|전화|โทร"
+    # ... in Burmese, Georgian, Armenian and Khmer (a phone, an office: "မှတ်ပုံတင် ရုံး ဖုန်း ...")
+    r"|ဖုန်း|ရုံး|ტელეფონ|ოფის|հեռախոս|ទូរស័ព្ទ"
 )
 # ... or named right before the id's word ("номер заявления на загранпаспорт 2024-0481-73",
 # "رقم طلب الهوية 2024/481/0029173": the application's number, "ИНН" of ten digits: a company's).
