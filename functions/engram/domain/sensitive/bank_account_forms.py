@@ -39,13 +39,19 @@ MORE_ACCOUNT_WORDS = (
     # number, Sinhala's, Burmese's (ဘဏ်အကောင့်) and Khmer's account number
     r"|[aà]k[aá][nǹ]t[iì]\s+b[aá]nk[iì]|բանկային\s+հաշ\w*|հաշվեհամար\w*|ანგარიშის\s+ნომერი|ගිණුම්\s*අංකය"
     r"|(?:ဘဏ်\s*)?အကောင့်(?:\s*နံပါတ်)?|លេខ\s*គណនី"
+    # the account alone in Khmer, Lao, Armenian (and in Latin letters), Mongolian, Gurmukhi, Tamil
+    # (with or without "bank" before it), Bengali's "account no." (হিসাব নং), Hausa's "my account"
+    # (asusuna), Uzbek's account number (hisob raqami, ҳисоб рақами)
+    r"|គណនី|ບັນຊີ(?:\s*ເລກ(?:ທີ)?)?|հաշիվ\w*|hashiv\w*|данс(?:ны)?(?:\s+дугаар\w*)?|ਖਾਤਾ(?:\s*(?:ਨੰਬਰ|ਨੰ\.?))?"
+    r"|(?:வங்கி\s*)?கணக்கு(?:\s*எண்)?|হিসাব\s*(?:নং|নম্বর|নাম্বার)|asusu(?:n|na|nka|nki)"
+    r"|hisob\s+raqam\w*|ҳисоб\s+рақам\w*"
 )
 # Whose the account is, between its word and the number: Tagalog's "ni ate", "ko", Zulu's
 # "kaMama", "yami", Yoruba's "mi", "of my mum", "de mi hermano", "von Oma" (then ":" or the
 # number; "account of Netflix" is a service's, read after).
 ACCOUNT_OWNER = (
     r"(?:\s+(?:(?:ni|ng|of|de|del|da|do|von|van|di)\s+(?:(?:my|mi|mein\w{0,2}|meu|minha|mon|ma|mijn)\s+)?"
-    r"[^\W\d_]{2,14}|ka(?-i:[A-Z])[^\W\d_]{1,14}|ko|mi|yami|yangu|wangu|wami|m(?=\s+bụ))(?=\s*[:=\-]|\s+(?:is|ni|ngu|bụ)\b|\s+\d))?"
+    r"[^\W\d_]{2,14}|ka(?-i:[A-Z])[^\W\d_]{1,14}|ko|mi|yami|yangu|wangu|wami|m)(?=\s*[:=\-]|\s+(?:is|ni|ngu|bụ)\b|\s+\d))?"
 )
 # More services whose "account" is no bank's (read by bank_accounts._NOT_A_BANK_BEFORE):
 # utilities and telecoms people pay bills to, and e-wallets, whose account is a phone
@@ -251,11 +257,67 @@ _SORT_SPACED_ACCOUNT = re.compile(r"(?<![\d\-])\d{2}([ \-])\d{2}\1\d{2}\s*[|/,;]
 
 
 def _more_account_lines(text: str, words: frozenset[str], aba_valid: Callable[[str], bool]) -> bool:
+    if _checked_forms(text):
+        return True
     if _HK_ACCOUNT.search(text) and _HK_WORDS.search(text):
         return True
     if words & _NACHA_WORDS and any(aba_valid(m.group(1)) for m in _NACHA_ENTRY.finditer(text)):
         return True
     return "sort" in words and _SORT_SPACED_ACCOUNT.search(text) is not None
+
+
+# Serbia's (and Montenegro's) account: a bank's three digits, the account's (up to thirteen, the
+# zeros before it often left out: "160-4829173-89") and two check digits (ISO 7064 mod 97-10),
+# dashed. The form with its check needs no word (one number in 97 of that form passes by chance).
+_RS_ACCOUNT = re.compile(r"(?<![\d\-])(\d{3})-(\d{1,13})-(\d{2})(?![\d\-])")
+
+
+def _rs_account(text: str) -> bool:
+    for m in _RS_ACCOUNT.finditer(text):
+        bank, account, check = m.groups()
+        if len(account) >= 6 and 98 - int(bank + account.zfill(13)) * 100 % 97 == int(check):
+            return True
+    return False
+
+
+# Nigeria's NUBAN: ten digits whose last is a check over the bank's own code and the first nine
+# (weights 3, 7, 3 ...), beside the bank's name, before or after ("Access 0693182751", "2218409370
+# Zenith Bank", "2156083496 UBA"). The check needs the right bank: a phone of ten digits passes it
+# for one bank in ten, and the bank's name must stand right beside it.
+_NUBAN_BANKS = {
+    "access": "044", "zenith": "057", "uba": "033", "gtb": "058", "gtbank": "058", "guaranty": "058",
+    "firstbank": "011", "fidelity": "070", "union": "032", "sterling": "232", "wema": "035",
+    "polaris": "076", "stanbic": "221", "ecobank": "050", "fcmb": "214", "keystone": "082",
+    "heritage": "030", "providus": "101", "jaiz": "301",
+}  # fmt: skip
+_NUBAN_NAMES = (
+    r"access|zenith|uba|gtb|gtbank|guaranty|first\s*bank|fidelity|union|sterling|wema|polaris|stanbic|ecobank|fcmb"
+    r"|keystone|heritage|providus|jaiz"
+)
+_NUBAN_NEAR = re.compile(
+    r"\b(" + _NUBAN_NAMES + r")\b[^\d\n]{0,24}?(?<!\d)(\d{10})(?!\d)"
+    r"|(?<!\d)(\d{10})(?!\d)[^\d\n]{0,12}?\b(" + _NUBAN_NAMES + r")\b",
+    re.IGNORECASE,
+)
+_NUBAN_WEIGHTS = (3, 7, 3, 3, 7, 3, 3, 7, 3, 3, 7, 3)
+
+
+def _nuban(text: str) -> bool:
+    for m in _NUBAN_NEAR.finditer(text):
+        name = re.sub(r"\s", "", m.group(1) or m.group(4)).lower()
+        number = m.group(2) or m.group(3)
+        code = _NUBAN_BANKS.get(name, "")
+        if not code or len(set(number)) <= 2:
+            continue
+        total = sum(int(c) * w for c, w in zip(code + number[:9], _NUBAN_WEIGHTS, strict=True))
+        if (10 - total % 10) % 10 == int(number[9]):
+            return True
+    return False
+
+
+def _checked_forms(text: str) -> bool:
+    run = longest_digit_run(text)
+    return (run >= 6 and "-" in text and _rs_account(text)) or (run >= 10 and _nuban(text))
 
 
 def account_of_another_form(text: str, words: frozenset[str], aba_valid: Callable[[str], bool]) -> bool:

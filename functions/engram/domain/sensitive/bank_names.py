@@ -32,6 +32,8 @@ _BANK_ONE_WORD = (
     r"|ita[úu]|bradesco|nubank|banreservas|bancomer|barclays|monzo|revolut|kotak|canara"
     r"|alrajhi|al\s+rajhi|emirates\s+nbd|mashreq|garanti|akbank|ziraat|halkbank|vak[ıi]fbank"
     r"|sampath|opay|moniepoint|kuda|gcash|gtbank"
+    # Armenia's, Cambodia's, Laos', Myanmar's, Uzbekistan's and Mongolia's banks
+    r"|ameriabank|acba|acleda|bcel|kbz|kapitalbank|khan\s?bank|golomt"
 )
 # Banks whose one-word name is also an everyday word or a place ("the y axis 0 10 20 30", "total
 # equity", "Galicia"): only as printed, capitalised or in capitals. Maya is left out: a person's
@@ -48,7 +50,7 @@ _THAI_BANKS = r"กสิกร(?:ไทย)?|ไทยพาณิชย์|ก
 
 _BETWEEN = (
     r"(?:\s*(?:[:=#\-–]|\(|\)|,|(?i:a/c|acc(?:ount)?|acct|no\.?|number|nr\.?|n\.?\s?[°º]|rek(?:ening)?|nomor"
-    r"|s[ốo]|cuenta|conta|account\s+(?:no\.?|number)|is|es|ni))){0,4}\s*"
+    r"|s[ốo]|cuenta|conta|account\s+(?:no\.?|number)|is|es|ni|cheque|savings|current|checking))){0,4}\s*"
 )
 _NUMBER = r"(?P<num>\d(?:[ \-.]?\d){7,21})(?![\d\-])(?![.,]\d)"
 _NAMED_BANK = re.compile(

@@ -37,7 +37,8 @@ _CODE_DIGITS = {
 _BRANCH_CODE = keyed(
     r"(?<![^\W_])(?P<word>sort|(?-i:SC|NSC)|bsb|routing|aba|(?-i:RTN)|transit|blz|bankleitzahl|бик|мфо|(?-i:MFO)"
     r"|branch)(?:[\s_\-]*(?:code|transit|number|num|no\.?|nr\.?|#|numéro|номер)){0,2}"
-    r"\s*(?:is|es|ist|:|=|-|#|\()?\s*(?P<num>\d(?:[ \-./]?\d){3,19})(?![\d])",
+    # (a record's quotes around its key and value: {"routing_number":"121000358"})
+    r"[\"']?\s*(?:is|es|ist|:|=|-|#|\()?\s*[\"']?(?P<num>\d(?:[ \-./]?\d){3,19})(?![\d])",
     re.IGNORECASE,
 )
 # An IBAN's head alone: its country, check digits and the bank's (and branch's) code, twelve

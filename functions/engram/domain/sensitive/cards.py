@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engram.domain.sensitive.bank_accounts import iban_valid
 from engram.domain.sensitive.categories import folded_words, longest_number
@@ -89,7 +90,8 @@ _MMYY_AFTER = re.compile(r"(?<=\d{15}) (?=(?:0[1-9]|1[0-2])\d\d\b)")
 
 _ACCOUNT_BEFORE = re.compile(
     r"\b(?:account|acct|a/c|konto|cuenta|compte|conto|rekening|ifsc|iban|routing|t[àa]i\s+kho[ảa]n|hesap|сч[её]т)\b"
-    r"[^\n]{0,25}$",
+    # (and the account's word in Devanagari, Bengali, Armenian, Sinhala, Tamil, Mongolian, Uzbek)
+    r"[^\n]{0,25}$|(?:खाता|হিসাব|հաշիվ|hashiv|ගිණුම|கணக்கு|данс|hisob)[^\n]{0,25}$",
     re.IGNORECASE,
 )
 _CARD_WORD = re.compile(
@@ -363,7 +365,9 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
         # before its expiry, the card's word further back in its line ("tarjeta de la abuela
         # para la farmacia online: 3760 1145 2309 9813 vence 05/28")
         return False
-    not_a_card = NOT_A_CARD_BEFORE.search(text[: m.start()])
+    # (its words end at most ~50 characters before the number: a window, not the whole text before
+    # it for each number, which made a text of many numbers each named an order's quadratic)
+    not_a_card = NOT_A_CARD_BEFORE.search(text, max(0, m.start() - _BEFORE_REACH), m.start())
     if not_a_card and not paid_with and _card_named_before(text, not_a_card.start()):
         paid_with = True  # "the card for the conference booking: 5178 ..." pays for the booking
     if _OTHER_CARD_RIGHT_BEFORE.search(text, max(0, m.start() - 40), m.start()):
@@ -373,7 +377,25 @@ def _card_at(text: str, m: re.Match[str]) -> bool:
     if not_a_card and not paid_with:
         return False  # "order 4111 ..." is an order; "card on the purchase order: 6563 ..." is a card
     # a bank account that happens to pass Luhn ("IFSC HDFC0001234 account 50100123456789")
-    return not (_ACCOUNT_BEFORE.search(text[: m.start()]) and _WEAK_BRAND.match(digits) and not _CARD_WORD.search(text))
+    # (of any brand's prefix when the account's branch is named: a card has no branch, "NIC Asia A/C
+    # 4872 ..., Thamel branch", "खाता नं. ..., ठमेल शाखा")
+    return not (
+        _ACCOUNT_BEFORE.search(text, max(0, m.start() - 80), m.start())
+        and (_WEAK_BRAND.match(digits) or _BRANCH_NAMED.search(text, max(0, m.start() - 80), m.end() + 80))
+        and not _card_word_in(text)
+    )
+
+
+_BEFORE_REACH = 90
+
+
+@lru_cache(maxsize=4)
+def _card_word_in(text: str) -> bool:
+    # (asked once per text, not once for each of its numbers)
+    return _CARD_WORD.search(text) is not None
+
+
+_BRANCH_NAMED = re.compile(r"\bbranch\b|शाखा|শাখা|ශාඛාව|கிளை|մասնաճյուղ|салбар|filial", re.IGNORECASE)
 
 
 def _expiry_after_in_a_cards_line(text: str, m: re.Match[str]) -> bool:

@@ -158,9 +158,7 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
     inside = _find_in_text(spelled)
     if inside is not None:
         return inside
-    rule = key_rule(key)
-    if rule == GOVERNMENT_ID and "pan" in _key_words(key) and has_card(text):
-        rule = CARD  # [paymentMethod.primary.pan] "5491…": a card's primary account number, not India's PAN
+    rule = _cards_pan(key_rule(key), key, text)
     # (a card's, an account's or an id's digits are not a UUID's, a date's or a sum's: [card_on_file]
     # "tokenized (vault id 7f3e1c90-...)" holds no card)
     digits = id_digits(text) if rule in NEEDS_DIGITS else sum(map(str.isdigit, text))
@@ -175,6 +173,14 @@ def _by_key(text: str, key: str) -> SensitiveMatch | None:
         # [office_door] 7714#, [bike_lock] 0 8 1 5; a card kept as a backup stays a card
         return _find_in_text(text) or sensitive_match(SECRET)
     return _by_other_keys(text, key) if rule is None else None
+
+
+def _cards_pan(rule: str | None, key: str, text: str) -> str | None:
+    """[paymentMethod.primary.pan] "5491…": a card's primary account number, not India's PAN (which
+    has letters); one failing the card's check is no card either ("invalid card number (checksum)")."""
+    if rule == GOVERNMENT_ID and "pan" in _key_words(key) and not any(map(str.isalpha, text)):
+        return CARD if has_card(text) else None
+    return rule
 
 
 def _by_other_keys(text: str, key: str) -> SensitiveMatch | None:
@@ -334,7 +340,7 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
         joined = _find_in_text(f"{KEY_SPLIT.sub(' ', key)}: {text}")
         found = joined if joined is not None and joined.rule in NEEDS_DIGITS else None
     if found is not None:
-        return found
+        return _as_read(found, view)
     if _has_value_field(text):
         found = _record_pair(text)
         if found is not None:
@@ -349,6 +355,16 @@ def _by_rules(text: str, key: str, view: str | None) -> SensitiveMatch | None:
     if found is None and _dictated(without_dead_values(text), view):
         return sensitive_match(SECRET)
     return _in_english(text, view) if found is None else found
+
+
+def _as_read(found: SensitiveMatch, view: str | None) -> SensitiveMatch:
+    """A secret found in the text that reads as an id, a card or an account once its numbers are
+    read as digits is that number: an SSN read from a photo ("5 3 8-2l-774O") or a form's boxes
+    ("6 0 3 | 1 9 | 4 4 8 2") looks like a password's mix of letters and digits as written."""
+    if found.rule != SECRET or view is None:
+        return found
+    read = _find_in_text(view)
+    return read if read is not None and read.rule in NEEDS_DIGITS else found
 
 
 def _dictated(text: str, view: str | None) -> bool:

@@ -72,7 +72,7 @@ _ID_WORDS = (
     r"|afm|jmbg|em[šs]o|isikukood|asmens\s+kodas|personas\s+kods|inn|snils|ppsn?|pps\s+(?:number|no)|ird(?:\s+number)?"
     r"|niss|cuit|cuil|kennitala|szem[ée]lyi\s+sz[áa]m|ad[óo]azonos[íi]t[óo](?:\s+jel)?|taj(?:\s+sz[áa]m)?|paszportu"
     r"|pasaport(?:\s+(?:no|numaras[ıi]))?|paspor|paspoortnummer|passnummer|nss|tessera\s+sanitaria|buletin|mykad"
-    r"|kad\s+pengenalan|sss|umid|philhealth|nomor\s+induk\s+kependudukan"
+    r"|kad\s+pengenalan|sss|umid|philhealth(?:\s+(?:id|number|no))?|nomor\s+induk\s+kependudukan"
     # Swahili's, Egypt's (in Latin letters), Azerbaijan's, Indonesia's tax, Bangladesh's and
     # Morocco's ids ("namba ya kitambulisho", "raqam el qawmy", "FİN kodu", "NPWP", "NID", "CIN")
     r"|kitambulisho(?:\s+cha\s+taifa)?|(?-i:NIDA)|(?-i:KRA)\s+pin|raqam\s+el\s+qawm[iy]|f[İi]n\s+kodu|npwp|(?-i:NID|CIN)"
@@ -125,6 +125,9 @@ _ID_CONTEXT_RE = re.compile(
     r"|number|nummer|num[ée]ro|n[úu]mero|numero|num|no\.?|nr\.?|n\.?\s?[°º]\.?|nro\.?|n[úu]m\.|#|is|was|:|=|-|of|my|the|to|est|es|é|è"
     r"|ist|lautet|är|er|jest|mon|ma|mi|meu|minha|il|mio|mia|le|la|de|du|van|mijn|mitt|min|mój|moje|saya|aku|là|số|n\."
     r"|numer|numaram|numarası|nummer|da|do|della|del|è|ko|yangu|ni|ya|(?-i:[A-Z]{2}(?=\s+[A-Z]{0,4}\d))"
+    # (Tagalog's "ng", Hausa's "na", Zulu's "ngu-", Azerbaijani's "kodum"; Swahili's "of the
+    # new driver", "of the worker" after the id's word: "NSSF ya mfanyakazi 2019384756")
+    r"|ng|na|ngu|kodu[mn]?|(?:ya|wa|cha)\s+[^\W\d_]{3,14}(?:\s+mpya)?"
     # (Hungarian's possessives of the id's word: "adóazonosító jelem", "személyi számom")
     r"|jelem|jele|sz[áa]mom|sz[áa]ma"
     r"|card|kartennummer|dokumentennummer|its|it['’]s|,|\)|\(japan\)|a#|[\"'`‘’“”]"
@@ -186,7 +189,11 @@ _SHAPE_AFTER = {
     "epic": re.compile(r"[A-Za-z]{3}[\s\-]?\d{7}"),
     # the UK's UTR has ten digits; India's UTR is a bank transfer's reference (SBIN3263...)
     "utr": re.compile(r"\d{5}\s?\d{5}K?|\d{3}\s?\d{3}\s?\d{4}", re.IGNORECASE),
-    "nic": NIC_SHAPE,  # (Sri Lanka's and Pakistan's: "NIC" is a network card too)
+    "nic": NIC_SHAPE,
+    # Azerbaijan's FIN has seven letters and digits (Germany's FIN is a car's: "FIN WVWZZZ1KZAW123456")
+    **dict.fromkeys(
+        ("fin", "fİn", "fi̇n"), re.compile(r"(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{7}")
+    ),  # (Sri Lanka's and Pakistan's: "NIC" is a network card too)
     "civil": CIVIL_SHAPE,  # (a court's "Civil No. 2023-004512" is a case)
     # (Brazil's RG has no slash; a French court's "RG n° 24/01188" is its docket's year and number)
     "rg": re.compile(r"[^/]+"),
@@ -197,6 +204,9 @@ _SHAPE_AFTER = {
 _PRINTED_FORM_AFTER = {
     "pan": re.compile(r"[A-Za-z]{5}\s?\d{4}\s?[A-Za-z]"),
     "hkid": re.compile(r"[A-Za-z]{1,2}\s?\d{6}\s?(?:\(?[\dAa]\)?)?"),
+    # Mexico's RFC: three or four letters, a date, three characters (a rugby club's "Hollins RFC,
+    # acc 41820596" is no RFC)
+    "rfc": re.compile(r"[A-Za-zÑñ&]{3,4}[\s\-]?\d{6}[\s\-]?[A-Za-z\d]{3}"),
 }
 
 
@@ -247,7 +257,8 @@ def _by_check_or_form(text: str, words: frozenset[str]) -> bool:
     if id_by_format(text) or id_by_check_digit(text) or worded_checked_id(text, checked):
         return True
     # ΑΦΜ by its check digit, a person's RFC, a RUT without dots, 身份證 E062838(5)
-    return printed_id_beside_its_word(text) and not names_a_company(text)
+    # (an organisation's ΑΦΜ too: "ΑΦΜ συλλόγου ... (νομικό πρόσωπο)")
+    return printed_id_beside_its_word(text) and not company_numbers(text)
 
 
 def id_not_a_card(text: str, words: frozenset[str]) -> bool:
@@ -270,7 +281,7 @@ def has_government_id(text: str, words: frozenset[str]) -> bool:
             any(id_like((script_id_value(m) or "").strip()) for m in SCRIPT_ID_RE.finditer(text))
             or russian_passport(text)
         )
-        and not names_a_company(text)
+        and not company_numbers(text)
     ):
         return True
     # (a company's tax and registration numbers are not a person's; asked last, as it is

@@ -155,6 +155,8 @@ _KEY_RULES: tuple[tuple[str, frozenset[str], tuple[tuple[str, ...], ...]], ...] 
                 *("여권번호", "cpr", "nric", "hkid", "cnic", "jmbg", "amka", "isikukood", "kennitala"),
                 *("ausweis", "ausweisnummer", "brp", "ohip", "ramq", "mbi", "nin"),
                 *("kimlik", "secu", "sécu", "주민번호", "運転免許", "rijbewijs", "rijbewijsnummer", "patente", "cnh"),
+                # Kazakhstan's IIN, Uzbekistan's PINFL (JShShIR), Russia's SNILS, Ukraine's RNOKPP
+                *("iin", "pinfl", "jshshir", "snils", "rnokpp"),
             ]
         ),
         (
@@ -303,6 +305,8 @@ OTHER_LICENCES = frozenset(
         *("nursing", "medical", "estate", "broker", "import", "export", "windows", "office", "site", "enterprise"),
         *("volume", "seller", "operating", "broadcast", "event", "taxi", "cab", "firm", "company", "shop", "store"),
         *("game", "app", "plugin"),
+        # a trade's permit on a farm or a site ("pesticide applicator license # ... AG-22918")
+        *("applicator", "pesticide", "forklift", "crane"),
     ]
 )
 _LICENCE_KEY_WORDS = frozenset({"license", "licence", "lic", "licenses", "licences"})

@@ -26,12 +26,22 @@ from engram.domain.sensitive.prefilter import keyed
 OTHER_SCRIPT = re.compile(r"[\u0370-\u0dff\u0e00-\u0e7f\u1200-\u137f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 # Georgian's, Khmer's and Burmese's id words (their scripts are outside the range above: a text in
 # them is read for ids only when it holds one of these, not at every character)
-_NEWER_SCRIPTS_ID_WORDS = ("პირადი", "អត្តសញ្ញាណ", "មត្តសញ្ញាណ", "မှတ်ပုံတင်")
+_NEWER_SCRIPTS_ID_WORDS = (
+    *("პირადი", "პ/ნ", "អត្តសញ្ញាណ", "មត្តសញ្ញាណ", "မှတ်ပုံတင်", "နိုင်ငံကူးလက်မှတ်", "ບັດປະຈຳຕົວ"),
+    *("ໜັງສືຜ່ານແດນ", "ລະຫັດປະຈຳຕົວ"),
+)
 
 
 def in_another_script(text: str) -> bool:
     """Whether the text may hold an id in a script ``SCRIPT_ID_RE`` reads."""
     return OTHER_SCRIPT.search(text) is not None or any(w in text for w in _NEWER_SCRIPTS_ID_WORDS)
+
+
+# Myanmar's NRC: a state's number (1-14), its township's letters, the citizen's kind, six digits,
+# in Latin or Burmese letters and digits ("12/OUKAMA(N)123456", "၁၂/ကမရ(နိုင်)၀၄၈၂၇၁").
+MYANMAR_NRC = (
+    r"\d{1,2}/(?:[A-Za-z]{3,9}\((?:N|C|P|E|NAING)\)|[\u1000-\u103f]{2,12}\([\u1000-\u103f]{2,10}\))\d{6}(?!\d)"
+)
 
 
 SCRIPT_ID_WORDS = (
@@ -60,6 +70,19 @@ SCRIPT_ID_WORDS = (
     # Kazakhstan's IIN in full, Khmer's identity card, Myanmar's NRC (မှတ်ပုံတင်)
     r"|პირადი\s+ნომერ\w*|ՀԾՀ|հանրային\s+ծառայությունների\s+համարանիշ\w*|сәйкестендіру\s+нөмір\w*"
     r"|អត្តសញ្ញាណប័ណ្ណ|មត្តសញ្ញាណ|မှတ်ပုံတင်\w*"
+    # Georgia's abbreviation (პ/ნ), Armenia's social card (the ՀԾՀ's old name), Burmese's and Lao's
+    # passport and identity card; Bangladesh's birth registration number, Pakistan's child's
+    # B-form, Afghanistan's tazkira (Dari and Pashto), Nepal's citizenship certificate, national
+    # identity card and passport (राहदानी), Sinhala's passport, Tamil's identity card, a voter's card in
+    # Marathi and Hindi, a driving licence in Gurmukhi; Ukraine's identification code and Poland's
+    # PESEL in Cyrillic; Uzbekistan's personal number (ЖШШИР)
+    r"|პ/ნ|սոցիալական\s+քարտ\w*|နိုင်ငံကူးလက်မှတ်|ບັດປະຈຳຕົວ(?:ເລກທີ)?|ໜັງສືຜ່ານແດນ|ລະຫັດປະຈຳຕົວ"
+    r"|জন্ম\s*নিবন্ধন\w*|بی\s*فارم|ب[\s\-]?فارم|تذکر[هېہ]\w*|नागरिकता|राहदानी|राष्ट्रिय\s*परिचय\s*पत्र"
+    r"|ගමන්\s*බලපත්\u200d?ර\w*|அடையாள\s*அட்டை|मतदार\s*(?:ओळखपत्र|ओळख\s*पत्र|पहचान\s*पत्र)|वोटर\s*आई\s*डी"
+    r"|ਡਰਾਈਵਿੰਗ\s*ਲਾਇਸੈਂਸ|ਪਾਸਪੋਰਟ|ідентифікаційн\w+\s+код\w*|песел\w*|жшшир"
+    # Mongolia's register number (регистрийн дугаар: two Cyrillic letters, eight digits; the
+    # word alone is Russian's "register" too, so only before that form)
+    r"|регистр\w*(?:\s+дугаар\w*)?(?=[^\d\n]{0,16}?(?-i:[А-ЯӨҮ]{2})\s?\d{8}(?!\d))"
     # "my passport's number" in Arabic (رقم جوازي), the mainland's permits to Hong Kong, Macau and
     # Taiwan (港澳通行证) and their residents' permits home (回乡证, 台胞证); Iran's national code
     r"|رقم\s*جواز\w*|جواز(?:ي|ه|ها|ك)(?![\u0600-\u06ff])|(?:港澳|往来港澳|往來港澳|赴港澳|台湾|臺灣|台灣)通行[证證]"
@@ -72,9 +95,12 @@ SCRIPT_ID_RE = re.compile(
     SCRIPT_ID_WORDS
     # (or "is" in Greek, Ukrainian, Russian: "ο αριθμός ταυτότητας του παππού είναι ΑΚ 482913"; a
     # Greek id card's two letters are Greek capitals)
-    + r"(?:[^\d\n]{0,16}?|[^\d\n:：.。!?؟,，、،;]{0,48}(?:[:：]|\s(?:είναι|ειναι|це|это))\s*)"
-    # (Myanmar's NRC: a state's number, its township's letters, the citizen's kind, six digits)
-    r"(?P<id>(?:[A-Za-z]{0,3}|[Α-Ω]{2}\s?)\d[\d\s\-./]{4,24}[\dA-Za-z]?|\d{1,2}/[A-Za-z]{3,9}\((?:N|C|P|E|NAING)\)\d{6})",
+    # (an aside in brackets may stand first: "ՀԾՀ (սոցիալական քարտ) 2908850471")
+    + r"(?:\s*\([^()\d\n]{1,30}\))?"
+    r"(?:[^\d\n]{0,16}?|[^\d\n:：.。!?؟,，、،;]{0,48}(?:[:：]|\s(?:είναι|ειναι|це|это))\s*)"
+    # (Myanmar's NRC: a state's number, its township's letters, the citizen's kind, six digits;
+    # the letters in Latin or in Burmese; a Cyrillic series: Ukraine's "КВ 482913", Mongolia's "УБ92031512")
+    r"(?P<id>(?:[A-Za-z]{0,3}|[Α-Ω]{2}\s?|(?-i:[А-ЯЁІЇЄҐӨҮ]{2})\s?)\d[\d\s\-./]{4,24}[\dA-Za-z]?|" + MYANMAR_NRC + ")",
     re.IGNORECASE,
 )
 # Another thing's number named between an id's word and the number, in the scripts above:
@@ -93,11 +119,14 @@ _SCRIPT_ANOTHER_NUMBER = re.compile(
     r"|전화|โทร"
     # ... in Burmese, Georgian, Armenian and Khmer (a phone, an office: "မှတ်ပုံတင် ရုံး ဖုန်း ...")
     r"|ဖုန်း|ရုံး|ტელეფონ|ოფის|հեռախոս|ទូរស័ព្ទ"
+    # a tracking code in Persian and Urdu ("کد رهگیری گذرنامه ۱۴۰۲-۲۲۸۴۹۱": the passport's post)
+    r"|رهگیری|پیگیری|ٹریکنگ"
 )
 # ... or named right before the id's word ("номер заявления на загранпаспорт 2024-0481-73",
 # "رقم طلب الهوية 2024/481/0029173": the application's number, "ИНН" of ten digits: a company's).
 _SCRIPT_ANOTHER_BEFORE = re.compile(
-    r"(?:заявлени\w*|заявк\w*|обращени\w*|طلب|عقد|申請|申请|預約|预约|신청|접수|\bVIN\b)[^\d\n]{0,12}$", re.IGNORECASE
+    r"(?:заявлени\w*|заявк\w*|обращени\w*|طلب|عقد|申請|申请|預約|预约|신청|접수|\bVIN\b|رهگیری|پیگیری|ٹریکنگ)[^\d\n]{0,12}$",
+    re.IGNORECASE,
 )
 
 
@@ -165,7 +194,7 @@ MORE_ID_WORDS = (
     # Nigeria's bank verification number (a person's biometric id), the Philippines' PhilSys,
     # Portugal's SNS number, New Zealand's NHI, Brazil's voter title, Czechia's and Hungary's
     # identity cards
-    r"|(?-i:BVN)|bank\s+verification\s+number|philsys(?:\s+(?:card|number|no|id))?|n[úu]mero\s+de\s+utente"
+    r"|(?-i:BVN)|bank\s+verification\s+number|philsys(?:\s+(?:card|number|no|id|(?-i:PCN)))?|n[úu]mero\s+de\s+utente"
     r"|(?-i:NHI)(?:\s+(?:number|no))?|t[íi]tulo\s+de\s+eleitor|[čc][íi]slo\s+(?-i:OP)|ob[čc]ansk[ýy]\s+pr[ůu]kaz"
     r"|szem[ée]lyi\s+igazolv[áa]ny(?:\s+sz[áa]ma?)?"
     # a passport in Finnish, Czech and Slovak, Hungarian, Croatian, Serbian, Romanian, Danish
@@ -176,6 +205,15 @@ MORE_ID_WORDS = (
     r"|pa[șşs]aport(?:ul(?:ui)?)?|pasnummer|potn(?:i|ega)\s+list(?:a)?|paso\s+numeris|pases\s+numurs"
     # and in Swahili, Albanian, Malay ("nambari ya pasipoti AB1234567", "pasaporta nr.", "pasport no.")
     r"|pasipoti|pasaporta|pasport"
+    # Uzbekistan's personal number (JShShIR, PINFL), Azerbaijan's FIN (in capitals: "fin" is a
+    # word) and identity card, Nepal's national identity card in Latin letters, Hausa's passport,
+    # Zulu's identity book (umazisi), Tagalog's licence, the Philippines' PhilSys card number
+    # (PCN), Vietnam's personal tax code and social insurance book, Tanzania's and Kenya's social
+    # security fund (NSSF), Brazil's PIS/PASEP
+    r"|jshshir|pinfl|(?-i:F[İI]N)|[şs][əe]xsiyy[əe]t\s+v[əe]siq[əe]si|r[aā]s(?:h)?triya\s+parichaya?\s+patra"
+    r"|fasfo|(?:ka|u|i)?mazisi|lisensya(?:\s+ng\s+(?:driver|drayber|pagmamaneho))?"
+    r"|m[ãa]\s+s[ốo]\s+thu[ếe]\s+c[áa]\s+nh[âa]n|(?:s[ốo]\s+)?s[ổo]\s+b[ảa]o\s+hi[ểe]m\s+x[ãa]\s+h[ộo]i|(?-i:BHXH)"
+    r"|(?-i:NSSF)|(?-i:PIS)(?:/(?-i:PASEP))?|(?-i:PASEP)"
 )
 # Tax numbers' words that a company's number has too (its words as the word splitter gives them).
 COMPANY_ID_WORDS = frozenset({"nif", "nipc", "nip", "cif", "inn", "инн", "afm", "αφμ", "vat", "cuit", "rfc", "rut"})
@@ -205,10 +243,17 @@ MORE_ID_STEMS = frozenset(
     | {"útlevél", "utlevel", "útlevélszám", "útlevelem", "útlevele", "putovnica", "putovnice", "putovnicu"}
     | {"pasoš", "pasos", "pasoša", "pasošu", "pașaport", "paşaport", "pașaportul", "pasnummer", "potni"}
     | {"potnega", "paso", "pases", "pasipoti", "pasaporta", "pasport"}
+    | {"jshshir", "pinfl", "şəxsiyyət", "sexsiyyet", "şexsiyyet", "rastriya", "rashtriya", "fasfo", "mazisi"}
+    | {"kamazisi", "umazisi", "imazisi", "lisensya", "mã", "ma", "số", "so", "sổ", "bhxh", "nssf", "pis"}
+    | {"pasep"}
 )
 MORE_KIN = (
     r"mẹ|bố|cha|vợ|chồng|con|ông|bà|ibu|bapak|ayah|istri|suami|adik|kakak|pribadi|annemin|babamın|eşimin"
     r"|nambari|namba"
+    # Tagalog's kin ("PhilHealth ID ng asawa ko")
+    r"|asawa|anak|nanay|tatay|kapatid|lola|lolo"
+    # Zulu's and Xhosa's ("kamazisi kababa ngu-...": the father's identity book)
+    r"|ka(?:baba|mama|gogo|mkhulu|bhuti|sisi)|yami|yakhe"
 )
 # The shapes a short word's id has: Sri Lanka's NIC (a birth year, the day of the year, 500
 # added for a woman, a serial; or the old nine digits and V or X) and Pakistan's CNIC.
@@ -224,6 +269,7 @@ _RFC_PERSON = re.compile(
 )
 # (Chile's RUN only in capitals: "run" is English's, "CI run 20231124-5" its number; review rv5)
 _RUT_WORD = keyed(r"\b(?:rut|(?-i:RUN))\b[^\d\n]{0,20}?(?<![\d.\-])(\d{7,8})-([\dkK])(?!\w)", re.IGNORECASE)
+_MYANMAR_NRC_RE = re.compile(MYANMAR_NRC, re.IGNORECASE)
 _HK_ID = re.compile(r"身份[证證][^\n\dA-Za-z]{0,6}([A-Z]{1,2}\d{6})\s?\(([\dA])\)")
 
 
@@ -315,6 +361,7 @@ def rut_valid(body: str, check: str) -> bool:
 
 # Mexico's tax office's generic RFCs: the one an invoice to the public at large carries, and
 # a foreigner's ("el RFC genérico XAXX010101000 es para público en general"); nobody's own.
+_SPANISH_CIF = re.compile(r"[ABCDEFGHJNPQRSUVW]-?\d{7}[0-9A-J]")
 _GENERIC_RFCS = frozenset({"XAXX010101000", "XEXX010101000"})
 
 
@@ -332,6 +379,8 @@ def companys_form(stem: str, value: str) -> bool:
         return True  # the SAT's generic RFCs, for the public and for foreigners: printed on every such invoice
     if stem == "rfc" and re.match(r"[A-ZÑ&]{3}\d{6}", value.strip().upper()):
         return True  # Mexico's RFC of a company: three letters (a person's has four)
+    if stem in ("nif", "cif") and _SPANISH_CIF.fullmatch(value.strip().upper()):
+        return True  # Spain's CIF: a company's letter first (a person's NIF is eight digits and a letter)
     if stem == "pan" and re.fullmatch(r"[A-Z]{3}[ABCFGJLT][A-Z]\d{4}[A-Z]", value.strip()):
         return True  # India's PAN of a company, a firm, a trust, ... (a person's fourth letter is P)
     return stem == "kennitala" and len(digits) == 10 and int(digits[:2]) >= 40
@@ -353,6 +402,8 @@ def printed_id_beside_its_word(text: str) -> bool:
         return True
     if _IC.search(text):
         return True
+    if "/" in text and _MYANMAR_NRC_RE.search(text):
+        return True  # ("NRC: 9/MaHtaLa(N)117305", "Myanmar NRC ၁၄/ပသန(နိုင်)၂၀၉၄၇၁": its form needs no word)
     return not text.isascii() and _HK_ID.search(text) is not None
 
 
@@ -366,7 +417,10 @@ BUSINESS = re.compile(
     r"|business"
     # a seller's or a supplier's, as an invoice names them ("NIP sprzedawcy", "Steuernummer des Lieferanten")
     r"|seller|vendor|supplier|merchant|sprzedawc\w*|dostawc\w*|kontrahent\w*|lieferant\w*|verk[äa]ufer\w*"
-    r"|proveedor\w*|fournisseur\w*|vendeur\w*|fornitor\w*|venditor\w*|fornecedor\w*|vendedor\w*)\b"
+    r"|proveedor\w*|fournisseur\w*|vendeur\w*|fornitor\w*|venditor\w*|fornecedor\w*|vendedor\w*"
+    # Portugal's limited company (Lda, unipessoal), a contractor invoicing ("Polish contractor invoice:
+    # NIP ...", "wykonawca"); (not "\b" after the forms that end in a full stop: "S.L." ends texts)
+    r"|lda|unipessoal|contractor|subcontractor|wykonawc\w*)(?!\w)"
     r"|公司|株式会社|εταιρ|компани|фирм|организаци|предприяти|учреждени|شركة"
     # Russia's, Kazakhstan's and Ukraine's legal forms (ООО, АО, ТОО, ТОВ; not ИП, a person's),
     # Hebrew's Ltd (בע"מ), Arabic's establishment (مؤسسة), Mexico's legal person (persona moral)

@@ -23,6 +23,7 @@ from engram.domain.sensitive.prefilter import keyed
 ORGANISATION_TAX_STEMS = frozenset(
     {"ein", "tin", "tax", "taxpayer", "employer", "nif", "nipc", "nip", "rut", "rfc", "cif", "cuit", "steuernummer"}
     | {"steuer", "abn", "npwp", "vat", "inn", "инн", "afm", "αφμ", "utr", "itin", "nit", "ruc", "regon", "ico", "ičo"}
+    | {"adószáma", "adószám", "adoszama", "adoszam"}
 )
 # An organisation that is no person: schools and universities, hospitals and clinics, care
 # services, charities and churches, clubs and associations, councils and public bodies, in the
@@ -46,7 +47,10 @@ _ORGANISATION = (
     r"|\w*(?:schule|verein|stiftung|klinik(?:um)?|krankenhaus|pflegedienst(?:es)?|pflegeheim|kirche|gemeinde)|kita"
     r"|einrichtung|tr[äa]ger|juristische\s+person|ziekenhuis|kliniek|stichting|vereniging|gemeente|kerk"
     r"|szko[łl]\w*|przedszkol\w*|uczelni\w*|uniwersytet\w*|szpital\w*|przychodni\w*|fundacj\w*|stowarzysze\w*"
-    r"|parafi\w*|osoba\s+prawna|okul\w*|hastane\w*|vak[ıi]f\w*|vakf\w*|derne[ğg]\w*|belediye\w*)"
+    r"|parafi\w*|osoba\s+prawna|okul\w*|hastane\w*|vak[ıi]f\w*|vakf\w*|derne[ğg]\w*|belediye\w*"
+    # a winery's or a farmers' cooperative (Portuguese's adega), a league; Greek's association and
+    # legal person, Hungarian's association and foundation
+    r"|adega|cooperativa|league|σ[υύ]λλ[οό]γ\w*|σωματε[ίι]\w*|νομικό\s+πρόσωπο|egyes[üu]let\w*|alap[íi]tv[áa]ny\w*)"
 )
 # The organisation as the number's owner, right before the tax word ("the hospital's EIN",
 # "school district tax ID", "clinic's federal tax id").
@@ -59,7 +63,7 @@ _OWNER_BEFORE = re.compile(
 # liceo", "Steuernummer vom Pflegedienst", "EIN of the hospital", "NIP szkoły językowej").
 _OWNER_AFTER = re.compile(
     r"(?:\s*(?:\((?:\w+)\)|id|number|no\.?|nr\.?|#|n[úu]mero|num[ée]ro|nummer))*\s+"
-    r"(?:(?:of|de|da|do|das|dos|del|du|des|della|dello|dell['’]|vom|von|der|van|z|od)\s+)?"
+    r"(?:(?:of|de|da|do|das|dos|del|du|des|della|dello|dell['’]|vom|von|der|van|z|od|for(?=\s+(?:the|our|this)\s))\s+)?"
     r"(?:(?:the|our|this|their|its|la|el|le|les|l['’]|il|lo|o|a|os|as|die|das|den|dem|unserer?|unseres|de|het"
     r"|nuestr[oa]|nosso|nossa|notre)\s+)?(?:[^\W\d_]{2,20}\s+)?" + _ORGANISATION + r"\b",
     re.IGNORECASE,
@@ -102,7 +106,7 @@ def organisations_number(text: str, at: int, stem: str, value_start: int, value_
 # Every tax word and the number after it (read by the checks that look at a text's numbers
 # without their words: a Portuguese NIF's check digit, a Chilean RUT's).
 _TAX_WORD_AND_NUMBER = keyed(
-    r"\b(?P<stem>ein|tin|tax|nif|nipc|nip|rut|rfc|cif|cuit|steuernummer|abn|vat|инн|afm|αφμ)\b"
+    r"\b(?P<stem>ein|tin|tax|nif|nipc|nip|rut|rfc|cif|cuit|steuernummer|abn|vat|инн|afm|αφμ|ad[óo]sz[áa]ma?)\b"
     r"(?P<between>[^\d\n]{0,60}?)(?P<num>[A-Z]{0,4}\d[\d .\-/]{4,18}[\dA-Z]?)",
     re.IGNORECASE,
 )

@@ -44,6 +44,7 @@ _TENS = dict(
     zip(["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"], "23456789", strict=True)
 )
 _REPEAT = {"double": 2, "triple": 3}
+_SPOKEN_DASH = frozenset({"dash", "hyphen"})
 _NUMBER_WORD = frozenset([*_DIGIT_WORDS, *_TEENS, *_TENS, *_REPEAT])
 # A digit of another script ("٤٨٢٠"): the rules' shapes are written in ASCII digits.
 _OTHER_DIGIT = re.compile(r"(?![0-9])\d")
@@ -64,16 +65,18 @@ _GROUP_BREAK = re.compile(r"[,;–—…、，،፣؛]|\.\.|\s-\s")
 _DASH_BREAK = re.compile(r"^\s*[\-–]\s*$")
 
 # Single digits (and capital letters) set apart by single spaces or dashes: three or more.
-_SPACED = re.compile(r"(?<![\w.,])(?:[A-Z] )*\d(?:(?: | ?- ?)[\dA-Z](?![\w]))+(?![\w])")
-_SPACED_PIECE = re.compile(r"\s*-\s*|\s")
+# (a form's boxes set apart by bars are groups too: "6 0 3 | 1 9 | 4 4 8 2" on a scanned W-9)
+_SPACED = re.compile(r"(?<![\w.,])(?:[A-Z] )*\d(?:(?: | ?- ?| \| )[\dA-Z](?![\w]))+(?![\w])")
+_SPACED_PIECE = re.compile(r"\s*-\s*|\s\|\s|\s")
 # Spelled capitals before digits ("D E, 74 4036", "P R 88 90 69 B"): one prefix.
 _SPACED_CAPITALS = re.compile(r"(?<![\w])([A-Z]) ([A-Z])(,? )(?=\d)")
 # OCR mix-ups: a run of digits and the letters read for them (O, o for 0; l, I, | for 1).
-_OCR_RUN = re.compile(r"(?<![\w])[0-9OolI|]{4,}(?![\w])")
+# (and in a dashed number's groups: "538-2l-7740", an SSN read from a photo)
+_OCR_RUN = re.compile(r"(?<![\w])[0-9OolI|]{4,}(?![\w])|(?<![\w\-])[0-9OolI|]{1,4}(?:-[0-9OolI|]{2,5}){1,3}(?![\w\-])")
 # What each of those needs: an OCR'd run changes only with two digits in it, a spaced number
 # starts with a digit and a space or a dash, spelled capitals are two capitals and a space.
 _TWO_DIGITS_IN_A_RUN = re.compile(r"\d[0-9OolI|]*\d")
-_DIGIT_THEN_GROUP = re.compile(r"\d(?: | ?- ?)[\dA-Z]")
+_DIGIT_THEN_GROUP = re.compile(r"\d(?: | ?- ?| \| )[\dA-Z]")
 _TWO_CAPITALS = re.compile(r"[A-Z] [A-Z]")
 _OCR_MAP = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1", "|": "1"})
 # A digit group at the end of a line and the next line starting with digits (not with a
@@ -244,6 +247,10 @@ def _run_from(text: str, words: list[re.Match[str]], i: int) -> tuple[int, list[
     pending_repeat = 1
     while j < len(words):
         w = words[j].group().lower()
+        if w in _SPOKEN_DASH and j > i and j + 1 < len(words) and words[j + 1].group().lower() in _NUMBER_WORD:
+            groups.append("-")  # a dash said as a word ("five one two dash four four dash ..."): a group's end
+            j += 1
+            continue
         if w not in _NUMBER_WORD:
             break
         if j > i:
@@ -288,4 +295,4 @@ def _join_spaced(m: re.Match[str]) -> str:
     if sum(p.isdigit() for p in pieces) < 3:
         return run
     # a dash between spaced digits marks a group ("4 0 2 1 - 0 0 1 2"); spaces do not
-    return re.sub(r" ?- ?", "-", run).replace(" ", "")
+    return re.sub(r" ?- ?| \| ", "-", run).replace(" ", "")

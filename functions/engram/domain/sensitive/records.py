@@ -62,6 +62,9 @@ _INSERT = re.compile(
 _INSERT_ROW = re.compile(r"\(([^()\n]{1,400})\)")
 
 
+_CARDS_PAN = re.compile(r"(?:card[_\-]?)?pan", re.IGNORECASE)
+
+
 def record_rule(text: str, words: frozenset[str]) -> str | None:
     """The category of an id or bank-account field in the text, if any."""
     if not _may_hold_a_field(text, words):
@@ -70,6 +73,8 @@ def record_rule(text: str, words: frozenset[str]) -> str | None:
         rule = BANK if _NACHA_ACCOUNT.search(key) else key_rule(key)
         if rule == GOVERNMENT_ID and (_software_licence(key, words) or companys_form(key.lower(), value)):
             continue  # (a software licence's key; "RFC: ABC920315KX9", a company's RFC)
+        if rule == GOVERNMENT_ID and _CARDS_PAN.fullmatch(key) and not any(map(str.isalpha, value)):
+            continue  # ("pan": "4539 7810 2266 4318": a card's primary account number, not India's PAN)
         if rule == GOVERNMENT_ID and _id_value(value) and not company_numbers(text.replace("_", " ")):
             return rule  # (tax_id_type=eu_vat tax_id_value=DE123456789 company=Acme GmbH: a company's)
         # (a form's "Routing: 021000021" with "Account: (attach voided cheque)": every number a branch code)
