@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.codes_other_languages import not_a_secret_near
+from engram.domain.sensitive.secret_values import credential_like, pointer
+from engram.domain.sensitive.secret_words import PASSWORD_WORD
+
 _AGENT = (
     r"(?:agent|rep|representative|operator|advisor|adviser|csr|support|bank|agente|operador|op[ée]rateur|operatore"
     r"|berater|客服|坐席|客服人员|オペレーター|担当者|상담원|상담사)"
@@ -89,3 +93,94 @@ def code_in_the_next_turn(text: str, words: frozenset[str]) -> bool:
             if _BEFORE_NOT_A_CODE.search(said, max(0, v.start() - 28), v.start()) is None:
                 return True
     return False
+
+
+# -- a group chat pasted as its lines ("[Linh] who has the code?", "Marcus: 771 062") ---------------
+# One turn asks for a code or a password, or names it ("code for the hall is the same as last
+# year" ... "which was?"), and a later turn by someone else is nothing but the value ("[Ville]
+# Pesis!Joensuu88", "[Κώστας] 2-7-0-4", "[준호] cheer#2022 일걸"). The word and the value sit in
+# different turns, in any language: the asking turn is read with the code and password words
+# the other rules know.
+_CHAT_TURN = re.compile(
+    # (a phone's export opens each line with its date and time: "12/03/24, 14:02 - Linh: ...")
+    r"^[ \t>*\-]*(?:\d[\d/.\-]*,?[ \t]+\d{1,2}:\d\d(?::\d\d)?(?:[ \t]*[ap]\.?m\.?)?[ \t]*[-–][ \t]*)?"
+    r"(?:\[(?P<bracket>[^\]\n]{1,40})\][ \t]*(?:(?P<after>[^\W\d][^\n:：]{0,24}?)[ \t]*[:：])?"
+    r"|(?P<named>[^\W\d][^\n:：\[\]]{0,24}?)[ \t]*[:：])[ \t]*(?P<said>[^\n]*)$",
+    re.MULTILINE,
+)
+_ASKED_CODE = re.compile(
+    r"(?<![\w])(?:codes?|pins?(?!\s*(?:pad|reader|machine|terminal|entry))|passcode|combo|combination|kod\w*|k[óo]d\w*|kode\w*|koodi\w*|codice|c[óo]digo|код\w*"
+    r"|κωδικ\w*|šifr\w*|sifr\w*|[şs]ifre\w*)(?![\w])"
+    r"|코드|비번|비밀번호|密码|密碼|暗証|コード|パスワード|קוד|סיסמ|كود|رمز|کد|รหัส|कोड|पिन|পিন|কোড",
+    re.IGNORECASE,
+)
+_ASKED_PASSWORD = re.compile(
+    PASSWORD_WORD + r"|(?<![\w])(?:salasana\w*|lozink\w*|лозинк\w*|šifr\w*|шифр\w*|парол\w*|jelsz\w*|parol\w*"
+    r"|κωδικ\w*|kata\s+sandi|m[ậa]t\s+kh[ẩa]u|mk|pw)(?![\w])|비번|비밀번호|密码|密碼|パスワード|סיסמ|كلمة\s*(?:ال)?(?:سر|مرور)"
+    r"|پسورد|पासवर्ड|รหัส",
+    re.IGNORECASE,
+)
+# (a question in any script, Greek's ";" and Arabic's "؟" too, or a request)
+_ASKS = re.compile(
+    r"[?¿？؟;;]\s*$|[?¿？؟]|(?<![\w])(?:pls|plz|please|send|anyone|whoever|who\s+has|what['’]?s|which|remind)(?![\w])",
+    re.IGNORECASE,
+)
+# A number asked for that is no code: a count, a price, a year, a room, a postal or promo code.
+_ASKED_OTHER = re.compile(
+    r"(?<![\w])(?:how\s+many|how\s+much|lines?|price|cost|year|when|time|room|postal|post|zip|area|promo|discount"
+    r"|voucher|coupon|referral|gift|tracking|order|booking|reference|ref|error|status|invoice|phone|number\s+of"
+    r"|dress|tax|bus|flight|seat|table|reset|policy|manager|rules|requirements|hint|length|expiry)(?![\w])",
+    re.IGNORECASE,
+)
+_CHAT_CODE = re.compile(r"(?:\d{4,8}|\d{3}[ \-]\d{3}|\d\d[ \-]\d\d[ \-]\d\d|\d(?:[ \-]\d){2,7})#?")
+_LOOK_BACK_TURNS = 2
+
+
+def _turns(text: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _CHAT_TURN.finditer(text):
+        speaker = m.group("after") or m.group("bracket") or m.group("named") or ""
+        out.append((speaker.strip().lower(), m.group("said").strip()))
+    return out
+
+
+def code_in_a_chat_reply(text: str) -> bool:
+    if "\n" not in text:
+        return False
+    turns = _turns(text)
+    for i in range(1, len(turns)):
+        speaker, said = turns[i]
+        value = _chat_value(said)
+        if value is None:
+            continue
+        before = turns[max(0, i - _LOOK_BACK_TURNS) : i]
+        if not any(s != speaker for s, _ in before) or not any(_ASKS.search(b) for _, b in before):
+            continue
+        asked = " ".join(b for _, b in before)
+        pattern = _ASKED_CODE if value[0] == "code" else _ASKED_PASSWORD
+        # (the other number's word close to the code's: "postal code", "lines of code", "what
+        # year was the code changed"; not "sent a code to the treasurer phone")
+        if any(
+            _ASKED_OTHER.search(asked, max(0, m.start() - 40), m.end() + 12) is None
+            and not not_a_secret_near(asked, m.start(), m.end())
+            for m in pattern.finditer(asked)
+        ):
+            return True
+    return False
+
+
+def _chat_value(said: str) -> tuple[str, str] | None:
+    """("code", "7710") or ("password", "Pesis!Joensuu88"), or ``None`` for a turn saying anything else."""
+    m = _CHAT_CODE.fullmatch(said.rstrip(".!"))
+    if m is not None:
+        digits = re.sub(r"\D", "", said)
+        return (
+            ("code", digits)
+            if len(set(digits) - {"0"}) > 1 and (len(digits) >= 4 or not digits.isdigit() or " " in said or "-" in said)
+            else None
+        )
+    tokens = said.split()
+    if not tokens or len(tokens) > 3 or any(c.isdigit() for t in tokens[1:] for c in t):
+        return None
+    token = tokens[0].strip("\"'`“”«»")
+    return ("password", token) if credential_like(token) and not pointer(token) and "@" not in token else None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from engram.domain.sensitive.number_words import cjk_digits_read
 from engram.domain.sensitive.prefilter import answered_once
 from engram.domain.sensitive.secret_values import credential_like, pointer
 
@@ -56,6 +57,16 @@ _STRONG_LATIN = (
     # a parental control's code or PIN, which unlocks what the children may not watch or buy
     r"|code\s+parental|(?:parental|eltern)(?:\s+control)?[\s\-]?(?:code|pin)|jugendschutz[\s\-]?(?:pin|code)"
     r"|c[óo]digo\s+(?:parental|de\s+control\s+parental)|codice\s+(?:parental\w*|genitori)|pin\s+parental"
+    # a PIN or a password in the Latin letters Persian and Arabic are typed in ("ramz avval
+    # karte baba 2845", "ramze gooshim 1-3-7-9", "ra2am el sir lal locker 6-2-9-1"), Hausa's
+    # "lambar kulle" (a lock's number), Malaysia's bank code (TAC), a one-time code in Czech
+    # and Slovak
+    r"|ramz(?:e|-e|i|-i)?|(?:ra2a?m|raqam|rakam|ra[qk]m)\s+(?:el\s+|al\s+|e\s+)?s[ie]rr?[iy]?|lambar\s+(?:kulle|[ƙk]ofa\w*)"
+    r"|kod\s+tac|tac\s+(?:code|kod)|jednor[áa]zov\w+\s+(?:k[óo]d\w*|heslo|hesla)"
+    # a code said to have come from the bank or by text, in Italian, Portuguese and French
+    # ("il codice che mi è arrivato dalla banca è 55 81 02")
+    r"|codice\s+(?:che\s+(?:mi|ti|ci|vi|gli)\s+(?:[èe]\s+arrivat\w|hanno\s+mandat\w|ha\s+mandat\w)|arrivat\w|ricevut\w)"
+    r"|c[óo]digo\s+que\s+(?:chegou|recebi|me\s+mandaram|mandaram)|code\s+(?:que\s+j['’]ai\s+re[çc]u|re[çc]u)"
 )
 # The same in scripts written with other letters; no word boundaries (Thai and Chinese run
 # words together, Hebrew and Arabic join "the" and "of" to the word).
@@ -66,6 +77,11 @@ _STRONG_SCRIPT = (
     r"|पिन|পিন|ፒን|პინი?|(?<![ァ-ヴー])ピン(?![ァ-ヴー])|핀\s*번호|暗証番号|비밀번호|비번|恢复码|备用码|備用碼|復元コード|バックアップコード"
     r"|ワンタイムパスワード|认证码|認証コード|取件码|取件碼|取货码|取貨碼|提货码|开箱码|開箱碼|รหัส\s*(?:ATM|เอทีเอ็ม|บัตร|ประตู|ผ่าน|ล็อค|OTP|pin|ตู้เซฟ)"
     r"|លេខកូដ|លេខសម្ងាត់|ලේඛ\s*අංකය|පින්|பின்|పిన్"
+    # a PIN in the other Indic scripts, the English word as each writes it (Kannada, Malayalam,
+    # Gujarati, Punjabi, Odia: "ಗೂಗಲ್ ಪೇ ಪಿನ್ 583027", "ഗൂഗിൾ പേ പിൻ 7305"); Malayalam's "പിൻ"
+    # opens words for "back" and "after" (പിൻവാതിൽ), so it must stand alone; Lao's code word
+    # with what it opens or a bank's app ("ລະຫັດ ATM", "ລະຫັດຜ່ານ")
+    r"|ಪಿನ್|(?<![\u0d00-\u0d7f])പിൻ(?![\u0d00-\u0d7f])|പിന്‍|પિન|ਪਿੰਨ|ਪਿਨ|ପିନ୍?|ລະຫັດ\s*(?:ຜ່ານ|ATM|ບັດ|ປະຕູ|ລັອກ|OTP|pin|ລັບ)"
 )
 # Words for "code" that need the thing the code opens close by.
 _CODE_WORD = (
@@ -73,6 +89,8 @@ _CODE_WORD = (
     r"|kodi|ky[öo]d|senha|код\w*|κωδικ\w*|msimbo|mã|ma(?=\s+(?:c[ửu]a|kh[óo]a|k[ée]t))|šifr\w*|sifr\w*|[şs]ifre\w*|lykilor\w*"
     r"|combinaci[óo]n|combinaison|combinazione|combina[çc][ãa]o|kombinacj\w*|kombination|комбинаци\w*)(?![\w])"
     r"|կոդ\w*|קוד|הקוד|كود|الكود|رمز|الرمز|کد|รหัส|កូដ|コード|番号|暗証|密码|密碼|코드|비밀번호|ኮድ|ቁጥር|კოდ\w*|কোড|कोड"
+    # the English word as the other Indic scripts and Urdu write it, Lao's word for a code
+    r"|ಕೋಡ್|കോഡ്|કોડ|ਕੋਡ|కోడ్|கோட்|କୋଡ୍?|කෝඩ්|کوڈ|ລະຫັດ"
 )
 # What a code opens, in each language (a prefix: the word's inflections follow it).
 _THING = (
@@ -91,8 +109,20 @@ _THING = (
     r"|c[ửu]a|k[ée]t\s+s[ắa]t|kh[óo]a|pintu|gembok|brankas|kunci|tastenfeld|keypad|clavier|teclado|tastier)"
     r"|ประตู|ตู้เซฟ|ล็อค|กุญแจ|باب|الباب|بوابة|البوابة|العمارة|الخزنة|خزنة|الخزينة|الإنذار|إنذار|انذار|الانذار|درِ|درب|پارکینگ|گاوصندوق|دزدگیر"
     r"|שער|דלת|אזעקה|כספת|מנעול|בניין|כניסה|门锁|門鎖|门禁|大门|房门|家门|保险柜|保险箱|金庫|金库"
-    r"|ドア|玄関"
+    r"|ドア|玄関|ダイヤル|郵便受け|南京錠|ロッカー"
     r"|도어|금고|현관|대문|ទ្វារ|ដែក|კარ|სეიფ|দরজা|दरवाज|ताला|تجوری|دروازه|ATM|এটিএম|เอทีเอ็ม|ኤቲኤም"
+    # a door, a gate, a lock, a safe or a locker in the Indic scripts (often the English word
+    # written in them: "ಲಾಕ್", "ഗേറ്റ്"), Urdu, Sinhala, Amharic, Georgian (an entrance's
+    # stairwell, სადარბაზო), Lao
+    r"|गेट|लॉक|लॉकर|तिजोरी|ढोका|दराज|তালা|গেট|লকার|লক|ਦਰਵਾਜ|ਗੇਟ|ਤਾਲਾ|ਲਾਕ|ਲੌਕ|ਤਿਜੋਰੀ|દરવાજ|ગેટ|તાળ|લોક|તિજોરી"
+    r"|ಬಾಗಿಲ|ಗೇಟ್|ಬೀಗ|ಲಾಕ್|ತಿಜೋರಿ|വാതിൽ|വാതില|ഗേറ്റ്|ലോക്ക്|പൂട്ട്|ലോക്കർ|கதவ|கேட்|பூட்டு|லாக்"
+    r"|తలుపు|గేట్|తాళం|లాక్|దర్వాజ|ଦରଜା|ଗେଟ୍|ତାଲା|ଲକ୍|دروازہ|دروازے|گیٹ|تالا|تالے|لاکر|ලොක්|දොර|ගේට්ටු|අගුල"
+    r"|በር|በሩ|ቁልፍ|ካዝና|ጌት|სადარბაზო|ჭიშკ|საკეტ|ປະຕູ|ກະແຈ|ລັອກ|ຕູ້ເຊຟ|մուտք"
+    # and in the Latin letters people type those languages in: Hindi and Urdu, Tamil, Persian,
+    # Arabizi, Armenian, Hausa, Tagalog, Vietnamese ("darwaze ka code", "vaasal kadhavu code",
+    # "code el bab", "mutqi kod@", "lambar kulle na ƙofa", "mã cổng")
+    r"|(?<![\w])(?:darwaz\w*|darvaz\w*|darwaj\w*|dervaz\w*|kadhav\w*|kathav\w*|vaasal|vasal|taal[ae]|tijori|bab|el\s+bab"
+    r"|mutq\w*|kulle|[ƙk]ofa\w*|kandado|pinto|tarangkahan|c[ổ]ng|kulcsos\s+doboz\w*|kulcsdoboz\w*|sz[áa]mz[áa]r\w*|k[óo]dz[áa]r\w*)(?![\w])"
 )
 # Codes that open nothing: postal, area, error, discount, tracking, product and order codes.
 _NOT_A_SECRET = re.compile(
@@ -106,7 +136,9 @@ _NOT_A_SECRET = re.compile(
     r"|r[ée]servation|tiket|ticket|pnr|buchung\w*|prenotazion\w*|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
     r"(?![\w])"
     r"|خصم|الخصم|كوبون|قسيمة|تخفیف|קופון|הנחה|折扣|优惠|割引|クーポン|할인|쿠폰|邮编|郵便|우편|رمز\s*بريدي|الرمز\s*البريدي"
-    r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์",
+    r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์"
+    # (India's postal code is its "PIN code" in every script: "ಪಿನ್ ಕೋಡ್ 560001")
+    r"|(?:পিন|ਪਿੰਨ|ਪਿਨ|પિન|ಪಿನ್|പിൻ|பின்|పిన్|ପିନ୍?)\s*(?:কোড|ਕੋਡ|કોડ|ಕೋಡ್|കോഡ്|கோட்|కోడ్|କୋଡ୍?)",
     re.IGNORECASE,
 )
 _STRONG_LATIN_RE = re.compile(r"(?<![\w])(?:" + _STRONG_LATIN + r")(?![\w])", re.IGNORECASE)
@@ -244,26 +276,6 @@ def _dial(text: str) -> bool:
     )
 
 
-# Digits said as Chinese, Japanese or Korean number words, one by one ("四、七、一、九",
-# "칠 삼 오 일"): read as ASCII digits for the rules above.
-_CJK_DIGIT = {
-    **dict.fromkeys("〇零", "0"),
-    **dict(zip("一二三四五六七八九", "123456789", strict=True)),
-    **dict.fromkeys("공영", "0"),
-    **dict(zip("일이삼사오육칠팔구", "123456789", strict=True)),
-}
-_CJK_DIGIT_RUN = re.compile(
-    r"(?<![一-鿿])[〇零一二三四五六七八九](?:[、,，]\s*[〇零一二三四五六七八九]){2,9}(?![一-鿿])"
-    r"|(?<!\S)[공영일이삼사오육칠팔구](?:\s+[공영일이삼사오육칠팔구]){2,9}(?!\S)"
-)
-
-
-def _cjk_digits_read(text: str) -> str | None:
-    if text.isascii() or _CJK_DIGIT_RUN.search(text) is None:
-        return None
-    return _CJK_DIGIT_RUN.sub(lambda m: "".join(_CJK_DIGIT.get(c, "") for c in m.group()), text)
-
-
 _TOKEN = re.compile(r"\S+")
 _NON_SPACE = re.compile(r"\S")
 _CLAUSE_OPENS = re.compile(r"(?:[\n.!?;:(]|^)\s*[\"“«'‘]?$")
@@ -341,6 +353,7 @@ _CODE_PREFIXES = (
     *("ativação", "ativacao", "attivazione", "aktywac", "активаци", "immeuble", "palavra", "säkerhetskod"),
     *("pinkod", "pinkoodi", "koodi", "kodu", "kodem", "kody", "kodą", "kód", "kode", "codes", "пин", "пін"),
     *("код", "смс", "одноразов", "κωδικ", "комбинац", "резервн", "cryptogramme", "confidentiel"),
+    *("ramz", "ra2", "raqam", "rakam", "raqm", "rakm", "jednoráz", "jednoraz"),
 )
 # The short words among them, whole ("pin", not "pink"; "mã", not "make").
 _CODE_WORDS = frozenset(
@@ -364,7 +377,7 @@ _CODE_WORDS = frozenset(
             "tan",
         ),
         *("blik", "tek", "yedek", "clave", "numer", "kód", "kódot", "kodi", "kyöd", "kodas", "kods", "ma", "kood"),
-        *("koodi", "lambarka", "nip", "senha"),
+        *("koodi", "lambarka", "nip", "senha", "tac", "sir", "sirri", "siri", "sery"),
     ]
 )
 # A letter of the scripts the rules name without word boundaries (Hebrew, Arabic, Indic, Thai,
@@ -397,7 +410,7 @@ def code_in_other_language(text: str, words: frozenset[str]) -> bool:
         return True
     if _coded(text, latin, scripted):
         return True
-    read = _cjk_digits_read(text) if scripted else None
+    read = cjk_digits_read(text) if scripted else None
     return read is not None and _coded(read, latin, scripted)
 
 

@@ -41,10 +41,11 @@ from engram.domain.sensitive.dead_words import (
 from engram.domain.sensitive.prefilter import keyed
 
 # The value's name between "old" and the value (or "one"), at most four words ("the old
-# password for Dad's email was ...", "पुराना पासवर्ड ...": Devanagari's vowel signs are no \w).
-_NAME = r"(?:[\w\-'’\u0900-\u097f\u200c]+\s+){0,4}?"
+# password for Dad's email was ...", "पुराना पासवर्ड ...", "ਪੁਰਾਣਾ ਗੇਟ ਕੋਡ ...": the vowel signs of
+# the Indic scripts are no \w).
+_NAME = r"(?:[\w\-'’\u0900-\u0dff\u200c\u200d]+\s+){0,4}?"
 # (where it was may come between: "the old wifi password at the stall was ...")
-_LONG_NAME = r"(?:[\w\-'’\u0900-\u097f\u200c]+\s+){0,6}?"
+_LONG_NAME = r"(?:[\w\-'’\u0900-\u0dff\u200c\u200d]+\s+){0,6}?"
 # A value as given: digits in any script, maybe grouped, or a token with a digit or a symbol;
 # after "old" in brackets, a hint of it too ("das alte Passwort (das mit "Sommer" vorne)").
 _VALUE = (

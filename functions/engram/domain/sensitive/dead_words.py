@@ -13,6 +13,7 @@ from __future__ import annotations
 OLD_BEFORE = (
     r"old|previous|former|prior|earlier|alte[nrs]?|bisherige[nrs]?|vorherige[nrs]?|frühere[nrs]?|ancien(?:ne)?"
     r"|antigu[oa]|anterior|viej[oa]|antig[oa]|velh[oa]|vecchi[oa]|precedente|oude|vorige|gamla|gamle|gamle"
+    r"|el\s+(?:adim[ea]?|2adim[ea]?|qadim[ea]?)|ghadimi|qadimi"
     r"|tidigare|tidligere|stare|stary|stara|poprzedni[ea]?|старый|старая|старое|прежний|прежняя|старий|стара"
     r"|старе|попередній|попередня|eski|purana|purani|purane|lumang|luma|dating|zamani|patha|paatha"
 )
@@ -20,7 +21,9 @@ OLD_BEFORE = (
 # cũ", "رمز قدیمی", "旧密码", "古いパスワード", "예전 비번", "पुराना पासवर्ड").
 OLD_IN_SCRIPT = (
     r"เก่า|เดิม|cũ|lama|قدیمی|قديم|قدیم|پیشین|قبلی|旧|舊|古い|以前の|前の|原来的|原來的|예전|이전|기존|옛날"
-    r"|पुराना|पुरानी|पुराने|पिछला|पिछली|पुरानो|之前|以前"
+    r"|पुराना|पुरानी|पुराने|पिछला|पिछली|之前|以前"
+    # Nepali, Punjabi, Bengali, Gujarati, Malayalam, Tamil, Telugu, Kannada, Sinhala, Urdu
+    r"|पुरानो|ਪੁਰਾਣਾ|ਪੁਰਾਣੀ|ਪੁਰਾਣੇ|পুরনো|পুরানো|જૂનો|જૂની|જૂનું|പഴയ|பழைய|పాత|ಹಳೆಯ|පරණ|پرانا|پرانی|پرانے"
 )
 # A product's default, as it came: dead once changed, and public when the text says the manual
 # gives it ("the default 0000 on this model per the manual"); a default only said never changed
@@ -67,6 +70,13 @@ CHANGED = (
     r"|\b(?:dah|sudah|telah|udah)\s+(?:di)?(?:tukar|ganti|ubah|reset)\b|\bdiganti\b|\b(?:napalitan|pinalitan|binago)\b"
     r"|đã\s+đổi|đổi\s+rồi|เปลี่ยน(?:ไป)?แล้ว|已经改|已經改|改掉了|换了|換了|已更改|已修改|已重置|変更した|変更しました|変えた"
     r"|바꿨|바꿈|변경했|변경됨|\bnimebadilisha\b"
+    # changed, in Punjabi, Nepali, Gujarati, Malayalam, Tamil, Kannada, Bengali, and Persian and
+    # Arabic typed in Latin letters ("avaz kardam", "te8ayaret", "ghayart")
+    # (a word with vowel signs is written as its first letters and the rest looked ahead for: the
+    # prefilter needs a run of two letters, and a vowel sign breaks one)
+    r"|ਬਦਲ(?=\s*ਦਿੱਤ[ਾੀੇ]|ਿਆ)|बदल(?=ियो|्यो|ेँ)|બદલ(?=ી\s*(?:નાખ્ય|દીધ)|્યો)|বদল(?=ে\s*দিয়েছি|েছি)"
+    r"|\bavaz(?:esh)?\s+(?:kardam|kardim|shod)\b|\btaghir\s+dad(?:am|im)\b"
+    r"|\b(?:te8ayaret|t8ayaret|teghayaret|tghayaret|8ayaret|ghayaret|8ayart|ghayart|8ayarto|ghayarto|8ayartha|ghayartha)\b"
 )
 # It no longer works (said of a value marked old or past, or right after the value).
 STOPPED = (
@@ -76,8 +86,8 @@ STOPPED = (
     r"|\buseless\s+now|\bist\s+(?:jetzt\s+)?weg\b|funktioniert\s+nicht\s+mehr|geht\s+nicht\s+mehr|gilt\s+nicht\s+mehr|nicht\s+mehr\s+gültig"
     r"|ne\s+(?:marche|fonctionne)\s+plus|n['’]est\s+plus\s+(?:valable|valide|bon)"
     r"|ya\s+no\s+(?:funciona|sirve|vale|abre)|não\s+(?:funciona|vale|serve|abre)\s+mais|nu\s+mai\s+(?:merge|funcționează|functioneaza|e\s+valabil)"
-    r"|\bpanicheyadu\b|\bpani\s+cheyyadu\b|\bpanicheyyadu\b|já\s+não\s+(?:funciona|vale|serve)"
-    r"|non\s+funziona\s+più|non\s+va\s+più|non\s+è\s+più\s+valid[oa]|werkt\s+niet\s+meer|is\s+niet\s+meer\s+geldig"
+    r"|\bpanicheyadu\b|\bpani\s+cheyyadu\b|\bpanicheyyadu\b|já\s+não\s+(?:funciona|vale|serve|abre)"
+    r"|n['’]ouvre\s+plus|non\s+apre\s+più|non\s+funziona\s+più|non\s+va\s+più|non\s+è\s+più\s+valid[oa]|werkt\s+niet\s+meer|is\s+niet\s+meer\s+geldig"
     r"|fungerar\s+inte\s+längre|funkar\s+inte\s+längre|virker\s+ikke\s+(?:lenger|længere)"
     r"|już\s+nie\s+działa|nie\s+działa\s+już|больше\s+не\s+работает|уже\s+не\s+(?:работает|действует)"
     r"|(?:уже|вже)\s+не\s+діє|більше\s+не\s+працює|artık\s+(?:çalışmıyor|geçerli\s+değil)"
@@ -88,6 +98,11 @@ STOPPED = (
     r"|không\s+dùng\s+được\s+nữa|không\s+còn\s+dùng|hết\s+hiệu\s+lực|ใช้ไม่ได้แล้ว|ใช้ไม่ได้|不能用了|不能用|用不了|失效"
     r"|作废|作廢|もう使えません|もう使えない|使えなくな|이제\s*안\s*돼|이제\s*안\s*됨|더\s*이상\s*안|사용\s*불가"
     r"|\bhaifanyi\s+kazi\b"
+    # no longer works or opens, in Punjabi, Nepali, Gujarati, Malayalam, Tamil, Bengali, and in
+    # Persian and Arabic typed in Latin letters ("dige nist", "ma 3ad teshte8el")
+    r"|ਨਹੀਂ\s*ਚੱਲਦ[ਾੀ]|चल्[\u0900-\u097f]{3}(?<=दैन)|નહીં\s*ખુલે|નહીં\s*ચાલે|કામ\s*નથી\s*કરતો|പ്രവർത്തിക്ക(?=ില്ല|ുന്നില്ല)"
+    r"|কাজ\s*করে\s*না|\bdige\s+(?:nist|kar\s+nemikone|baz\s+nemishe)\b"
+    r"|\bma\s+3ad\s+\w+|\bma\s+3aad\s+\w+|\bmesh\s+sha8al\w*|\bmesh\s+shaghal\w*|\bmabyeshta8al\w*"
 )
 # Said before the value: it is no longer this one ("the gate code is no longer 3319", "ya no es
 # 2819", "le code n'est plus 4471", "der Code ist nicht mehr 2290").

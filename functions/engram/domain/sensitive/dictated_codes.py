@@ -42,6 +42,12 @@ _CODE = (
     # word ("beheerderscode 0 0 7 7 1", "toegangscode", "Zugangscode"), not one naming another
     # kind of code ("postcode", "barcode")
     r"|кодов\w*|код(?:ът|а|у|ом|ове)|m-?pin|otp|totp|2fa|mfa|m[ậa]t\s+kh[ẩa]u|clave|mot\s+de\s+passe|msimbo|nenosiri"
+    # Romanian's inflected PIN and code ("pinul la cardul ... e patru doi doi nouă"), Vietnamese's
+    # code of a gate, a door, a lock or a safe ("mã cổng kho hàng: một chín chín không"), a dial
+    # lock's "combi" (not a boiler's or an oven's), an intercom's key after a flat's number
+    # ("домофон: 57 ключ 2 2 8 0")
+    r"|pinul|pin-ul|codul|m[ãa]\s+(?:c[ổo]ng|c[ửu]a|kh[óo]a|k[ée]t|t[ủu]|pin|m[ởo])"
+    r"|combi(?![\s\-]+(?:boiler|oven|steamer|microwave|van|ticket|deal))|ключ(?=\s+\d)"
     r"|(?!" + _OTHER_CODES + r")[^\W\d_]{3,}(?:code|kode|kod|koodi)s?"
 )
 # A lock named as such or a key safe, in more languages ("the generator lock is 3 1 3 1",
@@ -57,6 +63,9 @@ _THING = (
     r"|замок|замка|замке|замку|сейф\w*|сигнализаци\w*|домофон\w*"
     r"|key[\s\-]?safe|keysafes?|sleutelkluis\w*|sleutelkast\w*|bo[îi]te\s+[àa]\s+cl[ée]s|n[øo]kkelboks\w*"
     r"|nyckelbox\w*|schl[üu]sselsafe|chave(?!\s+(?:de\s+fenda|inglesa))"
+    # and in Swahili, Hausa, Hungarian, Tagalog, Indonesian ("kufuli ya tangi la dizeli: 0 9 1 9",
+    # "a csónakház kulcsos doboza: 9 0 3 4", "kandado ng gate 4 1 7 7")
+    r"|kufuli|kulle|kulcsos\s+doboz\w*|kulcsdoboz\w*|sz[áa]mz[áa]r\w*|k[óo]dz[áa]r\w*|lakat\w*|kandado|padlock"
 )
 _OTHER_NUMBER = (
     r"order|orders|phone|tel|telephone|mobile|call|calls|ext|fax|reference|ref|tracking|parcel|invoice|ticket"
@@ -156,7 +165,7 @@ def dictated_code(text: str) -> bool:
             end, _, kind = keywords[at]
             if kind == "code" or (kind == "thing" and _said_of_it(text[end:start])):
                 return True
-            if kind == "other":
+            if kind == "other" and not _its_own_number_before(text, end, start):
                 break
             at -= 1
     return False
@@ -198,6 +207,17 @@ def heard_code(text: str) -> str | None:
         out.append(text[last : m.start("run")] + " ".join(_HEARD.get(w) or _SAID[w] for w in words))
         last = m.end("run")
     return "".join(out) + text[last:] if out else None
+
+
+# Another thing's word with its own number said at once ("tankpas pincode bus 3: negen nul nul
+# vijf", "the pin for room 12 is 4 4 0 9"): that number is which bus or room, and the code's
+# word before it still decides the number that comes after.
+_OWN_NUMBER = re.compile(r"\s*(?:no\.?|nr\.?|#)?\s*\d{1,4}(?![\d\-])")
+
+
+def _its_own_number_before(text: str, end: int, run_start: int) -> bool:
+    m = _OWN_NUMBER.match(text, end)
+    return m is not None and m.end() < run_start
 
 
 def _said_of_it(gap: str) -> bool:

@@ -58,7 +58,7 @@ def exported_password(text: str) -> bool:
         if ("," not in line and "|" not in line) or _HEADER_WORD.search(line) is None:
             continue
         headers += 1
-        header = [c.strip().lower() for c in _cells(line)]
+        header = _selected(line) or [c.strip().lower() for c in _cells(line)]
         columns = [i for i, name in enumerate(header) if _password_column(name, header)]
         codes = [i for i, name in enumerate(header) if _CODE_COLUMN.fullmatch(name)]
         if not (columns or codes) or len(header) < 2:
@@ -70,6 +70,18 @@ def exported_password(text: str) -> bool:
             if _holds_one(row, header, columns, codes):
                 return True
     return False
+
+
+# A query's columns, when its result follows as rows (sqlite's "admin|Bramble-Gate-7", a CSV
+# export's lines): "SELECT username, password FROM users" names the columns of what follows.
+_SELECT = re.compile(r"\bselect\s+(?P<columns>[\w.\s,`\"\[\]]{1,200}?)\s+from\b", re.IGNORECASE)
+
+
+def _selected(line: str) -> list[str] | None:
+    m = _SELECT.search(line)
+    if m is None:
+        return None
+    return [re.split(r"[\s.]", c.strip(' `"[]'))[-1].lower() for c in m.group("columns").split(",")]
 
 
 def _holds_one(row: list[str], header: list[str], columns: list[int], codes: list[int]) -> bool:

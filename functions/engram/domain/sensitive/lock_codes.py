@@ -35,17 +35,26 @@ _LOCKED = (
     r"|storage|office|building|house|main|entrance|gym|pool)\s+door|door|gate|garage|storage\s+unit|mailbox|letterbox"
     r"|haust[üu]r|t[üu]r|tor|deur|d[øo]r|dörr|porte|portail|puerta|porta|port[ãa]o|drzwi|brama|vchod\w*|dve[řr]\w*"
     # a lock named by what it locks ("bike lock 3-9-0-6", "luggage lock is 3 7 7")
-    r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|shed|trunk|u|fridge|freezer|cabinet"
+    # (a realtor's lockbox, Supra's, whose code opens its shackle: "the realtor supra is 2287")
+    r"|(?<!toyota\s)supra(?![\w\-])(?!\s+(?:mk|gt|turbo|engine|car)\b)"
+    # a combination lock in Dutch, Swahili, Hausa, Tagalog, Hungarian, Polish, Indonesian and
+    # Turkish, and the "combi" of a dial lock (not a boiler's or an oven's)
+    r"|cijferslot|hangslot|fietsslot|kufuli|kulle|kandado|lakat\w*|k[łl][óo]dk\w*|gembok|kilit\w*"
+    r"|combi(?![\s\-]+(?:boiler|oven|steamer|microwave|van|ticket|deal)s?\b)"
+    r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|combi|master|dial|shed|trunk|u|fridge|freezer|cabinet"
     r"|cupboard|drawer|medicine|drug|dispensary|briefcase|gun|tool\s?box|window|filing)[\s\-]?lock"
 )
 # (a word of them must be a word: "customer 88213", "engineer 4471", "photo 2281" end in one;
 # "enter" and "type" say the digits are keyed in: "Kiosk unlock: hold the logo 5s, enter 271828")
 _LOCK_SEP = (
     r"(?::|=|–|—|(?-i:(?<![A-Z]))-|,?\s*(?<![\w])(?:it['’]?s|is(?:\s+set\s+to)?|set\s+to|was|ist|lautet|geht\s+mit|mit"
-    r"|är|er|é|es|est|c['’]est|je|to|with|opens\s+with|on|enter|type|key\s+in|punch\s+in))"
+    r"|är|er|é|es|est|c['’]est|je|to|with|opens\s+with|on|enter|type|key\s+in|punch\s+in|ay|ni|ay\s+ang)"
+    # (or in brackets of its own: "la clave vieja del candado (2580) todavía abre")
+    r"|\((?=\s*\d[\d \-]{2,10}\)))"
 )
 _LOCK_CODE_RE = re.compile(
-    r"(?<![\w])(?:" + _LOCKED + r")(?![\w])[^.\n!?;]{0,40}?"
+    # (an aside in brackets may stand between: "real safe in the props room (not the stage one!): 18-33-02")
+    r"(?<![\w])(?:" + _LOCKED + r")(?![\w])(?:[^.\n!?;(]|\([^()\n\d]{0,40}\)|\((?![^()\n\d]{0,40}\))){0,40}?"
     r"(?:(?<![\w])(?:code|combo|pin|kod|koden|kode|c[óo]digo|codice)(?![\w])\s*"
     + _LOCK_SEP
     + r"?|\s*"
@@ -64,7 +73,7 @@ _LOCK_CODE_RE = re.compile(
 # "金庫は3000万円")
 _CJK_LOCK_CODE_RE = re.compile(
     r"(?:オートロック|暗証|金庫|ロッカー|ダイヤル|キーボックス|门禁|門禁|密码锁|密碼鎖|保险箱|保险柜|保險箱|保險櫃|金库|도어락|현관|금고|대문|공동현관"
-    r"|ドア|玄関|南京錠|(?<![部専入名関水校])門(?![牌號号診诊])|(?<![部专入关水校])门(?![牌號号诊診])|사물함|자물쇠|번호키)[^\d。\n]{0,10}?"
+    r"|ドア|玄関|南京錠|(?<![部専入名関水校])門(?![牌號号診诊])|(?<![部专入关水校])门(?![牌號号诊診])|사물함|자물쇠|번호키)[^\d。\n]{0,16}?"
     r"(?:番号|コード|码|碼|密码|密碼|비밀번호|비번|번호)?\s*(?:は|：|:|是|는|은)?\s*(?P<value>\d{3,8})(?!\d)(?!"
     + CJK_COUNTER
     + ")"
@@ -104,6 +113,45 @@ _REVERSED_LOCK_RE = re.compile(
 )
 
 
+# A lock's code written right after the lock with nothing between ("lockbox 5531 unit b", "keypad
+# 3141 (pi, obviously)"): these things have no number of their own that people write so; the
+# code is four digits or more ("lockbox 2 by the shed" says which one), not a count or a model.
+_BARE_LOCK_RE = keyed(
+    r"(?<![\w])(?:lock\s?box|key\s?box|key[\s\-]?safe|key\s?pad|padlock|supra|(?:combi|combo|combination|dial)\s+lock)"
+    r"\s+(?P<value>\d{4,8}#?)(?![\w\-/:#*]|[.,]\d)(?!\s*(?:pcs|pieces|units|series|models?|packs?|sets?|x)\b)",
+    re.IGNORECASE,
+)
+# The code first, then what it opens, after "for", "on" or "at" ("its 7 7 1 3 for the back
+# gate", "0 6 0 6 on the little keypad"), or after a code's word ("use code 46 19 at the side
+# entrance"). Digit by digit, or after a code's word: "it's 2500 for the gate" is a price.
+_CODE_FOR_THE_LOCK_RE = keyed(
+    r"(?:(?<![\w])(?:code|pin|combo|combination|passcode)\s+(?:is\s+|was\s+)?(?P<named>\d{4,8}#?|\d\d \d\d(?: \d\d)?)"
+    r"|(?<![\w.,/:\-#])(?P<spaced>\d(?:[ \-]\d){3,7}#?))"
+    r"\s+(?:for|at|on|to|into|opens)\s+(?:the\s+|our\s+|my\s+|your\s+|a\s+)?(?:[\w'’\-]+\s+){0,3}?"
+    r"(?:door|gate|entrance|entry|safe|lock\s?box|key\s?box|key\s?safe|padlock|lock|locker|alarm|garage|shed|keypad"
+    r"|cage|storage|mailbox|building|cabinet|cupboard|vault)s?(?![\w])",
+    re.IGNORECASE,
+)
+# A keypad's code is keyed in and ended with "#": "the staff room is 2468#", "its 5580#".
+# (not a phone menu's or a carrier's code, "*100#", "press 1#": four digits at least, no "*")
+_HASH_ENDED_RE = re.compile(r"(?<![\w*#])(?P<value>\d{4,8}#)(?![\w#*])")
+_HASH_SLOT = re.compile(r"(?:(?<![\w])(?:is|was|it['’]?s|its|enter|type|punch|code)|:)\s*$", re.IGNORECASE)
+
+
+def _lock_code_first(text: str) -> bool:
+    hashed = (m for m in _HASH_ENDED_RE.finditer(text) if _HASH_SLOT.search(text, max(0, m.start() - 8), m.start()))
+    for m in (*_BARE_LOCK_RE.finditer(text), *_CODE_FOR_THE_LOCK_RE.finditer(text), *hashed):
+        value = next(v for v in m.groups() if v is not None)
+        digits = re.sub(r"\D", "", value)
+        if (
+            len(set(digits) - {"0"})
+            and not _YEAR_AFTER.match(text, m.end())
+            and not not_a_secret_near(text, m.start(), m.end())
+        ):
+            return True
+    return False
+
+
 def lock_code(text: str) -> bool:
     return not made_up_place(text) and _lock_code(text)
 
@@ -122,7 +170,7 @@ _LOCK_FIELD_RE = keyed(
 def _lock_code(text: str) -> bool:
     if any(len(set(m.group("value")) - {"0", "#", "*"}) > 1 for m in _LOCK_FIELD_RE.finditer(text)):
         return True  # (a reset or a placeholder, "door_code=0000", is none)
-    if _REVERSED_LOCK_RE.search(text):
+    if _REVERSED_LOCK_RE.search(text) or _lock_code_first(text):
         return True
     cjk = () if text.isascii() else (*_CJK_LOCK_CODE_RE.finditer(text), *_CJK_ONE_TIME_CODE_RE.finditer(text))
     if not text.isascii():
@@ -134,6 +182,7 @@ def _lock_code(text: str) -> bool:
         and not _a_time(m)
         and not not_a_secret_near(text, m.start(), m.start())
         and not _another_number(m)
+        and not _bracketed_year(m)
         for m in (*_locked(text), *cjk)
     ):
         return True
@@ -169,11 +218,13 @@ _LOCK_STEMS = frozenset(
         *("bike", "bicycle", "cycle", "luggage", "suitcase", "cable", "chain", "shed", "trunk", "u", "fridge"),
         *("freezer", "cabinet", "cupboard", "drawer", "medicine", "drug", "dispensary", "briefcase", "gun", "tool"),
         *("toolbox", "window", "filing", "vault", "strongbox", "deposit", "radio", "car", "keysafe"),
+        *("supra", "combi", "master", "dial", "cijferslot", "hangslot", "fietsslot", "kufuli", "kulle", "kandado"),
+        *("gembok",),
         *("drzwi", "brama", "tresorcode", "safecode", "schlosscode", "zahlenschlosscode", "garagencode"),
         *("garagentorcode", "alarmcode", "haustürcode", "haustuercode", "briefkastencode"),
     ]
 )
-_LOCK_PREFIXES = ("domofon", "vchod", "dveř", "dver")
+_LOCK_PREFIXES = ("domofon", "vchod", "dveř", "dver", "lakat", "kłódk", "klodk", "kilit")
 
 
 def _locked(text: str) -> list[re.Match[str]]:
@@ -203,7 +254,7 @@ def _its_own_number(before_value: str) -> bool:
 _PIN_WORD = re.compile(
     r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|mfa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन"
     r"|puk|host\s+key|token|kodu|v[ée]rification|verifica|verificatie|verifiering|bekr|vahvistus|weryfikac|ověřovací"
-    r"|(?-i:TAN|NIP|BLIK)",
+    r"|(?-i:TAN|NIP|BLIK|TAC)",
     re.I,
 )
 
@@ -227,7 +278,8 @@ _PIN_NEAR_RE = re.compile(
     r"|(?:رمز|كود)\s*(?:البطاقة|الصراف|الدخول|الباب|البوابة)"
     # Hindi's PIN; a bank's transaction number (TAN, pushTAN, mTAN), Mexico's and Quebec's
     # PIN (NIP), Poland's BLIK code: upper case, since "tan", "nip" and "blik" are words too
-    r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK))(?![\w])"
+    # (and Malaysia's banks' transaction code, TAC: "TAC 881204 dari Maybank")
+    r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK|TAC))(?![\w])"
     r"(?P<gap>(?:[\s,:\-–]+[^\s\d,.;:!?]{1,20}){0,4}?)[\s,:\-–]*"
     # (a PIN or a code as people group it: "903 514", "55 71 93", "70 81", "5 8 3 0")
     r"(?P<value>\d{3}[ \-]\d{3}|\d\d \d\d(?: \d\d)?|\d{4,8}|\d(?: \d){3,7})"
@@ -270,6 +322,11 @@ _ANOTHER_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _YEAR_AFTER = re.compile(r"\s*[/.\-]?\s*(?:19|20)\d\d(?!\d)")
+
+
+def _bracketed_year(m: re.Match[str]) -> bool:
+    """ "the gate (1997) was repainted": a year in brackets after the thing, not its code."""
+    return m.string[: m.start("value")].rstrip().endswith("(") and _YEAR.fullmatch(m.group("value")) is not None
 
 
 def _another_number(m: re.Match[str]) -> bool:

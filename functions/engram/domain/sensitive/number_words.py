@@ -167,3 +167,23 @@ def words_of(text: str) -> re.Pattern[str]:
 VIETNAMESE = frozenset(
     ["không", "linh", "một", "mốt", "hai", "ba", "bốn", "tư", "năm", "lăm", "sáu", "bảy", "tám", "chín"]
 )
+
+
+# Digits said as Chinese, Japanese or Korean number words, one by one ("四、七、一、九",
+# "칠 삼 오 일"): read as ASCII digits for the rules above.
+_CJK_DIGIT = {
+    **dict.fromkeys("〇零", "0"),
+    **dict(zip("一二三四五六七八九", "123456789", strict=True)),
+    **dict.fromkeys("공영", "0"),
+    **dict(zip("일이삼사오육칠팔구", "123456789", strict=True)),
+}
+_CJK_DIGIT_RUN = re.compile(
+    r"(?<![一-鿿])[〇零一二三四五六七八九](?:[、,，]\s*[〇零一二三四五六七八九]){2,9}(?![一-鿿])"
+    r"|(?<!\S)[공영일이삼사오육칠팔구](?:\s+[공영일이삼사오육칠팔구]){2,9}(?!\S)"
+)
+
+
+def cjk_digits_read(text: str) -> str | None:
+    if text.isascii() or _CJK_DIGIT_RUN.search(text) is None:
+        return None
+    return _CJK_DIGIT_RUN.sub(lambda m: "".join(_CJK_DIGIT.get(c, "") for c in m.group()), text)

@@ -37,6 +37,8 @@ _LATIN_WORDS = (
     # compounds ("Masterpasswort", "Routerpasswort", "wifi-lösenordet", "bankkoden" is no password)
     r"|\w{2,}(?:passwort|kennwort|wachtwoord|l[öo]senord(?:et)?|passord(?:et)?|salasana|heslo|jelszó|jelszava)"
     r"|wi-?fi-(?:l[öo]senord(?:et)?|passord(?:et)?|salasana|passwort|wachtwoord)"
+    # Arabic's password typed in Latin letters (Arabizi: "kalimet el ser lel email: Beirut#2006")
+    r"|k[ae]l[ie]?m[ae]t\s+(?:el|al|l)[\s\-]*(?:s[ie]rr?|m[ou]+r[ou]+r|mrour|mroor)"
 )
 # Thai's รหัส ("code") fused with whose or what it numbers is an id, not a password ("รหัสนักศึกษา
 # 6401234567", a student's; "รหัสสมาชิก RUN-0219", a member's; an employee's, a customer's, a
@@ -52,6 +54,9 @@ _SCRIPT_WORDS = (
     # Arabic "كلمة سر", Persian "پسورد" and "رمز" (a password in Persian), Thai "รหัส" and
     # "พาสเวิร์ด", Amharic, Sinhala, Khmer, Georgian inflections
     r"|كلمة\s*(?:ال)?سر|پسورد|پسوورد|رمز|รหัส(?!" + THAI_ID_CODES + r")|พาสเวิร์ด|ይለፍ\s*ቃል|මුරපද\w*|පාස්වර්ඩ්|លេខសម្ងាត់|პაროლ\w*"
+    # the English word as Punjabi, Gujarati, Kannada, Malayalam, Tamil, Odia and Urdu write it
+    # ("ELD ਐਪ ਦਾ ਪਾਸਵਰਡ Singh@Truck786 ਹੈ", "வைஃபை பாஸ்வேர்ட்: nallur1996")
+    r"|ਪਾਸਵਰਡ|ਪਾਸਵਰਡ|પાસવર્ડ|ಪಾಸ್\u200c?ವರ್ಡ್|പാസ്\u200c?വേ[ഡർ]്?|பாஸ்வேர்ட்|பாஸ்வேர்டு|ପାସୱାର୍ଡ|پاسورڈ"
 )
 _LATIN_RE = re.compile(r"(?<![\w])(?:" + _LATIN_WORDS + r")(?![\w])", re.IGNORECASE)
 _SCRIPT_RE = re.compile(r"(?:" + _SCRIPT_WORDS + r")")
@@ -68,6 +73,7 @@ STEMS = frozenset(
         *("paroli", "parolu", "parolum", "parolun", "паролата", "құпия", "kodeord", "kodeordet", "kode", "koden"),
         *("lösen", "losen", "ww", "mk", "code", "clave", "palavra", "şifreni", "şifreyi", "şifremi", "şifresini"),
         *("sifreni", "sifreyi", "sifremi", "sifresini", "şifreniz", "şifremiz"),
+        *("kalimet", "kelmet", "kalmet", "kilmet", "kalimat", "kelimet", "kilmat", "kelmat"),
     ]
 )
 _COMPOUND_ENDS = (
@@ -106,7 +112,13 @@ _REFERENCE_WORDS = frozenset(["ref", "reference", "réf", "referencia", "referê
 _OWNER_AFTER = frozenset(["saya", "aku", "ku", "kamu", "anda", "dia", "kami", "kita", "mereka", "ko", "mo", "niya"])
 
 
-def _value_after(rest: str) -> bool:
+# A word of Arabic typed in Latin letters, its sounds written as digits ("te8ayaret", "bta3t",
+# "ambare7"): after Arabizi's password word it is the sentence going on, not the value
+# ("kalimet el ser te8ayaret ambare7": the password changed yesterday).
+_ARABIZI_WORD = re.compile(r"(?=[a-z]*[2356789])(?:[a-z]+[2356789]?|[2356789][a-z]+)+")
+
+
+def _value_after(rest: str, arabizi: bool = False) -> bool:
     user = _USER_NAMED.search(rest) or NETWORK_NAMED.search(rest)
     if user is not None:
         # what follows is the login's or the network's name ("نسيت كلمة المرور، اسم المستخدم ahmed.q88")
@@ -130,6 +142,8 @@ def _value_after(rest: str) -> bool:
             continue
         if pointer(value) or value.lower() in _KEEPERS:
             return False  # "(hidden)", "<redacted>", "in 1Password": the value is withheld
+        if arabizi and _ARABIZI_WORD.fullmatch(value):
+            continue
         if credential_like(value):
             return True
     return False
@@ -156,7 +170,8 @@ def password_in_other_language(text: str, words: frozenset[str]) -> bool:
                 continue  # "kode promo DISKON50", "رمز الخصم SAVE20"
             # (asked once a filter run for the same words: "รหัส OTP (Ref: KXQ2)" again and again)
             rest = clause_after(text[m.end() : m.end() + 80])
-            if answered_once("value_after", rest, partial(_value_after, rest)):
+            arabizi = m.group()[:1].lower() == "k" and regex is _LATIN_RE
+            if answered_once("value_after", (rest, arabizi), partial(_value_after, rest, arabizi)):
                 return True
     return False
 

@@ -44,6 +44,9 @@ _COMPOUND_ENDS = re.compile(r"(?:code|codes|kod\w*|kód\w*|kood\w*|koodi\w*|kode
 # (in scripts that join words, or join "the" and "of" to them, no boundary is asked)
 _CODE_WORD_IN_SCRIPT = re.compile(
     r"인증\s*번호|번호|코드|验证码|驗證碼|取件码|码|碼|コード|認証番号|รหัส|رمز|کد|קוד|কোড|कोड|ኮድ|კოდ"
+    # (the English word as the other Indic scripts, Urdu and Armenian write it, and an OTP's:
+    # "ਬੈਂਕ ਤੋਂ ਕੋਡ ਆਇਆ 308 417")
+    r"|ਕੋਡ|કોડ|ಕೋಡ್|കോഡ്|కోడ్|கோட்|କୋଡ୍?|කෝඩ්|کوڈ|կոդ|ລະຫັດ|ओटीपी|ওটিপি|ਓਟੀਪੀ|ઓટીપી|ಒಟಿಪಿ|ഒടിപി|ఓటీపీ|ஓடிபி"
 )
 # Words naming another code, or a compound's first part naming one ("bsbCode", "Gutscheincode").
 _OTHER_WORDS = frozenset(

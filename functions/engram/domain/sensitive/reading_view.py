@@ -113,6 +113,8 @@ def reading_view(text: str) -> str | None:
         out = _script_digits(out)
     if _two_number_words_in_a_row(out):
         out = _spelled_to_digits(out)
+    if _has_digit_candidates(out):
+        out = _mixed_to_digits(out)
     if ("|" in out or "][" in out) and _BOXED.search(out):
         out = _BOXED.sub(lambda m: re.sub(r"[|\[\]]", "", m.group()), out)
     if _has_digit_candidates(out):
@@ -127,6 +129,34 @@ def reading_view(text: str) -> str | None:
         if _TWO_CAPITALS.search(out):
             out = _SPACED_CAPITALS.sub(lambda m: m.group(1) + m.group(2) + ("" if "," in m.group(3) else " "), out)
     return None if out == text else out
+
+
+# A code said digit by digit with some digits typed and some said ("pin 0 four 1 six", "code
+# 4 nine 2 2", as a voice note or a phone's dictation writes it): looked for from each lone digit
+# (a text's lone digits are few), the tokens around it each a lone digit or a digit's word.
+_LONE_DIGIT = re.compile(r"(?<![\w.,:/\-])\d(?![\w.,:/\-]|[ ,\-]+\d{2})")
+_MIXED_TOKEN = re.compile(r"[ ,\-]+([^\W_]+)")
+_MIXED_MIN = 4
+
+
+def _mixed_to_digits(text: str) -> str:
+    out, at = [], 0
+    for m in _LONE_DIGIT.finditer(text):
+        if m.start() < at:
+            continue
+        tokens = [(m.start(), m.end(), m.group())]
+        while len(tokens) < 8 and (t := _MIXED_TOKEN.match(text, tokens[-1][1])) is not None:
+            word = t.group(1).lower()
+            if not ((len(word) == 1 and word.isdigit()) or word in _DIGIT_WORDS):
+                break
+            tokens.append((t.start(1), t.end(1), word))
+        said = [w for _, _, w in tokens if not w.isdigit()]
+        if len(tokens) < _MIXED_MIN or not said or (len(said) == len(tokens) - 1 and len(tokens) < 5):
+            continue
+        for start, end, word in tokens:
+            out.append(text[at:start] + (word if word.isdigit() else _DIGIT_WORDS[word]))
+            at = end
+    return "".join(out) + text[at:] if out else text
 
 
 def _script_digits(out: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from engram.domain.sensitive.access_codes import access_code
-from engram.domain.sensitive.call_turns import code_in_the_next_turn
+from engram.domain.sensitive.call_turns import code_in_a_chat_reply, code_in_the_next_turn
 from engram.domain.sensitive.categories import WORDS, word_spans
 from engram.domain.sensitive.cjk_passwords import cjk_password
 from engram.domain.sensitive.codes_other_languages import code_in_other_language
@@ -191,6 +191,8 @@ def _sent_code(text: str, digits: int, words: frozenset[str]) -> bool:
     if digits >= 4 and printed_code(text):  # ("A Jófogás kódod: 720 315": the shape its message prints)
         return True
     if digits >= 4 and code_in_the_next_turn(text, words):  # (asked for by an agent, said by the customer)
+        return True
+    if code_in_a_chat_reply(text):  # (asked for in a group chat, said in the next turns)
         return True
     return digits >= 1 and (service_code(text, words) or clave_pin(text))
 

@@ -345,7 +345,7 @@ _BYTE_KEY = re.compile(
 
 # A password given to a command line ("mysql -u root -pS3cret", "--password=...").
 _CLI_PASSWORD_RE = re.compile(
-    r"(?:^|\s)--(?:password|passwd|pass|token|api-key|apikey|secret|auth-token|client-secret"
+    r"(?:^|\s)--(?:password|passwd|pass|passphrase|token|api-key|apikey|secret|auth-token|client-secret"
     r"|[\w\-]+-(?:password|passwd|token|secret))[= ]\s*(?P<v>[^\s-]\S*)"
     r"|(?:^|\s)-(?:password|passwd|storepass|keypass|srcstorepass|deststorepass)\s+(?P<v1>[^\s-]\S*)"
     # (not the flag named in a note: "(it will prompt, don't put the pw after -p)")
@@ -355,7 +355,12 @@ _CLI_PASSWORD_RE = re.compile(
     r"\s(?:-p|--password)(?:=|\s+)(?P<v4>[^\s-]\S*)"
     r"|\bredis-cli\b[^\n]*?\s-a\s+(?P<v5>[^\s-]\S*)"
     r"|\b(?:curl|wget|http)\b[^\n]*?\s(?:-u|--user)[= ]\s*[\"']?[^\s:\"'@]+:(?P<v6>[^\s\"'@]{4,})"
-    r"|-pass(?:in|out)\s+pass:(?P<v7>\S+)"
+    r"|-pass(?:in|out)?\s+pass:(?P<v7>\S+)"
+    # openssl's key phrase, an archive's password ("openssl enc ... -k 'copper kettle'",
+    # "zip -P Tulip77 out.zip", "7z a -pS3cret x.7z"; "unzip -p" prints to stdout)
+    r"|\bopenssl\b[^\n]*?\s-k\s+(?P<v10>'[^'\n]+'|\"[^\"\n]+\"|[^\s\-]\S*)"
+    r"|\b(?:zip|unzip|zipcloak)\b[^\n]*?\s(?-i:-P)\s+(?P<v11>'[^'\n]+'|\"[^\"\n]+\"|[^\s\-]\S*)"
+    r"|\b(?:7z|7za|7zz|rar|unrar)\b[^\n]*?\s(?-i:-p)(?P<v12>'[^'\n]+'|\"[^\"\n]+\"|[^\s\-'\"]\S*)"
     # a command that prints the password for a tool that asks for one (restic, borg, rclone)
     r"|--password-command[= ]\s*[\"']?(?:echo|printf)\s+[\"']?(?P<v9>[^\s\"'|$]{4,})"
     # a password piped into a command that reads it ('echo "x" | docker login --password-stdin'),

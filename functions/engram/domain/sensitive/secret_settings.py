@@ -14,7 +14,7 @@ import re
 from engram.domain.sensitive.categories import folded
 from engram.domain.sensitive.cjk_passwords import described_in_script
 from engram.domain.sensitive.secret_values import pointer
-from engram.domain.sensitive.secret_words import TICKET_PASS
+from engram.domain.sensitive.secret_words import TICKET_PASS, phrases_joined
 
 # Any name given a value: the name is checked in code below, since a regular expression
 # cannot read camelCase under IGNORECASE.
@@ -241,7 +241,7 @@ def _secret_part(part: str, before: str) -> bool:
 
 def names_a_secret(name: str) -> bool:
     """Does this setting's name say it holds a secret itself?"""
-    parts = [p.lower() for p in _NAME_PARTS.findall(name)]
+    parts = phrases_joined([p.lower() for p in _NAME_PARTS.findall(name)])
     for i, part in enumerate(parts):
         if not _secret_part(part, parts[i - 1] if i else ""):
             continue
@@ -300,10 +300,10 @@ def _prose(m: re.Match[str]) -> bool:
     return re.match(r"\s+[^\W\d_]{2,}", m.group("rest")) is not None or (ends and spaced)
 
 
-# A one-time code or a PIN as a record's field, the digits maybe grouped ('"otp":"731 905"').
+# A one-time code or a PIN as a record's field, grouped or not ('"otp":"731 905"', '"senha_x":"82 47 19"')
 _CODE_FIELD_RE = re.compile(
-    r"""["'](?:otp|totp|pin|pincode|pin_code|passcode|cvv|cvc|puk|verification_code|mfa_code|2fa_code|sms_code)["']"""
-    r"""\s*:\s*["'](?P<value>\d{4,8}|\d{3}[ \-]\d{3})["']""",
+    r"""["'](?:otp|totp|pin|pincode|pin_code|passcode|cvv|cvc|puk|verification_code|mfa_code|2fa_code|sms_code|senha(?:_\w+)?"""
+    r"""|\w+_pin|clave(?:_\w+)?|password)["']\s*:\s*["'](?P<value>\d{4,8}|\d{3}[ \-]\d{3}|(?:\d\d[ \-]){2}\d\d)["']""",
     re.IGNORECASE,
 )
 

@@ -11,6 +11,8 @@ _PASSWORD_WORDS = (
     r"password|passwd|pass\s*word|pwd|pw|psw|psswd|pword|passphrase|pass\s*phrase|mot\s+de\s+passe|contraseña"
     # the typos people make typing it
     r"|pasword|passwrd|paswrd|passowrd|passwrod|pssword|passwod|passsword|paswd|passwd|passworf|passw|p/w|pssw|pswd"
+    # (and as OCR reads a printed label, or as a leet label: "Passw0rd: 19283746")
+    r"|passw0rd|pa55word|pa55w0rd|p@ssword|p@ssw0rd|passw0rt"
     r"|passwort|wifi\s+key|network\s+key|wpa\s+key|secret\s+access\s+key|client\s+secret|security\s+answer"
     r"|answer\s+to\s+(?:my|the)\s+security\s+question|security\s+question\s+answer|maiden\s+name"
     r"|seed\s+phrase|recovery\s+phrase|seed|(?:12|24)\s+words|memorable\s+(?:word|answer|information|name|place)"
@@ -26,6 +28,8 @@ _PASSWORD_WORDS = (
 # Words after which only a credential-looking value counts ("the secret is out" does not).
 _CREDENTIAL_WORDS = (
     r"secret|pass|api[\s_\-]?key|access[\s_\-]?token|auth[\s_\-]?token|bearer\s+token|token|key"
+    # an SNMP community string, which is a switch's password ("SNMP community string: N3tw0rk!RO")
+    r"|(?:snmp\s+)?community\s+string|snmp\s+community|r[ow]community"
     r"|api[\s\-]?schl[üu]ssel|cl[ée]\s+(?:d['’]\s*)?api|clave\s+(?:de\s+(?:la\s+)?)?api|chiave\s+api|シークレット"
     # Portuguese, Swedish, Danish, Norwegian, Dutch and Polish ("chave da API", "API-nyckel")
     r"|chave\s+(?:d[ae]\s+)?api|api[\s\-]?(?:nyckel(?:n)?|n[øo]gle(?:n)?|sleutel|klucz)|klucz\s+api"
@@ -34,6 +38,8 @@ _CREDENTIAL_WORDS = (
 CODE_WORDS = (
     r"pins?(?:\s+(?:code|number|no\.?)|\s*#)?|passcode|pass\s+code|cvv2?|cvc2?|csc|security\s+code|verification\s+code"
     r"|(?:door|gate|alarm|garage|keypad|lockbox|lock|key\s+safe|entry|storage\s+unit|disarm|access|building"
+    # (a till's or an alarm panel's staff codes: "manager override code 0909", "installer code 7735")
+    r"|override|supervisor|master|installer|engineer|till|void|shackle"
     r"|front\s+door|back\s+door|office|unlock)\s+code|keycode|combination|combo|backup\s+codes?"
     r"|code\s+(?:to|for|on)\s+(?:the\s+|my\s+)?(?:\w+\s+){0,4}(?:door|gate|safe|alarm|garage|back|lock|office|house"
     r"|building|flat|apartment|entrance|lobby|locker|storage|shed|room|garden|site|closet|cupboard|cabinet|basement"
@@ -219,7 +225,8 @@ SECRET_STEMS = frozenset(
         *("question", "answer", "codeword", "wi", "fi"),
         *("passw", "pins", "type", "enter", "punch", "dial", "p", "pasword", "passwrd", "paswrd", "passowrd"),
         *("passwrod", "pssword", "passwod", "passsword", "paswd", "passworf", "κωδικός", "κωδικό", "συνθηματικό"),
-        *("pssw", "pswd"),
+        *("pssw", "pswd", "community", "rocommunity", "rwcommunity", "override", "supervisor", "installer"),
+        *("shackle", "till", "void"),
         *("kennwort", "passwörter", "mdp", "contraseña", "contrasena", "clave", "senha", "wachtwoord", "hasło"),
         *("haslo", "lösenord", "losenord", "lösenordet", "losenordet", "passordet", "adgangskoden", "adgangskode"),
         *("passord", "salasana", "şifre", "şifrem", "şifresi", "sifre", "heslo", "jelszó", "jelszo", "пароль"),
@@ -301,3 +308,23 @@ _WHEN_NEEDED = (
 WHEN_NEEDED_ASIDE = (
     r"(?:,|\(|\s[–—\-](?=\s))\s*(?:" + _WHEN_NEEDED + r")(?![\w])[^,()\n.;:!?–—]{0,40}?\s*(?:,|\)|\s[–—\-](?=\s)|(?=:))"
 )
+
+
+# A password's name of several words, split by the name's separators ("mot_de_passe",
+# "palavra_passe", "kata_sandi", "mat_khau"): read as one part.
+_PHRASES = {("mot", "de", "passe"): "motdepasse", ("palavra", "passe"): "senha", ("kata", "sandi"): "password"}
+_PHRASES |= {("kata", "laluan"): "password", ("mat", "khau"): "password", ("pass", "word"): "password"}
+
+
+def phrases_joined(parts: list[str]) -> list[str]:
+    out, i = [], 0
+    while i < len(parts):
+        for phrase, word in _PHRASES.items():
+            if tuple(parts[i : i + len(phrase)]) == phrase:
+                out.append(word)
+                i += len(phrase)
+                break
+        else:
+            out.append(parts[i])
+            i += 1
+    return out

@@ -19,7 +19,12 @@ _QUESTION = re.compile(
     r"|g[üu]venlik\s+soru\w*|gizli\s+soru\w*|секретн\w+\s+вопрос\w*|контрольн\w+\s+вопрос\w*|таємн\w+\s+питанн\w*"
     r"|контрольн\w+\s+питанн\w*|bezpe[čc]nostn[íi]\s+ot[áa]zk\w*|biztons[áa]gi\s+k[ée]rd[ée]s\w*|[îi]ntreb[ăa]r\w*\s+de\s+securitate"
     r"|c[âa]u\s+h[ỏo]i\s+b[ảa]o\s+m[ậa]t|pertanyaan\s+keamanan|ερώτηση\s+ασφαλείας|密码提示问题|安全问题|密保问题|安全問題|秘密の質問"
-    r"|質問の答え|보안\s*질문|השאלה\s*הסודית|שאלת\s*(?:ה)?אבטחה|سؤال\s*الأمان|السؤال\s*السري|سوال\s*امنیتی|सुरक्षा\s*प्रश्न",
+    r"|質問の答え|보안\s*질문|השאלה\s*הסודית|שאלת\s*(?:ה)?אבטחה|سؤال\s*الأمان|السؤال\s*السري|سوال\s*امنیتی|सुरक्षा\s*प्रश्न"
+    # in the other Indic scripts, Urdu, Georgian, Armenian, Amharic, Thai; or named in English
+    # before a question in another language ("gmail recovery question: প্রথম স্কুলের নাম? উত্তর: ...")
+    r"|নিরাপত্তা\s*প্রশ্ন|ਸੁਰੱਖਿਆ\s*ਸਵਾਲ|સુરક્ષા\s*પ્રશ્ન|பாதுகாப்பு\s*கேள்வி|భద్రతా\s*ప్రశ్న|ಭದ್ರತಾ\s*ಪ್ರಶ್ನೆ"
+    r"|സുരക്ഷാ\s*ചോദ്യ|حفاظتی\s*سوال|უსაფრთხოების\s*კითხვა|საიდუმლო\s*კითხვა|անվտանգության\s*հարց"
+    r"|የደህንነት\s*ጥያቄ|คำถาม(?:ความปลอดภัย|กันลืม)|(?:security|secret|recovery)\s+question",
     re.IGNORECASE,
 )
 # The answer's separator: the last one on the line after the question names the answer.
@@ -97,8 +102,11 @@ def security_answer_in_other_language(text: str, words: frozenset[str]) -> bool:
             m = _QUOTED_ANSWER_CEST.match(line)
         if m is None:
             continue
+        # (a question with no answer after it ends with its question mark: "Sicherheitsfrage: Name
+        # des ersten Haustiers?"; the mark was stripped with the value's dots before it was asked)
+        asked = m.group("value").rstrip(" .,!").endswith(("?", "？", "؟"))
         value = m.group("value").strip(" .,!?")
         first = value.split()[0].lower().strip(",.;!") if value.split() else ""
-        if value and first not in NOT_A_VALUE | _NOT_AN_ANSWER and not pointer(value) and not value.endswith("?"):
+        if value and first not in NOT_A_VALUE | _NOT_AN_ANSWER and not pointer(value) and not asked:
             return True
     return False
