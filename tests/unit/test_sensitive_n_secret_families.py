@@ -122,6 +122,8 @@ _MACHINE = [
     '{"senha_cartao":"41 22 90"}',
     "snmp community string: Harb0ur!RW",
     "printer label (photo): Passw0rd: 58211904",
+    "sqlite> SELECT email, password FROM staff;\nm.ruiz@x.org|Harbour#Lamp9",
+    "inverter web page 192.168.8.20 admin/Solar!Roof22",
 ]
 _MACHINE_LOOK_ALIKES = [
     "unzip -p archive.zip notes.txt",
@@ -130,6 +132,9 @@ _MACHINE_LOOK_ALIKES = [
     '{"longueur_mot_de_passe": 12}',
     "SNMP community string is public (default, read only)",
     "Default Passw0rd is on the sticker",
+    "sqlite> SELECT email, password FROM staff;\nm.ruiz@x.org|********",
+    "SELECT name, pass FROM students;\ntom|yes",
+    "router 192.168.0.1 admin/settings page",
 ]
 
 

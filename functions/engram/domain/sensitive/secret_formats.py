@@ -327,6 +327,8 @@ def _typed_with_a_value(text: str) -> bool:
         return True
     if "@" in text and _email_pair(text):
         return True
+    if "/" in text and _device_login(text):
+        return True
     if " -" in text and _cli_password(text):
         return True
     if "[" in text and _BYTE_KEY.search(text) is not None:
@@ -398,6 +400,21 @@ _ASKS_FOR_IT = re.compile(
     r"--(?:ask|prompt|no|read|use|stdin)-[\w\-]*|--[\w\-]+-(?:stdin|prompt|file)\b", re.IGNORECASE
 )
 _URL_VALUE = re.compile(r"[a-z][\w+.\-]*://", re.IGNORECASE)
+
+
+# A device's web page and its login, as a note keeps them ("irrigation controller 192.168.1.40
+# admin/pivot#North", "router http://10.0.0.1 root / Kestrel!77"): an admin's name, a slash, a
+# chosen password ("admin/settings" is a page's path, "admin/admin" a default).
+_DEVICE_LOGIN_RE = re.compile(
+    r"(?:https?://[^\s/]+\S*|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5})?)[\s,:;\-–]+"
+    r"(?:admin|root|administrator|ubnt|pi|operator|manager|supervisor|user)\s*/\s*(?P<pw>\S{4,64})"
+)
+
+
+def _device_login(text: str) -> bool:
+    return any(
+        credential_like(m.group("pw")) and not PLACEHOLDER.match(m.group("pw")) for m in _DEVICE_LOGIN_RE.finditer(text)
+    )
 
 
 def _email_pair(text: str) -> bool:
