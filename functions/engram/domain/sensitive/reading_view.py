@@ -134,22 +134,26 @@ def reading_view(text: str) -> str | None:
 # A code said digit by digit with some digits typed and some said ("pin 0 four 1 six", "code
 # 4 nine 2 2", as a voice note or a phone's dictation writes it): looked for from each lone digit
 # (a text's lone digits are few), the tokens around it each a lone digit or a digit's word.
-_LONE_DIGIT = re.compile(r"(?<![\w.,:/\-])\d(?![\w.,:/\-]|[ ,\-]+\d{2})")
+_LONE_DIGIT = re.compile(
+    r"(?<![\w.,:/\-])\d(?![\w.,:/\-]|[ ,\-]+\d{2})"
+    r"(?=(?:[ ,\-]+\d)?[ ,\-]+(?![\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])[^\W\d_])"
+)
 _MIXED_TOKEN = re.compile(r"[ ,\-]+([^\W_]+)")
 _MIXED_MIN = 4
 
 
 def _mixed_to_digits(text: str) -> str:
-    out, at = [], 0
+    out, at, read = [], 0, 0
     for m in _LONE_DIGIT.finditer(text):
-        if m.start() < at:
-            continue
+        if m.start() < read:
+            continue  # (inside a run already read: each digit of "1 2 3 4 ..." read once)
         tokens = [(m.start(), m.end(), m.group())]
         while len(tokens) < 8 and (t := _MIXED_TOKEN.match(text, tokens[-1][1])) is not None:
             word = t.group(1).lower()
             if not ((len(word) == 1 and word.isdigit()) or word in _DIGIT_WORDS):
                 break
             tokens.append((t.start(1), t.end(1), word))
+        read = tokens[-1][1]
         said = [w for _, _, w in tokens if not w.isdigit()]
         if len(tokens) < _MIXED_MIN or not said or (len(said) == len(tokens) - 1 and len(tokens) < 5):
             continue
