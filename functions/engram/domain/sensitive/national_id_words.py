@@ -119,6 +119,10 @@ _SCRIPT_ANOTHER_NUMBER = re.compile(
     r"|전화|โทร"
     # ... in Burmese, Georgian, Armenian and Khmer (a phone, an office: "မှတ်ပုံတင် ရုံး ဖုန်း ...")
     r"|ဖုန်း|ရုံး|ტელეფონ|ოფის|հեռախոս|ទូរស័ព្ទ"
+    # ... and in the Indic scripts whose id words 23c added: a phone, an office ("ਪਾਸਪੋਰਟ ਦਫ਼ਤਰ ਦਾ
+    # ਫ਼ੋਨ 0172-...": the passport office's phone)
+    r"|ਫ਼ੋਨ|ਫੋਨ|\u0a5e\u0a4b\u0a28|ਦਫ਼ਤਰ|ਦਫਤਰ|\u0a26\u0a5e\u0a24\u0a30|ফোন|অফিস|কার্যালয়|ફોન|ઓફિસ|ಫೋನ್|ಕಚೇರಿ|ഫോൺ|ഓഫീസ്"
+    r"|ఫోన్|కార్యాలయ|போன்|தொலைபேசி|அலுவலக|දුරකථන|කාර්යාල|दफ़्तर|दफ्तर|कार्यालय"
     # a tracking code in Persian and Urdu ("کد رهگیری گذرنامه ۱۴۰۲-۲۲۸۴۹۱": the passport's post)
     r"|رهگیری|پیگیری|ٹریکنگ"
 )
