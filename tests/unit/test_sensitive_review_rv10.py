@@ -14,6 +14,132 @@ def _secret(text: str) -> bool:
     return found is not None and found.rule == "secret"
 
 
+# 1. A group chat's reply (23a, call_turns.code_in_a_chat_reply): a turn asking for a code and a
+# later turn that is only digits. A course's, a module's, a customer's, a colour's, an event's
+# code and a country's dialling code are asked for the same way, and a build log's "[tag] text"
+# lines ending in ";" read as Greek questions.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "group chat:\n[Sam] what's the dialling code for Spain?\n[Ana] 0034\n[Sam] cheers",
+        "group chat:\n[Sam] what's the course code for stats?\n[Ana] 4471\n[Sam] cheers",
+        "group chat:\n[Sam] which module code is the stats exam?\n[Ana] 5531\n[Sam] cheers",
+        "group chat:\n[Sam] what's the customer code on the invoice?\n[Ana] 882130\n[Sam] cheers",
+        "group chat:\n[Sam] what's the colour code for the kit?\n[Ana] 2287\n[Sam] cheers",
+        "group chat:\n[Sam] what's the event code in the app?\n[Ana] 4471\n[Sam] cheers",
+        "build log:\n[compile] code generation done;\n[link] 2048\n[done] ok",
+    ],
+)
+def test_a_chat_reply_to_another_code_is_no_secret(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "group chat, pasted:\n[Pat] reminder: code for the hall is the same as last year\n[Quinn] which was?\n[Pat] 7710",
+        "group chat:\n[Linh] bank sent a code to the treasurer phone, whoever has it pls send\n[Marcus] 771 062",
+        "[Μαρία] ποιος έχει τον κωδικό του ντουλαπιού με τις στολές;\n[Κώστας] 2-7-0-4\n[Μαρία] ευχαριστώ!",
+        "group chat:\n[Sam] what's the door code?\n[Ana] 4471\n[Sam] cheers",
+    ],
+)
+def test_a_chat_reply_with_the_code_asked_for_stays_found(text: str) -> None:
+    assert _secret(text)
+
+
+# 2. Words 23a added whose letters open other words or name other things: "Ramzi" (a given name)
+# read as Persian "ramz-i"; "TAC", Malaysia's bank code, is a phone's type code beside an IMEI
+# (eight digits); Malay's and Indonesian's "Bab" is a chapter, not Arabizi's door; "cổng" is a
+# network's port and a payment gateway, beside a transaction's, an error's, a product's code.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "call Ramzi on 0791 234 567 about the van",
+        "Ramzi owes me 2845 dinars for the tickets",
+        "Ramzi's room number is 2845, third floor",
+        "IMEI TAC code 35391110 is a Samsung, the rest is the serial",
+        "TAC 35391110 on the phone box, model SM-A546",
+        "Materi kuliah: Bab 3, kode mata kuliah 4471",
+        "kod kursus 4471, rujuk Bab 3 dalam buku",
+        "Cổng thanh toán VNPay, mã giao dịch 14082291, số tiền 250.000đ",
+        "cổng 8080 bị chặn trên router, mã lỗi 502",
+        "mã sản phẩm 4471 ở cổng số 3 của chợ",
+    ],
+)
+def test_a_word_that_only_looks_like_a_code_or_its_lock_is_none(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ramz avval karte baba 2845, az atm pool begir",
+        "ramze gooshim 1-3-7-9",
+        "kod TAC 730912 untuk pindahan duit yuran",
+        "TAC 881204 dari Maybank",
+        "code el bab 5519 ya habibi",
+        "mã cổng kho hàng: 1990",
+    ],
+)
+def test_the_codes_those_words_name_stay_found(text: str) -> None:
+    assert _secret(text)
+
+
+# 3. A lock's or a code's word in the other scripts (23a) read as a prefix: "लॉक" opens
+# "लॉकडाउन" (lockdown), "ताला"/"تالا" open "तालाब"/"تالاب" (a pond), Amharic "በር" opens "በርበሬ"
+# (pepper) and "በርካታ" (many), Lao "ປະຕູ" opens "ປະຕູໄຊ" (Vientiane's Patuxai); a product's,
+# a postal and an area code in Lao and Urdu; a safety pin in Malayalam and Gujarati; Kannada's
+# postal "PIN code" with a zero-width joiner between its words.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "लॉकडाउन के बाद स्कूल कोड 2020 वाला फॉर्म भरना है",
+        "تالاب کے پاس والا اسکول، اسکول کوڈ ۳۲۱۰",
+        "گیٹ نمبر 3 پر ملنا، ایریا کوڈ ۰۴۲",
+        "የዕቃ ኮድ 2287 በርበሬ 1 ኪሎ",
+        "በርካታ ዕቃዎች ኮድ 4471 አላቸው",
+        "ລະຫັດໄປສະນີ 01000 ໃກ້ປະຕູໄຊ",
+        "ຮ້ານຢູ່ໃກ້ປະຕູໄຊ ລະຫັດສິນຄ້າ 5028",
+        "സേഫ്റ്റി പിൻ 100 എണ്ണം, സൂചി 10, നൂൽ 2",
+        "સેફ્ટી પિન ૧૦૦ નંગ, દોરો ૨ રીલ",
+        "ಪಿನ್\u200cಕೋಡ್ 560001, ಬೆಂಗಳೂರು",
+    ],
+)
+def test_a_script_word_that_opens_another_word_is_no_lock(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "የቤቱ በር ኮድ 6061 ነው፣ ለሰራተኛዋ ንገሪያት",
+        "ढोकाको लक कोड १९७२ हो, चाबी छैन भने यही थिच्नू",
+        "گھر کے مین گیٹ کا کوڈ ۲۵۸۰ ہے، ماسی آئے تو بتا دینا",
+        "ഉമ്മാ, ഗൂഗിൾ പേ പിൻ 7305, ഫീസ് അടച്ചോളൂ",
+        "બા, ગૂગલ પે પિન ૩૯૪૧ છે, દૂધવાળાને પૈસા આપી દેજો",
+        "ಮನೆ ಬಾಗಿಲಿನ ಕೋಡ್ 3690, ಕೆಲಸದವರಿಗೆ ಹೇಳಿ",
+    ],
+)
+def test_the_script_codes_stay_found(text: str) -> None:
+    assert _secret(text)
+
+
+# 4. A phone number after a code's or a lock's word (23a's new words): a locksmith's number in
+# Swahili, a treasurer's phone in Malay, a number to call in Czech and Armenian. Grouped digits
+# of nine or more are a phone's, not a code's.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "namba ya simu ya fundi wa kufuli ni 0712 345 678, mpigie kesho",
+        "kod TAC tak sampai lagi, telefon bendahari 012-345 6789",
+        "jednorázový kód nepřišel, zavolej na 800 123 456",
+        "mutqi kod@ chgitem, kuryer@ zangi 091 234567",
+    ],
+)
+def test_a_phone_number_after_a_code_word_is_no_code(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
 # 6. A hunt set for players or a puzzle's answer (23b, made_up_locks): named anywhere in the text,
 # it made every lock in it a game's, so a real safe's code beside it passed ("after the treasure
 # hunt put the float back in the office safe, code 4 2 6 8"). It is a game's only in the sentence

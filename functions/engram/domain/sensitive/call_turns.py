@@ -120,16 +120,23 @@ _ASKED_PASSWORD = re.compile(
     r"|پسورد|पासवर्ड|รหัส",
     re.IGNORECASE,
 )
-# (a question in any script, Greek's ";" and Arabic's "؟" too, or a request)
+# (a question in any script, Greek's ";" and Arabic's "؟" too, or a request; a ";" typed for
+# Greek's question mark only in Greek: it ends a log's or a program's line too, "[compile] code
+# generation done;")
 _ASKS = re.compile(
-    r"[?¿？؟;;]\s*$|[?¿？؟]|(?<![\w])(?:pls|plz|please|send|anyone|whoever|who\s+has|what['’]?s|which|remind)(?![\w])",
+    r"[?¿？؟\u037e]\s*$|[?¿？؟]|(?<![\w])(?:pls|plz|please|send|anyone|whoever|who\s+has|what['’]?s|which|remind)(?![\w])",
     re.IGNORECASE,
 )
+_GREEK = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 # A number asked for that is no code: a count, a price, a year, a room, a postal or promo code.
 _ASKED_OTHER = re.compile(
     r"(?<![\w])(?:how\s+many|how\s+much|lines?|price|cost|year|when|time|room|postal|post|zip|area|promo|discount"
     r"|voucher|coupon|referral|gift|tracking|order|booking|reference|ref|error|status|invoice|phone|number\s+of"
-    r"|dress|tax|bus|flight|seat|table|reset|policy|manager|rules|requirements|hint|length|expiry)(?![\w])",
+    r"|dress|tax|bus|flight|seat|table|reset|policy|manager|rules|requirements|hint|length|expiry"
+    # (a country's dialling code, a course's, a module's, a customer's, a colour's, an event's, a
+    # product's or a bank branch's code, a program's source: asked for the same way, none opens anything)
+    r"|dial(?:l?ing)?|country|course|module|class|subject|exam|customer|client|colou?r|event|product|item|part|sku"
+    r"|stock|hs|sort|branch|swift|bic|ifsc|tariff|commodity|language|source|generation|qr|bar)(?![\w])",
     re.IGNORECASE,
 )
 _CHAT_CODE = re.compile(r"(?:\d{4,8}|\d{3}[ \-]\d{3}|\d\d[ \-]\d\d[ \-]\d\d|\d(?:[ \-]\d){2,7})#?")
@@ -154,7 +161,7 @@ def code_in_a_chat_reply(text: str) -> bool:
         if value is None:
             continue
         before = turns[max(0, i - _LOOK_BACK_TURNS) : i]
-        if not any(s != speaker for s, _ in before) or not any(_ASKS.search(b) for _, b in before):
+        if not any(s != speaker for s, _ in before) or not any(_asks(b) for _, b in before):
             continue
         asked = " ".join(b for _, b in before)
         pattern = _ASKED_CODE if value[0] == "code" else _ASKED_PASSWORD
@@ -167,6 +174,12 @@ def code_in_a_chat_reply(text: str) -> bool:
         ):
             return True
     return False
+
+
+def _asks(said: str) -> bool:
+    if _ASKS.search(said) is not None:
+        return True
+    return said.rstrip().endswith(";") and _GREEK.search(said) is not None
 
 
 def _chat_value(said: str) -> tuple[str, str] | None:

@@ -61,8 +61,8 @@ _STRONG_LATIN = (
     # karte baba 2845", "ramze gooshim 1-3-7-9", "ra2am el sir lal locker 6-2-9-1"), Hausa's
     # "lambar kulle" (a lock's number), Malaysia's bank code (TAC), a one-time code in Czech
     # and Slovak
-    r"|ramz(?:e|-e|i|-i)?|(?:ra2a?m|raqam|rakam|ra[qk]m)\s+(?:el\s+|al\s+|e\s+)?s[ie]rr?[iy]?|lambar\s+(?:kulle|[ƙk]ofa\w*)"
-    r"|kod\s+tac|tac\s+(?:code|kod)|jednor[áa]zov\w+\s+(?:k[óo]d\w*|heslo|hesla)"
+    r"|ramz(?:e|-e)?|(?:ra2a?m|raqam|rakam|ra[qk]m)\s+(?:el\s+|al\s+|e\s+)?s[ie]rr?[iy]?|lambar\s+(?:kulle|[ƙk]ofa\w*)"
+    r"|(?:kod\s+tac|tac\s+(?:code|kod))(?![^\d\n]{0,12}\d{8}(?!\d))|jednor[áa]zov\w+\s+(?:k[óo]d\w*|heslo|hesla)"
     # a code said to have come from the bank or by text, in Italian, Portuguese and French
     # ("il codice che mi è arrivato dalla banca è 55 81 02")
     r"|codice\s+(?:che\s+(?:mi|ti|ci|vi|gli)\s+(?:[èe]\s+arrivat\w|hanno\s+mandat\w|ha\s+mandat\w)|arrivat\w|ricevut\w)"
@@ -110,18 +110,18 @@ _THING = (
     r"|ประตู|ตู้เซฟ|ล็อค|กุญแจ|باب|الباب|بوابة|البوابة|العمارة|الخزنة|خزنة|الخزينة|الإنذار|إنذار|انذار|الانذار|درِ|درب|پارکینگ|گاوصندوق|دزدگیر"
     r"|שער|דלת|אזעקה|כספת|מנעול|בניין|כניסה|门锁|門鎖|门禁|大门|房门|家门|保险柜|保险箱|金庫|金库"
     r"|ドア|玄関|ダイヤル|郵便受け|南京錠|ロッカー"
-    r"|도어|금고|현관|대문|ទ្វារ|ដែក|კარ|სეიფ|দরজা|दरवाज|ताला|تجوری|دروازه|ATM|এটিএম|เอทีเอ็ม|ኤቲኤም"
+    r"|도어|금고|현관|대문|ទ្វារ|ដែក|კარ|სეიფ|দরজা|दरवाज|ताला(?!ब)|تجوری|دروازه|ATM|এটিএম|เอทีเอ็ม|ኤቲኤም"
     # a door, a gate, a lock, a safe or a locker in the Indic scripts (often the English word
     # written in them: "ಲಾಕ್", "ഗേറ്റ്"), Urdu, Sinhala, Amharic, Georgian (an entrance's
     # stairwell, სადარბაზო), Lao
-    r"|गेट|लॉक|लॉकर|तिजोरी|ढोका|दराज|তালা|গেট|লকার|লক|ਦਰਵਾਜ|ਗੇਟ|ਤਾਲਾ|ਲਾਕ|ਲੌਕ|ਤਿਜੋਰੀ|દરવાજ|ગેટ|તાળ|લોક|તિજોરી"
+    r"|गेट|लॉक(?!डाउन)|लॉकर|तिजोरी|ढोका|दराज|তালা|গেট|লকার|লক(?!ডাউন)|ਦਰਵਾਜ|ਗੇਟ|ਤਾਲਾ|ਲਾਕ|ਲੌਕ|ਤਿਜੋਰੀ|દરવાજ|ગેટ|તાળ|લોક|તિજોરી"
     r"|ಬಾಗಿಲ|ಗೇಟ್|ಬೀಗ|ಲಾಕ್|ತಿಜೋರಿ|വാതിൽ|വാതില|ഗേറ്റ്|ലോക്ക്|പൂട്ട്|ലോക്കർ|கதவ|கேட்|பூட்டு|லாக்"
-    r"|తలుపు|గేట్|తాళం|లాక్|దర్వాజ|ଦରଜା|ଗେଟ୍|ତାଲା|ଲକ୍|دروازہ|دروازے|گیٹ|تالا|تالے|لاکر|ලොක්|දොර|ගේට්ටු|අගුල"
-    r"|በር|በሩ|ቁልፍ|ካዝና|ጌት|სადარბაზო|ჭიშკ|საკეტ|ປະຕູ|ກະແຈ|ລັອກ|ຕູ້ເຊຟ|մուտք"
+    r"|తలుపు|గేట్|తాళం|లాక్|దర్వాజ|ଦରଜା|ଗେଟ୍|ତାଲା|ଲକ୍|دروازہ|دروازے|گیٹ|تالا(?!ب)|تالے|لاکر|ලොක්|දොර|ගේට්ටු|අගුල"
+    r"|(?<![\u1200-\u137f])በር(?![\u1200-\u137f])|በሩ|ቁልፍ|ካዝና|ጌት|სადარბაზო|ჭიშკ|საკეტ|ປະຕູ(?!ໄຊ)|ກະແຈ|ລັອກ|ຕູ້ເຊຟ|մուտք"
     # and in the Latin letters people type those languages in: Hindi and Urdu, Tamil, Persian,
     # Arabizi, Armenian, Hausa, Tagalog, Vietnamese ("darwaze ka code", "vaasal kadhavu code",
     # "code el bab", "mutqi kod@", "lambar kulle na ƙofa", "mã cổng")
-    r"|(?<![\w])(?:darwaz\w*|darvaz\w*|darwaj\w*|dervaz\w*|kadhav\w*|kathav\w*|vaasal|vasal|taal[ae]|tijori|bab|el\s+bab"
+    r"|(?<![\w])(?:darwaz\w*|darvaz\w*|darwaj\w*|dervaz\w*|kadhav\w*|kathav\w*|vaasal|vasal|taal[ae]|tijori|el\s+bab"
     r"|mutq\w*|kulle|[ƙk]ofa\w*|kandado|pinto|tarangkahan|c[ổ]ng|kulcsos\s+doboz\w*|kulcsdoboz\w*|sz[áa]mz[áa]r\w*|k[óo]dz[áa]r\w*)(?![\w])"
 )
 # Codes that open nothing: postal, area, error, discount, tracking, product and order codes.
@@ -133,12 +133,16 @@ _NOT_A_SECRET = re.compile(
     r"|bestell(?:ung|nummer)?|commande|pedido|ordine|zam[óo]wieni[ae]|заказ\w*|sipari[şs](?:i|in)?|artikel(?:nummer)?"
     r"|produkt(?:code)?|produit|producto|prodotto|product|country|pa[íi]s|landes(?:code|vorwahl)|regi[óo]n|регион\w*"
     r"|ifsc|swift|bic|iban|sort\s+code|branch|filial|sucursal|ag[êe]ncia|clearing|routing|blz|qr|booking|reserva\w*"
-    r"|r[ée]servation|tiket|ticket|pnr|buchung\w*|prenotazion\w*|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd)"
+    r"|r[ée]servation|tiket|ticket|pnr|buchung\w*|prenotazion\w*|barcode|bar-code|barras|ean|isbn|sku|farbe|color|couleur|hs|cpt|icd|imei)"
     r"(?![\w])"
     r"|خصم|الخصم|كوبون|قسيمة|تخفیف|קופון|הנחה|折扣|优惠|割引|クーポン|할인|쿠폰|邮编|郵便|우편|رمز\s*بريدي|الرمز\s*البريدي"
-    r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์"
+    r"|کد\s*پستی|מיקוד|पिन\s*कोड|पिनकोड|ไปรษณีย์|ໄປສະນີ|ສິນຄ້າ|ایریا\s*کوڈ|एरिया\s*कोड"
+    # (Vietnamese's transaction, error, product, order, postal, customer and discount codes, a
+    # safety pin and a hair pin in the Indic scripts: "mã giao dịch 14082291", "സേഫ്റ്റി പിൻ 100")
+    r"|m[ãa]\s+(?:giao\s+d[ịi]ch|l[ỗo]i|s[ảa]n\s+ph[ẩa]m|đơn|v[ậa]n\s+đơn|b[ưu]u|kh[áa]ch|h[àa]ng|gi[ảa]m|khuy[ếe]n|v[ạa]ch)"
+    r"|സേഫ്റ്റി|સેફ્ટી|ਸੇਫਟੀ|ಸೇಫ್ಟಿ|सेफ्टी|সেফটি|ഹെയർ|હેર|ಹೇರ್|हेयर"
     # (India's postal code is its "PIN code" in every script: "ಪಿನ್ ಕೋಡ್ 560001")
-    r"|(?:পিন|ਪਿੰਨ|ਪਿਨ|પિન|ಪಿನ್|പിൻ|பின்|పిన్|ପିନ୍?)\s*(?:কোড|ਕੋਡ|કોડ|ಕೋಡ್|കോഡ്|கோட்|కోడ్|କୋଡ୍?)",
+    r"|(?:পিন|ਪਿੰਨ|ਪਿਨ|પિન|ಪಿನ್|പിൻ|பின்|పిన్|ପିନ୍?)[\s\u200c\u200d]*(?:কোড|ਕੋਡ|કોડ|ಕೋಡ್|കോഡ്|கோட்|కోడ్|କୋଡ୍?)",
     re.IGNORECASE,
 )
 _STRONG_LATIN_RE = re.compile(r"(?<![\w])(?:" + _STRONG_LATIN + r")(?![\w])", re.IGNORECASE)
@@ -162,7 +166,7 @@ _AFTER_VALUE = re.compile(
 )
 _BEFORE_NOT_A_CODE = re.compile(
     r"(?:(?<![\w])(?:at|um|à|a\s+las|alle|om|kl\.?|klockan|klo|kello|o|godz\.?|hod\.?|в|о|saat|since|seit|depuis|desde|dal|sinds|sedan|od|от|с|з|від"
-    r"|en|in|im|year|jahr|année|año|anno|rok|год\w*|yılında|năm|từ|nr\.?|no\.?|n[°º]|№|(?-i:id|ID)|tel\.?|phone|telefon\w*|телефон\w*"
+    r"|en|in|im|year|jahr|année|año|anno|rok|год\w*|yılında|năm|từ|nr\.?|no\.?|n[°º]|№|(?-i:id|ID)|tel\.?|phone|telefon\w*|телефон\w*|zavolej(?:te)?\s+na"
     # a standard's number ("Prüfziffer nach ISO 7064", "per RFC 6238")
     r"|(?-i:ISO|RFC|DIN|IEC|EN|ECMA|ANSI)"
     r"|tlf\.?|ext\.?|zimmer|room|chambre|habitaci[óo]n|stanza|pok[óo]j|квартир\w*|apt\.?|wohnung|piso|etage|stock|floor"
@@ -185,8 +189,9 @@ def _a_code(text: str, m: re.Match[str]) -> bool:
         text, max(0, m.start() - 14), m.start()
     ):
         return False
-    # a phone number: groups of digits that add up to more than a code holds
-    return not (value.count(" ") + value.count("-") >= 3 and digits >= 9)
+    # a phone number: groups of digits that add up to more than a code holds ("zavolej na 800 123 456")
+    separators = value.count(" ") + value.count("-")
+    return not (digits >= 9 and (separators >= 3 or (separators and value.startswith("0"))))
 
 
 def _code_after(text: str, start: int, limit: int = 60) -> bool:

@@ -63,7 +63,8 @@ _LOCK_CODE_RE = re.compile(
     # or is dialled digit by digit ("bike lock 3-9-0-6")
     + r"|\s+(?=\d[\d ]{2,10}#)|\s+(?=\d(?:[ \-]\d){2,7}(?![\w\-/:])))\s*"
     # (a combination's numbers may have two digits: "combo at the bank: 24 - 11 - 37")
-    r"(?P<value>\d(?:[ \-]?\d){2,7}|\d{1,3}[A-Za-z]\d{1,4}|\d{1,2}(?:\s+-\s+\d{1,2}){2,3})(?![\w/:]|[.,]\d)"
+    # (a phone number's groups run on past a code's eight digits: "kufuli ni 0712 345 678")
+    r"(?P<value>\d(?:[ \-]?\d){2,7}|\d{1,3}[A-Za-z]\d{1,4}|\d{1,2}(?:\s+-\s+\d{1,2}){2,3})(?![\w/:]|[.,]\d|[ \-]\d)"
     r"(?!\s*(?:mg|kg|g|ml|l|cm|mm|km|m|%|€|\$|£|usd|eur|gbp|cents?|euros?|dollars?|pounds?|years?|days?|hours?"
     r"|minutes?|min|times|people|pm|am|h|uhr)\b)",
     re.IGNORECASE,
@@ -254,7 +255,7 @@ def _its_own_number(before_value: str) -> bool:
 _PIN_WORD = re.compile(
     r"pin|geheimzahl|geheimnummer|пин|пін|otp|passcode|verification|2fa|mfa|one.time|код|暗証|الرقم|رمز|كود|קוד|סיסמ|पिन"
     r"|puk|host\s+key|token|kodu|v[ée]rification|verifica|verificatie|verifiering|bekr|vahvistus|weryfikac|ověřovací"
-    r"|(?-i:TAN|NIP|BLIK|TAC)",
+    r"|(?-i:TAN|NIP|BLIK)|(?-i:TAC)(?![^\d\n]{0,12}\d{8}(?!\d))",  # (not an IMEI's type code, eight digits)
     re.I,
 )
 
@@ -279,7 +280,7 @@ _PIN_NEAR_RE = re.compile(
     # Hindi's PIN; a bank's transaction number (TAN, pushTAN, mTAN), Mexico's and Quebec's
     # PIN (NIP), Poland's BLIK code: upper case, since "tan", "nip" and "blik" are words too
     # (and Malaysia's banks' transaction code, TAC: "TAC 881204 dari Maybank")
-    r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK|TAC))(?![\w])"
+    r"|पिन|(?-i:(?:push|sms|chip|photo|m|i)?TAN|NIP|BLIK|TAC(?![^\d\n]{0,12}\d{8}(?!\d))))(?![\w])"
     r"(?P<gap>(?:[\s,:\-–]+[^\s\d,.;:!?]{1,20}){0,4}?)[\s,:\-–]*"
     # (a PIN or a code as people group it: "903 514", "55 71 93", "70 81", "5 8 3 0")
     r"(?P<value>\d{3}[ \-]\d{3}|\d\d \d\d(?: \d\d)?|\d{4,8}|\d(?: \d){3,7})"
