@@ -140,6 +140,35 @@ def test_a_phone_number_after_a_code_word_is_no_code(text: str) -> None:
     assert find_by_rules(text) is None
 
 
+# 5. A device's web page and its login (23a's c5ef54c, secret_formats._device_login): the "/" after
+# "admin" or "user" that opens a page's path or a file's name ("admin/ISAPI/System/deviceInfo",
+# "user/guide_v2.pdf", "admin/Wireless_5G.html") read as the login's password.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "camera config at 192.168.1.64 admin/ISAPI/System/deviceInfo returns the model",
+        "printer 10.0.0.5 - user/guide_v2.pdf on the support site",
+        "the NAS at 192.168.1.20: admin/shares/Photos_2024 is where the backups go",
+        "http://10.0.0.1 admin/Wireless_5G.html has the channel settings",
+        "Grafana at http://10.1.4.22:3000 admin/dashboards/db/api-latency-p99",
+    ],
+)
+def test_a_page_path_after_a_device_address_is_no_login(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "irrigation controller web page 192.168.1.40 admin/pivot#North",
+        "router http://10.0.0.1 root / Kestrel!77",
+        "NAS at 192.168.1.20 admin/Kestrel!77",
+    ],
+)
+def test_a_device_login_stays_found(text: str) -> None:
+    assert _secret(text)
+
+
 # 6. A hunt set for players or a puzzle's answer (23b, made_up_locks): named anywhere in the text,
 # it made every lock in it a game's, so a real safe's code beside it passed ("after the treasure
 # hunt put the float back in the office safe, code 4 2 6 8"). It is a game's only in the sentence

@@ -404,10 +404,12 @@ _URL_VALUE = re.compile(r"[a-z][\w+.\-]*://", re.IGNORECASE)
 
 # A device's web page and its login, as a note keeps them ("irrigation controller 192.168.1.40
 # admin/pivot#North", "router http://10.0.0.1 root / Kestrel!77"): an admin's name, a slash, a
-# chosen password ("admin/settings" is a page's path, "admin/admin" a default).
+# chosen password ("admin/settings" is a page's path, "admin/admin" a default; so are a path
+# going on after another "/" and a file's name: "admin/ISAPI/System/deviceInfo", "user/guide_v2.pdf").
 _DEVICE_LOGIN_RE = re.compile(
     r"(?:https?://[^\s/]+\S*|(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?::\d{2,5})?)[\s,:;\-–]+"
-    r"(?:admin|root|administrator|ubnt|pi|operator|manager|supervisor|user)\s*/\s*(?P<pw>\S{4,64})"
+    r"(?:admin|root|administrator|ubnt|pi|operator|manager|supervisor|user)\s*/\s*(?P<pw>[^\s/]{4,64})(?!\S)"
+    r"(?<!\.html)(?<!\.htm)(?<!\.php)(?<!\.asp)(?<!\.pdf)(?<!\.cgi)(?<!\.jsp)(?<!\.json)(?<!\.xml)(?<!\.txt)"
 )
 
 
