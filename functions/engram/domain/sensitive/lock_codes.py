@@ -38,8 +38,8 @@ _LOCKED = (
     # (a realtor's lockbox, Supra's, whose code opens its shackle: "the realtor supra is 2287")
     r"|(?<!toyota\s)supra(?![\w\-])(?!\s+(?:mk|gt|turbo|engine|car)\b)"
     # a combination lock in Dutch, Swahili, Hausa, Tagalog, Hungarian, Polish, Indonesian and
-    # Turkish, and the "combi" of a dial lock (not a boiler's or an oven's)
-    r"|cijferslot|hangslot|fietsslot|kufuli|kulle|kandado|lakat\w*|k[łl][óo]dk\w*|gembok|kilit\w*"
+    # Turkish (not "kilit taşı", a keystone), and the "combi" of a dial lock (not a boiler's or an oven's)
+    r"|cijferslot|hangslot|fietsslot|kufuli|kulle|kandado|lakat\w*|k[łl][óo]dk\w*|gembok|kilit\w*(?!\s+ta[şs][ıi])"
     r"|combi(?![\s\-]+(?:boiler|oven|steamer|microwave|van|ticket|deal)s?\b)"
     r"|(?:bike|bicycle|cycle|luggage|suitcase|gym|cable|chain|combination|combo|combi|master|dial|shed|trunk|u|fridge|freezer|cabinet"
     r"|cupboard|drawer|medicine|drug|dispensary|briefcase|gun|tool\s?box|window|filing)[\s\-]?lock"
@@ -139,7 +139,14 @@ _HASH_ENDED_RE = re.compile(r"(?<![\w*#])(?P<value>\d{4,8}#)(?![\w#*])")
 _HASH_SLOT = re.compile(r"(?:(?<![\w])(?:is|was|it['’]?s|its|enter|type|punch|code)|:)\s*$", re.IGNORECASE)
 
 
+# A keyboard's keys, not a lock's code: "Turn on Num Lock first, then the arrow keys are 8 4 6 2
+# on the keypad" names keys to press, and the keypad is the keyboard's.
+_KEYBOARD = re.compile(r"(?<![\w])(?:num|caps|scroll)\s*lock|arrow\s+keys|num\s*pad", re.IGNORECASE)
+
+
 def _lock_code_first(text: str) -> bool:
+    if _KEYBOARD.search(text):
+        return False
     hashed = (m for m in _HASH_ENDED_RE.finditer(text) if _HASH_SLOT.search(text, max(0, m.start() - 8), m.start()))
     for m in (*_BARE_LOCK_RE.finditer(text), *_CODE_FOR_THE_LOCK_RE.finditer(text), *hashed):
         value = next(v for v in m.groups() if v is not None)
