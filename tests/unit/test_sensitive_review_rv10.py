@@ -195,3 +195,40 @@ def test_a_real_safe_beside_a_treasure_hunt_stays_found(text: str) -> None:
 )
 def test_a_hunts_own_lock_stays_none(text: str) -> None:
     assert find_by_rules(text) is None
+
+
+# 7. Nigeria's NUBAN and Serbia's account form (23c): a NUBAN's bank names are everyday words and
+# places ("Union", "Keystone", "Sterling", "Heritage", "access"), and one ten-digit phone in ten
+# passes the check for a given bank; the Serbian form's check, one number in 97, passed a part's
+# number. The name must stand beside the number with only a bank's words between; the short
+# Serbian form needs an account's or a payment's word.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Union Station info line 2025550123, trains to Baltimore every hour",
+        "call Keystone Plumbing at 7175550121 about the leak",
+        "Sterling Heights office: 5865550120, ask for Dana",
+        "Heritage Hotel reception 0201234564, checkout at 11",
+        "guest access: call reception on 4155550128 for the door",
+        "part number 123-456789-44 for the pump seal, order two",
+    ],
+)
+def test_a_phone_or_a_part_number_is_no_nuban_or_serbian_account(text: str) -> None:
+    assert find_by_rules(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Access 0693182751, Fọláṣadé Àkàndé — abeg send the rent there",
+        "Lambar asusuna: 2218409370 Zenith Bank, sunan: Musa Abdullahi",
+        "Access 8309251477 (Kemi) — school fees for the twins",
+        "Zenith Bank a/c: 2218409370",
+        "send it to 2218409370 Zenith, Musa",
+        "uplata za turnir: 205-0000000193847-62",
+        "račun 160-4829173-89",
+    ],
+)
+def test_a_nuban_and_a_serbian_account_stay_found(text: str) -> None:
+    found = find_by_rules(text)
+    assert found is not None and found.rule == "bank_account"

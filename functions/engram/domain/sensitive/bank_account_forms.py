@@ -268,14 +268,21 @@ def _more_account_lines(text: str, words: frozenset[str], aba_valid: Callable[[s
 
 # Serbia's (and Montenegro's) account: a bank's three digits, the account's (up to thirteen, the
 # zeros before it often left out: "160-4829173-89") and two check digits (ISO 7064 mod 97-10),
-# dashed. The form with its check needs no word (one number in 97 of that form passes by chance).
+# dashed. Written in full (thirteen digits between) with its check, the form needs no word; the
+# zeros left out, it is a part's or an order's number's shape too ("part number 123-456789-44":
+# one in 97 passes by chance), so an account's or a payment's word must be in the text.
 _RS_ACCOUNT = re.compile(r"(?<![\d\-])(\d{3})-(\d{1,13})-(\d{2})(?![\d\-])")
+_RS_WORD = re.compile(
+    r"ra[čc]un\w*|рачун\w*|uplat\w*|уплат\w*|teku[ćc]\w*|текућ\w*|[žz]iro|жиро|banc?k?a\b|банк\w*", re.IGNORECASE
+)
 
 
 def _rs_account(text: str) -> bool:
     for m in _RS_ACCOUNT.finditer(text):
         bank, account, check = m.groups()
-        if len(account) >= 6 and 98 - int(bank + account.zfill(13)) * 100 % 97 == int(check):
+        if len(account) < 6 or 98 - int(bank + account.zfill(13)) * 100 % 97 != int(check):
+            continue
+        if len(account) == 13 or _RS_WORD.search(text) is not None:
             return True
     return False
 
@@ -294,9 +301,12 @@ _NUBAN_NAMES = (
     r"access|zenith|uba|gtb|gtbank|guaranty|first\s*bank|fidelity|union|sterling|wema|polaris|stanbic|ecobank|fcmb"
     r"|keystone|heritage|providus|jaiz"
 )
+# (only a bank's words or signs between: "Access 0693182751", "Zenith Bank a/c: 2218409370",
+# "2156083496 UBA"; not "Union Station info line 2025550123", "Keystone Plumbing at 7175550121")
+_NUBAN_BETWEEN = r"(?:[\s:;,.()#\-–—]|(?i:bank|plc|a/c|acc(?:oun)?t?|no|number|nuban|savings|current))*"
 _NUBAN_NEAR = re.compile(
-    r"\b(" + _NUBAN_NAMES + r")\b[^\d\n]{0,24}?(?<!\d)(\d{10})(?!\d)"
-    r"|(?<!\d)(\d{10})(?!\d)[^\d\n]{0,12}?\b(" + _NUBAN_NAMES + r")\b",
+    r"\b(" + _NUBAN_NAMES + r")\b" + _NUBAN_BETWEEN + r"(?<!\d)(\d{10})(?!\d)"
+    r"|(?<!\d)(\d{10})(?!\d)" + _NUBAN_BETWEEN + r"\b(" + _NUBAN_NAMES + r")\b",
     re.IGNORECASE,
 )
 _NUBAN_WEIGHTS = (3, 7, 3, 3, 7, 3, 3, 7, 3, 3, 7, 3)
