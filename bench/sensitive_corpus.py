@@ -113,8 +113,13 @@ The parts, reported apart:
   with main frozen at 2f49c89, is ``bench/results/sensitive_corpus_n_first_run.json`` and the
   honest figure in docs/security.md. Their misses are read now, so their later figures are
   fitted too.
-- Not in ``PARTS``: held-out O, sealed (``bench/sealed/``, gzip-compressed and unopened; see its
-  README). Adding it here is the decision to spend it.
+- Not in ``PARTS``: held-out O (``bench/sensitive_samples_holdout_o1.txt``, ``_o2``, ``_o3``,
+  ``_o4``; 4,065 samples by four more independent writers, given the label policy: hospitality
+  and travel, money, personal life online, large organisations). Their one run, figures only, by
+  ``bench.sensitive_first_run`` with main frozen at b8be0a3, is
+  ``bench/results/sensitive_corpus_o_first_run.json`` and the honest figure in docs/security.md.
+  Nobody has read their misses; adding them here is the decision to spend them. Held-out P is
+  still sealed in ``bench/sealed/`` (gzip-compressed, unopened; see its README).
 - ``benign``: ordinary memory text (every turn of the conversation evaluation, every
   fact of the recall evaluation, 600 everyday notes full of numbers and links): the
   share wrongly refused. No line of it is sensitive.
