@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import threading
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -62,3 +63,24 @@ def engram_for(tmp_path: Path, store: Store | None = None, clock: Any = None, **
     config = Settings(data_dir=tmp_path, **settings)
     backend = None if store is None else backend_for(store, config)
     return build(config, backend=backend, clock=clock or ManualClock())
+
+
+@functools.cache
+def corpus_in_long_texts() -> list[str]:
+    """Every benign and labelled corpus text, joined into texts of 2,000 characters and more.
+
+    The checks that a fast way of reading a pattern answers as `re` does need long texts: a text
+    under 256 characters is read by the whole pattern, never prefiltered or split by phrase.
+    """
+    from bench.sensitive_corpus import PARTS, load
+    from bench.sensitive_holdout import benign_corpus
+
+    rows = [t for source in benign_corpus().values() for _, t in source]
+    rows += [s.text for paths in PARTS.values() for s in load(paths)]
+    out, chunk = [], ""
+    for row in rows:
+        chunk += row + "\n"
+        if len(chunk) > 2000:
+            out.append(chunk)
+            chunk = ""
+    return out

@@ -3,7 +3,6 @@ what ``re`` answers for the whole pattern, on every text; only the time differs.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import pkgutil
 import re
@@ -15,8 +14,7 @@ from engram.domain.sensitive import dead_values
 from engram.domain.sensitive.alternatives import Alternatives, alternatives, split_at_bars
 from engram.domain.sensitive.prefilter import prefiltering
 
-from bench.sensitive_corpus import PARTS, load
-from bench.sensitive_holdout import benign_corpus
+from tests.support import corpus_in_long_texts
 
 
 @pytest.mark.parametrize(
@@ -104,20 +102,6 @@ def _alternatives() -> dict[str, Alternatives]:
 _ALTERNATIVES = _alternatives()
 
 
-@functools.cache
-def _texts() -> list[str]:
-    # (the keyed patterns' texts: a short text is read by the whole pattern, so only long ones)
-    rows = [t for source in benign_corpus().values() for _, t in source]
-    rows += [s.text for paths in PARTS.values() for s in load(paths)]
-    out, chunk = [], ""
-    for row in rows:
-        chunk += row + "\n"
-        if len(chunk) > 2000:
-            out.append(chunk)
-            chunk = ""
-    return out
-
-
 def _answers(pattern: Any, text: str) -> Any:
     third = len(text) // 3
     return (
@@ -129,7 +113,7 @@ def _answers(pattern: Any, text: str) -> Any:
 
 def _answers_as_re(share: int) -> None:
     for name, searched in sorted(_ALTERNATIVES.items()):
-        for text in _texts()[share::4]:
+        for text in corpus_in_long_texts()[share::4]:
             for variant in (text, text.upper()):
                 with prefiltering():
                     got = _answers(searched, variant)

@@ -3,7 +3,6 @@ what it answers is what ``re`` answers, on every text; only the time differs."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 import pkgutil
 import re
@@ -17,8 +16,7 @@ from engram.domain.sensitive import find_sensitive, further_values, national_id_
 from engram.domain.sensitive.pattern_words import fold, needed_words
 from engram.domain.sensitive.prefilter import Keyed, keyed, prefiltering
 
-from bench.sensitive_corpus import PARTS, load
-from bench.sensitive_holdout import benign_corpus
+from tests.support import corpus_in_long_texts
 
 
 def _keyed_patterns() -> dict[str, Keyed]:
@@ -82,19 +80,6 @@ def test_a_case_insensitive_word_is_found_in_every_spelling_re_matches() -> None
         assert {fold(c) for c in same} == {fold(letter)}, letter
 
 
-@functools.cache
-def _texts() -> list[str]:
-    rows = [t for source in benign_corpus().values() for _, t in source]
-    rows += [s.text for paths in PARTS.values() for s in load(paths)]
-    out, chunk = [], ""
-    for row in rows:  # texts long enough to be prefiltered (256 characters and more)
-        chunk += row + "\n"
-        if len(chunk) > 2000:
-            out.append(chunk)
-            chunk = ""
-    return out
-
-
 def _answers(pattern: Any, text: str) -> Any:
     # (and from a few places on: a lookbehind reads the text before where the search starts)
     found = [(m.span(), m.groups()) for m in pattern.finditer(text)]
@@ -108,7 +93,7 @@ def _span(m: re.Match[str] | None) -> Any:
 
 def _answers_as_re(name: str) -> None:
     pattern = _KEYED[name]
-    for text in _texts():
+    for text in corpus_in_long_texts():
         for variant in (text, text.upper()) if pattern.needs.folded else (text,):
             with prefiltering():
                 got = _found(pattern, variant)
